@@ -1,0 +1,53 @@
+import { execFile } from 'node:child_process';
+
+// The only place the service runs git: argument arrays (never a shell string) and a timeout on
+// every call, so a hung git (credential prompt, lock) can never hang a run.
+
+export interface GitResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export interface GitOptions {
+  readonly timeoutMs?: number;
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+
+// Never ask for credentials on a terminal, and give commits an identity when the user has none.
+const baseEnv = (extra: Readonly<Record<string, string>> = {}): NodeJS.ProcessEnv => ({
+  ...process.env,
+  GIT_TERMINAL_PROMPT: '0',
+  GIT_ASKPASS: 'echo',
+  LC_ALL: 'C',
+  ...extra,
+});
+
+export const git = (cwd: string, args: readonly string[], opts: GitOptions = {}): Promise<GitResult> =>
+  new Promise((resolve) => {
+    execFile(
+      'git',
+      [...args],
+      { cwd, env: baseEnv(opts.env), timeout: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, killSignal: 'SIGKILL' },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof (error as { code?: unknown }).code === 'number' ? (error as { code: number }).code : -1) : 0;
+        const timedOut = error && (error as { killed?: boolean }).killed ? `git ${args[0]} timed out\n` : '';
+        resolve({ code, stdout: String(stdout), stderr: timedOut + String(stderr) });
+      },
+    );
+  });
+
+export class GitError extends Error {
+  constructor(readonly args: readonly string[], readonly result: GitResult) {
+    super(`git ${args.join(' ')} failed (${result.code}): ${result.stderr.trim() || result.stdout.trim()}`);
+  }
+}
+
+// For calls that must succeed: throws GitError with git's own words.
+export const gitOk = async (cwd: string, args: readonly string[], opts: GitOptions = {}): Promise<string> => {
+  const r = await git(cwd, args, opts);
+  if (r.code !== 0) throw new GitError(args, r);
+  return r.stdout;
+};

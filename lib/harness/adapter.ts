@@ -1,0 +1,67 @@
+import type { HarnessName, ToolAccess } from '../workflows/model.js';
+
+// One adapter per agent CLI. The engine starts one turn per agent step; the adapter spawns the CLI
+// headless in the worktree, streams its output back, and ends with the CLI's own end-of-turn result.
+// The outcome an agent reports through the in-run tool server (report_outcome) is recorded by the
+// engine separately and wins over `TurnResult.outcome`.
+
+export type Availability =
+  | { readonly _tag: 'Ready'; readonly version?: string }
+  | { readonly _tag: 'NotInstalled'; readonly detail: string }
+  | { readonly _tag: 'NotLoggedIn'; readonly detail: string }
+  | { readonly _tag: 'QuotaExhausted'; readonly detail: string; readonly resetsAt?: string };
+
+export interface AgentLogLine {
+  readonly text: string;
+}
+
+export interface TurnInput {
+  readonly runId: string;
+  readonly stepId: string;
+  /** the run's worktree for the project's primary folder */
+  readonly cwd: string;
+  readonly prompt: string;
+  /** persona prompt, appended as a system prompt where the CLI allows it */
+  readonly systemPrompt?: string;
+  readonly model?: string;
+  readonly tools: ToolAccess;
+  /** continue this session/thread with `prompt` as the next user message */
+  readonly resumeSession?: string;
+  /** the run's own tool server (ask_question, report_outcome): MCP over Streamable HTTP */
+  readonly runTools: { readonly url: string; readonly token: string };
+  /** extra environment for the CLI process (merged over process.env) */
+  readonly env: Readonly<Record<string, string>>;
+  /** end the turn when the CLI prints nothing for this long */
+  readonly watchdogMs: number;
+  /** aborted when the run is paused or aborted: kill the CLI and resolve with outcome 'interrupted' */
+  readonly signal: AbortSignal;
+  /** every output line, raw or lightly formatted, for the run's log */
+  readonly onLog: (line: AgentLogLine) => void;
+  /** the agent's chat messages, for the run's thread */
+  readonly onMessage: (text: string) => void;
+  /** the session/thread id as soon as the CLI reveals it */
+  readonly onSession?: (sessionId: string) => void;
+}
+
+export type TurnFailure = 'quota' | 'unavailable' | 'watchdog' | 'error';
+
+export interface TurnResult {
+  readonly outcome: 'success' | 'failure' | 'interrupted';
+  readonly summary: string;
+  readonly sessionId?: string;
+  readonly costUsd?: number;
+  readonly usage?: Readonly<Record<string, number>>;
+  readonly failure?: TurnFailure;
+}
+
+export interface Turn {
+  readonly result: Promise<TurnResult>;
+  /** deliver a user message into the turn in flight; false when this CLI cannot take one mid-turn */
+  send(text: string): boolean;
+}
+
+export interface HarnessAdapter {
+  readonly name: HarnessName;
+  check(): Promise<Availability>;
+  startTurn(input: TurnInput): Turn;
+}

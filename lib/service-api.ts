@@ -1,0 +1,149 @@
+import type { Outcome } from '../commands/refusal.js';
+import type { HarnessName, Origin } from './workflows/model.js';
+
+// The one door into the service for the HTTP routes, the MCP tools, the CLI and the browser app.
+// Input here is already decoded (plain types); every answer is Either<Refusal, T>.
+
+export const STANDINGS = ['Created', 'Queued', 'Running', 'Question', 'Waiting', 'Paused', 'Succeeded', 'Failed', 'Aborted'] as const;
+export type Standing = (typeof STANDINGS)[number];
+
+export const ACTIONS = ['Pause', 'Resume', 'Retry', 'ChangeHarness', 'Jump', 'SkipWait', 'Restart', 'Abort', 'MoveToFront'] as const;
+export type Action = (typeof ACTIONS)[number];
+
+/** who asked: a person in the app or over HTTP, an outside agent over MCP, a supervisor, or the engine itself */
+export interface Actor {
+  readonly kind: 'person' | 'agent' | 'supervisor' | 'engine';
+  readonly name?: string;
+}
+
+export interface PullRequestRef {
+  readonly repository: string;
+  readonly number: number;
+  readonly url: string;
+}
+
+export interface SettingValue<T> {
+  readonly value: T;
+  /** run, node, persona, workflow, settings or shipped */
+  readonly source: 'run' | 'node' | 'persona' | 'workflow' | 'settings' | 'shipped';
+}
+
+export interface StepSettings {
+  readonly persona: SettingValue<string | null>;
+  readonly harness: SettingValue<HarnessName>;
+  readonly model: SettingValue<string | null>;
+  readonly tools: SettingValue<string>;
+}
+
+/** MCP list shape */
+export interface RunSummary {
+  readonly id: string;
+  readonly title: string;
+  readonly workflow: string;
+  readonly project: string; // project name
+  readonly standing: Standing;
+  readonly phase: string;
+  readonly currentStep: string | null;
+  readonly pullRequest: PullRequestRef | null;
+  readonly pullRequests: readonly PullRequestRef[];
+}
+
+/** MCP detail shape (get_run) */
+export interface RunDetail extends RunSummary {
+  readonly projectId: string;
+  readonly goal: string;
+  readonly outcome?: string;
+  readonly archived: boolean;
+  readonly resolved: boolean;
+  readonly currentStepToolClasses: readonly string[];
+  readonly currentStepSettings: StepSettings | null;
+  readonly allowedActions: readonly Action[];
+  readonly question?: { readonly id: string; readonly prompt: string; readonly options: readonly string[]; readonly allowText: boolean };
+  readonly waitEndsAt?: string;
+  readonly startedBy?: { readonly rule: string; readonly event: string };
+  readonly position: string;
+  readonly unreadableHistory?: string;
+}
+
+/** HTTP API shape */
+export interface HttpRun {
+  readonly runId: string;
+  readonly title: string;
+  readonly workflowName: string;
+  readonly goal: string;
+  readonly project: string; // project id
+  readonly standing: Standing;
+  readonly phase: string;
+  readonly currentStep: string | null;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly outcome?: string;
+}
+
+export interface ProjectView {
+  readonly id: string;
+  readonly name: string;
+  readonly folders: readonly { readonly name: string; readonly path: string }[];
+  readonly primaryFolder: string;
+  readonly defaultWorkflow: string;
+}
+
+export interface StartRunInput {
+  readonly project: string;
+  readonly goal: string;
+  readonly workflow?: string;
+  readonly inputs?: Readonly<Record<string, string>>;
+  readonly title?: string;
+  readonly harness?: HarnessName;
+  readonly model?: string;
+  readonly start?: boolean;
+  readonly reason?: string;
+}
+
+export interface ControlInput {
+  readonly position: string;
+  readonly action: Action;
+  readonly harness?: HarnessName;
+  readonly model?: string;
+  readonly node?: string;
+  readonly reason?: string;
+}
+
+export interface Page<K extends string, T, C> {
+  readonly items: readonly T[];
+  readonly key: K;
+  readonly before: C | null;
+}
+
+export type WaitChange = 'Standing' | 'Question' | 'Ended' | 'AlreadyEnded' | 'Nothing';
+
+export interface WorkflowListItem {
+  readonly name: string;
+  readonly description: string;
+  readonly standing: 'default' | 'alternative';
+  readonly origin: Origin;
+  readonly inputs: readonly string[];
+  readonly defaults: Readonly<Record<string, string>>;
+}
+
+export interface ServiceApi {
+  health(): { version: string; available: { _tag: string; running?: string }; projects: number; runs: number };
+  listRuns(filter?: { standing?: string; project?: string }): readonly RunSummary[];
+  listHttpRuns(): readonly HttpRun[];
+  getRun(runId: string): Outcome<RunDetail>;
+  getHttpRun(runId: string): Outcome<HttpRun>;
+  listProjects(): readonly ProjectView[];
+  startRun(input: StartRunInput, by: Actor): Outcome<{ runId: string }>;
+  control(runId: string, input: ControlInput, by: Actor): Outcome<{ outcome: 'Applied' | 'Stale'; run: RunDetail }>;
+  reviseGoal(runId: string, goal: string, reason: string | undefined, by: Actor): Outcome<{ run: RunDetail; goal: string }>;
+  message(runId: string, text: string, delivery: 'Resume' | 'Hold', reason: string | undefined, by: Actor): Outcome<{ run: RunDetail; delivered: boolean; detail: string | null }>;
+  answer(runId: string, questionId: string, answer: string | readonly string[], reason: string | undefined, by: Actor): Outcome<{ run: RunDetail; question: string; delivered: boolean; detail: string | null }>;
+  archive(runId: string, state: 'Archived' | 'Active', reason: string | undefined, by: Actor): Outcome<{ run: RunDetail; state: 'Archived' | 'Active' }>;
+  resolve(runId: string, reason: string | undefined, by: Actor): Outcome<{ run: RunDetail }>;
+  readThread(runId: string, before: string | undefined, pageSize: number): Outcome<{ rows: readonly unknown[]; before: string | null }>;
+  readHistory(runId: string, before: number | undefined, pageSize: number): Outcome<{ events: readonly unknown[]; before: number | null }>;
+  readLog(runId: string, before: number | undefined, pageSize: number): Outcome<{ lines: readonly unknown[]; before: number | null }>;
+  exportRun(runId: string): Outcome<{ path: string; size: number }>;
+  waitForRun(runId: string, timeoutMs: number, signal?: AbortSignal): Promise<Outcome<{ run: RunDetail; changed: WaitChange }>>;
+  runUrl(runId: string): string;
+}

@@ -1,0 +1,40 @@
+import * as t from 'io-ts';
+import { HARNESSES } from '../workflows/model.js';
+import { TOOL_GROUPS } from './model.js';
+
+// Decodes a settings change at the HTTP and MCP boundaries. Checks that the Settings page applies
+// (ranges, URLs) live here too, so change_setting and the page refuse the same things.
+
+const literals = <T extends readonly [string, string, ...string[]]>(xs: T) =>
+  t.union(xs.map((x) => t.literal(x)) as unknown as [t.LiteralC<T[number]>, t.LiteralC<T[number]>, ...t.LiteralC<T[number]>[]]);
+
+interface IntInRangeBrand { readonly IntInRange: unique symbol }
+const intIn = (min: number, max: number) =>
+  t.brand(t.number, (n): n is t.Branded<number, IntInRangeBrand> => Number.isInteger(n) && n >= min && n <= max, 'IntInRange');
+
+const httpUrl = new t.Type<string, string, unknown>(
+  'HttpUrl',
+  (u): u is string => typeof u === 'string',
+  (u, c) => {
+    if (typeof u !== 'string') return t.failure(u, c, 'must be a URL');
+    try {
+      const url = new URL(u);
+      return url.protocol === 'http:' || url.protocol === 'https:' ? t.success(u) : t.failure(u, c, 'must be an http(s) URL');
+    } catch {
+      return t.failure(u, c, 'must be a URL');
+    }
+  },
+  t.identity,
+);
+
+export const RunCapCodec = t.union([t.strict({ _tag: t.literal('Chosen'), value: intIn(1, 64) }), t.strict({ _tag: t.literal('Default') })]);
+
+export const SettingChangeCodec = t.union([
+  t.strict({ _tag: t.literal('RunCap'), cap: RunCapCodec }),
+  t.strict({ _tag: t.literal('McpEndpoint'), enabled: t.boolean }),
+  t.strict({ _tag: t.literal('McpToolGroup'), group: literals(TOOL_GROUPS), enabled: t.boolean }),
+  t.strict({ _tag: t.literal('WatchdogTimeout'), seconds: intIn(10, 86_400) }),
+  t.strict({ _tag: t.literal('DefaultHarness'), harness: literals(HARNESSES) }),
+  t.strict({ _tag: t.literal('CodeHost'), graphqlUrl: httpUrl, webHost: t.string }),
+  t.strict({ _tag: t.literal('CodeHostToken'), token: t.string }),
+]);

@@ -1,0 +1,47 @@
+import type { HarnessName } from '../workflows/model.js';
+
+// Settings are a journal of changes (stream 'settings'); this is the folded state and the shape of
+// one change. A change names its setting by `_tag`, as the Settings page and change_setting send it.
+
+export const TOOL_GROUPS = ['reading', 'starting', 'controlling', 'messaging', 'archiving', 'settings'] as const;
+export type ToolGroup = (typeof TOOL_GROUPS)[number];
+
+export const DEFAULT_RUN_CAP = 3;
+
+export type RunCapChoice = { readonly _tag: 'Chosen'; readonly value: number } | { readonly _tag: 'Default' };
+
+export type SettingChange =
+  | { readonly _tag: 'RunCap'; readonly cap: RunCapChoice }
+  | { readonly _tag: 'McpEndpoint'; readonly enabled: boolean }
+  | { readonly _tag: 'McpToolGroup'; readonly group: ToolGroup; readonly enabled: boolean }
+  | { readonly _tag: 'WatchdogTimeout'; readonly seconds: number }
+  | { readonly _tag: 'DefaultHarness'; readonly harness: HarnessName }
+  | { readonly _tag: 'CodeHost'; readonly graphqlUrl: string; readonly webHost: string }
+  | { readonly _tag: 'CodeHostToken'; readonly token: string };
+
+export interface Settings {
+  readonly runCap: RunCapChoice;
+  readonly mcp: { readonly enabled: boolean; readonly groups: Readonly<Record<ToolGroup, boolean>> };
+  readonly watchdogSeconds: number;
+  readonly defaultHarness: HarnessName;
+  readonly codeHost: { readonly graphqlUrl: string; readonly webHost: string; readonly token: string | null };
+}
+
+export const DEFAULT_SETTINGS: Settings = {
+  runCap: { _tag: 'Default' },
+  mcp: {
+    enabled: true,
+    groups: { reading: true, starting: true, controlling: true, messaging: true, archiving: false, settings: false },
+  },
+  watchdogSeconds: 600,
+  defaultHarness: 'claude',
+  codeHost: { graphqlUrl: 'https://api.github.com/graphql', webHost: 'github.com', token: null },
+};
+
+export const effectiveRunCap = (s: Settings): number => (s.runCap._tag === 'Chosen' ? s.runCap.value : DEFAULT_RUN_CAP);
+
+/** who sent a change: the svc-setting-source header, or the MCP tool and its calling agent */
+export interface SettingSource {
+  readonly via: 'http' | 'mcp' | 'cli';
+  readonly sender: string | null;
+}
