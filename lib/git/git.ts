@@ -34,7 +34,9 @@ export const git = (cwd: string, args: readonly string[], opts: GitOptions = {})
       (error, stdout, stderr) => {
         const code = error ? (typeof (error as { code?: unknown }).code === 'number' ? (error as { code: number }).code : -1) : 0;
         const timedOut = error && (error as { killed?: boolean }).killed ? `git ${args[0]} timed out\n` : '';
-        resolve({ code, stdout: String(stdout), stderr: timedOut + String(stderr) });
+        // A spawn failure (missing cwd, no git binary) has no stderr of its own: keep Node's words.
+        const spawnFailure = error && code === -1 && !timedOut ? `${error.message}\n` : '';
+        resolve({ code, stdout: String(stdout), stderr: timedOut + spawnFailure + String(stderr) });
       },
     );
   });
@@ -50,4 +52,20 @@ export const gitOk = async (cwd: string, args: readonly string[], opts: GitOptio
   const r = await git(cwd, args, opts);
   if (r.code !== 0) throw new GitError(args, r);
   return r.stdout;
+};
+
+// Prepended to commands that must not run the repository's hooks: `--no-verify` covers only
+// pre-commit, commit-msg and pre-push; an empty hooks path silences every other hook
+// (post-commit, post-checkout, reference-transaction...) as well.
+export const NO_HOOKS: readonly string[] = ['-c', 'core.hooksPath=/dev/null'];
+
+// What git said, on one line without its hints, for reasons given back to callers.
+export const gitReason = (r: GitResult): string => {
+  const lines = (r.stderr.trim() || r.stdout.trim())
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('hint:'));
+  const said = lines.join(' | ');
+  if (said === '') return `git exited with code ${r.code}`;
+  return said.length > 500 ? `${said.slice(0, 500)}…` : said;
 };
