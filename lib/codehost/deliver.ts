@@ -40,7 +40,9 @@ export const pushBranch = async (checkoutPath: string, branch: string): Promise<
   }
   // explicit refspec without '+': only a fast-forward is accepted on origin
   const refspec = `refs/heads/${branch}:refs/heads/${branch}`;
-  const r = await git(checkoutPath, ['push', '--no-verify', '--porcelain', 'origin', refspec], { timeoutMs: PUSH_TIMEOUT_MS });
+  // --no-verify skips pre-push; the empty hooks path also silences reference-transaction and the rest
+  const args = ['-c', 'core.hooksPath=/dev/null', 'push', '--no-verify', '--porcelain', 'origin', refspec];
+  const r = await git(checkoutPath, args, { timeoutMs: PUSH_TIMEOUT_MS });
   if (r.code === 0) return right(undefined);
   const said = (r.stderr.trim() || r.stdout.trim()).split('\n').slice(-3).join(' ');
   return isRejected(r.stderr + r.stdout)
