@@ -1,0 +1,21 @@
+import * as t from 'io-ts';
+import { STANDINGS } from '../../service-api.js';
+import { args } from './object.js';
+import { intRange, nonBlank, oneOf, withDefault } from './kinds.js';
+import { PageSize, ProjectRef, RunId, SeqCursor, optionalReason } from './common.js';
+
+// Arguments of the reading tools (spec, Tool endpoint > Reading tools).
+
+export const ListRunsArgs = args({}, { standing: oneOf(STANDINGS), project: ProjectRef });
+export const GetRunArgs = args({ run: RunId }, optionalReason);
+export const ListProjectsArgs = args({});
+export const ReadRunThreadArgs = args({ run: RunId, pageSize: PageSize(10) }, { before: t.string, ...optionalReason });
+export const ReadRunHistoryArgs = args({ run: RunId, pageSize: PageSize(25) }, { before: SeqCursor, ...optionalReason });
+export const ReadRunLogArgs = args({ run: RunId, pageSize: PageSize(50) }, { before: SeqCursor, ...optionalReason });
+export const ExportRunArgs = args({ run: RunId }, optionalReason);
+export const ListWorkflowsArgs = args({ project: ProjectRef });
+export const ReadWorkflowArgs = args({ project: ProjectRef, workflow: nonBlank(200) });
+export const ValidateWorkflowArgs = args({ project: ProjectRef, workflow: nonBlank(200) });
+export const WaitForRunArgs = args({ run: RunId, timeout: withDefault(intRange(0, 300), 60) }, optionalReason);
+export const ReadPullRequestArgs = args({}, { run: RunId, project: ProjectRef, number: intRange(1, Number.MAX_SAFE_INTEGER), ...optionalReason });
+export const ReadRunWorktreeArgs = args({ run: RunId }, optionalReason);

@@ -1,0 +1,100 @@
+import type Koa from 'koa';
+import type { Middleware, ParameterizedContext } from 'koa';
+import type { Router } from '@koa/router';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { ServiceApi } from '../service-api.js';
+import { bearerToken } from '../auth/bearer.js';
+import { ensureToken, tokenCheck, type TokenCheck } from '../auth/mcp-token.js';
+import type { SettingsAccess } from './tool.js';
+import { buildServer, type RequestScope } from './server.js';
+import { clientName, rememberClient } from './client-name.js';
+
+// The tool endpoint at /mcp: Streamable HTTP, stateless, JSON responses, one transport and one
+// server per request. Order of refusals: endpoint off (404), token (401), supervisor key (403),
+// method (405). Host and cross-site rules run before this, in lib/auth/host-rules.ts.
+
+export interface McpDeps {
+  readonly api: ServiceApi;
+  readonly settings: SettingsAccess;
+  /** the service home (SVC_HOME); the token lives in <home>/mcp-token */
+  readonly home: string;
+  /** token check; by default reads <home>/mcp-token, creating it on first start */
+  readonly checkToken?: TokenCheck;
+  /** supervisor lookup by key; until supervisors exist, every key is refused with 403 */
+  readonly supervisor?: (key: string) => boolean;
+}
+
+export const MCP_PATH = '/mcp';
+
+type Ctx = ParameterizedContext;
+
+const refuse = (ctx: Ctx, status: number, detail: string): void => {
+  ctx.status = status;
+  ctx.body = { detail };
+};
+
+// What the SDK's stateless examples answer to GET (no standalone SSE stream) and DELETE (no session).
+const methodNotAllowed = (ctx: Ctx): void => {
+  ctx.status = 405;
+  ctx.set('Allow', 'POST');
+  ctx.body = { jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed.' }, id: null };
+};
+
+const serve = async (ctx: Ctx, deps: McpDeps): Promise<void> => {
+  const aborter = new AbortController();
+  const scope: RequestScope = {
+    api: deps.api,
+    settings: deps.settings,
+    caller: () => clientName(ctx.req.socket, ctx.get('user-agent')),
+    signal: aborter.signal,
+  };
+  const server = buildServer(scope);
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  ctx.res.on('close', () => {
+    aborter.abort();
+    void transport.close();
+    void server.close();
+  });
+  await server.connect(transport);
+  ctx.respond = false;
+  await transport.handleRequest(ctx.req, ctx.res, (ctx.request as { body?: unknown }).body);
+  rememberClient(ctx.req.socket, server.getClientVersion()?.name);
+};
+
+const internalError = (ctx: Ctx, e: unknown): void => {
+  if (ctx.res.headersSent) return void ctx.res.end();
+  ctx.res.writeHead(500, { 'Content-Type': 'application/json' });
+  ctx.res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: `internal error: ${e instanceof Error ? e.message : String(e)}` }, id: null }));
+};
+
+export const mcpHandler = (deps: McpDeps): Middleware => {
+  const check = deps.checkToken ?? tokenCheck(deps.home);
+  return async (ctx) => {
+    if (!deps.settings.read().mcp.enabled) return refuse(ctx, 404, 'the tool endpoint is off in Settings');
+    if (!check(bearerToken(ctx.get('authorization')))) {
+      ctx.set('WWW-Authenticate', 'Bearer');
+      return refuse(ctx, 401, 'missing or invalid token');
+    }
+    const key = ctx.query.supervisor;
+    if (key !== undefined && !(typeof key === 'string' && deps.supervisor?.(key))) return refuse(ctx, 403, 'supervisor key refused: the supervisor feature is off or no such supervisor exists');
+    if (ctx.method !== 'POST') return methodNotAllowed(ctx);
+    try {
+      await serve(ctx, deps);
+    } catch (e) {
+      internalError(ctx, e);
+    }
+  };
+};
+
+const isRouter = (x: Router | Koa): x is Router => typeof (x as Router).all === 'function';
+
+/** mounts /mcp on a router (all methods) or, given a Koa app, as a path-matching middleware */
+export const mountMcp = (target: Router | Koa, deps: McpDeps): void => {
+  if (!deps.checkToken) ensureToken(deps.home);
+  const handler = mcpHandler(deps);
+  if (isRouter(target)) {
+    target.all(MCP_PATH, handler);
+    return;
+  }
+  target.use((ctx, next) => (ctx.path === MCP_PATH ? handler(ctx, next) : next()));
+};

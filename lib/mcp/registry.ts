@@ -1,0 +1,29 @@
+import type { Settings, ToolGroup } from '../settings/model.js';
+import type { Tool } from './tool.js';
+import { exportRun, getRun, listProjects, listRuns, waitForRun } from './tools/reading-runs.js';
+import { readRunHistory, readRunLog, readRunThread } from './tools/reading-pages.js';
+import { listWorkflows, readPullRequest, readRunWorktree, readWorkflow, validateWorkflow } from './tools/reading-more.js';
+import { startRun } from './tools/starting.js';
+import { controlRun, reviseGoal, secureRunWork } from './tools/controlling.js';
+import { answerQuestion, messageRun } from './tools/messaging.js';
+import { archiveRun, resolveRun } from './tools/archiving.js';
+import { changeSetting } from './tools/settings.js';
+
+// Every tool of the client list, in the order tools/list shows them.
+export const TOOLS: readonly Tool[] = [
+  listRuns, getRun, listProjects, readRunThread, readRunHistory, readRunLog, exportRun,
+  listWorkflows, readWorkflow, validateWorkflow, waitForRun, readPullRequest, readRunWorktree,
+  startRun,
+  controlRun, reviseGoal, secureRunWork,
+  messageRun, answerQuestion,
+  archiveRun, resolveRun,
+  changeSetting,
+];
+
+export const findTool = (name: string): Tool | undefined => TOOLS.find((t) => t.name === name);
+
+export const groupOn = (settings: Settings, group: ToolGroup): boolean => settings.mcp.groups[group] === true;
+
+export const visibleTools = (settings: Settings): readonly Tool[] => TOOLS.filter((t) => groupOn(settings, t.group));
+
+export const groupOffText = (group: ToolGroup): string => `the ${group} tool group is off in Settings`;

@@ -1,0 +1,60 @@
+import * as t from 'io-ts';
+import { isLeft } from 'fp-ts/lib/Either.js';
+import type { Outcome } from '../../commands/refusal.js';
+import type { Actor, ServiceApi } from '../service-api.js';
+import type { Settings, SettingChange, SettingSource, ToolGroup } from '../settings/model.js';
+import { toJsonSchema, type JsonSchema } from './json-schema.js';
+import { describeErrors } from './decode-errors.js';
+import { answerOf, errorAnswer, type ToolAnswer } from './answer.js';
+
+// A tool is its name, group, description, argument codec and one call into the service. Tools
+// have no logic of their own: they decode, call ServiceApi, and shape the answer.
+
+/** what the endpoint needs besides the ServiceApi: settings read and change */
+export interface SettingsAccess {
+  read(): Settings;
+  change(change: SettingChange, source: SettingSource): Outcome<unknown>;
+}
+
+export interface ToolContext {
+  readonly api: ServiceApi;
+  readonly settings: SettingsAccess;
+  readonly actor: Actor;
+  /** aborted when the HTTP request goes away (wait_for_run stops waiting) */
+  readonly signal: AbortSignal;
+}
+
+export type ToolResult = Outcome<object> | Promise<Outcome<object>>;
+
+export interface ToolSpec<A> {
+  readonly name: string;
+  readonly group: ToolGroup;
+  readonly description: string;
+  readonly args: t.Type<A, A, unknown>;
+  /** descriptions of the top-level arguments, shown in the schema */
+  readonly notes?: Readonly<Record<string, string>>;
+  readonly call: (args: A, ctx: ToolContext) => ToolResult;
+}
+
+/** a tool with its argument type erased: what the registry and the server hold */
+export interface Tool {
+  readonly name: string;
+  readonly group: ToolGroup;
+  readonly description: string;
+  readonly args: t.Mixed;
+  readonly inputSchema: JsonSchema;
+  invoke(raw: unknown, ctx: ToolContext): Promise<ToolAnswer>;
+}
+
+export const defineTool = <A>(spec: ToolSpec<A>): Tool => ({
+  name: spec.name,
+  group: spec.group,
+  description: spec.description,
+  args: spec.args,
+  inputSchema: toJsonSchema(spec.args, spec.notes),
+  async invoke(raw, ctx) {
+    const decoded = spec.args.decode(raw ?? {});
+    if (isLeft(decoded)) return errorAnswer(`invalid arguments for ${spec.name}: ${describeErrors(decoded.left)}`);
+    return answerOf(await spec.call(decoded.right, ctx));
+  },
+});

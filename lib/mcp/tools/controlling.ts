@@ -1,0 +1,58 @@
+import { left } from 'fp-ts/lib/Either.js';
+import { invalid } from '../../../commands/refusal.js';
+import { defineTool, type Tool } from '../tool.js';
+import { runNotes } from '../args/common.js';
+import { ControlRunArgs, ReviseGoalArgs, SecureRunWorkArgs } from '../args/acting.js';
+import { notYet } from './not-yet.js';
+
+// `harness` belongs to ChangeHarness and `node` to Jump only; giving them with another action is
+// refused rather than silently dropped, and `model` is always refused (a run's model cannot change).
+const argumentProblem = (a: { action: string; harness?: string; model?: string; node?: string }): string | null => {
+  if (a.model !== undefined) return "changing a run's model is unsupported; leave out model";
+  if (a.action === 'ChangeHarness' && a.harness === undefined) return 'ChangeHarness needs harness (claude, codex or opencode)';
+  if (a.action !== 'ChangeHarness' && a.harness !== undefined) return 'harness is only for ChangeHarness';
+  if (a.action === 'Jump' && a.node === undefined) return 'Jump needs node (the id of the step to jump to)';
+  if (a.action !== 'Jump' && a.node !== undefined) return 'node is only for Jump';
+  return null;
+};
+
+export const controlRun: Tool = defineTool({
+  name: 'control_run',
+  group: 'controlling',
+  description:
+    'Act on a run: Pause, Resume, Retry, ChangeHarness, Jump, SkipWait, Restart, Abort or MoveToFront. Echo the position get_run gave; outcome Stale means the run moved on and nothing was applied.',
+  args: ControlRunArgs,
+  notes: {
+    ...runNotes,
+    position: 'The position get_run returned.',
+    action: 'One of the actions get_run lists in allowedActions.',
+    harness: 'With ChangeHarness: the harness to retry the current step on.',
+    model: 'Not supported: a call that gives model is refused.',
+    node: 'With Jump: id of the step to jump to.',
+  },
+  call: (a, { api, actor }) => {
+    const problem = argumentProblem(a);
+    if (problem) return left(invalid(problem));
+    const { run, ...input } = a;
+    return api.control(run, input, actor);
+  },
+});
+
+export const reviseGoal: Tool = defineTool({
+  name: 'revise_goal',
+  group: 'controlling',
+  description: "Replace a run's whole goal. Later steps read the new goal; a turn in flight is told. A run that has ended is refused.",
+  args: ReviseGoalArgs,
+  notes: { ...runNotes, goal: 'The new goal, replacing the old one.' },
+  call: (a, { api, actor }) => api.reviseGoal(a.run, a.goal, a.reason, actor),
+});
+
+export const secureRunWork: Tool = defineTool({
+  name: 'secure_run_work',
+  group: 'controlling',
+  description:
+    "Commit every uncommitted change of a run on its own branch and push that branch to origin (never forced; to a backup branch when origin has commits the checkout lacks).",
+  args: SecureRunWorkArgs,
+  notes: runNotes,
+  call: () => notYet('secure'),
+});

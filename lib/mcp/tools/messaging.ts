@@ -1,0 +1,21 @@
+import { defineTool, type Tool } from '../tool.js';
+import { runNotes } from '../args/common.js';
+import { AnswerQuestionArgs, MessageRunArgs } from '../args/acting.js';
+
+export const messageRun: Tool = defineTool({
+  name: 'message_run',
+  group: 'messaging',
+  description: "Send a message to a run's agent. delivery Resume delivers now and continues a paused turn; Hold keeps it for the next turn. delivered false comes with the reason in detail.",
+  args: MessageRunArgs,
+  notes: { ...runNotes, text: 'The message; must not be blank.', delivery: 'Resume (now) or Hold (next turn).' },
+  call: (a, { api, actor }) => api.message(a.run, a.text, a.delivery, a.reason, actor),
+});
+
+export const answerQuestion: Tool = defineTool({
+  name: 'answer_question',
+  group: 'messaging',
+  description: "Answer a run's open question (id from get_run) with written text or a list of option labels.",
+  args: AnswerQuestionArgs,
+  notes: { ...runNotes, question: 'The question id from get_run.', answer: 'Written text, or an array of chosen option labels.' },
+  call: (a, { api, actor }) => api.answer(a.run, a.question, a.answer, a.reason, actor),
+});
