@@ -31,6 +31,12 @@ const PUSH_TIMEOUT_MS = 120_000;
 const branchExists = async (checkoutPath: string, branch: string): Promise<boolean> =>
   (await git(checkoutPath, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{commit}`])).code === 0;
 
+// What git said, on one line without blanks or hints, short enough for an event or a refusal.
+const gitWords = (output: string): string => {
+  const said = output.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('hint:')).join(' | ');
+  return said.length > 500 ? `${said.slice(0, 500)}…` : said || 'git said nothing';
+};
+
 // git's words for "origin has commits you lack": a non-fast-forward rejection.
 const isRejected = (stderr: string): boolean => /\[rejected\]|non-fast-forward|fetch first/.test(stderr);
 
@@ -44,7 +50,7 @@ export const pushBranch = async (checkoutPath: string, branch: string): Promise<
   const args = ['-c', 'core.hooksPath=/dev/null', 'push', '--no-verify', '--porcelain', 'origin', refspec];
   const r = await git(checkoutPath, args, { timeoutMs: PUSH_TIMEOUT_MS });
   if (r.code === 0) return right(undefined);
-  const said = (r.stderr.trim() || r.stdout.trim()).split('\n').slice(-3).join(' ');
+  const said = gitWords(r.stderr + '\n' + r.stdout);
   return isRejected(r.stderr + r.stdout)
     ? left({ _tag: 'PushRejected', detail: `origin's ${branch} has commits this checkout lacks; not forced: ${said}` })
     : left({ _tag: 'PushFailed', detail: `pushing ${branch} to origin failed: ${said}` });

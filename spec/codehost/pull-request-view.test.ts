@@ -1,10 +1,10 @@
 import test from 'ava';
-import { checkRunOutcome, checkView, statusContextOutcome } from '../../lib/codehost/check-outcome.js';
+import { type CheckOutcome, checkRunOutcome, checkView, statusContextOutcome } from '../../lib/codehost/check-outcome.js';
 import { latestPerReviewer, pullRequestView } from '../../lib/codehost/pull-request-view.js';
 import type { RawPullRequest } from '../../lib/codehost/queries.js';
 
 // Every CheckConclusionState and StatusState value in GitHub's schema, and what it means here.
-const CONCLUSIONS: [string, string][] = [
+const CONCLUSIONS: [string, CheckOutcome][] = [
   ['SUCCESS', 'Passed'], ['NEUTRAL', 'Passed'], ['SKIPPED', 'Passed'],
   ['FAILURE', 'Failing'], ['TIMED_OUT', 'Failing'], ['CANCELLED', 'Failing'], ['ACTION_REQUIRED', 'Failing'],
   ['STARTUP_FAILURE', 'Failing'], ['STALE', 'Failing'],
@@ -31,7 +31,7 @@ test('a completed check run without a conclusion is Pending, and a conclusion Gi
   t.is(checkRunOutcome('COMPLETED', 'SOMETHING_NEW'), 'Failing');
 });
 
-const STATES: [string, string][] = [['SUCCESS', 'Passed'], ['FAILURE', 'Failing'], ['ERROR', 'Failing'], ['PENDING', 'Pending'], ['EXPECTED', 'Pending']];
+const STATES: [string, CheckOutcome][] = [['SUCCESS', 'Passed'], ['FAILURE', 'Failing'], ['ERROR', 'Failing'], ['PENDING', 'Pending'], ['EXPECTED', 'Pending']];
 for (const [state, outcome] of STATES) {
   test(`status context ${state} is ${outcome}`, (t) => {
     t.is(statusContextOutcome(state), outcome);
