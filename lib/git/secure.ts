@@ -1,5 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js';
-import { gitReason, NO_HOOKS } from './git.js';
+import { gitReason, NO_HOOKS, type GitResult } from './git.js';
 import { checkoutGit, errorText, headBranch, unreadableReason } from './checkout-git.js';
 import type { RunCheckout, SecuredFolder } from './types.js';
 import { runBranchName } from './worktrees.js';
@@ -70,17 +70,24 @@ const originAhead = async (dir: string, branch: string): Promise<boolean> => {
 const push = (dir: string, target: string) =>
   checkoutGit(dir, [...NO_HOOKS, 'push', '--no-verify', '--porcelain', 'origin', `HEAD:refs/heads/${target}`], { timeoutMs: PUSH_TIMEOUT_MS });
 
+// With --porcelain, why a ref was refused ("[rejected] (fetch first)", "[remote rejected]
+// (pre-receive hook declined)") is on stdout; stderr has only the remote's own words.
+const pushReason = (r: GitResult): string => {
+  const refused = r.stdout.split('\n').filter((l) => l.startsWith('!')).map((l) => l.split('\t').pop() ?? '');
+  return [...refused, gitReason(r)].filter((s) => s !== '').join('; ');
+};
+
 const pushWork = async (dir: string, runId: string, branch: string): Promise<{ pushedTo: string; backup: boolean }> => {
   const backupTarget = async () => backupBranchName(runId, await run(dir, ['rev-parse', '--short', 'HEAD']));
   if (!(await originAhead(dir, branch))) {
     const pushed = await push(dir, branch);
     if (pushed.code === 0) return { pushedTo: branch, backup: false };
     // Origin moved on between our look and our push: same answer as if we had seen it.
-    if (!/\[rejected\]|non-fast-forward|fetch first/.test(pushed.stdout + pushed.stderr)) throw new Error(`push rejected: ${gitReason(pushed)}`);
+    if (!/\[rejected\]|non-fast-forward|fetch first/.test(pushed.stdout + pushed.stderr)) throw new Error(`push to ${branch} failed: ${pushReason(pushed)}`);
   }
   const target = await backupTarget();
   const pushed = await push(dir, target);
-  if (pushed.code !== 0) throw new Error(`push to ${target} rejected: ${gitReason(pushed)}`);
+  if (pushed.code !== 0) throw new Error(`push to ${target} failed: ${pushReason(pushed)}`);
   return { pushedTo: target, backup: true };
 };
 
