@@ -1,0 +1,29 @@
+import { request } from 'node:http';
+
+// Plain node:http requests, because fetch will not let a test set Host or Sec-Fetch-Site freely.
+
+export interface RawAnswer { readonly status: number; readonly body: string; readonly headers: Record<string, string | string[] | undefined> }
+
+export const rawRequest = (
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<RawAnswer> =>
+  new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method, path, headers, agent: false }, (res) => {
+      let data = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (data += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: data, headers: res.headers }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+
+export const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+export const rpc = (method: string, params: unknown = {}, id = 1): string => JSON.stringify({ jsonrpc: '2.0', id, method, params });
+
+export const INIT = rpc('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } });
