@@ -11,8 +11,8 @@ export interface CodeHostConfig {
 
 // A stored token wins; otherwise GH_TOKEN, the variable `gh` itself reads, so a user who is
 // already set up for the GitHub CLI needs no extra setting. Read per call, not at start, so a
-// token exported after the server started still counts. Blank means none.
-export const resolveToken = (config: CodeHostConfig, env: NodeJS.ProcessEnv = process.env): string | null => {
-  const token = config.token ?? env.GH_TOKEN ?? null;
-  return token !== null && token.trim() !== '' ? token.trim() : null;
-};
+// token exported after the server started still counts. Blank counts as none, at both places.
+const present = (token: string | null | undefined): string | null => (token && token.trim() !== '' ? token.trim() : null);
+
+export const resolveToken = (config: CodeHostConfig, env: NodeJS.ProcessEnv = process.env): string | null =>
+  present(config.token) ?? present(env.GH_TOKEN);

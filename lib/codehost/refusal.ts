@@ -44,6 +44,16 @@ const errorType = (e: unknown): string | undefined => {
 const messages = (errors: readonly unknown[]): string =>
   errors.map((e) => String((e as { message?: unknown } | null)?.message ?? 'error')).join('; ');
 
+// The `message` of GitHub's plain JSON error body (not GraphQL), when there is one.
+const hostMessage = (body: unknown): string => {
+  try {
+    const message = (JSON.parse(String(body)) as { message?: unknown } | null)?.message;
+    return typeof message === 'string' && message !== '' ? `: ${message.slice(0, 300)}` : '';
+  } catch {
+    return '';
+  }
+};
+
 const TOKEN_HINT = 'set the code host token in Settings or GH_TOKEN';
 
 /** What a failed call means, for `what` (e.g. "pull request acme/widgets#7"). */
@@ -52,9 +62,10 @@ export const refusalFromError = (error: unknown, what: string): PullRequestRefus
     const text = error instanceof Error ? error.message : String(error);
     return refuse('HostFailed', `could not reach the code host for ${what}: ${text}`);
   }
-  const { status, errors = [] } = error.response;
+  const { status, errors = [], body } = error.response;
   if (status === 401) return refuse('NotPermitted', `the code host did not accept the token (401) for ${what}: ${TOKEN_HINT}`);
-  if (status === 403) return refuse('NotPermitted', `the code host refused the token (403) for ${what}`);
+  // 403 is also how GitHub says "rate limited" or "SSO required": keep its message
+  if (status === 403) return refuse('NotPermitted', `the code host refused the token (403) for ${what}${hostMessage(body)}`);
   const types = errors.map(errorType);
   if (types.includes('FORBIDDEN')) return refuse('NotPermitted', `the token may not read ${what}: ${messages(errors)}`);
   if (types.includes('NOT_FOUND')) return notHeld(what);
