@@ -1,0 +1,71 @@
+import { graphAttrWarning } from './attributes.js';
+import { addError, addWarning, type Findings } from './diagnostics.js';
+import { INPUT_NAME, parseDefaults, splitList, unescapeText } from './dot-values.js';
+import { HARNESSES, TOOL_ACCESS, type HarnessName, type StepDefaults, type ToolAccess } from './model.js';
+
+// The graph-level attributes: description, declared inputs with their defaults, and the defaults
+// every agent step starts from (harness, model, persona, tools).
+
+export interface GraphSettings {
+  readonly description: string;
+  readonly inputs: readonly string[];
+  readonly defaults: Readonly<Record<string, string>>;
+  readonly stepDefaults: StepDefaults;
+}
+
+export const isHarness = (s: string): s is HarnessName => (HARNESSES as readonly string[]).includes(s);
+export const isToolAccess = (s: string): s is ToolAccess => (TOOL_ACCESS as readonly string[]).includes(s);
+
+export const harnessMessage = (s: string): string => `unknown harness ${s} (use one of ${HARNESSES.join(', ')})`;
+export const toolsMessage = (s: string): string => `unknown tools value ${s} (use one of ${TOOL_ACCESS.join(', ')})`;
+
+const readInputs = (text: string | undefined, f: Findings): string[] => {
+  const names: string[] = [];
+  for (const name of splitList(text ?? '')) {
+    if (!INPUT_NAME.test(name)) addError(f, null, 'inputs', `${name} is not an input name (letters, digits and _, not starting with a digit)`);
+    else if (names.includes(name)) addWarning(f, null, 'inputs', `input ${name} is declared twice`);
+    else names.push(name);
+  }
+  return names;
+};
+
+const readDefaults = (text: string | undefined, inputs: readonly string[], f: Findings): Record<string, string> => {
+  if (text === undefined) return {};
+  const parsed = parseDefaults(text);
+  if (!parsed.ok) {
+    addError(f, null, 'defaults', parsed.message);
+    return {};
+  }
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(parsed.value)) {
+    if (!inputs.includes(name)) addError(f, null, 'defaults', `default given for ${name}, which is not a declared input`);
+    else out[name] = value;
+  }
+  return out;
+};
+
+const readStepDefaults = (attrs: Readonly<Record<string, string>>, f: Findings): StepDefaults => {
+  const { harness, model, persona, tools } = attrs;
+  if (harness !== undefined && !isHarness(harness)) addError(f, null, 'harness', harnessMessage(harness));
+  if (tools !== undefined && !isToolAccess(tools)) addError(f, null, 'tools', toolsMessage(tools));
+  return {
+    ...(harness !== undefined && isHarness(harness) ? { harness } : {}),
+    ...(model ? { model } : {}),
+    ...(persona ? { persona } : {}),
+    ...(tools !== undefined && isToolAccess(tools) ? { tools } : {}),
+  };
+};
+
+export const readGraphSettings = (attrs: Readonly<Record<string, string>>, f: Findings): GraphSettings => {
+  for (const key of Object.keys(attrs)) {
+    const w = graphAttrWarning(key);
+    if (w) addWarning(f, null, key, w);
+  }
+  const inputs = readInputs(attrs.inputs, f);
+  return {
+    description: unescapeText(attrs.description ?? '').trim(),
+    inputs,
+    defaults: readDefaults(attrs.defaults, inputs, f),
+    stepDefaults: readStepDefaults(attrs, f),
+  };
+};
