@@ -16,14 +16,20 @@ export interface GitOptions {
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 
-// Never ask for credentials on a terminal, and give commits an identity when the user has none.
-const baseEnv = (extra: Readonly<Record<string, string>> = {}): NodeJS.ProcessEnv => ({
-  ...process.env,
-  GIT_TERMINAL_PROMPT: '0',
-  GIT_ASKPASS: 'echo',
-  LC_ALL: 'C',
-  ...extra,
-});
+// Variables that point git at a repository. Every call names its folder through cwd, so one
+// inherited from the server's environment (say, started from inside a git hook) would only send
+// git to the wrong repository.
+const REPOSITORY_LOCATORS = [
+  'GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES',
+  'GIT_COMMON_DIR', 'GIT_NAMESPACE', 'GIT_PREFIX', 'GIT_QUARANTINE_PATH',
+];
+
+// Never ask for credentials on a terminal; C locale so git's output can be parsed.
+const baseEnv = (extra: Readonly<Record<string, string>> = {}): NodeJS.ProcessEnv => {
+  const env: NodeJS.ProcessEnv = { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: 'echo', LC_ALL: 'C', ...extra };
+  for (const k of REPOSITORY_LOCATORS) if (!(k in extra)) delete env[k];
+  return env;
+};
 
 export const git = (cwd: string, args: readonly string[], opts: GitOptions = {}): Promise<GitResult> =>
   new Promise((resolve) => {

@@ -91,6 +91,10 @@ test("when origin's run branch moved ahead, the work goes to a backup branch and
   t.is(await originTip(p.origin, `svc-backup/sec4/${short}`), f.commit);
   // The checkout was not merged with or reset to origin's copy.
   t.false(existsSync(join(c.directory, 'theirs.txt')));
+  // Securing again with nothing new lands on the same backup, still without touching origin's branch.
+  const [again] = right(t, await secureRunWork('sec4', [c]));
+  t.deepEqual([again.commit, again.pushedTo, again.backup], [null, f.pushedTo, true]);
+  t.is(await originTip(p.origin, 'svc/sec4'), theirs);
 });
 
 const failingHook = (dir: string, name: string, marker: string): void => {

@@ -105,6 +105,16 @@ test('a folder that is no longer a git worktree carries detail', async (t) => {
   t.true(isUnreadable(f));
 });
 
+test('a folder inside some other repository is not read as that repository', async (t) => {
+  const p = await makeProject(t);
+  const [c] = await createRunWorktrees(p.home, 'rs10', [{ name: 'app', path: p.user }]);
+  const inside = { ...c, directory: `${p.user}/src` };
+
+  const [f] = await readRunWorktree([inside]);
+
+  t.true(isUnreadable(f));
+});
+
 test("origin's HEAD wins over the branch the run was based on", async (t) => {
   const p = await makeProject(t, 'develop');
   await sh(p.user, 'switch', '-q', '-c', 'feature');

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRunWorktrees, removeRunWorktrees, runBranchName, worktreeDir } from '../../lib/git/worktrees.js';
 import { commitFile, isolateEnv, makeLocalRepo, makeProject, sh, snapshotCheckout, tempDir, write } from './helpers.js';
@@ -78,6 +78,20 @@ test('creating again after the worktree folder was lost adds it back on the same
   t.is(again.base, first.base);
   t.is(await sh(again.directory, 'rev-parse', 'HEAD'), runCommit);
   t.is(await sh(again.directory, 'symbolic-ref', '--short', 'HEAD'), 'svc/run4');
+});
+
+test('creating again replaces a worktree whose creation was cut short', async (t) => {
+  const p = await makeProject(t);
+  const folders = [{ name: 'app', path: p.user }];
+  const [first] = await createRunWorktrees(p.home, 'run8', folders);
+  // What a crash during `git worktree add` leaves: the registration locked "initializing", files missing.
+  writeFileSync(join(p.user, '.git', 'worktrees', 'app', 'locked'), 'initializing');
+  rmSync(join(first.directory, 'src'), { recursive: true, force: true });
+
+  const [again] = await createRunWorktrees(p.home, 'run8', folders);
+
+  t.is(readFileSync(join(again.directory, 'src/a.txt'), 'utf8'), 'a\n');
+  t.notRegex(await sh(p.user, 'worktree', 'list', '--porcelain'), /locked/);
 });
 
 test('one branch name and one worktree per folder of a multi-folder project', async (t) => {
