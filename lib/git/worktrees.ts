@@ -115,6 +115,9 @@ const createOne = async (home: string, runId: string, f: ProjectFolder): Promise
  */
 export const createRunWorktrees = async (home: string, runId: string, folders: readonly ProjectFolder[]): Promise<RunCheckout[]> => {
   folders.forEach((f) => assertFolderName(f.name));
+  const names = folders.map((f) => f.name);
+  const twice = names.find((n, i) => names.indexOf(n) !== i);
+  if (twice !== undefined) throw new Error(`folder name "${twice}" is given twice; each folder needs its own worktree`);
   ensurePrivateDir(join(home, 'worktrees'));
   ensurePrivateDir(runWorktreesDir(home, runId));
   const checkouts: RunCheckout[] = [];

@@ -111,6 +111,8 @@ test('a folder that is not a git repository is an error naming the folder', asyn
   const e = await t.throwsAsync(createRunWorktrees(p.home, 'run6', [{ name: 'docs', path: plain }]));
   t.regex(e?.message ?? '', /folder "docs"/);
   t.regex(e?.message ?? '', /not a git repository/);
+  const twice = await t.throwsAsync(createRunWorktrees(p.home, 'run6', [{ name: 'app', path: p.user }, { name: 'app', path: p.user }]));
+  t.regex(twice?.message ?? '', /"app" is given twice/);
   const missing = await t.throwsAsync(createRunWorktrees(p.home, 'run6', [{ name: 'gone', path: join(plain, 'nope') }]));
   t.regex(missing?.message ?? '', /folder "gone".*does not exist/);
 });
