@@ -1,0 +1,40 @@
+// Flags for one claude turn. The prompt is not an argument: it goes to stdin as a stream-json
+// user line, so later user lines (send()) can follow it into the same turn.
+import type { ToolAccess } from '../workflows/model.js';
+import type { TurnInput } from './adapter.js';
+
+export const CLAUDE_MCP_TOOLS = 'mcp__svc__ask_question,mcp__svc__report_outcome';
+/** env var holding the run token; claude expands ${VAR} in MCP headers, so argv never shows it */
+export const RUN_TOKEN_ENV = 'SVC_RUN_TOKEN';
+
+// Headless claude cannot prompt, so anything not allowed is denied. read-only: default mode
+// (reads, and Bash only where claude itself judges the command read-only), file tools refused;
+// edit: file edits inside the cwd accepted; full: every permission check skipped.
+export const claudePermissionFlags = (tools: ToolAccess): string[] => {
+  if (tools === 'full') return ['--permission-mode', 'bypassPermissions'];
+  const mcp = ['--allowedTools', CLAUDE_MCP_TOOLS];
+  if (tools === 'edit') return ['--permission-mode', 'acceptEdits', ...mcp];
+  return ['--permission-mode', 'default', ...mcp, '--disallowedTools', 'Write,Edit,NotebookEdit'];
+};
+
+export const claudeMcpConfig = (url: string): string =>
+  JSON.stringify({ mcpServers: { svc: { type: 'http', url, headers: { Authorization: `Bearer \${${RUN_TOKEN_ENV}}` } } } });
+
+export const claudeArgs = (input: TurnInput): string[] => [
+  '-p',
+  '--verbose',
+  '--output-format',
+  'stream-json',
+  '--input-format',
+  'stream-json',
+  '--mcp-config',
+  claudeMcpConfig(input.runTools.url),
+  '--strict-mcp-config',
+  ...claudePermissionFlags(input.tools),
+  ...(input.model ? ['--model', input.model] : []),
+  ...(input.systemPrompt ? ['--append-system-prompt', input.systemPrompt] : []),
+  ...(input.resumeSession ? ['--resume', input.resumeSession] : []),
+];
+
+export const claudeUserLine = (text: string): string =>
+  `${JSON.stringify({ type: 'user', message: { role: 'user', content: text } })}\n`;

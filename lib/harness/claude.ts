@@ -1,0 +1,80 @@
+// claude (Claude Code) headless: stream-json in and out. The prompt and any mid-turn messages
+// are user lines on stdin; stdin is closed once claude prints its `result`, and the turn ends
+// when the process exits (a message queued just before the result then still gets its answer).
+import type { Availability, HarnessAdapter, Turn, TurnInput, TurnResult } from './adapter.js';
+import { claudeArgs, claudeUserLine, RUN_TOKEN_ENV } from './claude-args.js';
+import { claudeTurnResult, readClaudeEvent, type ClaudeState } from './claude-events.js';
+import { classifyText, clip } from './classify.js';
+import { askCli, binFor, lastLines, MCP_TOOL_TIMEOUT_MS, processResult, turnEnv, versionOf, type HarnessConfig } from './common.js';
+import { runCli, type CliExit } from './process.js';
+
+const parse = (line: string): Record<string, unknown> | undefined => {
+  try {
+    const v = JSON.parse(line) as unknown;
+    return v && typeof v === 'object' ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+const finish = (exit: CliExit, state: ClaudeState, input: TurnInput): TurnResult => {
+  const forced = processResult(exit, 'claude', input.watchdogMs, state.sessionId);
+  if (forced) return forced;
+  const fromResult = claudeTurnResult(state);
+  if (fromResult) return fromResult;
+  const stderr = exit.kind === 'exited' ? exit.stderr : '';
+  const code = exit.kind === 'exited' ? exit.code : null;
+  const summary = clip(`claude exited (${code}) without a result: ${lastLines(stderr) || 'no output'}`);
+  return { outcome: 'failure', failure: state.quotaRejected ? 'quota' : classifyText(stderr), summary, sessionId: state.sessionId };
+};
+
+export const startClaudeTurn = (bin: string, config: HarnessConfig, input: TurnInput): Turn => {
+  const state: ClaudeState = {};
+  const env = turnEnv(config, input, { [RUN_TOKEN_ENV]: input.runTools.token, MCP_TOOL_TIMEOUT: String(MCP_TOOL_TIMEOUT_MS) });
+  let open = true;
+  const cli = runCli({
+    bin,
+    args: claudeArgs(input),
+    cwd: input.cwd,
+    env,
+    stdin: 'pipe',
+    watchdogMs: input.watchdogMs,
+    signal: input.signal,
+    onStderr: (line) => input.onLog({ text: `stderr: ${line}` }),
+    onLine: (line) => {
+      const ev = parse(line);
+      if (!ev) return input.onLog({ text: line });
+      input.onLog({ text: readClaudeEvent(ev, state, { onMessage: input.onMessage, onSession: (id) => input.onSession?.(id) }) });
+      if (ev.type === 'result') close();
+    },
+  });
+  const stdin = cli.child.stdin;
+  const close = (): void => {
+    if (open) (open = false), stdin?.end();
+  };
+  stdin?.on('error', () => (open = false)); // EPIPE when claude died first: the exit tells the story
+  const write = (text: string): boolean => {
+    if (!open || !stdin || stdin.destroyed) return false;
+    stdin.write(claudeUserLine(text));
+    return true;
+  };
+  write(input.prompt);
+  const result = cli.exit.then((exit) => ((open = false), finish(exit, state, input)));
+  return { result, send: write };
+};
+
+// `claude auth status` answers from local state (no network): exit 0 and loggedIn true, else 1.
+const checkClaude = async (bin: string, config: HarnessConfig): Promise<Availability> => {
+  const env = config.env ?? process.env;
+  const version = await versionOf(bin, env);
+  if (version._tag !== 'Ready') return version;
+  const auth = await askCli(bin, ['auth', 'status'], env);
+  if (auth.code === 0) return version;
+  const loggedIn = /"loggedIn":\s*true/.test(auth.stdout);
+  return loggedIn ? version : { _tag: 'NotLoggedIn', detail: 'claude auth status: not logged in (run `claude auth login` or set ANTHROPIC_API_KEY)' };
+};
+
+export const claudeAdapter = (config: HarnessConfig = {}): HarnessAdapter => {
+  const bin = binFor('claude', config);
+  return { name: 'claude', check: () => checkClaude(bin, config), startTurn: (input) => startClaudeTurn(bin, config, input) };
+};

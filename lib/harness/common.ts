@@ -1,0 +1,70 @@
+// Pieces every adapter shares: which binary to run, the environment a turn gets, and a bounded
+// "ask the CLI" helper for availability checks (never hangs: timeout, then the tree is killed).
+import { execFile } from 'node:child_process';
+import type { HarnessName } from '../workflows/model.js';
+import type { Availability, TurnInput, TurnResult } from './adapter.js';
+import type { CliExit } from './process.js';
+
+export interface HarnessConfig {
+  /** binary path per CLI; default: the name on PATH */
+  readonly commands?: Partial<Record<HarnessName, string>>;
+  /** environment used for binary overrides (SVC_HARNESS_BIN_<NAME>) and for checks; default process.env */
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+/** SVC_HARNESS_BIN_<NAME> wins (an operator override), then the config, then the bare name. */
+export const binFor = (name: HarnessName, config: HarnessConfig): string =>
+  (config.env ?? process.env)[`SVC_HARNESS_BIN_${name.toUpperCase()}`] || config.commands?.[name] || name;
+
+export const turnEnv = (config: HarnessConfig, input: TurnInput, extra: Record<string, string>): NodeJS.ProcessEnv => ({
+  ...(config.env ?? process.env),
+  ...input.env,
+  ...extra,
+});
+
+/** One hour: a question may wait for a person. The engine's own watchdog still applies. */
+export const MCP_TOOL_TIMEOUT_MS = 60 * 60 * 1000;
+
+export interface Asked {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly error?: NodeJS.ErrnoException;
+}
+
+export const askCli = (bin: string, args: readonly string[], env: NodeJS.ProcessEnv, timeoutMs = 15_000): Promise<Asked> =>
+  new Promise((resolve) => {
+    execFile(bin, [...args], { env, timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 1 << 20 }, (error, stdout, stderr) => {
+      const err = error as (NodeJS.ErrnoException & { code?: unknown }) | null;
+      const code = err ? (typeof err.code === 'number' ? err.code : null) : 0;
+      resolve({ code, stdout: String(stdout), stderr: String(stderr), error: err ?? undefined });
+    });
+  });
+
+export const firstLine = (s: string): string => s.trim().split('\n')[0]?.trim() ?? '';
+
+/** Installed? Answer from `<bin> --version`; ENOENT/EACCES mean not installed. */
+export const versionOf = async (bin: string, env: NodeJS.ProcessEnv): Promise<Availability> => {
+  const r = await askCli(bin, ['--version'], env);
+  if (r.error && (r.error.code === 'ENOENT' || r.error.code === 'EACCES')) {
+    return { _tag: 'NotInstalled', detail: `${bin}: ${r.error.code === 'ENOENT' ? 'not found' : 'not executable'}` };
+  }
+  if (r.code !== 0) return { _tag: 'NotInstalled', detail: `${bin} --version failed: ${firstLine(r.stderr || r.stdout) || 'timeout'}` };
+  return { _tag: 'Ready', version: firstLine(r.stdout) };
+};
+
+/** Results the process itself decides, whatever the CLI printed. */
+export const processResult = (exit: CliExit, name: string, watchdogMs: number, sessionId?: string): TurnResult | undefined => {
+  if (exit.kind === 'aborted') return { outcome: 'interrupted', summary: `${name} turn interrupted`, sessionId };
+  if (exit.kind === 'watchdog') {
+    const secs = Math.round(watchdogMs / 1000);
+    return { outcome: 'failure', failure: 'watchdog', summary: `${name} printed nothing for ${secs}s; the turn was stopped`, sessionId };
+  }
+  if (exit.kind === 'spawn-failed') {
+    const missing = exit.error.code === 'ENOENT';
+    return { outcome: 'failure', failure: 'unavailable', summary: missing ? `${name} is not installed (${exit.error.message})` : `${name} could not start: ${exit.error.message}` };
+  }
+  return undefined;
+};
+
+export const lastLines = (s: string, n = 3): string => s.trim().split('\n').slice(-n).join(' | ');

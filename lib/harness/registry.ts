@@ -1,0 +1,13 @@
+// The adapters the engine uses, one per CLI, built from one config (binary paths, environment).
+import type { HarnessName } from '../workflows/model.js';
+import type { HarnessAdapter } from './adapter.js';
+import { claudeAdapter } from './claude.js';
+import type { HarnessConfig } from './common.js';
+
+export type { HarnessConfig } from './common.js';
+
+export const createAdapters = (config: HarnessConfig = {}): Record<HarnessName, HarnessAdapter> => ({
+  claude: claudeAdapter(config),
+  codex: claudeAdapter(config),
+  opencode: claudeAdapter(config),
+});

@@ -1,0 +1,90 @@
+// Test sandboxes for the real CLIs: a temp git repo as cwd, HOME / XDG / CODEX_HOME in temp
+// folders, a minimal environment (no credentials or proxies leak in from the host), and sinks
+// that record what an adapter reported.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AgentLogLine, TurnInput } from '../../lib/harness/adapter.js';
+import type { ToolAccess } from '../../lib/workflows/model.js';
+
+export const repoRoot = new URL('../../', import.meta.url).pathname;
+export const cliBin = (name: 'claude' | 'codex' | 'opencode'): string => join(repoRoot, 'node_modules/.bin', name);
+
+export interface Sandbox {
+  readonly root: string;
+  readonly repo: string;
+  /** environment for createAdapters({env}) */
+  readonly env: NodeJS.ProcessEnv;
+  cleanup(): void;
+}
+
+export const makeSandbox = (): Sandbox => {
+  const root = mkdtempSync(join(tmpdir(), 'svc-harness-'));
+  const repo = join(root, 'repo');
+  const dirs = ['home', 'config', 'data', 'cache', 'state', 'codex'].map((d) => join(root, d));
+  for (const d of [repo, ...dirs]) mkdirSync(d, { recursive: true });
+  execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: repo });
+  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '--allow-empty', '-m', 'init'], { cwd: repo });
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    LANG: 'C.UTF-8',
+    TMPDIR: root,
+    HOME: join(root, 'home'),
+    XDG_CONFIG_HOME: join(root, 'config'),
+    XDG_DATA_HOME: join(root, 'data'),
+    XDG_CACHE_HOME: join(root, 'cache'),
+    XDG_STATE_HOME: join(root, 'state'),
+    CODEX_HOME: join(root, 'codex'),
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    DISABLE_TELEMETRY: '1',
+    NO_PROXY: '127.0.0.1,localhost',
+  };
+  return { root, repo, env, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+};
+
+export interface Recorded {
+  readonly logs: string[];
+  readonly messages: string[];
+  readonly sessions: string[];
+}
+
+export const turnInput = (
+  sandbox: Sandbox,
+  runTools: { url: string; token: string },
+  over: Partial<TurnInput> & { prompt: string },
+): { input: TurnInput; rec: Recorded; abort: AbortController } => {
+  const rec: Recorded = { logs: [], messages: [], sessions: [] };
+  const abort = new AbortController();
+  const input: TurnInput = {
+    runId: 'run-1',
+    stepId: 'step-1',
+    cwd: sandbox.repo,
+    tools: 'edit' as ToolAccess,
+    runTools,
+    env: {},
+    watchdogMs: 60_000,
+    signal: abort.signal,
+    onLog: (l: AgentLogLine) => void rec.logs.push(l.text),
+    onMessage: (m) => void rec.messages.push(m),
+    onSession: (s) => void rec.sessions.push(s),
+    ...over,
+  };
+  return { input, rec, abort };
+};
+
+/** Processes whose working directory is inside `dir` (the CLI and anything it started). */
+export const processesIn = (dir: string): number[] =>
+  readdirSync('/proc')
+    .filter((p) => /^\d+$/.test(p))
+    .filter((p) => {
+      try {
+        return readlinkSync(`/proc/${p}/cwd`).startsWith(dir);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+
+/** Every scripted request body as text, for "the model saw X" assertions. */
+export const bodiesText = (bodies: unknown[]): string[] => bodies.map((b) => JSON.stringify(b));
