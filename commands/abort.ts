@@ -1,0 +1,10 @@
+import type { RunState } from '../projections/run-state.js';
+import type { CommandContext } from './context.js';
+import { byAndWhy } from './context.js';
+import { accept, refuseAction, stopInFlight, type Decision } from './guards.js';
+
+// Abort ends a run for good: nothing reopens an aborted run (Restart starts a new one).
+export const decideAbort = (s: RunState, c: CommandContext): Decision => {
+  if (s.lifecycle === 'ended') return refuseAction('Abort');
+  return accept(...stopInFlight(s, 'aborted'), { type: 'RunAborted', data: byAndWhy(c) });
+};

@@ -1,0 +1,51 @@
+import { isRight } from 'fp-ts/lib/Either.js';
+import type { RunState } from '../projections/run-state.js';
+import { ACTIONS, type Action } from '../lib/service-api.js';
+import type { ControlCommand } from './control-input.js';
+import { readable, type Decision } from './guards.js';
+import { left } from 'fp-ts/lib/Either.js';
+import { decidePause } from './pause.js';
+import { decideResume } from './resume.js';
+import { decideRetry } from './retry.js';
+import { decideAbort } from './abort.js';
+import { decideMoveToFront } from './move-to-front.js';
+import { decideSkipWait } from './skip-wait.js';
+import { decideChangeHarness } from './change-harness.js';
+import { decideJump, jumpTargets } from './jump.js';
+import { decideRestart } from './restart.js';
+
+const dispatch = (s: RunState, c: ControlCommand): Decision => {
+  switch (c.action) {
+    case 'Pause': return decidePause(s, c);
+    case 'Resume': return decideResume(s, c);
+    case 'Retry': return decideRetry(s, c);
+    case 'Abort': return decideAbort(s, c);
+    case 'MoveToFront': return decideMoveToFront(s, c);
+    case 'SkipWait': return decideSkipWait(s, c);
+    case 'ChangeHarness': return decideChangeHarness(s, c);
+    case 'Jump': return decideJump(s, c);
+    case 'Restart': return decideRestart(s, c);
+  }
+};
+
+// An unreadable history leaves Abort as the only safe action.
+export const decideControl = (s: RunState, c: ControlCommand): Decision => {
+  const blocked = c.action === 'Abort' ? null : readable(s, c.action);
+  return blocked ? left(blocked) : dispatch(s, c);
+};
+
+// A probe of each action with the most permissive arguments: allowedActions is exactly what decide
+// would accept now, so no view can disagree with what is enforced.
+const probe = (s: RunState, action: Action): ControlCommand => {
+  const base = { at: new Date(0).toISOString(), by: { kind: 'engine' as const } };
+  if (action === 'ChangeHarness') return { ...base, action, harness: 'claude', available: null };
+  if (action === 'Jump') return { ...base, action, node: jumpTargets(s)[0] ?? '' };
+  if (action === 'Restart') return { ...base, action, newRunId: 'probe' };
+  return { ...base, action };
+};
+
+export const allowedActions = (s: RunState): Action[] => ACTIONS.filter((a) => isRight(decideControl(s, probe(s, a))));
+
+/** The refusal for an action that is not allowed names the allowed ones. */
+export const withAllowed = (s: RunState, d: Decision): Decision =>
+  isRight(d) || d.left._tag !== 'NotAllowed' ? d : left({ ...d.left, allowed: allowedActions(s) });

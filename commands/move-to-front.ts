@@ -1,0 +1,11 @@
+import type { RunState } from '../projections/run-state.js';
+import type { CommandContext } from './context.js';
+import { byAndWhy } from './context.js';
+import { accept, refuseAction, type Decision } from './guards.js';
+
+// The queue is ordered by priority, lowest first; runs queue at their creation time, and a move to
+// the front takes minus the time of the move, so the latest move gets the very next slot.
+export const decideMoveToFront = (s: RunState, c: CommandContext): Decision => {
+  if (s.lifecycle !== 'queued') return refuseAction('MoveToFront');
+  return accept({ type: 'RunMovedToFront', data: { priority: -Date.parse(c.at), ...byAndWhy(c) } });
+};

@@ -1,0 +1,65 @@
+import { left, right, type Either } from 'fp-ts/lib/Either.js';
+import type { ProjectEvent } from '../journal/project-events.js';
+import type { Projects } from '../projections/projects.js';
+import { conflict, invalid, notFound, type Refusal } from './refusal.js';
+
+// Project commands. Whether a path is a git folder needs I/O: the caller checks and passes the
+// facts (`folders` arrive already resolved to absolute paths that are git work trees).
+
+type ProjectDecision = Either<Refusal, ProjectEvent[]>;
+export interface FolderInput { readonly name: string; readonly path: string }
+
+const NAME = /^[^\s/\\][^/\\\n\r\t]{0,79}$/;
+
+const checkName = (name: string): Refusal | null =>
+  NAME.test(name) && name.trim() === name ? null : invalid(`project name ${JSON.stringify(name)} must be 1 to 80 characters, no slashes, no surrounding spaces`);
+
+const nameTaken = (ps: Projects, name: string, except?: string): boolean => [...ps.values()].some((p) => p.name === name && p.id !== except);
+
+const checkFolders = (existing: readonly FolderInput[], added: readonly FolderInput[]): Refusal | null => {
+  const all = [...existing, ...added];
+  const names = new Set(all.map((f) => f.name));
+  if (names.size !== all.length) return conflict('folder names must be unique within a project');
+  const paths = new Set(all.map((f) => f.path));
+  if (paths.size !== all.length) return conflict('a folder is listed twice');
+  return null;
+};
+
+export const decideAddProject = (ps: Projects, c: { projectId: string; name: string; folders: readonly FolderInput[] }): ProjectDecision => {
+  const bad = checkName(c.name) ?? (c.folders.length === 0 ? invalid('a project needs at least one folder') : null) ?? checkFolders([], c.folders);
+  if (bad) return left(bad);
+  if (nameTaken(ps, c.name)) return left(conflict(`a project named ${JSON.stringify(c.name)} exists already`));
+  return right([{ type: 'ProjectAdded', data: { projectId: c.projectId, name: c.name, folders: [...c.folders] } }]);
+};
+
+export const decideRenameProject = (ps: Projects, c: { projectId: string; name: string }): ProjectDecision => {
+  const p = ps.get(c.projectId);
+  if (!p) return left(notFound('project', c.projectId));
+  const bad = checkName(c.name);
+  if (bad) return left(bad);
+  if (p.name === c.name) return right([]);
+  if (nameTaken(ps, c.name, p.id)) return left(conflict(`a project named ${JSON.stringify(c.name)} exists already`));
+  return right([{ type: 'ProjectRenamed', data: { projectId: p.id, name: c.name } }]);
+};
+
+export const decideAddFolder = (ps: Projects, c: { projectId: string; folder: FolderInput }): ProjectDecision => {
+  const p = ps.get(c.projectId);
+  if (!p) return left(notFound('project', c.projectId));
+  const bad = checkFolders(p.folders, [c.folder]);
+  return bad ? left(bad) : right([{ type: 'FolderAdded', data: { projectId: p.id, folder: c.folder } }]);
+};
+
+export const decideRemoveFolder = (ps: Projects, c: { projectId: string; name: string }): ProjectDecision => {
+  const p = ps.get(c.projectId);
+  if (!p) return left(notFound('project', c.projectId));
+  if (!p.folders.some((f) => f.name === c.name)) return left(notFound('folder', c.name));
+  if (p.folders.length === 1) return left(conflict('a project keeps at least one folder'));
+  return right([{ type: 'FolderRemoved', data: { projectId: p.id, name: c.name } }]);
+};
+
+export const decideChooseDefaultWorkflow = (ps: Projects, c: { projectId: string; workflow: string; exists: boolean }): ProjectDecision => {
+  const p = ps.get(c.projectId);
+  if (!p) return left(notFound('project', c.projectId));
+  if (!c.exists) return left(invalid(`unknown workflow ${JSON.stringify(c.workflow)}`));
+  return right(p.defaultWorkflow === c.workflow ? [] : [{ type: 'DefaultWorkflowChosen', data: { projectId: p.id, workflow: c.workflow } }]);
+};

@@ -1,0 +1,70 @@
+import * as t from 'io-ts';
+import { HARNESSES } from '../lib/workflows/model.js';
+import { ActorCodec, oneOf, withOptional } from './codec-util.js';
+import { WorkflowCodec } from './workflow-codec.js';
+
+// Every event a run's journal can hold: type -> codec of its data. The TypeScript types are derived
+// from these codecs, so the stored shape and the code can never drift apart.
+
+const Harness = oneOf(HARNESSES);
+const Outcome = oneOf(['success', 'failure'] as const);
+const Why = { reason: t.string };
+const By = { by: ActorCodec };
+
+const CheckoutCodec = t.type({ folder: t.string, path: t.string, directory: t.string, branch: t.string, base: t.string });
+const PullRequestCodec = t.type({ repository: t.string, number: t.number, url: t.string });
+
+export const RUN_EVENT_CODECS = {
+  RunCreated: withOptional(
+    { runId: t.string, projectId: t.string, title: t.string, goal: t.string, workflow: WorkflowCodec, inputs: t.record(t.string, t.string), ...By },
+    { harness: Harness, model: t.string, startedBy: t.type({ rule: t.string, event: t.string }), restartOf: t.string, ...Why },
+  ),
+  RunQueued: withOptional(By, Why),
+  RunMovedToFront: withOptional({ priority: t.number, ...By }, Why),
+  RunStarted: t.type({ node: t.union([t.string, t.null]) }),
+  WorktreesPrepared: t.type({ checkouts: t.array(CheckoutCodec) }),
+  WorktreesRemoved: t.type({}),
+  StepStarted: withOptional(
+    { stepId: t.string, node: t.string, kind: t.string, attempt: t.number },
+    { harness: Harness, model: t.string, endsAt: t.string, resumeSession: t.string, messages: t.array(t.string) },
+  ),
+  StepSessionStarted: t.type({ stepId: t.string, sessionId: t.string }),
+  OutcomeReported: t.type({ stepId: t.string, outcome: Outcome, summary: t.string }),
+  StepSucceeded: withOptional({ stepId: t.string, node: t.string, summary: t.string }, { costUsd: t.number }),
+  StepFailed: withOptional({ stepId: t.string, node: t.string, summary: t.string }, { failure: t.string, costUsd: t.number }),
+  StepInterrupted: t.type({ stepId: t.string, node: t.string, reason: t.string }),
+  AgentReplied: t.type({ stepId: t.string, text: t.string }),
+  RunPaused: withOptional(By, Why),
+  RunResumed: withOptional(By, Why),
+  RunRetried: withOptional(By, Why),
+  RunRestarted: withOptional({ as: t.string, ...By }, Why),
+  RunAborted: withOptional(By, Why),
+  HarnessChanged: withOptional({ harness: Harness, ...By }, Why),
+  Jumped: withOptional({ node: t.string, ...By }, Why),
+  WaitSkipped: withOptional({ stepId: t.string, ...By }, Why),
+  RunSucceeded: t.type({ summary: t.string }),
+  RunFailed: t.type({ reason: t.string }),
+  GoalRevised: withOptional({ goal: t.string, previous: t.string, ...By }, Why),
+  MessageSent: withOptional({ messageId: t.string, text: t.string, delivery: oneOf(['Resume', 'Hold'] as const), ...By }, Why),
+  MessageDelivered: t.type({ messageId: t.string, stepId: t.string }),
+  QuestionAsked: t.type({ questionId: t.string, stepId: t.string, prompt: t.string, options: t.array(t.string), allowText: t.boolean }),
+  QuestionAnswered: withOptional({ questionId: t.string, answer: t.union([t.string, t.array(t.string)]), ...By }, Why),
+  QuestionWithdrawn: t.type({ questionId: t.string, reason: t.string }),
+  RunArchived: withOptional(By, Why),
+  RunUnarchived: withOptional(By, Why),
+  RunResolved: withOptional(By, Why),
+  PullRequestDelivered: t.type({ stepId: t.string, pullRequest: PullRequestCodec }),
+  ServiceNoted: t.type({ text: t.string }),
+} as const;
+
+type Codecs = typeof RUN_EVENT_CODECS;
+export type RunEventType = keyof Codecs;
+export type RunEvent = { [K in RunEventType]: { readonly type: K; readonly data: t.TypeOf<Codecs[K]> } }[RunEventType];
+export type RunEventOf<K extends RunEventType> = Extract<RunEvent, { type: K }>;
+export type Checkout = t.TypeOf<typeof CheckoutCodec>;
+
+// Events that only add to the thread or log: they do not move the run's position, so a control
+// taken from a view stays valid while the agent keeps talking.
+export const QUIET_EVENTS: ReadonlySet<RunEventType> = new Set(['AgentReplied', 'StepSessionStarted', 'ServiceNoted', 'OutcomeReported']);
+
+export const runEvent = <K extends RunEventType>(type: K, data: t.TypeOf<Codecs[K]>): RunEvent => ({ type, data }) as RunEvent;

@@ -1,0 +1,39 @@
+import type { Journal } from '../../journal/journal.js';
+import type { Checkout } from '../../journal/run-events.js';
+import type { RunState } from '../../projections/run-state.js';
+import type { HarnessAdapter } from '../harness/adapter.js';
+import type { ProjectView, PullRequestRef, StepSettings } from '../service-api.js';
+import type { Settings } from '../settings/model.js';
+import type { LogStore } from '../state/log-store.js';
+import type { RunStore } from '../state/run-store.js';
+import type { HarnessName, Persona, StepNode } from '../workflows/model.js';
+
+// What the engine needs from the rest of the service: handed in, so each piece is the real one in
+// production and in tests alike, and the engine never reaches for a global.
+
+export interface PromptVars {
+  readonly goal: string;
+  readonly inputs: Readonly<Record<string, string>>;
+  readonly previous?: { readonly node: string; readonly outcome: string; readonly summary: string };
+}
+
+export interface EngineDeps {
+  readonly journal: Journal;
+  readonly runs: RunStore;
+  readonly logs: LogStore;
+  project(id: string): ProjectView | undefined;
+  settings(): Settings;
+  harness(name: HarnessName): HarnessAdapter | undefined;
+  stepSettings(run: RunState, node: StepNode): StepSettings;
+  persona(run: RunState, name: string): Persona | undefined;
+  renderPrompt(template: string, vars: PromptVars): string;
+  readonly worktrees: {
+    create(runId: string, folders: ProjectView['folders']): Promise<Checkout[]>;
+    remove(runId: string, checkouts: readonly Checkout[]): Promise<void>;
+  };
+  deliver(run: RunState, node: StepNode): Promise<PullRequestRef>;
+  /** the run's own tool server: its URL, and a fresh token valid while the step runs */
+  runTools(runId: string, stepId: string): { url: string; token: string; revoke(): void };
+  newId(prefix: string): string;
+  now(): Date;
+}

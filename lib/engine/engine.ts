@@ -1,0 +1,131 @@
+import { decideEndRun, decideFinishStep, decideGrantSlot, decideRecordWorktrees } from '../../commands/engine-steps.js';
+import { accept, nothing } from '../../commands/guards.js';
+import type { Stored } from '../../journal/journal.js';
+import type { RunState } from '../../projections/run-state.js';
+import { activeCount, queueOrder } from '../../projections/queue.js';
+import { effectiveRunCap } from '../settings/model.js';
+import { runAgentStep } from './agent-step.js';
+import { makeContext, type EngineContext } from './context.js';
+import type { EngineDeps } from './deps.js';
+import { LiveTurns } from './live-turns.js';
+import { nextEffect, type Effect } from './next-effect.js';
+import { runCommandStep, runDeliverStep, runGateStep, runWaitStep } from './other-steps.js';
+
+// The process manager: it reacts to appended events, gives queued runs a slot under the cap, and
+// carries out each run's next effect, recording every outcome as new events.
+
+const SLOT_EVENTS = new Set(['RunQueued', 'RunStarted', 'RunSucceeded', 'RunFailed', 'RunAborted', 'RunRetried', 'HarnessChanged', 'Jumped', 'RunMovedToFront']);
+
+export class Engine {
+  readonly live = new LiveTurns();
+  private readonly ctx: EngineContext;
+  private readonly pending = new Set<string>();
+  private unsubscribe: (() => void) | null = null;
+  private stopped = false;
+
+  constructor(private readonly deps: EngineDeps) {
+    this.ctx = makeContext(deps, this.live);
+  }
+
+  start(): void {
+    this.unsubscribe = this.deps.journal.subscribe((stream, events) => this.onAppended(stream, events));
+    for (const r of this.deps.runs.all()) this.kick(r.runId);
+    this.schedule();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.unsubscribe?.();
+    this.live.stopAll();
+  }
+
+  /** Re-read the cap (settings changed) and hand out free slots. */
+  schedule(): void {
+    if (this.stopped) return;
+    const runs = [...this.deps.runs.all()];
+    const free = effectiveRunCap(this.deps.settings()) - activeCount(runs);
+    for (const r of queueOrder(runs).slice(0, Math.max(0, free))) this.ctx.apply(r.runId, decideGrantSlot);
+  }
+
+  private onAppended(stream: string, events: readonly Stored[]): void {
+    if (!stream.startsWith('run:')) return;
+    const runId = stream.slice(4);
+    const s = this.deps.runs.get(runId);
+    if (!s) return;
+    for (const stepId of this.live.stale(runId, s.step?.stepId)) this.live.get(stepId)?.abort.abort();
+    for (const e of events) this.react(s, e);
+    if (events.some((e) => SLOT_EVENTS.has(e.type))) queueMicrotask(() => this.schedule());
+    this.kick(runId);
+  }
+
+  private react(s: RunState, e: Stored): void {
+    if (e.type === 'GoalRevised') this.live.forRun(s.runId, s.step?.stepId)?.send(`The goal of this run was revised. The new goal is:\n${(e.data as { goal: string }).goal}`);
+    if (e.type === 'RunArchived' && s.checkouts) void this.removeWorktrees(s);
+  }
+
+  private async removeWorktrees(s: RunState): Promise<void> {
+    try {
+      await this.deps.worktrees.remove(s.runId, s.checkouts ?? []);
+      this.ctx.apply(s.runId, (r) => (r.archived && r.checkouts ? accept({ type: 'WorktreesRemoved', data: {} }) : nothing()));
+    } catch (err) {
+      this.ctx.log(s.runId, `could not remove the worktrees: ${String(err)}`);
+    }
+  }
+
+  /** Drive a run once the current burst of appends is over. */
+  kick(runId: string): void {
+    if (this.pending.has(runId) || this.stopped) return;
+    this.pending.add(runId);
+    queueMicrotask(() => {
+      this.pending.delete(runId);
+      const s = this.deps.runs.get(runId);
+      if (s && !this.stopped) this.perform(s, nextEffect(s, { preparing: this.live.preparing.has(runId), isLive: (id) => this.live.isLive(id), isArmed: (id) => this.live.isArmed(id) }));
+    });
+  }
+
+  private perform(s: RunState, effect: Effect): void {
+    switch (effect._tag) {
+      case 'None': return;
+      case 'Prepare': return void this.prepare(s);
+      case 'Recover':
+        this.ctx.log(s.runId, `step ${s.step?.node} was in flight when the service stopped; running it again`);
+        this.ctx.apply(s.runId, (r) => decideFinishStep(r, { stepId: effect.stepId, outcome: 'interrupted', summary: 'the service stopped while this step was running' }));
+        return;
+      case 'ArmWait':
+        this.live.arm(effect.stepId, Date.parse(effect.endsAt) - this.deps.now().getTime(), () =>
+          this.ctx.apply(s.runId, (r) => decideFinishStep(r, { stepId: effect.stepId, outcome: 'success', summary: 'wait ended' })));
+        return;
+      case 'End':
+        this.ctx.apply(s.runId, (r) => decideEndRun(r, { success: effect.success, text: effect.text }));
+        return;
+      case 'Start': return this.startStep(s, effect.node);
+    }
+  }
+
+  private startStep(s: RunState, node: Extract<Effect, { _tag: 'Start' }>['node']): void {
+    switch (node.kind) {
+      case 'agent': return runAgentStep(this.ctx, s, node);
+      case 'command': return runCommandStep(this.ctx, s, node);
+      case 'deliver': return runDeliverStep(this.ctx, s, node);
+      case 'gate': return runGateStep(this.ctx, s, node);
+      case 'wait': return runWaitStep(this.ctx, s, node);
+      case 'start': case 'exit': return;
+    }
+  }
+
+  private async prepare(s: RunState): Promise<void> {
+    const project = this.deps.project(s.projectId);
+    this.live.preparing.add(s.runId);
+    try {
+      if (!project) throw new Error(`project ${s.projectId} no longer exists`);
+      const checkouts = await this.deps.worktrees.create(s.runId, project.folders);
+      this.ctx.log(s.runId, `worktrees ready: ${checkouts.map((c) => c.directory).join(', ')}`);
+      this.ctx.apply(s.runId, (r) => decideRecordWorktrees(r, checkouts));
+    } catch (err) {
+      this.ctx.apply(s.runId, (r) => (r.lifecycle === 'active' && !r.checkouts ? accept({ type: 'RunFailed', data: { reason: `could not make the run's worktrees: ${err instanceof Error ? err.message : String(err)}` } }) : nothing()));
+    } finally {
+      this.live.preparing.delete(s.runId);
+      this.kick(s.runId);
+    }
+  }
+}

@@ -1,0 +1,56 @@
+// What this process has in flight: turns of agents (and command steps), waits armed with a timer,
+// runs whose worktrees are being made. Lost on a crash by design: the journal then says which
+// step was in flight, and the engine records it as interrupted and runs it again.
+
+export interface LiveStep {
+  readonly runId: string;
+  readonly abort: AbortController;
+  send(text: string): boolean;
+}
+
+export class LiveTurns {
+  private readonly steps = new Map<string, LiveStep>();
+  private readonly waits = new Map<string, NodeJS.Timeout>();
+  readonly preparing = new Set<string>();
+
+  add(stepId: string, step: LiveStep): void {
+    this.steps.set(stepId, step);
+  }
+
+  remove(stepId: string): void {
+    this.steps.delete(stepId);
+  }
+
+  isLive(stepId: string): boolean {
+    return this.steps.has(stepId);
+  }
+
+  get(stepId: string): LiveStep | undefined {
+    return this.steps.get(stepId);
+  }
+
+  /** The live step of a run, if it is the run's current one. */
+  forRun(runId: string, currentStepId: string | undefined): LiveStep | undefined {
+    const s = currentStepId ? this.steps.get(currentStepId) : undefined;
+    return s && s.runId === runId ? s : undefined;
+  }
+
+  /** Steps of `runId` that the run has moved past: their turns must stop. */
+  stale(runId: string, currentStepId: string | undefined): string[] {
+    return [...this.steps].filter(([id, s]) => s.runId === runId && id !== currentStepId).map(([id]) => id);
+  }
+
+  arm(stepId: string, ms: number, fire: () => void): void {
+    this.waits.set(stepId, setTimeout(() => { this.waits.delete(stepId); fire(); }, Math.max(0, Math.min(ms, 2 ** 31 - 1))));
+  }
+
+  isArmed(stepId: string): boolean {
+    return this.waits.has(stepId);
+  }
+
+  stopAll(): void {
+    for (const s of this.steps.values()) s.abort.abort();
+    for (const t of this.waits.values()) clearTimeout(t);
+    this.waits.clear();
+  }
+}

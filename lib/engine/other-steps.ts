@@ -1,0 +1,66 @@
+import { spawn } from 'node:child_process';
+import { accept } from '../../commands/guards.js';
+import { decideFinishStep, decideStartStep } from '../../commands/engine-steps.js';
+import type { RunState } from '../../projections/run-state.js';
+import type { StepNode } from '../workflows/model.js';
+import type { EngineContext } from './context.js';
+
+// The steps that are not agent turns: gates and waits are only recorded (the run stands still
+// until Resume, or the time, or SkipWait), commands run in the worktree, deliver opens a PR.
+
+const startStep = (ctx: EngineContext, run: RunState, node: StepNode, extra: { endsAt?: string } = {}): string | null => {
+  const stepId = ctx.deps.newId('s');
+  const ok = ctx.apply(run.runId, (s) => decideStartStep(s, { stepId, node: node.id, kind: node.kind, attempt: s.stepCount + 1, ...extra }));
+  return ok ? stepId : null;
+};
+
+export const runGateStep = (ctx: EngineContext, run: RunState, node: StepNode): void => {
+  if (startStep(ctx, run, node)) ctx.log(run.runId, `gate ${node.id}: waiting for Resume`);
+};
+
+export const runWaitStep = (ctx: EngineContext, run: RunState, node: StepNode): void => {
+  const endsAt = new Date(ctx.deps.now().getTime() + (node.durationMs ?? 0)).toISOString();
+  if (startStep(ctx, run, node, { endsAt })) ctx.log(run.runId, `wait ${node.id}: until ${endsAt}`);
+};
+
+const COMMAND_TIMEOUT_MS = 30 * 60_000;
+
+// The one place a shell string runs: a command the workflow's author wrote, in the run's worktree.
+export const runCommandStep = (ctx: EngineContext, run: RunState, node: StepNode): void => {
+  const stepId = startStep(ctx, run, node);
+  if (!stepId) return;
+  const cwd = run.checkouts?.[0]?.directory ?? '';
+  const abort = new AbortController();
+  ctx.log(run.runId, `command ${node.id}: ${node.command ?? ''}`);
+  const child = spawn('sh', ['-c', node.command ?? 'false'], { cwd, signal: abort.signal, timeout: COMMAND_TIMEOUT_MS, stdio: ['ignore', 'pipe', 'pipe'] });
+  ctx.live.add(stepId, { runId: run.runId, abort, send: () => false });
+  const out = (b: Buffer) => { for (const line of b.toString('utf8').split('\n')) if (line) ctx.deps.logs.write(run.runId, 'agent', line); };
+  child.stdout.on('data', out);
+  child.stderr.on('data', out);
+  const done = (outcome: 'success' | 'failure' | 'interrupted', summary: string) => {
+    ctx.live.remove(stepId);
+    ctx.apply(run.runId, (s) => decideFinishStep(s, { stepId, outcome, summary }));
+  };
+  child.on('error', (err) => done(abort.signal.aborted ? 'interrupted' : 'failure', `command failed to run: ${err.message}`));
+  child.on('close', (code, signal) => {
+    if (abort.signal.aborted) return done('interrupted', 'command stopped');
+    done(code === 0 ? 'success' : 'failure', signal ? `command ended by ${signal}` : `command exited with ${code}`);
+  });
+};
+
+export const runDeliverStep = (ctx: EngineContext, run: RunState, node: StepNode): void => {
+  const stepId = startStep(ctx, run, node);
+  if (!stepId) return;
+  ctx.live.add(stepId, { runId: run.runId, abort: new AbortController(), send: () => false });
+  ctx.deps.deliver(run, node).then(
+    (pr) => {
+      ctx.live.remove(stepId);
+      ctx.apply(run.runId, (s) => (s.step?.stepId === stepId ? accept({ type: 'PullRequestDelivered', data: { stepId, pullRequest: pr } }) : accept()));
+      ctx.apply(run.runId, (s) => decideFinishStep(s, { stepId, outcome: 'success', summary: `pull request ${pr.url}` }));
+    },
+    (err: unknown) => {
+      ctx.live.remove(stepId);
+      ctx.apply(run.runId, (s) => decideFinishStep(s, { stepId, outcome: 'failure', summary: `delivery failed: ${err instanceof Error ? err.message : String(err)}` }));
+    },
+  );
+};

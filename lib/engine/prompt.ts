@@ -1,0 +1,25 @@
+import type { RunState } from '../../projections/run-state.js';
+import type { StepNode } from '../workflows/model.js';
+import type { EngineDeps } from './deps.js';
+
+// The words a turn starts with. Messages people held for the run open the next turn; an
+// interrupted turn that can be resumed is told so instead of being given the whole prompt again.
+
+const heldSection = (s: RunState): string =>
+  s.held.length === 0 ? '' : `\n\nMessages for you from the people steering this run:\n${s.held.map((m) => `- ${m.text}`).join('\n')}`;
+
+export const turnPrompt = (deps: EngineDeps, s: RunState, node: StepNode, resuming: boolean): string => {
+  if (resuming) {
+    const why = s.previous?.outcome === 'interrupted' ? ` (${s.previous.summary})` : '';
+    return `Your previous turn on this step was interrupted${why}. Continue the step from where you were. The goal is:\n${s.goal}${heldSection(s)}`;
+  }
+  const previous = s.previous ? { node: s.previous.node, outcome: s.previous.outcome, summary: s.previous.summary } : undefined;
+  const body = deps.renderPrompt(node.prompt ?? '{{goal}}', { goal: s.goal, inputs: s.inputs, ...(previous ? { previous } : {}) });
+  return body + heldSection(s);
+};
+
+export const RUN_TOOLS_GUIDE = [
+  'You are one step of a run managed by svc. The svc tool server gives you two tools:',
+  '- report_outcome(outcome: "success" | "failure", summary): call it once when the step is done, with a one-paragraph summary.',
+  '- ask_question(prompt, options?, allowText?): ask the people steering the run when you cannot go on without a decision; it returns their answer.',
+].join('\n');

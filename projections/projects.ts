@@ -1,0 +1,30 @@
+import type { ProjectEvent } from '../journal/project-events.js';
+import type { ProjectView } from '../lib/service-api.js';
+
+// All projects, folded from the 'projects' journal. The first folder is the primary one.
+export type Projects = ReadonlyMap<string, ProjectView>;
+
+const change = (ps: Projects, id: string, f: (p: ProjectView) => ProjectView): Projects => {
+  const p = ps.get(id);
+  if (!p) return ps;
+  return new Map(ps).set(id, f(p));
+};
+
+const withFolders = (p: ProjectView, folders: ProjectView['folders']): ProjectView => ({ ...p, folders, primaryFolder: folders[0]?.name ?? '' });
+
+export const evolveProjects = (ps: Projects, e: ProjectEvent): Projects => {
+  switch (e.type) {
+    case 'ProjectAdded':
+      return new Map(ps).set(e.data.projectId, withFolders({ id: e.data.projectId, name: e.data.name, folders: [], primaryFolder: '', defaultWorkflow: 'default' }, e.data.folders));
+    case 'ProjectRenamed': return change(ps, e.data.projectId, (p) => ({ ...p, name: e.data.name }));
+    case 'FolderAdded': return change(ps, e.data.projectId, (p) => withFolders(p, [...p.folders, e.data.folder]));
+    case 'FolderRemoved': return change(ps, e.data.projectId, (p) => withFolders(p, p.folders.filter((f) => f.name !== e.data.name)));
+    case 'DefaultWorkflowChosen': return change(ps, e.data.projectId, (p) => ({ ...p, defaultWorkflow: e.data.workflow }));
+  }
+};
+
+/** A project by id, or else by name (the MCP tools accept either). */
+export const findProject = (ps: Projects, idOrName: string): ProjectView | undefined =>
+  ps.get(idOrName) ?? [...ps.values()].find((p) => p.name === idOrName);
+
+export const primaryFolderPath = (p: ProjectView): string => p.folders.find((f) => f.name === p.primaryFolder)?.path ?? p.folders[0]?.path ?? '';

@@ -1,0 +1,151 @@
+import type { Checkout, RunEvent } from '../journal/run-events.js';
+import { QUIET_EVENTS } from '../journal/run-events.js';
+import type { HarnessName, Workflow } from '../lib/workflows/model.js';
+import { findNode, nextNodeId, startNode } from '../lib/workflows/model.js';
+
+// The run's state: one fold over its journal. Every command decides against it and every view is
+// read from it. It is also the snapshot stored beside the journal, so it holds plain JSON only.
+
+export type Lifecycle = 'created' | 'queued' | 'active' | 'ended';
+export type Ending = 'Succeeded' | 'Failed' | 'Aborted';
+
+export interface StepInFlight {
+  readonly stepId: string;
+  readonly node: string;
+  readonly kind: string;
+  readonly attempt: number;
+  readonly startedAt: string;
+  readonly harness?: HarnessName;
+  readonly endsAt?: string;
+  readonly reported?: { readonly outcome: 'success' | 'failure'; readonly summary: string };
+}
+
+export interface OpenQuestion {
+  readonly id: string;
+  readonly stepId: string;
+  readonly prompt: string;
+  readonly options: readonly string[];
+  readonly allowText: boolean;
+}
+
+export interface RunState {
+  readonly runId: string;
+  readonly projectId: string;
+  readonly title: string;
+  readonly goal: string;
+  readonly workflow: Workflow;
+  readonly inputs: Readonly<Record<string, string>>;
+  readonly harness?: HarnessName;
+  readonly model?: string;
+  readonly startedBy?: { readonly rule: string; readonly event: string };
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly lifecycle: Lifecycle;
+  readonly ending: Ending | null;
+  readonly endReason: string | null;
+  readonly queuePriority: number;
+  readonly paused: boolean;
+  /** the node the run is at: where the next step starts, or the step in flight */
+  readonly node: string | null;
+  readonly step: StepInFlight | null;
+  /** the last step to end, and how: prompts read it as {{previous.*}} */
+  readonly previous: { readonly node: string; readonly outcome: 'success' | 'failure' | 'interrupted'; readonly summary: string } | null;
+  readonly question: OpenQuestion | null;
+  readonly answered: Readonly<Record<string, 'answered' | 'withdrawn'>>;
+  readonly answers: Readonly<Record<string, string | readonly string[]>>;
+  readonly held: readonly { readonly id: string; readonly text: string }[];
+  readonly sessions: Readonly<Record<string, string>>;
+  readonly harnessOverride: HarnessName | null;
+  readonly checkouts: readonly Checkout[] | null;
+  readonly archived: boolean;
+  readonly resolved: boolean;
+  readonly pullRequests: readonly { readonly repository: string; readonly number: number; readonly url: string }[];
+  readonly restartOf: string | null;
+  readonly restartedAs: string | null;
+  readonly stepCount: number;
+  /** seq of the last event; `position` is the seq of the last event that moved the run */
+  readonly seq: number;
+  readonly position: number;
+  readonly unreadable: string | null;
+}
+
+export const firstNode = (wf: Workflow): string | null => {
+  const start = startNode(wf);
+  return start ? (nextNodeId(wf, start.id, 'success') ?? null) : null;
+};
+
+const ended = (s: RunState, ending: Ending, reason: string | null): RunState => ({
+  ...s, lifecycle: 'ended', ending, endReason: reason, step: null, question: null, paused: false,
+});
+
+// After a step ends, the run moves along the route for its outcome; no route leaves node null,
+// which the engine turns into a failure naming the missing route.
+const afterStep = (s: RunState, node: string, outcome: 'success' | 'failure', summary: string): RunState => ({
+  ...s, step: null, question: null, previous: { node, outcome, summary }, node: nextNodeId(s.workflow, node, outcome) ?? null,
+});
+
+const interrupted = (s: RunState, reason: string): RunState =>
+  s.step ? { ...s, step: null, question: null, previous: { node: s.step.node, outcome: 'interrupted', summary: reason } } : s;
+
+const reopen = (s: RunState): RunState =>
+  s.lifecycle === 'ended' ? { ...s, lifecycle: 'queued', ending: null, endReason: null, resolved: false } : s;
+
+export const createdState = (e: Extract<RunEvent, { type: 'RunCreated' }>, at: string): RunState => ({
+  runId: e.data.runId, projectId: e.data.projectId, title: e.data.title, goal: e.data.goal, workflow: e.data.workflow,
+  inputs: e.data.inputs, harness: e.data.harness, model: e.data.model, startedBy: e.data.startedBy,
+  createdAt: at, updatedAt: at, lifecycle: 'created', ending: null, endReason: null, queuePriority: Date.parse(at),
+  paused: false, node: null, step: null, previous: null, question: null, answered: {}, answers: {}, held: [], sessions: {},
+  harnessOverride: null, checkouts: null, archived: false, resolved: false, pullRequests: [], restartOf: e.data.restartOf ?? null, restartedAs: null, stepCount: 0,
+  seq: 0, position: 0, unreadable: null,
+});
+
+export const evolveRun = (s: RunState, e: RunEvent): RunState => {
+  switch (e.type) {
+    case 'RunCreated': return s;
+    case 'RunQueued': return { ...s, lifecycle: 'queued' };
+    case 'RunMovedToFront': return { ...s, queuePriority: e.data.priority };
+    case 'RunStarted': return { ...s, lifecycle: 'active', node: s.node ?? e.data.node };
+    case 'WorktreesPrepared': return { ...s, checkouts: e.data.checkouts };
+    case 'WorktreesRemoved': return { ...s, checkouts: null };
+    case 'StepStarted': {
+      const step: StepInFlight = { stepId: e.data.stepId, node: e.data.node, kind: e.data.kind, attempt: e.data.attempt, startedAt: s.updatedAt, harness: e.data.harness, endsAt: e.data.endsAt };
+      const delivered = new Set(e.data.messages ?? []);
+      return { ...s, step, node: e.data.node, stepCount: s.stepCount + 1, paused: e.data.kind === 'gate' ? true : s.paused, held: s.held.filter((m) => !delivered.has(m.id)) };
+    }
+    case 'StepSessionStarted': return { ...s, sessions: { ...s.sessions, [s.step?.node ?? '']: e.data.sessionId } };
+    case 'OutcomeReported': return s.step?.stepId === e.data.stepId ? { ...s, step: { ...s.step, reported: { outcome: e.data.outcome, summary: e.data.summary } } } : s;
+    case 'StepSucceeded': return s.step?.stepId === e.data.stepId ? afterStep({ ...s, paused: false }, e.data.node, 'success', e.data.summary) : s;
+    case 'StepFailed': return s.step?.stepId === e.data.stepId ? afterStep(s, e.data.node, 'failure', e.data.summary) : s;
+    case 'StepInterrupted': return s.step?.stepId === e.data.stepId ? interrupted(s, e.data.reason) : s;
+    case 'AgentReplied': return s;
+    case 'RunPaused': return { ...s, paused: true };
+    case 'RunResumed': return s.lifecycle === 'created' ? s : { ...s, paused: false };
+    case 'RunRetried': return { ...reopen(s), paused: false, node: s.node ?? s.previous?.node ?? null, sessions: {} };
+    case 'RunRestarted': return { ...s, restartedAs: e.data.as };
+    case 'RunAborted': return ended(s, 'Aborted', e.data.reason ?? 'aborted');
+    case 'HarnessChanged': return { ...reopen(s), paused: false, harnessOverride: e.data.harness, node: s.step?.node ?? s.node ?? s.previous?.node ?? null, sessions: {} };
+    case 'Jumped': return { ...reopen(s), paused: false, node: e.data.node };
+    case 'WaitSkipped': return s;
+    case 'RunSucceeded': return ended(s, 'Succeeded', null);
+    case 'RunFailed': return ended(s, 'Failed', e.data.reason);
+    case 'GoalRevised': return { ...s, goal: e.data.goal };
+    case 'MessageSent': return { ...s, held: [...s.held, { id: e.data.messageId, text: e.data.text }] };
+    case 'MessageDelivered': return { ...s, held: s.held.filter((m) => m.id !== e.data.messageId) };
+    case 'QuestionAsked': return { ...s, question: { id: e.data.questionId, stepId: e.data.stepId, prompt: e.data.prompt, options: e.data.options, allowText: e.data.allowText } };
+    case 'QuestionAnswered': return { ...s, question: null, answered: { ...s.answered, [e.data.questionId]: 'answered' }, answers: { ...s.answers, [e.data.questionId]: e.data.answer } };
+    case 'QuestionWithdrawn': return { ...s, question: s.question?.id === e.data.questionId ? null : s.question, answered: { ...s.answered, [e.data.questionId]: 'withdrawn' } };
+    case 'RunArchived': return { ...s, archived: true };
+    case 'RunUnarchived': return { ...s, archived: false };
+    case 'RunResolved': return { ...s, resolved: true };
+    case 'PullRequestDelivered': return { ...s, pullRequests: [...s.pullRequests, e.data.pullRequest] };
+    case 'ServiceNoted': return s;
+  }
+};
+
+/** Folds stored events onto a state, keeping seq, position and the time of the last change. */
+export const applyStored = (s: RunState, e: RunEvent & { seq: number; at: string }): RunState => {
+  const next = evolveRun({ ...s, updatedAt: e.at }, e);
+  return { ...next, seq: e.seq, updatedAt: e.at, position: QUIET_EVENTS.has(e.type) ? s.position : e.seq };
+};
+
+export const currentNodeOf = (s: RunState) => (s.node ? findNode(s.workflow, s.node) : undefined);

@@ -1,0 +1,61 @@
+import type { HttpRun, ProjectView, RunDetail, RunSummary, StepSettings } from '../lib/service-api.js';
+import { allowedActions } from '../commands/control.js';
+import type { RunState } from './run-state.js';
+import { outcomeOf, phaseOf, standingOf } from './standing.js';
+
+// The three shapes a run is read in. All are plain functions of the run state.
+
+export const positionToken = (s: RunState): string => `v${s.position}`;
+
+export const parsePosition = (token: string): number | null => {
+  const m = /^v(\d{1,15})$/.exec(token);
+  return m ? Number(m[1]) : null;
+};
+
+export const httpRun = (s: RunState): HttpRun => {
+  const outcome = outcomeOf(s);
+  const base = {
+    runId: s.runId, title: s.title, workflowName: s.workflow.name, goal: s.goal, project: s.projectId,
+    standing: standingOf(s), phase: phaseOf(s), currentStep: s.step?.node ?? s.node, createdAt: s.createdAt, updatedAt: s.updatedAt,
+  };
+  return outcome === undefined ? base : { ...base, outcome };
+};
+
+export const runSummary = (s: RunState, project: ProjectView | undefined): RunSummary => ({
+  id: s.runId,
+  title: s.title,
+  workflow: s.workflow.name,
+  project: project?.name ?? s.projectId,
+  standing: standingOf(s),
+  phase: phaseOf(s),
+  currentStep: s.step?.node ?? s.node,
+  pullRequest: s.pullRequests[s.pullRequests.length - 1] ?? null,
+  pullRequests: s.pullRequests,
+});
+
+export interface StepFacts {
+  readonly settings: StepSettings | null;
+  readonly toolClasses: readonly string[];
+}
+
+export const runDetail = (s: RunState, project: ProjectView | undefined, step: StepFacts): RunDetail => {
+  const outcome = outcomeOf(s);
+  return {
+    ...runSummary(s, project),
+    projectId: s.projectId,
+    goal: s.goal,
+    ...(outcome === undefined ? {} : { outcome }),
+    archived: s.archived,
+    resolved: s.resolved,
+    currentStepToolClasses: step.toolClasses,
+    currentStepSettings: step.settings,
+    allowedActions: allowedActions(s),
+    ...(s.question ? { question: { id: s.question.id, prompt: s.question.prompt, options: s.question.options, allowText: s.question.allowText } } : {}),
+    ...(s.step?.kind === 'wait' && s.step.endsAt && !s.paused ? { waitEndsAt: s.step.endsAt } : {}),
+    ...(s.startedBy ? { startedBy: s.startedBy } : {}),
+    position: positionToken(s),
+    ...(s.unreadable ? { unreadableHistory: s.unreadable } : {}),
+    ...(s.restartOf ? { restartOf: s.restartOf } : {}),
+    ...(s.restartedAs ? { restartedAs: s.restartedAs } : {}),
+  };
+};

@@ -1,0 +1,34 @@
+import type { Standing } from '../lib/service-api.js';
+import type { RunState } from './run-state.js';
+
+// Standing and phase are read off the run state; nothing stores them.
+
+export const standingOf = (s: RunState): Standing => {
+  if (s.lifecycle === 'created') return 'Created';
+  if (s.lifecycle === 'queued') return 'Queued';
+  if (s.lifecycle === 'ended') return s.ending ?? 'Failed';
+  if (s.paused) return 'Paused';
+  if (s.question) return 'Question';
+  if (s.step?.kind === 'wait') return 'Waiting';
+  return 'Running';
+};
+
+export const phaseOf = (s: RunState): string => {
+  if (s.lifecycle === 'created') return 'Created';
+  if (s.lifecycle === 'queued') return 'Queued';
+  if (s.lifecycle === 'ended') return 'Ended';
+  if (!s.checkouts) return 'Preparing';
+  if (s.paused) return s.step?.kind === 'gate' ? 'AtGate' : 'Paused';
+  if (s.question) return 'AwaitingAnswer';
+  if (s.step?.kind === 'wait') return 'Waiting';
+  return 'Executing';
+};
+
+export const outcomeOf = (s: RunState): string | undefined => {
+  if (s.lifecycle !== 'ended') return undefined;
+  return s.ending === 'Succeeded' ? 'success' : s.ending === 'Aborted' ? 'aborted' : 'failure';
+};
+
+export const isGoing = (s: RunState): boolean => s.lifecycle === 'queued' || s.lifecycle === 'active';
+
+export const needsAttention = (s: RunState): boolean => s.lifecycle === 'ended' && s.ending !== 'Succeeded' && !s.resolved;

@@ -1,0 +1,54 @@
+import type { RunEvent } from '../journal/run-events.js';
+import type { Actor } from '../lib/service-api.js';
+
+// Thread rows: the conversation of a run as people read it. One row per event that speaks;
+// every other event maps to null.
+
+export interface ThreadRow {
+  readonly id: string;
+  readonly at: string;
+  readonly kind: 'goal' | 'goal-revised' | 'message' | 'agent' | 'question' | 'answer' | 'step' | 'control' | 'ended' | 'note';
+  readonly author: 'person' | 'agent' | 'supervisor' | 'run-agent' | 'service';
+  readonly authorName?: string;
+  readonly text: string;
+}
+
+const from = (by: Actor): Pick<ThreadRow, 'author' | 'authorName'> =>
+  by.kind === 'engine' ? { author: 'service' } : by.name ? { author: by.kind, authorName: by.name } : { author: by.kind };
+
+const control = (what: string, d: { by: Actor; reason?: string }): Omit<ThreadRow, 'id' | 'at'> =>
+  ({ kind: 'control', ...from(d.by), text: d.reason ? `${what}: ${d.reason}` : what });
+
+export const threadRow = (e: RunEvent): Omit<ThreadRow, 'id' | 'at'> | null => {
+  switch (e.type) {
+    case 'RunCreated': return { kind: 'goal', ...from(e.data.by), text: e.data.goal };
+    case 'GoalRevised': return { kind: 'goal-revised', ...from(e.data.by), text: e.data.goal };
+    case 'MessageSent': return { kind: 'message', ...from(e.data.by), text: e.data.text };
+    case 'AgentReplied': return { kind: 'agent', author: 'run-agent', text: e.data.text };
+    case 'QuestionAsked': return { kind: 'question', author: 'run-agent', text: e.data.options.length ? `${e.data.prompt} [${e.data.options.join(' | ')}]` : e.data.prompt };
+    case 'QuestionAnswered': return { kind: 'answer', ...from(e.data.by), text: typeof e.data.answer === 'string' ? e.data.answer : e.data.answer.join(', ') };
+    case 'QuestionWithdrawn': return { kind: 'note', author: 'service', text: `question withdrawn: ${e.data.reason}` };
+    case 'StepStarted': return { kind: 'step', author: 'service', text: `step ${e.data.node} started` };
+    case 'StepSucceeded': return { kind: 'step', author: 'service', text: `step ${e.data.node} succeeded: ${e.data.summary}` };
+    case 'StepFailed': return { kind: 'step', author: 'service', text: `step ${e.data.node} failed: ${e.data.summary}` };
+    case 'StepInterrupted': return { kind: 'step', author: 'service', text: `step ${e.data.node} interrupted: ${e.data.reason}` };
+    case 'RunPaused': return control('paused', e.data);
+    case 'RunResumed': return control('resumed', e.data);
+    case 'RunRetried': return control('retried', e.data);
+    case 'RunRestarted': return control(`restarted as ${e.data.as}`, e.data);
+    case 'RunAborted': return control('aborted', e.data);
+    case 'HarnessChanged': return control(`harness changed to ${e.data.harness}`, e.data);
+    case 'Jumped': return control(`jumped to ${e.data.node}`, e.data);
+    case 'WaitSkipped': return control('wait skipped', e.data);
+    case 'RunMovedToFront': return control('moved to the front of the queue', e.data);
+    case 'RunArchived': return control('archived', e.data);
+    case 'RunUnarchived': return control('unarchived', e.data);
+    case 'RunResolved': return control('resolved', e.data);
+    case 'RunSucceeded': return { kind: 'ended', author: 'service', text: `succeeded: ${e.data.summary}` };
+    case 'RunFailed': return { kind: 'ended', author: 'service', text: `failed: ${e.data.reason}` };
+    case 'PullRequestDelivered': return { kind: 'note', author: 'service', text: `pull request ${e.data.pullRequest.url}` };
+    case 'RunQueued': case 'RunStarted': case 'WorktreesPrepared': case 'WorktreesRemoved': case 'StepSessionStarted':
+    case 'OutcomeReported': case 'MessageDelivered': case 'ServiceNoted':
+      return null;
+  }
+};
