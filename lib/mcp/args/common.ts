@@ -7,7 +7,7 @@ export const RunId = nonBlank(200);
 export const ProjectRef = nonBlank(200);
 export const Reason = t.string;
 export const PageSize = (byDefault: number) => withDefault(intRange(1, 200), byDefault);
-export const SeqCursor = intRange(0, Number.MAX_SAFE_INTEGER);
+export const SeqCursor = intRange(0, Number.MAX_SAFE_INTEGER, 'a non-negative integer');
 
 /** every tool that names a run accepts an optional reason (recorded with actions) */
 export const runNotes = {

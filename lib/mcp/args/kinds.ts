@@ -5,16 +5,16 @@ import * as t from 'io-ts';
 
 export class IntRangeType extends t.Type<number, number, unknown> {
   readonly _tag = 'IntRangeType' as const;
-  constructor(readonly min: number, readonly max: number) {
+  constructor(readonly min: number, readonly max: number, name?: string) {
     super(
-      `an integer from ${min} to ${max}`,
+      name ?? `an integer from ${min} to ${max}`,
       (u): u is number => typeof u === 'number' && Number.isInteger(u) && u >= min && u <= max,
       (u, c) => (this.is(u) ? t.success(u) : t.failure(u, c)),
       t.identity,
     );
   }
 }
-export const intRange = (min: number, max: number): IntRangeType => new IntRangeType(min, max);
+export const intRange = (min: number, max: number, name?: string): IntRangeType => new IntRangeType(min, max, name);
 
 /** a string with at least one non-space character, at most maxLength long, optionally one line */
 export class TextType extends t.Type<string, string, unknown> {

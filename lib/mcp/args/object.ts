@@ -10,7 +10,9 @@ export type ArgsOf<R extends t.Props, O extends t.Props> = { readonly [K in keyo
 export class ArgsType<R extends t.Props, O extends t.Props> extends t.Type<ArgsOf<R, O>, ArgsOf<R, O>, unknown> {
   readonly _tag = 'ArgsType' as const;
   constructor(readonly required: R, readonly optional: O) {
-    const shape = t.intersection([t.type(required), t.partial(optional)]);
+    const req = t.type(required);
+    const opt = t.partial(optional);
+    const shape = t.intersection([req, opt]);
     super(
       'arguments',
       (u): u is ArgsOf<R, O> => shape.is(u) && unknownKeys(u, required, optional).length === 0,
@@ -18,7 +20,11 @@ export class ArgsType<R extends t.Props, O extends t.Props> extends t.Type<ArgsO
         if (typeof u !== 'object' || u === null || Array.isArray(u)) return t.failure(u, c, 'arguments must be an object');
         const extra = unknownKeys(u, required, optional);
         if (extra.length > 0) return t.failure(u, c, `unknown argument${extra.length > 1 ? 's' : ''}: ${extra.join(', ')}`);
-        return shape.validate(u, c) as t.Validation<ArgsOf<R, O>>;
+        // validated part by part (not through the intersection) so error paths read "pageSize", not "1.pageSize"
+        const a = req.validate(u, c);
+        const b = opt.validate(u, c);
+        if (a._tag === 'Left' || b._tag === 'Left') return t.failures([...(a._tag === 'Left' ? a.left : []), ...(b._tag === 'Left' ? b.left : [])]);
+        return t.success({ ...b.right, ...a.right } as ArgsOf<R, O>);
       },
       t.identity,
     );

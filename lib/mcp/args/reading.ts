@@ -17,5 +17,5 @@ export const ListWorkflowsArgs = args({ project: ProjectRef });
 export const ReadWorkflowArgs = args({ project: ProjectRef, workflow: nonBlank(200) });
 export const ValidateWorkflowArgs = args({ project: ProjectRef, workflow: nonBlank(200) });
 export const WaitForRunArgs = args({ run: RunId, timeout: withDefault(intRange(0, 300), 60) }, optionalReason);
-export const ReadPullRequestArgs = args({}, { run: RunId, project: ProjectRef, number: intRange(1, Number.MAX_SAFE_INTEGER), ...optionalReason });
+export const ReadPullRequestArgs = args({}, { run: RunId, project: ProjectRef, number: intRange(1, Number.MAX_SAFE_INTEGER, 'a positive integer'), ...optionalReason });
 export const ReadRunWorktreeArgs = args({ run: RunId }, optionalReason);

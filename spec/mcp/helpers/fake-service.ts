@@ -15,7 +15,7 @@ const detail = (id: string, standing: Standing, seq: number): RunDetail => ({
   currentStep: 'code', pullRequest: null, pullRequests: [], goal: 'do it', archived: false, resolved: false,
   currentStepToolClasses: [], currentStepSettings: null,
   allowedActions: ENDED.includes(standing) ? ['Restart'] : ['Pause', 'Abort', 'ChangeHarness', 'Jump'],
-  ...(standing === 'Question' ? { question: { id: 'q1', prompt: 'which?', options: ['a', 'b'], allowText: false } } : {}),
+  ...(standing === 'Question' ? { question: { id: 'q1', prompt: 'which?', options: ['a', 'b'], allowText: true } } : {}),
   position: `p${seq}`,
 });
 
@@ -91,6 +91,7 @@ export class FakeService implements ServiceApi {
     const q = found.right.question;
     if (!q || q.id !== questionId) return left(invalid(`no open question ${questionId}`));
     if (typeof answer === 'string' && !q.allowText) return left(invalid('this question takes option labels, not written text'));
+    if (typeof answer !== 'string' && answer.some((a) => !q.options.includes(a))) return left(invalid('not an option'));
     return right({ run: found.right, question: questionId, delivered: true, detail: null });
   }
   archive(runId: string, state: 'Archived' | 'Active', reason: string | undefined, by: Actor) {

@@ -1,0 +1,98 @@
+// For every tool: arguments that decode, and bad arguments with the text the refusal must carry.
+// `shape: true` marks bad arguments that the codec (and so the advertised JSON Schema) rejects;
+// the others are well-formed but refused by the tool's own argument rules.
+
+export interface Bad { readonly args: unknown; readonly text: RegExp; readonly shape: boolean }
+export interface Examples { readonly valid: readonly Record<string, unknown>[]; readonly bad: readonly Bad[] }
+
+const bad = (args: unknown, text: RegExp, shape = true): Bad => ({ args, text, shape });
+const missingRun = bad({}, /run: is required/);
+const blankRun = bad({ run: '  ' }, /run: must be a non-blank string/);
+const extra = (valid: Record<string, unknown>) => bad({ ...valid, runId: 'x' }, /unknown argument: runId/);
+const runOnly = (): Examples => ({
+  valid: [{ run: 'r1' }, { run: 'r1', reason: 'because' }],
+  bad: [missingRun, blankRun, bad({ run: 7 }, /run: must be a non-blank string.*got 7/), extra({ run: 'r1' })],
+});
+const pages = (): Examples => ({
+  valid: [{ run: 'r1' }, { run: 'r1', pageSize: 1 }, { run: 'r1', pageSize: 200, before: 5 }],
+  bad: [missingRun, bad({ run: 'r1', pageSize: 0 }, /pageSize: must be an integer from 1 to 200 \(got 0\)/),
+    bad({ run: 'r1', pageSize: 201 }, /pageSize/), bad({ run: 'r1', pageSize: 2.5 }, /pageSize/),
+    bad({ run: 'r1', pageSize: '10' }, /pageSize/), bad({ run: 'r1', before: -1 }, /before: must be a non-negative integer/), bad({ run: 'r1', before: 'x' }, /before/)],
+});
+const projectWorkflow = (): Examples => ({
+  valid: [{ project: 'p1', workflow: 'default' }],
+  bad: [bad({ project: 'p1' }, /workflow: is required/), bad({ workflow: 'default' }, /project: is required/), bad({ project: 'p1', workflow: '' }, /workflow/)],
+});
+
+export const EXAMPLES: Readonly<Record<string, Examples>> = {
+  list_runs: {
+    valid: [{}, { standing: 'Running' }, { project: 'Demo' }, { standing: 'Aborted', project: 'p1' }],
+    bad: [bad({ standing: 'running' }, /standing: must be one of Created, Queued/), bad({ project: 3 }, /project/), bad({ limit: 3 }, /unknown argument: limit/)],
+  },
+  get_run: runOnly(),
+  list_projects: { valid: [{}], bad: [bad({ project: 'p1' }, /unknown argument: project/)] },
+  read_run_thread: {
+    valid: [{ run: 'r1' }, { run: 'r1', before: 'c1', pageSize: 200 }],
+    bad: [missingRun, bad({ run: 'r1', pageSize: 0 }, /pageSize/), bad({ run: 'r1', before: 3 }, /before: must be a string/)],
+  },
+  read_run_history: pages(),
+  read_run_log: pages(),
+  export_run: runOnly(),
+  list_workflows: { valid: [{ project: 'p1' }], bad: [bad({}, /project: is required/), bad({ project: ['p1'] }, /project/)] },
+  read_workflow: projectWorkflow(),
+  validate_workflow: projectWorkflow(),
+  wait_for_run: {
+    valid: [{ run: 'r1' }, { run: 'r1', timeout: 0 }, { run: 'r1', timeout: 300 }],
+    bad: [missingRun, bad({ run: 'r1', timeout: 301 }, /timeout: must be an integer from 0 to 300/), bad({ run: 'r1', timeout: -1 }, /timeout/), bad({ run: 'r1', timeout: '60' }, /timeout/)],
+  },
+  read_pull_request: {
+    valid: [{ run: 'r1' }, { run: 'r1', number: 4 }, { project: 'p1', number: 4 }],
+    bad: [bad({ number: 0 }, /number: must be a positive integer/), bad({ run: 'r1', number: 1.5 }, /number/),
+      bad({}, /name a run, or a project and a number/, false), bad({ project: 'p1' }, /a project needs a pull request number/, false)],
+  },
+  read_run_worktree: runOnly(),
+  start_run: {
+    valid: [{ project: 'p1', goal: 'fix it' },
+      { project: 'p1', goal: 'fix it', workflow: 'ticket', inputs: { ticket_url: 'https://x/1' }, title: 'Fix it', harness: 'codex', model: 'gpt-5', reason: 'asked' }],
+    bad: [bad({ goal: 'x' }, /project: is required/), bad({ project: 'p1' }, /goal: is required/), bad({ project: 'p1', goal: ' \n' }, /goal: must be a non-blank/),
+      bad({ project: 'p1', goal: 'g', title: 'x'.repeat(81) }, /title: must be a non-blank one-line string of at most 80/),
+      bad({ project: 'p1', goal: 'g', title: 'a\nb' }, /title/), bad({ project: 'p1', goal: 'g', harness: 'gemini' }, /harness: must be one of claude, codex, opencode/),
+      bad({ project: 'p1', goal: 'g', inputs: { n: 1 } }, /inputs\.n: must be a string \(got 1\)/), bad({ project: 'p1', goal: 'g', start: false }, /unknown argument: start/)],
+  },
+  control_run: {
+    valid: [{ run: 'r1', position: 'p1', action: 'Pause' }, { run: 'r1', position: 'p1', action: 'ChangeHarness', harness: 'codex', reason: 'quota' },
+      { run: 'r1', position: 'p1', action: 'Jump', node: 'review' }],
+    bad: [bad({ run: 'r1', action: 'Pause' }, /position: is required/), bad({ run: 'r1', position: 'p1', action: 'Explode' }, /action: must be one of Pause, Resume/),
+      bad({ run: 'r1', position: 'p1', action: 'ChangeHarness' }, /ChangeHarness needs harness/, false),
+      bad({ run: 'r1', position: 'p1', action: 'ChangeHarness', harness: 'codex', model: 'o3' }, /model is unsupported/, false),
+      bad({ run: 'r1', position: 'p1', action: 'Jump' }, /Jump needs node/, false),
+      bad({ run: 'r1', position: 'p1', action: 'Pause', harness: 'codex' }, /harness is only for ChangeHarness/, false),
+      bad({ run: 'r1', position: 'p1', action: 'Pause', node: 'x' }, /node is only for Jump/, false)],
+  },
+  revise_goal: {
+    valid: [{ run: 'r1', goal: 'new goal' }],
+    bad: [bad({ run: 'r1' }, /goal: is required/), bad({ run: 'r1', goal: '' }, /goal: must be a non-blank/)],
+  },
+  secure_run_work: runOnly(),
+  message_run: {
+    valid: [{ run: 'r1', text: 'hi', delivery: 'Resume' }, { run: 'r1', text: 'later', delivery: 'Hold', reason: 'r' }],
+    bad: [bad({ run: 'r1', text: '   ', delivery: 'Hold' }, /text: must be a non-blank string/), bad({ run: 'r1', text: 'hi' }, /delivery: is required/),
+      bad({ run: 'r1', text: 'hi', delivery: 'Now' }, /delivery: must be one of Resume, Hold/)],
+  },
+  answer_question: {
+    valid: [{ run: 'r1', question: 'q1', answer: 'text' }, { run: 'r1', question: 'q1', answer: ['a', 'b'] }],
+    bad: [bad({ run: 'r1', question: 'q1' }, /answer: is required/), bad({ run: 'r1', question: 'q1', answer: 3 }, /answer: must be a string or an array of strings \(got 3\)/),
+      bad({ run: 'r1', question: 'q1', answer: ['a', 2] }, /answer\.1: must be a string \(got 2\)/), bad({ run: 'r1', answer: 'x' }, /question: is required/)],
+  },
+  archive_run: {
+    valid: [{ run: 'r1', state: 'Archived' }, { run: 'r1', state: 'Active' }],
+    bad: [bad({ run: 'r1' }, /state: is required/), bad({ run: 'r1', state: 'Deleted' }, /state: must be one of Archived, Active/)],
+  },
+  resolve_run: runOnly(),
+  change_setting: {
+    valid: [{ change: { _tag: 'RunCap', cap: { _tag: 'Chosen', value: 4 } } }, { change: { _tag: 'McpToolGroup', group: 'archiving', enabled: true } },
+      { change: { _tag: 'CodeHost', graphqlUrl: 'https://ghe.example/api/graphql', webHost: 'ghe.example' } }],
+    bad: [bad({}, /change: is required/), bad({ change: { _tag: 'Nope' } }, /change: must be an object whose _tag is one of RunCap, McpEndpoint/), bad({ change: { _tag: 'McpToolGroup', group: 'everything', enabled: true } }, /change\.group: must be .*"archiving"/),
+      bad({ change: { _tag: 'RunCap', cap: { _tag: 'Chosen', value: 'four' } } }, /change\.cap\.value: must be an integer/), bad({ change: 'RunCap=4' }, /change/)],
+  },
+};
