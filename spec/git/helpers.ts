@@ -9,8 +9,9 @@ import { gitOk } from '../../lib/git/git.js';
 
 /** Call at the top of a test file: HOME and SVC_HOME in temp folders, no system git config. */
 export const isolateEnv = (): void => {
-  process.env.HOME = mkdtempSync(join(tmpdir(), 'svc-git-home-'));
-  process.env.SVC_HOME = mkdtempSync(join(tmpdir(), 'svc-git-svchome-'));
+  const home = (process.env.HOME = mkdtempSync(join(tmpdir(), 'svc-git-home-')));
+  const svcHome = (process.env.SVC_HOME = mkdtempSync(join(tmpdir(), 'svc-git-svchome-')));
+  process.once('exit', () => [home, svcHome].forEach((d) => rmSync(d, { recursive: true, force: true })));
   process.env.GIT_CONFIG_NOSYSTEM = '1';
   delete process.env.GIT_CONFIG_GLOBAL;
   for (const k of ['GIT_AUTHOR_NAME', 'GIT_AUTHOR_EMAIL', 'GIT_COMMITTER_NAME', 'GIT_COMMITTER_EMAIL', 'GIT_DIR', 'GIT_WORK_TREE']) delete process.env[k];
