@@ -1,4 +1,3 @@
-import type { StepOutcome } from './model.js';
 
 // Prompt templating. Values are data: each placeholder is replaced in one pass over the template,
 // so a goal or input that itself contains `{{...}}` is inserted verbatim and never expanded.
@@ -7,7 +6,7 @@ export interface PromptContext {
   readonly goal: string;
   readonly inputs: Readonly<Record<string, string>>;
   /** the step that ran before this one; absent for the first step */
-  readonly previous?: { readonly node: string; readonly outcome: StepOutcome; readonly summary: string };
+  readonly previous?: { readonly node: string; readonly outcome: string; readonly summary: string };
 }
 
 const PLACEHOLDER = /\{\{\s*([^{}\s]+)\s*\}\}/g;

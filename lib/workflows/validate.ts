@@ -16,6 +16,8 @@ export interface ValidateOptions extends ParseOptions {
 export interface Validated {
   readonly result: ValidationResult;
   readonly workflow: Workflow | undefined;
+  /** the workflow as far as it could be built, errors or not; undefined when the text is not DOT */
+  readonly draft: Workflow | undefined;
   /** real paths of the prompt files read */
   readonly files: readonly string[];
 }
@@ -29,7 +31,8 @@ export const validateWorkflow = (source: string, opts: ValidateOptions): Validat
     checkPlaceholders(parsed.draft.workflow, f);
   }
   const result = toResult(opts.name, opts.origin, f);
-  return { result, workflow: result.loads ? parsed.draft?.workflow : undefined, files: parsed.files };
+  const draft = parsed.draft?.workflow;
+  return { result, workflow: result.loads ? draft : undefined, draft, files: parsed.files };
 };
 
 const personaProblem = (name: string, personas: ReadonlyMap<string, string | null>): string | undefined => {

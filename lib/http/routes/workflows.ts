@@ -1,0 +1,118 @@
+import type { Router } from '@koa/router';
+import type { ParameterizedContext } from 'koa';
+import * as t from 'io-ts';
+import { isLeft } from 'fp-ts/lib/Either.js';
+import { WORKFLOW_NAME } from '../../workflows/catalog-sources.js';
+import type { Catalog, ProjectRef } from '../../workflows/catalog.js';
+
+// /api/workflows: list, read, validate, save custom, delete custom. Handlers only decode input,
+// ask the catalog and map the answer; a workflow that does not load is a 200 with loads false.
+
+export interface WorkflowRouteDeps {
+  resolveProject(id: string): ProjectRef | undefined;
+  readonly catalog: Catalog;
+}
+
+type Ctx = ParameterizedContext;
+
+const MAX_BODY_BYTES = 1024 * 1024;
+
+const SaveBody = t.strict({ source: t.string });
+
+class HttpRefusal extends Error {
+  constructor(readonly status: number, readonly detail: string) {
+    super(detail);
+  }
+}
+
+const refuse = (status: number, detail: string): never => {
+  throw new HttpRefusal(status, detail);
+};
+
+const queryProject = (ctx: Ctx): string | undefined => {
+  const p = ctx.query.project;
+  if (Array.isArray(p)) return refuse(400, 'give project once');
+  return p === undefined || p === '' ? undefined : p;
+};
+
+const projectOf = (ctx: Ctx, deps: WorkflowRouteDeps, required: boolean): ProjectRef | undefined => {
+  const id = queryProject(ctx);
+  if (id === undefined) return required ? refuse(400, 'the query parameter project (a project id) is required') : undefined;
+  return deps.resolveProject(id) ?? refuse(404, `unknown project: ${id}`);
+};
+
+const nameOf = (ctx: Ctx): string => {
+  const name = String(ctx.params.name ?? '');
+  if (!WORKFLOW_NAME.test(name)) refuse(400, `workflow name ${JSON.stringify(name)} must be 1-64 characters of a-z, 0-9, _ and -, starting with a letter or digit`);
+  return name;
+};
+
+// A body parser mounted before us leaves its result on ctx.request.body; otherwise read it here.
+const rawBody = async (ctx: Ctx): Promise<unknown> => {
+  const parsed = (ctx.request as { body?: unknown }).body;
+  if (parsed !== undefined) return parsed;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) refuse(413, 'request body is larger than 1 MiB');
+    chunks.push(chunk as Buffer);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text.trim() === '') return refuse(400, 'a JSON body {"source": "..."} is required');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return refuse(400, 'the body is not valid JSON');
+  }
+};
+
+const decodeSave = (body: unknown): { source: string } => {
+  const decoded = SaveBody.decode(body);
+  if (!isLeft(decoded)) return decoded.right;
+  const isObject = typeof body === 'object' && body !== null && !Array.isArray(body);
+  if (!isObject) return refuse(400, 'the body must be a JSON object {"source": "..."}');
+  const got = (body as { source?: unknown }).source;
+  return refuse(400, got === undefined ? 'source is required (the workflow text)' : `source must be a string (got ${typeof got})`);
+};
+
+const handle = (fn: (ctx: Ctx) => Promise<void> | void) => async (ctx: Ctx): Promise<void> => {
+  try {
+    await fn(ctx);
+  } catch (e) {
+    if (!(e instanceof HttpRefusal)) throw e;
+    ctx.status = e.status;
+    ctx.body = { detail: e.detail };
+  }
+};
+
+export const workflowRoutes = (router: Router, deps: WorkflowRouteDeps): void => {
+  const { catalog } = deps;
+  router.get('/api/workflows', handle((ctx) => {
+    const project = projectOf(ctx, deps, true) as ProjectRef;
+    ctx.body = { workflows: catalog.list(project) };
+  }));
+  router.get('/api/workflows/:name', handle((ctx) => {
+    const name = nameOf(ctx);
+    const project = projectOf(ctx, deps, true) as ProjectRef;
+    ctx.body = catalog.read(project, name) ?? refuse(404, `unknown workflow: ${name}`);
+  }));
+  router.get('/api/workflows/:name/validation', handle((ctx) => {
+    const name = nameOf(ctx);
+    const project = projectOf(ctx, deps, true) as ProjectRef;
+    ctx.body = catalog.validate(project, name) ?? refuse(404, `unknown workflow: ${name}`);
+  }));
+  router.put('/api/workflows/:name', handle(async (ctx) => {
+    const name = nameOf(ctx);
+    const project = projectOf(ctx, deps, false);
+    const { source } = decodeSave(await rawBody(ctx));
+    const saved = catalog.saveCustom(name, source, project);
+    if (isLeft(saved)) return refuse(400, saved.left._tag === 'Invalid' ? saved.left.detail : 'workflow not saved');
+    ctx.body = saved.right;
+  }));
+  router.delete('/api/workflows/:name', handle((ctx) => {
+    const name = nameOf(ctx);
+    if (!catalog.removeCustom(name)) refuse(404, `no custom workflow named ${name} (only custom workflows can be deleted)`);
+    ctx.status = 204;
+  }));
+};
