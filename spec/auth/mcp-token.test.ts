@@ -1,17 +1,11 @@
 import test from 'ava';
-import { chmodSync, mkdtempSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { chmodSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { ensureToken, readToken, regenerateToken, tokenCheck, tokenPath } from '../../lib/auth/mcp-token.js';
 import { bearerToken, secretsEqual } from '../../lib/auth/bearer.js';
 import { mcpTokenCommand } from '../../lib/cli/mcp-token.js';
+import { tempHome } from '../mcp/helpers/temp-home.js';
 
-const home = (): string => {
-  const root = mkdtempSync(join(tmpdir(), 'svc-token-'));
-  process.env.HOME = root;
-  process.env.SVC_HOME = join(root, '.svc');
-  return process.env.SVC_HOME;
-};
+const home = (): string => tempHome('svc-token-');
 
 const mode = (path: string): number => statSync(path).mode & 0o777;
 

@@ -120,7 +120,7 @@ export class FakeService implements ServiceApi {
     this.record('readLog', [runId, before, pageSize]);
     return this.runs.has(runId) ? right({ lines: [], before: null }) : left(notFound('run', runId));
   }
-  exportRun(runId: string) {
+  async exportRun(runId: string) {
     return this.runs.has(runId) ? right({ path: `/tmp/exports/${runId}.json`, size: 2 }) : left(notFound('run', runId));
   }
   runUrl(runId: string) { return `http://127.0.0.1:1/runs/${runId}`; }

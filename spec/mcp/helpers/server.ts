@@ -1,6 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import Koa from 'koa';
@@ -12,6 +9,7 @@ import { ensureToken } from '../../../lib/auth/mcp-token.js';
 import { mountMcp } from '../../../lib/mcp/endpoint.js';
 import type { ServiceApi } from '../../../lib/service-api.js';
 import type { SettingsAccess } from '../../../lib/mcp/tool.js';
+import { tempHome } from './temp-home.js';
 
 // A real Koa server on 127.0.0.1:0 with the guard and /mcp mounted as the app mounts them,
 // plus a POST /api/ping route to show the guard covers /api too.
@@ -23,13 +21,6 @@ export interface TestServer {
   token(): string;
   close(): Promise<void>;
 }
-
-export const tempHome = (): string => {
-  const home = mkdtempSync(join(tmpdir(), 'svc-mcp-'));
-  process.env.HOME = home;
-  process.env.SVC_HOME = join(home, '.svc');
-  return process.env.SVC_HOME;
-};
 
 export const startServer = async (api: ServiceApi, settings: SettingsAccess, bind = '127.0.0.1'): Promise<TestServer> => {
   const home = tempHome();
