@@ -68,7 +68,9 @@ const syntaxMessage = (e: unknown): string => {
   const cause = (e as { cause?: { location?: { start?: { line: number; column: number } } } }).cause;
   const at = cause?.location?.start;
   const text = e instanceof Error ? e.message : String(e);
-  return at ? `line ${at.line}, column ${at.column}: ${text}` : text;
+  // The commonest slip: an unquoted value with a dash (tools=read-only) is not a DOT identifier.
+  const hint = /but "-" found/.test(text) ? ' (a value with - in it must be quoted, e.g. tools="read-only")' : '';
+  return (at ? `line ${at.line}, column ${at.column}: ${text}` : text) + hint;
 };
 
 const walk = (stmts: readonly ClusterStatementASTNode[], parent: Scope, acc: Acc, root: boolean): void => {

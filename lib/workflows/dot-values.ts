@@ -35,15 +35,11 @@ export const INPUT_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export const splitList = (text: string): string[] =>
   text.split(',').map((x) => x.trim()).filter((x) => x.length > 0);
 
-/** "ticket_url=,depth=2" → { ticket_url: "", depth: "2" }; a value runs to the next comma */
-export const parseDefaults = (text: string): Parsed<Record<string, string>> => {
-  const out: Record<string, string> = {};
-  for (const item of splitList(text)) {
-    const eq = item.indexOf('=');
-    if (eq <= 0) return bad(`"${item}" is not name=value (write name= for an empty default)`);
-    out[item.slice(0, eq).trim()] = item.slice(eq + 1).trim();
-  }
-  return ok(out);
+/** one item of `defaults="ticket_url=,depth=2"`: name=value, the value running to the next comma */
+export const parseDefaultItem = (item: string): Parsed<readonly [string, string]> => {
+  const eq = item.indexOf('=');
+  if (eq <= 0) return bad(`"${item}" is not name=value (write name= for an empty default)`);
+  return ok([item.slice(0, eq).trim(), item.slice(eq + 1).trim()] as const);
 };
 
 /** `outcome=success` or `outcome=failure` (spaces allowed around `=`) */

@@ -1,6 +1,6 @@
 import { graphAttrWarning } from './attributes.js';
 import { addError, addWarning, type Findings } from './diagnostics.js';
-import { INPUT_NAME, parseDefaults, splitList, unescapeText } from './dot-values.js';
+import { INPUT_NAME, parseDefaultItem, splitList, unescapeText } from './dot-values.js';
 import { HARNESSES, TOOL_ACCESS, type HarnessName, type StepDefaults, type ToolAccess } from './model.js';
 
 // The graph-level attributes: description, declared inputs with their defaults, and the defaults
@@ -30,16 +30,12 @@ const readInputs = (text: string | undefined, f: Findings): string[] => {
 };
 
 const readDefaults = (text: string | undefined, inputs: readonly string[], f: Findings): Record<string, string> => {
-  if (text === undefined) return {};
-  const parsed = parseDefaults(text);
-  if (!parsed.ok) {
-    addError(f, null, 'defaults', parsed.message);
-    return {};
-  }
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(parsed.value)) {
-    if (!inputs.includes(name)) addError(f, null, 'defaults', `default given for ${name}, which is not a declared input`);
-    else out[name] = value;
+  for (const item of splitList(text ?? '')) {
+    const parsed = parseDefaultItem(item);
+    if (!parsed.ok) addError(f, null, 'defaults', parsed.message);
+    else if (!inputs.includes(parsed.value[0])) addError(f, null, 'defaults', `default given for ${parsed.value[0]}, which is not a declared input`);
+    else out[parsed.value[0]] = parsed.value[1];
   }
   return out;
 };
