@@ -1,5 +1,6 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { ServiceApi } from '../service-api.js';
 import type { SettingsAccess, ToolContext } from './tool.js';
 import { errorAnswer, type ToolAnswer } from './answer.js';
@@ -33,8 +34,14 @@ export const callTool = async (name: string, raw: unknown, scope: RequestScope):
   }
 };
 
+// The SDK builds a fresh Ajv (with formats) per Server unless given one; one per request is waste.
+const validator = new AjvJsonSchemaValidator();
+
 export const buildServer = (scope: RequestScope): Server => {
-  const server = new Server({ name: 'svc', version: serverVersion() }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const server = new Server(
+    { name: 'svc', version: serverVersion() },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: validator },
+  );
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: visibleTools(scope.settings.read()).map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema as { type: 'object' } })),
   }));
