@@ -2,10 +2,11 @@
 // user line, so later user lines (send()) can follow it into the same turn.
 import type { ToolAccess } from '../workflows/model.js';
 import type { TurnInput } from './adapter.js';
+import { RUN_TOKEN_ENV } from './common.js';
+
+// claude expands ${VAR} in MCP headers, so the run token stays out of argv (and `ps`).
 
 export const CLAUDE_MCP_TOOLS = 'mcp__svc__ask_question,mcp__svc__report_outcome';
-/** env var holding the run token; claude expands ${VAR} in MCP headers, so argv never shows it */
-export const RUN_TOKEN_ENV = 'SVC_RUN_TOKEN';
 
 // Headless claude cannot prompt, so anything not allowed is denied. read-only: default mode
 // (reads, and Bash only where claude itself judges the command read-only), file tools refused;

@@ -2,10 +2,10 @@
 // are user lines on stdin; stdin is closed once claude prints its `result`, and the turn ends
 // when the process exits (a message queued just before the result then still gets its answer).
 import type { Availability, HarnessAdapter, Turn, TurnInput, TurnResult } from './adapter.js';
-import { claudeArgs, claudeUserLine, RUN_TOKEN_ENV } from './claude-args.js';
+import { claudeArgs, claudeUserLine } from './claude-args.js';
 import { claudeTurnResult, readClaudeEvent, type ClaudeState } from './claude-events.js';
 import { classifyText, clip } from './classify.js';
-import { askCli, binFor, lastLines, MCP_TOOL_TIMEOUT_MS, processResult, turnEnv, versionOf, type HarnessConfig } from './common.js';
+import { askCli, binFor, lastLines, MCP_TOOL_TIMEOUT_MS, processResult, RUN_TOKEN_ENV, turnEnv, versionOf, type HarnessConfig } from './common.js';
 import { runCli, type CliExit } from './process.js';
 
 const parse = (line: string): Record<string, unknown> | undefined => {

@@ -22,6 +22,9 @@ export const turnEnv = (config: HarnessConfig, input: TurnInput, extra: Record<s
   ...extra,
 });
 
+/** env var holding the run token for the CLI's MCP client (never on the command line) */
+export const RUN_TOKEN_ENV = 'SVC_RUN_TOKEN';
+
 /** One hour: a question may wait for a person. The engine's own watchdog still applies. */
 export const MCP_TOOL_TIMEOUT_MS = 60 * 60 * 1000;
 

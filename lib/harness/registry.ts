@@ -2,12 +2,13 @@
 import type { HarnessName } from '../workflows/model.js';
 import type { HarnessAdapter } from './adapter.js';
 import { claudeAdapter } from './claude.js';
+import { codexAdapter } from './codex.js';
 import type { HarnessConfig } from './common.js';
 
 export type { HarnessConfig } from './common.js';
 
 export const createAdapters = (config: HarnessConfig = {}): Record<HarnessName, HarnessAdapter> => ({
   claude: claudeAdapter(config),
-  codex: claudeAdapter(config),
+  codex: codexAdapter(config),
   opencode: claudeAdapter(config),
 });

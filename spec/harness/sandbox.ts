@@ -2,7 +2,7 @@
 // folders, a minimal environment (no credentials or proxies leak in from the host), and sinks
 // that record what an adapter reported.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AgentLogLine, TurnInput } from '../../lib/harness/adapter.js';
@@ -88,3 +88,20 @@ export const processesIn = (dir: string): number[] =>
 
 /** Every scripted request body as text, for "the model saw X" assertions. */
 export const bodiesText = (bodies: unknown[]): string[] => bodies.map((b) => JSON.stringify(b));
+
+/** Point codex at the scripted server the way a user would: a provider in $CODEX_HOME/config.toml. */
+export const writeCodexConfig = (sandbox: Sandbox, modelUrl: string): void => {
+  const toml = [
+    'model = "gpt-5.5"', // a slug codex knows, so it offers its apply_patch tool
+    'model_provider = "scripted"',
+    '[model_providers.scripted]',
+    'name = "scripted"',
+    `base_url = "${modelUrl}/v1"`,
+    'wire_api = "responses"',
+    'env_key = "OPENAI_API_KEY"',
+    'request_max_retries = 0',
+    'stream_max_retries = 0',
+    '',
+  ].join('\n');
+  writeFileSync(join(sandbox.env.CODEX_HOME!, 'config.toml'), toml);
+};

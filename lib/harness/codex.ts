@@ -1,0 +1,64 @@
+// codex headless: `codex exec --json`, prompt as the last argument and stdin ignored (piped
+// stdin would be appended to the prompt). It cannot take a message mid-turn.
+import type { Availability, HarnessAdapter, Turn, TurnInput, TurnResult } from './adapter.js';
+import { classifyText, clip } from './classify.js';
+import { codexArgs } from './codex-args.js';
+import { codexTurnResult, readCodexEvent, type CodexState } from './codex-events.js';
+import { askCli, binFor, lastLines, processResult, RUN_TOKEN_ENV, turnEnv, versionOf, type HarnessConfig } from './common.js';
+import { runCli, type CliExit } from './process.js';
+
+const parse = (line: string): Record<string, unknown> | undefined => {
+  try {
+    const v = JSON.parse(line) as unknown;
+    return v && typeof v === 'object' ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+const finish = (exit: CliExit, state: CodexState, input: TurnInput): TurnResult => {
+  const forced = processResult(exit, 'codex', input.watchdogMs, state.sessionId);
+  if (forced) return forced;
+  const fromEvents = codexTurnResult(state);
+  if (fromEvents) return fromEvents;
+  const stderr = exit.kind === 'exited' ? exit.stderr : '';
+  const why = state.lastError ?? (lastLines(stderr) || 'no output');
+  const code = exit.kind === 'exited' ? exit.code : null;
+  return { outcome: 'failure', failure: classifyText(why), summary: clip(`codex exited (${code}) without finishing the turn: ${why}`), sessionId: state.sessionId };
+};
+
+export const startCodexTurn = (bin: string, config: HarnessConfig, input: TurnInput): Turn => {
+  const state: CodexState = {};
+  const cli = runCli({
+    bin,
+    args: codexArgs(input),
+    cwd: input.cwd,
+    env: turnEnv(config, input, { [RUN_TOKEN_ENV]: input.runTools.token }),
+    stdin: 'ignore',
+    watchdogMs: input.watchdogMs,
+    signal: input.signal,
+    onStderr: (line) => input.onLog({ text: `stderr: ${line}` }),
+    onLine: (line) => {
+      const ev = parse(line);
+      input.onLog({ text: ev ? readCodexEvent(ev, state, { onMessage: input.onMessage, onSession: (id) => input.onSession?.(id) }) : line });
+    },
+  });
+  return { result: cli.exit.then((exit) => finish(exit, state, input)), send: () => false };
+};
+
+// `codex login status` answers from $CODEX_HOME (no network): exit 0 when logged in. An API key
+// in the environment (OPENAI_API_KEY / CODEX_API_KEY) also lets exec run, so it counts as ready.
+const checkCodex = async (bin: string, config: HarnessConfig): Promise<Availability> => {
+  const env = config.env ?? process.env;
+  const version = await versionOf(bin, env);
+  if (version._tag !== 'Ready') return version;
+  if (env.OPENAI_API_KEY || env.CODEX_API_KEY) return version;
+  const status = await askCli(bin, ['login', 'status'], env);
+  if (status.code === 0) return version;
+  return { _tag: 'NotLoggedIn', detail: `codex login status: ${lastLines(status.stdout || status.stderr, 1) || 'not logged in'}` };
+};
+
+export const codexAdapter = (config: HarnessConfig = {}): HarnessAdapter => {
+  const bin = binFor('codex', config);
+  return { name: 'codex', check: () => checkCodex(bin, config), startTurn: (input) => startCodexTurn(bin, config, input) };
+};
