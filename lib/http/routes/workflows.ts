@@ -67,11 +67,14 @@ const rawBody = async (ctx: Ctx): Promise<unknown> => {
   }
 };
 
+// io-ts strips unknown fields; we refuse them instead, so a misspelt field is not silently lost.
 const decodeSave = (body: unknown): { source: string } => {
-  const decoded = SaveBody.decode(body);
-  if (!isLeft(decoded)) return decoded.right;
   const isObject = typeof body === 'object' && body !== null && !Array.isArray(body);
   if (!isObject) return refuse(400, 'the body must be a JSON object {"source": "..."}');
+  const extra = Object.keys(body).filter((k) => k !== 'source');
+  if (extra.length > 0) return refuse(400, `unknown field ${extra.join(', ')}: the body is {"source": "..."}`);
+  const decoded = SaveBody.decode(body);
+  if (!isLeft(decoded)) return decoded.right;
   const got = (body as { source?: unknown }).source;
   return refuse(400, got === undefined ? 'source is required (the workflow text)' : `source must be a string (got ${typeof got})`);
 };
