@@ -3,6 +3,7 @@ import type { HarnessName } from '../workflows/model.js';
 import type { HarnessAdapter } from './adapter.js';
 import { claudeAdapter } from './claude.js';
 import { codexAdapter } from './codex.js';
+import { opencodeAdapter } from './opencode.js';
 import type { HarnessConfig } from './common.js';
 
 export type { HarnessConfig } from './common.js';
@@ -10,5 +11,5 @@ export type { HarnessConfig } from './common.js';
 export const createAdapters = (config: HarnessConfig = {}): Record<HarnessName, HarnessAdapter> => ({
   claude: claudeAdapter(config),
   codex: codexAdapter(config),
-  opencode: claudeAdapter(config),
+  opencode: opencodeAdapter(config),
 });

@@ -105,3 +105,32 @@ export const writeCodexConfig = (sandbox: Sandbox, modelUrl: string): void => {
   ].join('\n');
   writeFileSync(join(sandbox.env.CODEX_HOME!, 'config.toml'), toml);
 };
+
+/**
+ * Point opencode at the scripted server the way a user would: a provider in the global config
+ * ($XDG_CONFIG_HOME/opencode/opencode.json). It uses opencode's bundled @ai-sdk/anthropic with a
+ * baseURL, so nothing is downloaded at run time; models.dev is not fetched either.
+ */
+export const writeOpencodeConfig = (sandbox: Sandbox, modelUrl: string): void => {
+  const dir = join(sandbox.env.XDG_CONFIG_HOME!, 'opencode');
+  mkdirSync(dir, { recursive: true });
+  const config = {
+    $schema: 'https://opencode.ai/config.json',
+    autoupdate: false,
+    share: 'disabled',
+    model: 'scripted/scripted-model',
+    small_model: 'scripted/scripted-model',
+    provider: {
+      scripted: {
+        npm: '@ai-sdk/anthropic',
+        name: 'Scripted',
+        options: { baseURL: `${modelUrl}/v1`, apiKey: 'sk-test' },
+        models: { 'scripted-model': { name: 'Scripted model', tool_call: true, limit: { context: 200000, output: 8192 } } },
+      },
+    },
+  };
+  writeFileSync(join(dir, 'opencode.json'), JSON.stringify(config, null, 2));
+};
+
+/** Environment opencode tests add: no models.dev fetch, no update checks. */
+export const opencodeTestEnv = { OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_AUTOUPDATE: '1' };

@@ -1,0 +1,55 @@
+// Flags and inline config for one `opencode run --format json` turn. opencode has no flag for
+// MCP servers, permissions or a system prompt: the first two go into OPENCODE_CONFIG_CONTENT
+// (merged over any inline config the caller already set), the persona is prepended to the prompt.
+import type { ToolAccess } from '../workflows/model.js';
+import type { TurnInput } from './adapter.js';
+import { MCP_TOOL_TIMEOUT_MS } from './common.js';
+
+type Json = Record<string, unknown>;
+
+// opencode has no sandbox; a non-interactive run denies whatever would "ask". read-only: no file
+// edits, no shell; edit: file edits, no shell; full: everything allowed.
+export const opencodePermission = (tools: ToolAccess): Json => {
+  if (tools === 'full') return { edit: 'allow', bash: 'allow', webfetch: 'allow', external_directory: 'allow' };
+  return { edit: tools === 'edit' ? 'allow' : 'deny', bash: 'deny', webfetch: 'allow' };
+};
+
+const parseJson = (text: string | undefined): Json => {
+  if (!text) return {};
+  try {
+    const v = JSON.parse(text) as unknown;
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {};
+  } catch {
+    return {};
+  }
+};
+
+export const opencodeConfig = (input: TurnInput, existing: string | undefined): string => {
+  const base = parseJson(existing);
+  const svc = {
+    type: 'remote',
+    url: input.runTools.url,
+    headers: { Authorization: `Bearer ${input.runTools.token}` },
+    enabled: true,
+    // a question may wait for a person: raise the MCP request timeout accordingly
+    timeout: MCP_TOOL_TIMEOUT_MS,
+  };
+  return JSON.stringify({
+    ...base,
+    mcp: { ...((base.mcp as Json | undefined) ?? {}), svc },
+    permission: opencodePermission(input.tools),
+  });
+};
+
+export const opencodePrompt = (input: TurnInput): string =>
+  input.systemPrompt ? `${input.systemPrompt}\n\n---\n\n${input.prompt}` : input.prompt;
+
+export const opencodeArgs = (input: TurnInput): string[] => [
+  'run',
+  '--format',
+  'json',
+  ...(input.model ? ['--model', input.model] : []),
+  ...(input.resumeSession ? ['--session', input.resumeSession] : []),
+  '--',
+  opencodePrompt(input),
+];

@@ -1,0 +1,56 @@
+// opencode headless: `opencode run --format json`, stdin ignored; MCP and permissions through
+// inline config. It exits when the session goes idle; it cannot take a message mid-turn.
+import type { Availability, HarnessAdapter, Turn, TurnInput, TurnResult } from './adapter.js';
+import { classifyText, clip } from './classify.js';
+import { binFor, lastLines, processResult, turnEnv, versionOf, type HarnessConfig } from './common.js';
+import { opencodeArgs, opencodeConfig } from './opencode-args.js';
+import { opencodeTurnResult, readOpencodeEvent, type OpencodeState } from './opencode-events.js';
+import { runCli, type CliExit } from './process.js';
+
+const parse = (line: string): Record<string, unknown> | undefined => {
+  try {
+    const v = JSON.parse(line) as unknown;
+    return v && typeof v === 'object' ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+const finish = (exit: CliExit, state: OpencodeState, input: TurnInput): TurnResult => {
+  const forced = processResult(exit, 'opencode', input.watchdogMs, state.sessionId);
+  if (forced) return forced;
+  if (exit.kind !== 'exited') return { outcome: 'failure', failure: 'error', summary: 'opencode ended unexpectedly' };
+  const result = opencodeTurnResult(state, exit.code);
+  if (result.outcome === 'failure' && !state.error && exit.stderr.trim()) {
+    return { ...result, failure: classifyText(exit.stderr), summary: clip(`${result.summary}: ${lastLines(exit.stderr)}`) };
+  }
+  return result;
+};
+
+export const startOpencodeTurn = (bin: string, config: HarnessConfig, input: TurnInput): Turn => {
+  const state: OpencodeState = { cost: 0, usage: {} };
+  const existing = input.env.OPENCODE_CONFIG_CONTENT ?? (config.env ?? process.env).OPENCODE_CONFIG_CONTENT;
+  const cli = runCli({
+    bin,
+    args: opencodeArgs(input),
+    cwd: input.cwd,
+    env: turnEnv(config, input, { OPENCODE_CONFIG_CONTENT: opencodeConfig(input, existing) }),
+    stdin: 'ignore',
+    watchdogMs: input.watchdogMs,
+    signal: input.signal,
+    onStderr: (line) => input.onLog({ text: `stderr: ${line}` }),
+    onLine: (line) => {
+      const ev = parse(line);
+      input.onLog({ text: ev ? readOpencodeEvent(ev, state, { onMessage: input.onMessage, onSession: (id) => input.onSession?.(id) }) : line });
+    },
+  });
+  return { result: cli.exit.then((exit) => finish(exit, state, input)), send: () => false };
+};
+
+// opencode finds credentials in many places (auth.json, provider env vars, inline config, free
+// models), so there is no cheap, honest "logged in" answer: check() only asks for the version.
+export const opencodeAdapter = (config: HarnessConfig = {}): HarnessAdapter => {
+  const bin = binFor('opencode', config);
+  const check = (): Promise<Availability> => versionOf(bin, config.env ?? process.env);
+  return { name: 'opencode', check, startTurn: (input) => startOpencodeTurn(bin, config, input) };
+};
