@@ -8,9 +8,10 @@ const ok = <T>(value: T): Parsed<T> => ({ ok: true, value });
 const bad = <T>(message: string): Parsed<T> => ({ ok: false, message });
 
 // DOT quoted strings cannot hold a raw line break (this parser refuses them), so text attributes
-// take Graphviz's `\n` for a line break; `\\` is a backslash. Other backslash pairs stay as written.
+// take Graphviz's `\n` for a line break; `\\` is a backslash; a backslash at the end of a line
+// joins it to the next (DOT's line continuation). Other backslash pairs stay as written.
 export const unescapeText = (s: string): string =>
-  s.replace(/\\(\\|n)/g, (_m, c: string) => (c === 'n' ? '\n' : '\\'));
+  s.replace(/\\(\\|n|\r?\n)/g, (_m, c: string) => (c === 'n' ? '\n' : c === '\\' ? '\\' : ''));
 
 // The inverse, for writing text back into a quoted DOT string (inlining @files).
 export const quoteText = (s: string): string =>

@@ -143,3 +143,9 @@ test('text escapes round-trip through quoteText and the DOT parser', (t) => {
   t.is(findNode(wf!, 'a')?.prompt, text.replace(/\r\n/g, '\n'));
   t.is(unescapeText('a\\nb\\\\n'), 'a\nb\\n');
 });
+
+test('a backslash at the end of a line inside a quoted prompt joins the lines', (t) => {
+  const src = 'digraph {\n# a hash comment\n s [kind=start]\n a [kind=agent, prompt="one \\\ntwo"]\n e [kind=exit]\n s -> a -> e\n}';
+  const wf = validateWorkflow(src, { name: 'x', origin: 'custom', personas: PERSONAS }).workflow;
+  t.is(findNode(wf!, 'a')?.prompt, 'one two');
+});
