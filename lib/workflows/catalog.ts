@@ -3,15 +3,15 @@ import { left, right, type Either } from 'fp-ts/lib/Either.js';
 import { invalid, type Outcome } from '../../commands/refusal.js';
 import type { Store } from '../../journal/store.js';
 import { packageRoot } from '../package-root.js';
-import type { StepSettings, WorkflowListItem } from '../service-api.js';
+import type { WorkflowListItem } from '../service-api.js';
 import { projectBase, WORKFLOW_NAME } from './catalog-sources.js';
+import { stepViews, type StepView } from './catalog-steps.js';
 import { buildView, type View } from './catalog-view.js';
 import type { ValidationResult } from './diagnostics.js';
 import { parseDot } from './dot-graph.js';
 import { createFolderWatch } from './folder-watch.js';
-import type { HarnessName, NodeKind, Origin, Persona, Workflow } from './model.js';
+import type { HarnessName, Origin, Persona, Workflow } from './model.js';
 import { contentVersion } from './parse.js';
-import { resolveStepSettings, toolClasses } from './step-settings.js';
 
 // The workflows and personas a project can use, from four origins (custom > project > home >
 // shipped). Parsed results are cached per project and dropped whenever a watched folder changes,
@@ -21,15 +21,6 @@ import { resolveStepSettings, toolClasses } from './step-settings.js';
 export interface ProjectRef {
   readonly primaryFolderPath: string;
   readonly defaultWorkflow: string;
-}
-
-export interface StepView {
-  readonly id: string;
-  readonly kind: NodeKind;
-  readonly label: string | null;
-  /** agent steps only: what the turn uses before any run-level choice, and where it comes from */
-  readonly settings: StepSettings | null;
-  readonly toolClasses: readonly string[];
 }
 
 export interface WorkflowRead {
@@ -97,17 +88,6 @@ export const createCatalog = (deps: CatalogDeps): Catalog => {
     return view;
   };
 
-  const stepsOf = (view: View, wf: Workflow): StepView[] =>
-    wf.nodes.map((node) => {
-      if (node.kind !== 'agent') return { id: node.id, kind: node.kind, label: node.label ?? null, settings: null, toolClasses: [] };
-      const personaName = node.persona ?? wf.stepDefaults.persona;
-      const persona = personaName === undefined ? undefined : view.personas.get(personaName)?.parsed.persona;
-      const settings = resolveStepSettings({
-        run: {}, node, ...(persona ? { persona } : {}), workflow: wf.stepDefaults, settings: { defaultHarness: deps.defaultHarness?.() },
-      });
-      return { id: node.id, kind: node.kind, label: node.label ?? null, settings, toolClasses: toolClasses(settings.tools.value) };
-    });
-
   return {
     list(project) {
       const view = viewOf(project.primaryFolderPath);
@@ -134,7 +114,8 @@ export const createCatalog = (deps: CatalogDeps): Catalog => {
       const v = view.validated(name);
       if (!src || !v) return undefined;
       const source = v.draft?.source ?? src.source;
-      const steps = v.workflow ? stepsOf(view, v.workflow) : [];
+      const persona = (p: string) => view.personas.get(p)?.parsed.persona;
+      const steps = v.workflow ? stepViews(v.workflow, persona, deps.defaultHarness?.()) : [];
       return { name, origin: src.origin, version: v.draft?.version ?? contentVersion(source), source, steps };
     },
     validate: (project, name) => viewOf(project.primaryFolderPath).validated(name)?.result,

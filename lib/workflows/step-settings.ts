@@ -1,5 +1,5 @@
 import type { SettingValue, StepSettings } from '../service-api.js';
-import type { HarnessName, Persona, StepDefaults, StepNode, ToolAccess } from './model.js';
+import type { HarnessName, Persona, StepDefaults, StepNode, ToolAccess, Workflow } from './model.js';
 
 // What an agent step's turn uses, and where each value came from. Precedence, first that has a
 // value wins: run (start_run / ChangeHarness) > node > persona > workflow (graph defaults) >
@@ -16,6 +16,10 @@ export interface StepSettingsInput {
   readonly workflow: StepDefaults;
   readonly settings: { readonly defaultHarness?: HarnessName };
 }
+
+/** the persona a step uses: its own, else the workflow's default */
+export const stepPersonaName = (wf: Pick<Workflow, 'stepDefaults'>, node: Pick<StepNode, 'persona'>): string | undefined =>
+  node.persona ?? wf.stepDefaults.persona;
 
 type Source = SettingValue<unknown>['source'];
 
