@@ -10,6 +10,10 @@ import type { PromptFileBase } from './prompt-files.js';
 
 export const WORKFLOW_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
+/** why a name cannot name a workflow, or undefined when it can */
+export const workflowNameProblem = (name: string): string | undefined =>
+  WORKFLOW_NAME.test(name) ? undefined : `workflow name ${JSON.stringify(name)} must be 1-64 characters of a-z, 0-9, _ and -, starting with a letter or digit`;
+
 export interface FolderOrigin {
   readonly origin: Origin;
   readonly dir: string;

@@ -4,7 +4,7 @@ import { invalid, type Outcome } from '../../commands/refusal.js';
 import type { Store } from '../../journal/store.js';
 import { packageRoot } from '../package-root.js';
 import type { WorkflowListItem } from '../service-api.js';
-import { projectBase, WORKFLOW_NAME } from './catalog-sources.js';
+import { projectBase, workflowNameProblem } from './catalog-sources.js';
 import { stepViews, type StepView } from './catalog-steps.js';
 import { buildView, type View } from './catalog-view.js';
 import type { ValidationResult } from './diagnostics.js';
@@ -121,7 +121,8 @@ export const createCatalog = (deps: CatalogDeps): Catalog => {
     validate: (project, name) => viewOf(project.primaryFolderPath).validated(name)?.result,
     persona: (project, name) => viewOf(project.primaryFolderPath).personas.get(name)?.parsed.persona,
     saveCustom(name, source, project) {
-      if (!WORKFLOW_NAME.test(name)) return left(invalid(`workflow name ${JSON.stringify(name)} must be 1-64 characters of a-z, 0-9, _ and -, starting with a letter or digit`));
+      const badName = workflowNameProblem(name);
+      if (badName) return left(invalid(badName));
       if (source.length > MAX_SOURCE_CHARS) return left(invalid('workflow source is larger than 512 KiB'));
       const dot = parseDot(source);
       if (!dot.ok) return left(invalid(`not saved: not a DOT file: ${dot.message}`));

@@ -40,10 +40,11 @@ const readDefaults = (text: string | undefined, inputs: readonly string[], f: Fi
   return out;
 };
 
-const readStepDefaults = (attrs: Readonly<Record<string, string>>, f: Findings): StepDefaults => {
+/** harness, model, persona, tools: the step choices a graph (node null) or an agent node may make */
+export const readStepChoices = (attrs: Readonly<Record<string, string>>, node: string | null, f: Findings): StepDefaults => {
   const { harness, model, persona, tools } = attrs;
-  if (harness !== undefined && !isHarness(harness)) addError(f, null, 'harness', harnessMessage(harness));
-  if (tools !== undefined && !isToolAccess(tools)) addError(f, null, 'tools', toolsMessage(tools));
+  if (harness !== undefined && !isHarness(harness)) addError(f, node, 'harness', harnessMessage(harness));
+  if (tools !== undefined && !isToolAccess(tools)) addError(f, node, 'tools', toolsMessage(tools));
   return {
     ...(harness !== undefined && isHarness(harness) ? { harness } : {}),
     ...(model ? { model } : {}),
@@ -62,6 +63,6 @@ export const readGraphSettings = (attrs: Readonly<Record<string, string>>, f: Fi
     description: unescapeText(attrs.description ?? '').trim(),
     inputs,
     defaults: readDefaults(attrs.defaults, inputs, f),
-    stepDefaults: readStepDefaults(attrs, f),
+    stepDefaults: readStepChoices(attrs, null, f),
   };
 };

@@ -3,7 +3,7 @@ import { addError, addWarning, type Findings } from './diagnostics.js';
 import type { DotNode } from './dot-graph.js';
 import { parseDuration, unescapeText } from './dot-values.js';
 import { NODE_KINDS, type NodeKind, type StepNode } from './model.js';
-import { harnessMessage, isHarness, isToolAccess, toolsMessage } from './parse-graph-attrs.js';
+import { readStepChoices } from './parse-graph-attrs.js';
 import { fileRef, readPromptFile, type PromptFileBase } from './prompt-files.js';
 
 // One node statement to one StepNode, reporting what an author got wrong on it. Answers undefined
@@ -41,18 +41,6 @@ const fileText = (id: string, ref: string, base: PromptFileBase | undefined, fil
   return read.value.text;
 };
 
-const agentFields = (n: DotNode, f: Findings): Partial<StepNode> => {
-  const { harness, model, persona, tools } = n.attrs;
-  if (harness !== undefined && !isHarness(harness)) addError(f, n.id, 'harness', harnessMessage(harness));
-  if (tools !== undefined && !isToolAccess(tools)) addError(f, n.id, 'tools', toolsMessage(tools));
-  return {
-    ...(harness !== undefined && isHarness(harness) ? { harness } : {}),
-    ...(model ? { model } : {}),
-    ...(persona ? { persona } : {}),
-    ...(tools !== undefined && isToolAccess(tools) ? { tools } : {}),
-  };
-};
-
 const waitFields = (n: DotNode, f: Findings): Partial<StepNode> => {
   const text = n.attrs.duration;
   const d = text === undefined ? { ok: false as const, message: 'a wait node needs a duration, e.g. 30s, 5m, 2h, 1d' } : parseDuration(text);
@@ -80,7 +68,7 @@ export const parseNode = (n: DotNode, base: PromptFileBase | undefined, f: Findi
     if (w) addWarning(f, n.id, key, w);
   }
   const prompt = kind === 'agent' ? readPrompt(n, base, files, f) : undefined;
-  const extra = kind === 'agent' ? agentFields(n, f) : kind === 'wait' ? waitFields(n, f) : kind === 'command' ? commandFields(n, f) : {};
+  const extra = kind === 'agent' ? readStepChoices(n.attrs, n.id, f) : kind === 'wait' ? waitFields(n, f) : kind === 'command' ? commandFields(n, f) : {};
   const label = n.attrs.label;
   const node: StepNode = { id: n.id, kind, ...(label ? { label } : {}), ...(prompt !== undefined ? { prompt } : {}), ...extra, attrs: { ...n.attrs } };
   return { node, files };

@@ -2,7 +2,7 @@ import type { Router } from '@koa/router';
 import type { ParameterizedContext } from 'koa';
 import * as t from 'io-ts';
 import { isLeft } from 'fp-ts/lib/Either.js';
-import { WORKFLOW_NAME } from '../../workflows/catalog-sources.js';
+import { workflowNameProblem } from '../../workflows/catalog-sources.js';
 import type { Catalog, ProjectRef } from '../../workflows/catalog.js';
 
 // /api/workflows: list, read, validate, save custom, delete custom. Handlers only decode input,
@@ -43,7 +43,8 @@ const projectOf = (ctx: Ctx, deps: WorkflowRouteDeps, required: boolean): Projec
 
 const nameOf = (ctx: Ctx): string => {
   const name = String(ctx.params.name ?? '');
-  if (!WORKFLOW_NAME.test(name)) refuse(400, `workflow name ${JSON.stringify(name)} must be 1-64 characters of a-z, 0-9, _ and -, starting with a letter or digit`);
+  const problem = workflowNameProblem(name);
+  if (problem) refuse(400, problem);
   return name;
 };
 
