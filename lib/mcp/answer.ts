@@ -11,12 +11,16 @@ export interface ToolAnswer {
   readonly isError?: boolean;
 }
 
-export const okAnswer = (value: object): ToolAnswer => ({
-  content: [{ type: 'text', text: JSON.stringify(value) }],
-  structuredContent: value as Record<string, unknown>,
-});
+// structuredContent must be an object; a service answer that is not one is wrapped, not dropped
+const asObject = (value: unknown): Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : { result: value ?? null };
+
+export const okAnswer = (value: unknown): ToolAnswer => {
+  const body = asObject(value);
+  return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
+};
 
 export const errorAnswer = (text: string): ToolAnswer => ({ content: [{ type: 'text', text }], isError: true });
 
-export const answerOf = (outcome: Outcome<object>): ToolAnswer =>
+export const answerOf = (outcome: Outcome<unknown>): ToolAnswer =>
   isLeft(outcome) ? errorAnswer(refusalText(outcome.left)) : okAnswer(outcome.right);

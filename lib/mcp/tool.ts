@@ -13,7 +13,8 @@ import { answerOf, errorAnswer, type ToolAnswer } from './answer.js';
 /** what the endpoint needs besides the ServiceApi: settings read and change */
 export interface SettingsAccess {
   read(): Settings;
-  change(change: SettingChange, source: SettingSource): Outcome<unknown>;
+  /** answers the spec's result, `{ committed }` (what was stored), or a refusal */
+  change(change: SettingChange, source: SettingSource): Outcome<{ readonly committed: unknown }>;
 }
 
 export interface ToolContext {
@@ -24,7 +25,7 @@ export interface ToolContext {
   readonly signal: AbortSignal;
 }
 
-export type ToolResult = Outcome<object> | Promise<Outcome<object>>;
+export type ToolResult = Outcome<unknown> | Promise<Outcome<unknown>>;
 
 export interface ToolSpec<A> {
   readonly name: string;

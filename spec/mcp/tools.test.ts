@@ -12,11 +12,6 @@ import { call, textOf } from './helpers/call.js';
 // The official SDK client against a real server: listing by group, every tool with good and bad
 // arguments, and the server still answering after each bad call.
 
-const NOT_YET: Readonly<Record<string, string>> = {
-  list_workflows: 'workflows', read_workflow: 'workflows', validate_workflow: 'workflows',
-  read_pull_request: 'pull requests', read_run_worktree: 'worktree', secure_run_work: 'secure',
-};
-
 // the standing r1 needs for each tool's valid call to be taken (wait_for_run: ended, so it answers at once)
 const STANDING_FOR: Readonly<Record<string, Standing>> = { archive_run: 'Failed', resolve_run: 'Failed', wait_for_run: 'Aborted', answer_question: 'Question' };
 
@@ -75,11 +70,6 @@ test.serial('every tool answers its valid examples', async (t) => {
       api.put('r1', STANDING_FOR[tool.name] ?? 'Running');
       const fixed = tool.name === 'control_run' ? { ...args, position: (api.getRun('r1') as { right: { position: string } }).right.position } : args;
       const res = await call(client, tool.name, fixed);
-      if (NOT_YET[tool.name]) {
-        t.true(res.isError, tool.name);
-        t.is(textOf(res), `not available yet: ${NOT_YET[tool.name]}`);
-        continue;
-      }
       t.falsy(res.isError, `${tool.name} ${JSON.stringify(fixed)}: ${textOf(res)}`);
       t.deepEqual(res.structuredContent, JSON.parse(textOf(res)), tool.name);
     }

@@ -3,7 +3,6 @@ import { invalid } from '../../../commands/refusal.js';
 import { defineTool, type Tool } from '../tool.js';
 import { runNotes } from '../args/common.js';
 import { ControlRunArgs, ReviseGoalArgs, SecureRunWorkArgs } from '../args/acting.js';
-import { notYet } from './not-yet.js';
 
 // `harness` belongs to ChangeHarness and `node` to Jump only; giving them with another action is
 // refused rather than silently dropped, and `model` is always refused (a run's model cannot change).
@@ -54,5 +53,5 @@ export const secureRunWork: Tool = defineTool({
     "Commit every uncommitted change of a run on its own branch and push that branch to origin (never forced; to a backup branch when origin has commits the checkout lacks).",
   args: SecureRunWorkArgs,
   notes: runNotes,
-  call: () => notYet('secure'),
+  call: (a, { api, actor }) => api.secureRunWork(a.run, a.reason, actor),
 });

@@ -1,5 +1,3 @@
-import { map } from 'fp-ts/lib/Either.js';
-import { pipe } from 'fp-ts/lib/function.js';
 import { defineTool, type Tool } from '../tool.js';
 import { ChangeSettingArgs } from '../args/acting.js';
 
@@ -10,9 +8,5 @@ export const changeSetting: Tool = defineTool({
     'Change one setting, in the shape the Settings page sends; _tag names the setting. The same checks apply and the change takes effect at once; it is recorded with this tool and the calling agent.',
   args: ChangeSettingArgs,
   notes: { change: 'The change, e.g. {"_tag":"RunCap","cap":{"_tag":"Chosen","value":4}}.' },
-  call: (a, { settings, actor }) =>
-    pipe(
-      settings.change(a.change, { via: 'mcp', sender: actor.name ?? null }),
-      map((committed) => ({ committed })),
-    ),
+  call: (a, { settings, actor }) => settings.change(a.change, { via: 'mcp', sender: actor.name ?? null }),
 });

@@ -48,7 +48,7 @@ export const EXAMPLES: Readonly<Record<string, Examples>> = {
   read_pull_request: {
     valid: [{ run: 'r1' }, { run: 'r1', number: 4 }, { project: 'p1', number: 4 }],
     bad: [bad({ number: 0 }, /number: must be a positive integer/), bad({ run: 'r1', number: 1.5 }, /number/),
-      bad({}, /name a run, or a project and a number/, false), bad({ project: 'p1' }, /a project needs a pull request number/, false)],
+      bad({}, /name a run, or a project with a number/, false), bad({ project: 'p1' }, /a project needs a pull request number/, false)],
   },
   read_run_worktree: runOnly(),
   start_run: {

@@ -143,5 +143,34 @@ export class FakeService implements ServiceApi {
       signal?.addEventListener('abort', onAbort);
     });
   }
+  listWorkflows(project: string) {
+    this.record('listWorkflows', [project]);
+    return project === 'p1' ? right({ workflows: [] }) : left(notFound('project', project));
+  }
+  readWorkflow(project: string, workflow: string) {
+    this.record('readWorkflow', [project, workflow]);
+    return workflow === 'default' ? right({ name: workflow, origin: 'shipped', version: 'v1', source: 'digraph {}', steps: [] }) : left(notFound('workflow', workflow));
+  }
+  validateWorkflow(project: string, workflow: string) {
+    this.record('validateWorkflow', [project, workflow]);
+    return right({ workflow, origin: 'shipped', loads: true, errors: [], warnings: [] });
+  }
+  async readRunWorktree(runId: string) {
+    this.record('readRunWorktree', [runId]);
+    const found = this.find(runId);
+    return found._tag === 'Left' ? found : right({ run: found.right, folders: [] });
+  }
+  async secureRunWork(runId: string, reason: string | undefined, by: Actor) {
+    this.record('secureRunWork', [runId, reason], by);
+    const found = this.find(runId);
+    return found._tag === 'Left' ? found : right({ run: found.right, folders: [] });
+  }
+  // the real service's addressing rules, so the tool's errors can be checked here too
+  async readPullRequest(a: { run?: string; project?: string; number?: number }) {
+    this.record('readPullRequest', [a]);
+    if (!a.run && !a.project) return left(invalid('name a run, or a project with a number'));
+    if (a.project && !a.run && a.number === undefined) return left(invalid('a project needs a pull request number'));
+    return right({ pullRequest: { repository: 'o/r', number: a.number ?? 1, title: 'PR', state: 'OPEN' } });
+  }
   waiters(runId: string): number { return this.changes.listenerCount(runId); }
 }

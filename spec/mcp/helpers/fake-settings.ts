@@ -14,7 +14,7 @@ export class FakeSettings implements SettingsAccess {
     if (change._tag === 'McpEndpoint') this.current = { ...this.current, mcp: { ...this.current.mcp, enabled: change.enabled } };
     if (change._tag === 'McpToolGroup') this.group(change.group, change.enabled);
     if (change._tag === 'RunCap') this.current = { ...this.current, runCap: change.cap };
-    return right(change);
+    return right({ committed: change });
   }
 
   group(group: ToolGroup, enabled: boolean): void {
