@@ -144,6 +144,13 @@ test('PUT refuses bad input with 4xx and a detail', async (t) => {
   t.is((await fetch(`${base}/api/workflows/x?project=p1`)).status, 404, 'nothing was saved');
 });
 
+test('PUT refuses a body that is not declared as JSON', async (t) => {
+  const { base } = await serve(t);
+  const res = await put(base, '/api/workflows/x', JSON.stringify({ source: tinyWorkflow('x') }), 'text/plain');
+  t.is(res.status, 415);
+  t.regex((await json(res)).detail, /application\/json/);
+});
+
 test('PUT refuses a body over 1 MiB', async (t) => {
   const { base } = await serve(t);
   const res = await put(base, '/api/workflows/big', JSON.stringify({ source: 'x'.repeat(1024 * 1024 + 10) }));

@@ -52,6 +52,8 @@ const nameOf = (ctx: Ctx): string => {
 const rawBody = async (ctx: Ctx): Promise<unknown> => {
   const parsed = (ctx.request as { body?: unknown }).body;
   if (parsed !== undefined) return parsed;
+  const type = ctx.get('content-type');
+  if (type && !/^application\/(.+\+)?json\b/i.test(type)) refuse(415, `send the body as application/json (got ${type.slice(0, 80)})`);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of ctx.req) {
