@@ -11,7 +11,7 @@ const Outcome = oneOf(['success', 'failure'] as const);
 const Why = { reason: t.string };
 const By = { by: ActorCodec };
 
-const CheckoutCodec = t.type({ folder: t.string, path: t.string, directory: t.string, branch: t.string, base: t.string });
+const CheckoutCodec = withOptional({ folder: t.string, path: t.string, directory: t.string, branch: t.string, base: t.string }, { baseBranch: t.union([t.string, t.null]) });
 const PullRequestCodec = t.type({ repository: t.string, number: t.number, url: t.string });
 
 export const RUN_EVENT_CODECS = {

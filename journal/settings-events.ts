@@ -1,6 +1,7 @@
 import * as t from 'io-ts';
 import { SettingChangeCodec } from '../lib/settings/codec.js';
 import { oneOf } from './codec-util.js';
+import type { SettingChange } from '../lib/settings/model.js';
 
 // Settings are one journal ('settings'): each change with who sent it.
 export const SETTINGS_EVENT_CODECS = {
@@ -11,5 +12,8 @@ export const SETTINGS_EVENT_CODECS = {
   McpTokenRegenerated: t.type({ source: t.type({ via: oneOf(['http', 'mcp', 'cli'] as const), sender: t.union([t.string, t.null]) }) }),
 } as const;
 
-type Codecs = typeof SETTINGS_EVENT_CODECS;
-export type SettingsEvent = { [K in keyof Codecs]: { readonly type: K; readonly data: t.TypeOf<Codecs[K]> } }[keyof Codecs];
+// Written with the domain's SettingChange (the codec's branded numbers are a decoding detail).
+type Source = { readonly via: 'http' | 'mcp' | 'cli'; readonly sender: string | null };
+export type SettingsEvent =
+  | { readonly type: 'SettingChanged'; readonly data: { readonly change: SettingChange; readonly source: Source } }
+  | { readonly type: 'McpTokenRegenerated'; readonly data: { readonly source: Source } };

@@ -18,10 +18,10 @@ export const WorkflowCodec = t.type({
   origin: oneOf(ORIGINS),
   version: t.string,
   description: t.string,
-  inputs: t.array(t.string),
+  inputs: t.readonlyArray(t.string),
   defaults: t.record(t.string, t.string),
   stepDefaults: t.partial({ harness: oneOf(HARNESSES), model: t.string, persona: t.string, tools: oneOf(TOOL_ACCESS) }),
-  nodes: t.array(StepNodeCodec),
-  routes: t.array(RouteCodec),
+  nodes: t.readonlyArray(StepNodeCodec),
+  routes: t.readonlyArray(RouteCodec),
   source: t.string,
 });

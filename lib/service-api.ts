@@ -143,7 +143,13 @@ export interface ServiceApi {
   readThread(runId: string, before: string | undefined, pageSize: number): Outcome<{ rows: readonly unknown[]; before: string | null }>;
   readHistory(runId: string, before: number | undefined, pageSize: number): Outcome<{ events: readonly unknown[]; before: number | null }>;
   readLog(runId: string, before: number | undefined, pageSize: number): Outcome<{ lines: readonly unknown[]; before: number | null }>;
-  exportRun(runId: string): Outcome<{ path: string; size: number }>;
+  exportRun(runId: string): Promise<Outcome<{ path: string; size: number }>>;
   waitForRun(runId: string, timeoutMs: number, signal?: AbortSignal): Promise<Outcome<{ run: RunDetail; changed: WaitChange }>>;
   runUrl(runId: string): string;
+  listWorkflows(project: string): Outcome<{ workflows: readonly WorkflowListItem[] }>;
+  readWorkflow(project: string, workflow: string): Outcome<unknown>;
+  validateWorkflow(project: string, workflow: string): Outcome<unknown>;
+  readRunWorktree(runId: string): Promise<Outcome<{ run: RunDetail; folders: readonly unknown[] }>>;
+  secureRunWork(runId: string, reason: string | undefined, by: Actor): Promise<Outcome<{ run: RunDetail; folders: readonly unknown[] }>>;
+  readPullRequest(address: { run?: string; project?: string; number?: number }): Promise<Outcome<{ pullRequest: unknown }>>;
 }

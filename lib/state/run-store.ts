@@ -71,13 +71,22 @@ export class RunStore {
   append(runId: string, events: readonly RunEvent[], at: string, expected?: number): RunAppend {
     const current = this.states.get(runId);
     const stream = runStream(runId);
-    let next = current ?? null;
-    const r = this.journal.append(stream, expected ?? current?.seq ?? 0, events, at, (stored) => {
-      next = fold(runId, current ?? null, stored);
-      if (next) this.snapshots.putSync(stream, { v: SNAPSHOT_VERSION, state: next });
-    });
-    if (r._tag === 'Stale') return { _tag: 'Stale', state: current ?? (next as unknown as RunState) };
-    if (next) this.states.set(runId, next);
-    return { _tag: 'Appended', state: next as unknown as RunState, events: r.events };
+    let next: RunState | null = current ?? null;
+    let r;
+    try {
+      r = this.journal.append(stream, expected ?? current?.seq ?? 0, events, at, (stored) => {
+        next = fold(runId, current ?? null, stored);
+        if (!next) return;
+        this.snapshots.putSync(stream, { v: SNAPSHOT_VERSION, state: next });
+        // Set before the journal tells its listeners, so they read the state the events made.
+        this.states.set(runId, next);
+      });
+    } catch (err) {
+      if (current) this.states.set(runId, current);
+      else this.states.delete(runId);
+      throw err;
+    }
+    if (r._tag === 'Stale') return { _tag: 'Stale', state: current! };
+    return { _tag: 'Appended', state: (next ?? current)!, events: r.events };
   }
 }

@@ -1,0 +1,57 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { isLoopbackBind } from '../auth/host-names.js';
+import { createApp } from '../http/app.js';
+import { closeService, openService, startEngine } from '../service/open.js';
+import type { Service } from '../service/service.js';
+import { liveRecord, removeRecord, writeRecord } from './server-record.js';
+
+// `svc serve`: opens the service, listens, records where it answers, then starts running runs.
+
+export interface ServeOptions {
+  readonly home: string;
+  readonly port: number;
+  readonly bind: string;
+  readonly secret?: string;
+}
+
+export interface RunningServer {
+  readonly url: string;
+  readonly service: Service;
+  readonly server: Server;
+  close(): Promise<void>;
+}
+
+const urlHost = (bind: string, port: number): string => {
+  const host = bind === '0.0.0.0' ? '127.0.0.1' : bind === '::' ? '[::1]' : bind.includes(':') ? `[${bind}]` : bind;
+  return `http://${host}:${port}`;
+};
+
+export const startServer = async (o: ServeOptions): Promise<RunningServer> => {
+  const running = await liveRecord(o.home);
+  if (running) throw new Error(`a server is already running at ${running.url}`);
+  const service = await openService({ home: o.home, engine: false });
+  const server = createServer(createApp(service, { bind: o.bind, ...(o.secret ? { secret: o.secret } : {}) }).callback());
+  // wait_for_run may hold a request for five minutes.
+  server.requestTimeout = 330_000;
+  server.headersTimeout = 60_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port, o.bind, () => resolve());
+  });
+  const url = urlHost(o.bind, (server.address() as AddressInfo).port);
+  service.core.baseUrl = url;
+  writeRecord(o.home, { url, pid: process.pid, ...(o.secret ? { secret: o.secret } : {}) });
+  startEngine(service);
+  let closing: Promise<void> | null = null;
+  const close = () => (closing ??= (async () => {
+    removeRecord(o.home, process.pid);
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await closeService(service);
+  })());
+  return { url, service, server, close };
+};
+
+export const bindWarning = (bind: string): string | null =>
+  isLoopbackBind(bind) ? null : `bound to ${bind}: any host name is answered; protecting this network is your duty (MCP still needs its token)`;

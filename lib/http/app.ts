@@ -1,0 +1,77 @@
+import Koa from 'koa';
+import Router from '@koa/router';
+import { requestGuard } from '../auth/host-rules.js';
+import { windowSecret } from '../auth/window-secret.js';
+import { mountMcp } from '../mcp/endpoint.js';
+import { mountRunTools } from '../mcp/run-tools.js';
+import { findProject, primaryFolderPath } from '../../projections/projects.js';
+import type { Service } from '../service/service.js';
+import { BodyError } from './body.js';
+import { projectRoutes } from './routes/projects.js';
+import { runControlRoutes } from './routes/run-controls.js';
+import { runPageRoutes } from './routes/run-pages.js';
+import { runRoutes } from './routes/runs.js';
+import { serviceRoutes } from './routes/service-routes.js';
+import { workflowRoutes } from './routes/workflows.js';
+import { staticApp } from './static.js';
+
+// One port: the browser app, /api, /mcp, and each run's own tool server at /run-tools/:runId/mcp.
+
+export interface AppOptions {
+  readonly bind: string;
+  /** set for a server a window owns: every /api request must carry it */
+  readonly secret?: string;
+}
+
+// Bad input is a 4xx with a detail; anything unforeseen is logged and answered, never a crash.
+const errors: Koa.Middleware = async (ctx, next) => {
+  try {
+    await next();
+  } catch (err) {
+    if (err instanceof BodyError) {
+      ctx.status = err.status;
+      ctx.body = { detail: err.message };
+      return;
+    }
+    console.error('request failed', ctx.method, ctx.path, err);
+    ctx.status = 500;
+    ctx.body = { detail: 'internal error; the service logged it' };
+  }
+};
+
+const apiOnly = (mw: Koa.Middleware): Koa.Middleware => (ctx, next) => (ctx.path.startsWith('/api/') || ctx.path === '/api' ? mw(ctx, next) : next());
+
+export const createApp = (service: Service, opts: AppOptions): Koa => {
+  const app = new Koa();
+  app.proxy = false;
+  const router = new Router();
+  runRoutes(router, service);
+  runControlRoutes(router, service);
+  runPageRoutes(router, service);
+  projectRoutes(router, service);
+  serviceRoutes(router, service);
+  workflowRoutes(router, {
+    catalog: service.catalog,
+    resolveProject: (id) => { const p = findProject(service.core.projects.current, id); return p ? { primaryFolderPath: primaryFolderPath(p), defaultWorkflow: p.defaultWorkflow } : undefined; },
+  });
+  mountRunTools(router, service.core.runTools);
+  mountMcp(router, {
+    api: service, home: service.core.home,
+    settings: {
+      read: () => service.settings(),
+      change: (change, source) => ({ _tag: 'Right', right: service.changeSetting(change, source) }),
+    },
+  });
+  app.use(errors);
+  app.use(requestGuard({ bind: opts.bind }));
+  app.use(apiOnly(windowSecret(opts.secret)));
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+  app.use(apiOnly(async (ctx) => {
+    ctx.status = 404;
+    ctx.body = { detail: `no route ${ctx.method} ${ctx.path}` };
+  }));
+  app.use(staticApp());
+  return app;
+};
+

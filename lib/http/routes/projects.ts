@@ -1,0 +1,41 @@
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import { isLeft } from 'fp-ts/lib/Either.js';
+import type { Service } from '../../service/service.js';
+import { readJson } from '../body.js';
+import { FolderBody, NewProjectBody, ProjectPatchBody } from '../codecs.js';
+import { decodeOr400, refuseUnknownFields } from '../decode.js';
+import { reply } from '../reply.js';
+
+// Projects: GET/POST /api/projects, GET/PATCH /api/projects/:id, POST /api/projects/:id/folders,
+// DELETE /api/projects/:id/folders/:name.
+
+const outward = (p: { id: string; name: string; folders: readonly { name: string; path: string }[]; primaryFolder: string; defaultWorkflow: string }) => p;
+
+export const projectRoutes = (router: Router, service: Service): void => {
+  const id = (ctx: Context) => ctx.params['projectId']!;
+  router.get('/api/projects', (ctx: Context) => {
+    ctx.body = service.listProjects().map(outward);
+  });
+  router.post('/api/projects', async (ctx: Context) => {
+    const raw = await readJson(ctx);
+    refuseUnknownFields(raw, ['name', 'folders']);
+    const b = decodeOr400(NewProjectBody, raw);
+    reply(ctx, await service.addProject(b.name, b.folders));
+  });
+  router.get('/api/projects/:projectId', (ctx: Context) => reply(ctx, service.getProject(id(ctx))));
+  router.patch('/api/projects/:projectId', async (ctx: Context) => {
+    const raw = await readJson(ctx);
+    refuseUnknownFields(raw, ['name', 'defaultWorkflow']);
+    const b = decodeOr400(ProjectPatchBody, raw);
+    let r = service.getProject(id(ctx));
+    if (!isLeft(r) && b.name !== undefined) r = service.renameProject(r.right.id, b.name);
+    if (!isLeft(r) && b.defaultWorkflow !== undefined) r = service.chooseDefaultWorkflow(r.right.id, b.defaultWorkflow);
+    reply(ctx, r);
+  });
+  router.post('/api/projects/:projectId/folders', async (ctx: Context) => {
+    const b = decodeOr400(FolderBody, await readJson(ctx));
+    reply(ctx, await service.addFolder(id(ctx), b));
+  });
+  router.delete('/api/projects/:projectId/folders/:name', (ctx: Context) => reply(ctx, service.removeFolder(id(ctx), ctx.params['name']!)));
+};

@@ -1,0 +1,46 @@
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import { publicSettings } from '../../../projections/settings.js';
+import { readToken, regenerateToken } from '../../auth/mcp-token.js';
+import { refreshAvailability } from '../../service/open.js';
+import type { Service } from '../../service/service.js';
+import { SettingChangeCodec } from '../../settings/codec.js';
+import type { SettingSource } from '../../settings/model.js';
+import { readJson } from '../body.js';
+import { decodeOr400 } from '../decode.js';
+
+// Health, settings (with the source of each change), the MCP connection, harness readiness.
+
+const sourceOf = (ctx: Context): SettingSource => ({ via: 'http', sender: ctx.get('svc-setting-source').trim().slice(0, 120) || null });
+
+export const serviceRoutes = (router: Router, service: Service): void => {
+  router.get('/api/health', (ctx: Context) => {
+    ctx.body = service.health();
+  });
+  router.get('/api/settings', (ctx: Context) => {
+    ctx.body = publicSettings(service.settings());
+  });
+  router.put('/api/settings', async (ctx: Context) => {
+    const change = decodeOr400(SettingChangeCodec, await readJson(ctx));
+    ctx.body = service.changeSetting(change, sourceOf(ctx));
+  });
+  router.get('/api/settings/changes', (ctx: Context) => {
+    ctx.body = { changes: service.recentSettingChanges() };
+  });
+  router.get('/api/settings/mcp', (ctx: Context) => {
+    const s = service.settings().mcp;
+    ctx.body = { url: `${service.core.baseUrl}/mcp`, token: readToken(service.core.home), enabled: s.enabled, groups: s.groups };
+  });
+  router.post('/api/settings/mcp/token', (ctx: Context) => {
+    const token = regenerateToken(service.core.home);
+    service.recordTokenRegenerated(sourceOf(ctx));
+    ctx.body = { token };
+  });
+  router.get('/api/harnesses', (ctx: Context) => {
+    ctx.body = { harnesses: Object.keys(service.core.harnesses).map((name) => ({ name, availability: service.core.availability.get(name as never) ?? { _tag: 'Unchecked' } })) };
+  });
+  router.post('/api/harnesses/check', async (ctx: Context) => {
+    await refreshAvailability(service.core);
+    ctx.body = { harnesses: Object.keys(service.core.harnesses).map((name) => ({ name, availability: service.core.availability.get(name as never) })) };
+  });
+};

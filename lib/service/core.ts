@@ -1,0 +1,73 @@
+import type { Either } from 'fp-ts/lib/Either.js';
+import type { Journal } from '../../journal/journal.js';
+import type { ProjectEvent } from '../../journal/project-events.js';
+import type { SettingsEvent } from '../../journal/settings-events.js';
+import type { Store } from '../../journal/store.js';
+import type { Projects } from '../../projections/projects.js';
+import type { RunState } from '../../projections/run-state.js';
+import { currentNodeOf } from '../../projections/run-state.js';
+import { runDetail, runSummary, type StepFacts } from '../../projections/run-views.js';
+import type { Engine } from '../engine/engine.js';
+import type { RunToolsBackend } from '../engine/run-tools-backend.js';
+import type { Availability, HarnessAdapter } from '../harness/adapter.js';
+import type { ProjectView, RunDetail, RunSummary, StepSettings } from '../service-api.js';
+import type { Settings } from '../settings/model.js';
+import type { FoldedStream } from '../state/folded-stream.js';
+import type { LogStore } from '../state/log-store.js';
+import type { RunStore } from '../state/run-store.js';
+import { resolveStepSettings, toolClasses } from '../workflows/step-settings.js';
+import type { HarnessName, Persona, StepNode, Workflow } from '../workflows/model.js';
+
+// Everything the facade's functions share. Built once by open.ts (the composition root).
+
+export interface Workflows {
+  /** the workflow to start a run on: Left says why not (unknown, or does not load) */
+  load(project: ProjectView, name: string): Either<string, Workflow>;
+  persona(project: ProjectView, name: string): Persona | undefined;
+}
+
+export interface ServiceCore {
+  readonly home: string;
+  readonly version: string;
+  readonly store: Store;
+  readonly journal: Journal;
+  readonly runs: RunStore;
+  readonly logs: LogStore;
+  readonly projects: FoldedStream<Projects, ProjectEvent>;
+  readonly settings: FoldedStream<Settings, SettingsEvent>;
+  readonly workflows: Workflows;
+  readonly harnesses: Readonly<Record<HarnessName, HarnessAdapter>>;
+  readonly availability: Map<HarnessName, Availability>;
+  readonly runTools: RunToolsBackend;
+  engine: Engine | null;
+  baseUrl: string;
+  now(): Date;
+  newId(prefix: string): string;
+}
+
+export const projectOf = (core: ServiceCore, s: RunState): ProjectView | undefined => core.projects.current.get(s.projectId);
+
+export const stepSettingsOf = (core: ServiceCore, s: RunState, node: StepNode): StepSettings => {
+  const project = projectOf(core, s);
+  const personaName = node.persona ?? s.workflow.stepDefaults.persona;
+  const persona = personaName && project ? core.workflows.persona(project, personaName) : undefined;
+  const harness = s.harnessOverride ?? s.harness;
+  return resolveStepSettings({
+    run: { ...(harness ? { harness } : {}), ...(s.model && !s.harnessOverride ? { model: s.model } : {}) },
+    node, ...(persona ? { persona } : {}), workflow: s.workflow.stepDefaults,
+    settings: { defaultHarness: core.settings.current.defaultHarness },
+  });
+};
+
+const stepFacts = (core: ServiceCore, s: RunState): StepFacts => {
+  const node = currentNodeOf(s);
+  if (!node || node.kind !== 'agent') return { settings: null, toolClasses: [] };
+  const settings = stepSettingsOf(core, s, node);
+  return { settings, toolClasses: toolClasses(settings.tools.value) };
+};
+
+export const detailOf = (core: ServiceCore, s: RunState): RunDetail => runDetail(s, projectOf(core, s), stepFacts(core, s));
+export const summaryOf = (core: ServiceCore, s: RunState): RunSummary => runSummary(s, projectOf(core, s));
+
+export const availabilityText = (a: Availability | undefined): string | null =>
+  !a ? 'not checked yet' : a._tag === 'Ready' ? null : a.detail;

@@ -1,0 +1,37 @@
+import { isLeft } from 'fp-ts/lib/Either.js';
+import { deliverPullRequest } from '../codehost/deliver.js';
+import { githubClient } from '../codehost/github.js';
+import { originUrl, parseRepository } from '../codehost/origin.js';
+import { gitOk } from '../git/git.js';
+import type { RunState } from '../../projections/run-state.js';
+import type { PullRequestRef } from '../service-api.js';
+import type { StepNode } from '../workflows/model.js';
+import type { ServiceCore } from './core.js';
+
+// A deliver step: commit what the agents left uncommitted, push the run's branch of the primary
+// folder, open a pull request against the branch the run started from.
+
+const commitLeftovers = async (dir: string, runId: string): Promise<void> => {
+  const status = await gitOk(dir, ['status', '--porcelain']);
+  if (status.trim() === '') return;
+  await gitOk(dir, ['add', '-A']);
+  const ident = (await gitOk(dir, ['config', 'user.email']).catch(() => '')).trim() ? [] : ['-c', 'user.name=svc', '-c', 'user.email=svc@localhost'];
+  await gitOk(dir, [...ident, '-c', 'core.hooksPath=/dev/null', 'commit', '--no-verify', '--no-gpg-sign', '-m', `svc: work of run ${runId}`]);
+};
+
+export const deliverRun = (core: ServiceCore) => async (s: RunState, node: StepNode): Promise<PullRequestRef> => {
+  const checkout = s.checkouts?.[0];
+  if (!checkout) throw new Error('the run has no worktree to deliver');
+  const cfg = core.settings.current.codeHost;
+  const url = await originUrl(checkout.directory);
+  const repo = url ? parseRepository(url, cfg.webHost) : undefined;
+  if (!repo) throw new Error(`the origin of ${checkout.folder} is not on ${cfg.webHost}`);
+  await commitLeftovers(checkout.directory, s.runId);
+  const r = await deliverPullRequest({
+    checkoutPath: checkout.directory, branch: checkout.branch, base: checkout.baseBranch ?? node.attrs['base'] ?? 'main',
+    owner: repo.owner, name: repo.name, title: s.title, body: `${s.goal}\n\n---\nOpened by svc run ${s.runId}.`,
+    draft: node.attrs['draft'] === 'true', client: githubClient(cfg),
+  });
+  if (isLeft(r)) throw new Error(r.left.detail);
+  return r.right;
+};

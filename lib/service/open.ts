@@ -1,0 +1,119 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { isLeft, left, right } from 'fp-ts/lib/Either.js';
+import { Journal } from '../../journal/journal.js';
+import { PROJECT_EVENT_CODECS, type ProjectEvent } from '../../journal/project-events.js';
+import { SETTINGS_EVENT_CODECS, type SettingsEvent } from '../../journal/settings-events.js';
+import { openStore } from '../../journal/store.js';
+import { evolveProjects, primaryFolderPath, type Projects } from '../../projections/projects.js';
+import { evolveSettings } from '../../projections/settings.js';
+import { Engine } from '../engine/engine.js';
+import { RunToolsBackend } from '../engine/run-tools-backend.js';
+import { createRunWorktrees, removeRunWorktrees } from '../git/worktrees.js';
+import type { HarnessAdapter } from '../harness/adapter.js';
+import { createAdapters } from '../harness/registry.js';
+import { newId } from '../ids.js';
+import { packageRoot } from '../package-root.js';
+import { ensurePrivateDir } from '../paths.js';
+import { DEFAULT_SETTINGS, type Settings } from '../settings/model.js';
+import { FoldedStream } from '../state/folded-stream.js';
+import { LogStore } from '../state/log-store.js';
+import { RunStore } from '../state/run-store.js';
+import { createCatalog, type Catalog } from '../workflows/catalog.js';
+import { renderPrompt } from '../workflows/template.js';
+import type { HarnessName } from '../workflows/model.js';
+import type { ProjectView } from '../service-api.js';
+import { stepSettingsOf, type ServiceCore, type Workflows } from './core.js';
+import { deliverRun } from './deliver.js';
+import { Service } from './service.js';
+
+// The composition root: opens the store, folds the journals, builds the real parts and starts the
+// engine. Tests open the same service; the only choice made by configuration is the harness set
+// (SVC_HARNESS_MODULE names a module whose createAdapters() replaces the real CLIs).
+
+export interface OpenOptions {
+  readonly home: string;
+  readonly baseUrl?: string;
+  /** do not start the engine (CLI commands that only record, like `svc project add`) */
+  readonly engine?: boolean;
+}
+
+const ref = (p: ProjectView) => ({ primaryFolderPath: primaryFolderPath(p), defaultWorkflow: p.defaultWorkflow });
+
+const workflowsFrom = (catalog: Catalog): Workflows => ({
+  load(project, name) {
+    const r = catalog.load(ref(project), name);
+    if (!r) return left(`unknown workflow ${JSON.stringify(name)}`);
+    if (isLeft(r)) return left(`workflow ${name} does not load: ${r.left.errors.slice(0, 3).map((e) => `${e.node ? `${e.node}: ` : ''}${e.message}`).join('; ')}`);
+    return right(r.right);
+  },
+  persona: (project, name) => catalog.persona(ref(project), name),
+});
+
+const loadHarnesses = async (): Promise<Record<HarnessName, HarnessAdapter>> => {
+  const module = process.env['SVC_HARNESS_MODULE'];
+  if (!module) return createAdapters({});
+  const m = (await import(pathToFileURL(module).href)) as { createAdapters(): Record<HarnessName, HarnessAdapter> };
+  return m.createAdapters();
+};
+
+const version = (): string => (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+
+export const openService = async (o: OpenOptions): Promise<Service> => {
+  ensurePrivateDir(o.home);
+  const store = openStore(join(o.home, 'db'));
+  const journal = new Journal(store);
+  const runs = new RunStore(journal, store);
+  runs.load();
+  const runTools = new RunToolsBackend(runs, journal, newId, () => new Date());
+  const settings = new FoldedStream<Settings, SettingsEvent>(journal, 'settings', SETTINGS_EVENT_CODECS, DEFAULT_SETTINGS, evolveSettings);
+  const catalog = createCatalog({ home: o.home, store, defaultHarness: () => settings.current.defaultHarness });
+  const core: ServiceCore = {
+    home: o.home, version: version(), store, journal, runs, logs: new LogStore(store),
+    projects: new FoldedStream<Projects, ProjectEvent>(journal, 'projects', PROJECT_EVENT_CODECS, new Map(), evolveProjects),
+    settings, workflows: workflowsFrom(catalog), harnesses: await loadHarnesses(), availability: new Map(), runTools,
+    engine: null, baseUrl: o.baseUrl ?? '', now: () => new Date(), newId,
+  };
+  const service = new Service(core, catalog);
+  if (o.engine !== false) startEngine(service);
+  return service;
+};
+
+/** Starts running runs; a server starts it once it knows its own URL (the run tool server's address). */
+export const startEngine = (service: Service): void => {
+  const { core, catalog } = service;
+  if (core.engine) return;
+  core.engine = new Engine({
+    journal: core.journal, runs: core.runs, logs: core.logs,
+    project: (id) => core.projects.current.get(id),
+    settings: () => core.settings.current,
+    harness: (name) => core.harnesses[name],
+    stepSettings: (run, node) => stepSettingsOf(core, run, node),
+    persona: (run, name) => { const p = core.projects.current.get(run.projectId); return p ? catalog.persona(ref(p), name) : undefined; },
+    renderPrompt: (template, vars) => renderPrompt(template, vars as Parameters<typeof renderPrompt>[1]),
+    worktrees: {
+      create: (runId, folders) => createRunWorktrees(core.home, runId, folders),
+      remove: (runId, checkouts) => removeRunWorktrees(core.home, runId, checkouts.map((c) => ({ name: c.folder, path: c.path }))),
+    },
+    deliver: deliverRun(core),
+    runTools: (runId, stepId) => { const t = core.runTools.issue(runId, stepId); return { url: `${core.baseUrl}/run-tools/${runId}/mcp`, token: t.token, revoke: t.revoke }; },
+    newId, now: () => new Date(),
+  });
+  void refreshAvailability(core);
+  core.engine.start();
+};
+
+/** Asks each harness whether it is ready; ChangeHarness reads the answers. */
+export const refreshAvailability = async (core: ServiceCore): Promise<void> => {
+  await Promise.all(Object.entries(core.harnesses).map(async ([name, a]) => {
+    core.availability.set(name as HarnessName, await a.check().catch((e: unknown) => ({ _tag: 'NotInstalled' as const, detail: String(e) })));
+  }));
+};
+
+export const closeService = async (s: Service): Promise<void> => {
+  s.core.engine?.stop();
+  await s.catalog.close();
+  await s.core.logs.flushed();
+  await s.core.store.close();
+};

@@ -1,0 +1,55 @@
+import { decodeStored, isUnreadable } from '../../journal/decode.js';
+import type { Journal } from '../../journal/journal.js';
+import { RUN_EVENT_CODECS, type RunEvent } from '../../journal/run-events.js';
+import { threadRow, type ThreadRow } from '../../projections/thread.js';
+import type { LogLine, LogStore } from '../state/log-store.js';
+import { runStream } from '../state/run-store.js';
+
+// Pages over a run's journal and log. Each reads only the range it returns (history, log) or
+// walks back from the cursor until the page is full (thread), never the whole run.
+
+export interface HistoryEvent {
+  readonly seq: number;
+  readonly at: string;
+  readonly type: string;
+  readonly data?: unknown;
+  readonly detail?: string;
+}
+
+export const historyPage = (journal: Journal, runId: string, before: number | undefined, size: number) => {
+  const raw = journal.page(runStream(runId), before, size);
+  const events: HistoryEvent[] = raw.map((s) => {
+    const d = decodeStored<RunEvent>(RUN_EVENT_CODECS, s);
+    return isUnreadable(d) ? { seq: d.seq, at: d.at, type: 'Unreadable', detail: d.detail } : { seq: s.seq, at: s.at, type: d.type, data: (d as RunEvent).data };
+  });
+  const first = events[0]?.seq ?? 1;
+  return { events, before: first > 1 ? first : null };
+};
+
+const BATCH = 200;
+
+export const threadPage = (journal: Journal, runId: string, before: number | undefined, size: number) => {
+  const rows: ThreadRow[] = [];
+  let cursor = before;
+  while (rows.length < size) {
+    const raw = journal.page(runStream(runId), cursor, BATCH);
+    if (raw.length === 0) break;
+    const batch: ThreadRow[] = [];
+    for (const s of raw) {
+      const d = decodeStored<RunEvent>(RUN_EVENT_CODECS, s);
+      const row = isUnreadable(d) ? { kind: 'note' as const, author: 'service' as const, text: `unreadable event: ${d.detail}` } : threadRow(d as RunEvent);
+      if (row) batch.push({ id: String(s.seq), at: s.at, ...row });
+    }
+    rows.unshift(...batch.slice(Math.max(0, batch.length - (size - rows.length))));
+    cursor = raw[0]!.seq;
+    if (cursor <= 1) break;
+  }
+  const first = rows.length ? Number(rows[0]!.id) : 1;
+  return { rows, before: first > 1 && rows.length === size ? String(first) : null };
+};
+
+export const logPage = (logs: LogStore, runId: string, before: number | undefined, size: number): { lines: LogLine[]; before: number | null } => {
+  const lines = logs.page(runId, before, size);
+  const first = lines[0]?.n ?? 1;
+  return { lines, before: first > 1 ? first : null };
+};

@@ -1,0 +1,85 @@
+import { realpathSync, statSync } from 'node:fs';
+import { basename, resolve as resolvePath } from 'node:path';
+import { isLeft, left, right, type Either } from 'fp-ts/lib/Either.js';
+import { decideAddFolder, decideAddProject, decideChooseDefaultWorkflow, decideRemoveFolder, decideRenameProject, type FolderInput } from '../../commands/projects.js';
+import { invalid, notFound, type Outcome, type Refusal } from '../../commands/refusal.js';
+import type { ProjectEvent } from '../../journal/project-events.js';
+import { findProject } from '../../projections/projects.js';
+import { gitOk } from '../git/git.js';
+import type { ProjectView } from '../service-api.js';
+import type { ServiceCore } from './core.js';
+
+// Projects: each folder must be a git work tree; it is stored as the real absolute path of the
+// repository's top folder, named by its base name unless a name is given.
+
+export interface FolderRequest { readonly path: string; readonly name?: string }
+
+export const resolveFolder = async (f: FolderRequest): Promise<Either<Refusal, FolderInput>> => {
+  const abs = resolvePath(f.path);
+  try {
+    if (!statSync(abs).isDirectory()) return left(invalid(`${f.path} is not a folder`));
+    const top = (await gitOk(abs, ['rev-parse', '--show-toplevel'], { timeoutMs: 10_000 })).trim();
+    const path = realpathSync(top);
+    return right({ name: f.name ?? basename(path), path });
+  } catch (err) {
+    const why = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : 'is not a git folder';
+    return left(invalid(`${f.path} ${why}`));
+  }
+};
+
+const resolveAll = async (fs: readonly FolderRequest[]): Promise<Either<Refusal, FolderInput[]>> => {
+  const out: FolderInput[] = [];
+  for (const f of fs) {
+    const r = await resolveFolder(f);
+    if (isLeft(r)) return r;
+    out.push(r.right);
+  }
+  return right(out);
+};
+
+const commit = (core: ServiceCore, projectId: string, d: Either<Refusal, ProjectEvent[]>): Outcome<ProjectView> => {
+  if (isLeft(d)) return d;
+  core.projects.append(d.right, core.now().toISOString());
+  const p = core.projects.current.get(projectId);
+  return p ? right(p) : left(notFound('project', projectId));
+};
+
+const slug = (name: string): string => name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40) || 'project';
+
+const freshId = (core: ServiceCore, name: string): string => {
+  const base = slug(name);
+  let id = base;
+  for (let i = 2; core.projects.current.has(id); i++) id = `${base}-${i}`;
+  return id;
+};
+
+export const addProject = async (core: ServiceCore, name: string, folders: readonly FolderRequest[]): Promise<Outcome<ProjectView>> => {
+  const resolved = await resolveAll(folders);
+  if (isLeft(resolved)) return resolved;
+  const projectId = freshId(core, name);
+  return commit(core, projectId, decideAddProject(core.projects.current, { projectId, name, folders: resolved.right }));
+};
+
+export const renameProject = (core: ServiceCore, projectId: string, name: string): Outcome<ProjectView> =>
+  commit(core, projectId, decideRenameProject(core.projects.current, { projectId, name }));
+
+export const addFolder = async (core: ServiceCore, projectId: string, folder: FolderRequest): Promise<Outcome<ProjectView>> => {
+  if (!core.projects.current.has(projectId)) return left(notFound('project', projectId));
+  const r = await resolveFolder(folder);
+  if (isLeft(r)) return r;
+  return commit(core, projectId, decideAddFolder(core.projects.current, { projectId, folder: r.right }));
+};
+
+export const removeFolder = (core: ServiceCore, projectId: string, name: string): Outcome<ProjectView> =>
+  commit(core, projectId, decideRemoveFolder(core.projects.current, { projectId, name }));
+
+export const chooseDefaultWorkflow = (core: ServiceCore, projectId: string, workflow: string): Outcome<ProjectView> => {
+  const p = core.projects.current.get(projectId);
+  const exists = p ? !isLeft(core.workflows.load(p, workflow)) : false;
+  return commit(core, projectId, decideChooseDefaultWorkflow(core.projects.current, { projectId, workflow, exists }));
+};
+
+export const getProject = (core: ServiceCore, idOrName: string): Outcome<ProjectView> => {
+  const p = findProject(core.projects.current, idOrName);
+  return p ? right(p) : left(notFound('project', idOrName));
+};

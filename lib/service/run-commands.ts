@@ -1,0 +1,136 @@
+import { isLeft, left, right } from 'fp-ts/lib/Either.js';
+import { decideArchive } from '../../commands/archive.js';
+import { decideAnswerQuestion } from '../../commands/answer-question.js';
+import type { CommandContext } from '../../commands/context.js';
+import { decideControl, withAllowed } from '../../commands/control.js';
+import type { ControlCommand } from '../../commands/control-input.js';
+import type { Decision } from '../../commands/guards.js';
+import { invalid, notFound, type Outcome } from '../../commands/refusal.js';
+import { decideResolve } from '../../commands/resolve.js';
+import { decideReviseGoal } from '../../commands/revise-goal.js';
+import { decideSendMessage } from '../../commands/send-message.js';
+import { findProject } from '../../projections/projects.js';
+import type { RunState } from '../../projections/run-state.js';
+import { parsePosition } from '../../projections/run-views.js';
+import type { Actor, ControlInput, RunDetail, StartRunInput } from '../service-api.js';
+import { availabilityText, detailOf, type ServiceCore } from './core.js';
+import { decideCreateRun } from './start-run.js';
+
+const ctxOf = (core: ServiceCore, by: Actor, reason?: string): CommandContext => ({ at: core.now().toISOString(), by, ...(reason !== undefined ? { reason } : {}) });
+
+const runOf = (core: ServiceCore, runId: string): Outcome<RunState> => {
+  const s = core.runs.get(runId);
+  return s ? right(s) : left(notFound('run', runId));
+};
+
+/** Decide against the run as it is now and append; refusals come back as they are. */
+const act = (core: ServiceCore, runId: string, decide: (s: RunState) => Decision): Outcome<RunState> => {
+  const s = core.runs.get(runId);
+  if (!s) return left(notFound('run', runId));
+  const d = decide(s);
+  if (isLeft(d)) return d;
+  if (d.right.length === 0) return right(s);
+  return right(core.runs.append(runId, d.right, core.now().toISOString()).state);
+};
+
+export const startRun = (core: ServiceCore, input: StartRunInput, by: Actor, restartOf?: string): Outcome<{ runId: string }> => {
+  const project = findProject(core.projects.current, input.project);
+  if (!project) return left(notFound('project', input.project));
+  const name = input.workflow ?? project.defaultWorkflow;
+  const wf = core.workflows.load(project, name);
+  if (isLeft(wf)) return left(invalid(wf.left));
+  const runId = core.newId('r');
+  const d = decideCreateRun({ runId, projectId: project.id, workflow: wf.right, input, by, ...(restartOf ? { restartOf } : {}) });
+  if (isLeft(d)) return d;
+  core.runs.append(runId, d.right, core.now().toISOString(), 0);
+  return right({ runId });
+};
+
+const controlCommand = (core: ServiceCore, input: ControlInput, c: CommandContext): Outcome<ControlCommand> => {
+  if (input.model !== undefined) return left(invalid("changing a run's model is unsupported; control_run does not take model"));
+  switch (input.action) {
+    case 'ChangeHarness':
+      if (!input.harness) return left(invalid('ChangeHarness needs harness: claude, codex or opencode'));
+      return right({ ...c, action: 'ChangeHarness', harness: input.harness, available: availabilityText(core.availability.get(input.harness)) });
+    case 'Jump':
+      if (!input.node) return left(invalid('Jump needs node: the id of the step to jump to'));
+      return right({ ...c, action: 'Jump', node: input.node });
+    case 'Restart': return right({ ...c, action: 'Restart', newRunId: '' });
+    default: return right({ ...c, action: input.action });
+  }
+};
+
+// Restart: the new run is made first, so the old run never names a run that does not exist.
+const restart = (core: ServiceCore, s: RunState, cmd: ControlCommand & { action: 'Restart' }): Outcome<ControlCommand> => {
+  const project = core.projects.current.get(s.projectId);
+  const input: StartRunInput = { project: s.projectId, goal: s.goal, workflow: s.workflow.name, inputs: s.inputs, title: s.title, ...(s.harness ? { harness: s.harness } : {}), ...(s.model ? { model: s.model } : {}) };
+  const made = project ? startRun(core, input, cmd.by, s.runId) : left(notFound('project', s.projectId));
+  return isLeft(made) ? made : right({ ...cmd, newRunId: made.right.runId });
+};
+
+export const control = (core: ServiceCore, runId: string, input: ControlInput, by: Actor): Outcome<{ outcome: 'Applied' | 'Stale'; run: RunDetail }> => {
+  const found = runOf(core, runId);
+  if (isLeft(found)) return found;
+  const s = found.right;
+  const position = parsePosition(input.position);
+  if (position === null) return left(invalid(`position ${JSON.stringify(input.position)} is not one that get_run returned`));
+  if (position !== s.position) return right({ outcome: 'Stale', run: detailOf(core, s) });
+  const built = controlCommand(core, input, ctxOf(core, by, input.reason));
+  if (isLeft(built)) return built;
+  const probe = withAllowed(s, decideControl(s, built.right));
+  if (isLeft(probe)) return probe;
+  const cmd = built.right.action === 'Restart' ? restart(core, s, built.right) : right(built.right);
+  if (isLeft(cmd)) return cmd;
+  const d = decideControl(s, cmd.right);
+  if (isLeft(d)) return d;
+  const r = core.runs.append(runId, d.right, core.now().toISOString(), s.seq);
+  return right({ outcome: r._tag === 'Appended' ? 'Applied' : 'Stale', run: detailOf(core, r.state) });
+};
+
+export const reviseGoal = (core: ServiceCore, runId: string, goal: string, reason: string | undefined, by: Actor): Outcome<{ run: RunDetail; goal: string }> => {
+  const r = act(core, runId, (s) => decideReviseGoal(s, { ...ctxOf(core, by, reason), goal }));
+  return isLeft(r) ? r : right({ run: detailOf(core, r.right), goal: r.right.goal });
+};
+
+const deliveryDetail = (delivered: boolean, s: RunState, delivery: 'Resume' | 'Hold'): string | null => {
+  if (delivered) return null;
+  if (delivery === 'Hold') return 'held for the run\'s next turn';
+  return s.lifecycle === 'active' && !s.paused ? 'no turn that takes messages is in flight; held for the next turn' : 'the run has no turn in flight; held for its next turn';
+};
+
+// Resume: the message goes into the live turn only when its CLI takes messages mid-turn; decide
+// is asked first (pure), so a message is never sent into a turn and then refused.
+export const message = (core: ServiceCore, runId: string, text: string, delivery: 'Resume' | 'Hold', reason: string | undefined, by: Actor) => {
+  const found = runOf(core, runId);
+  if (isLeft(found)) return found;
+  const s = found.right;
+  const base = { ...ctxOf(core, by, reason), messageId: core.newId('m'), text, delivery };
+  const live = core.engine?.live.forRun(runId, s.step?.stepId);
+  const hopeful = decideSendMessage(s, { ...base, liveStep: live ? s.step!.stepId : null });
+  if (isLeft(hopeful)) return hopeful;
+  const wantsLive = hopeful.right.some((e) => e.type === 'MessageDelivered');
+  const sent = wantsLive && live ? live.send(text) : false;
+  const d = sent ? hopeful : decideSendMessage(s, { ...base, liveStep: null });
+  if (isLeft(d)) return d;
+  const after = core.runs.append(runId, d.right, core.now().toISOString()).state;
+  const delivered = d.right.some((e) => e.type === 'MessageDelivered' || e.type === 'RunResumed');
+  return right({ run: detailOf(core, after), delivered, detail: deliveryDetail(delivered, s, delivery) });
+};
+
+export const answer = (core: ServiceCore, runId: string, questionId: string, ans: string | readonly string[], reason: string | undefined, by: Actor) => {
+  const before = core.runs.get(runId);
+  const waiting = before?.question?.id === questionId && before.step !== null && core.engine?.live.isLive(before.step.stepId) === true;
+  const r = act(core, runId, (s) => decideAnswerQuestion(s, { ...ctxOf(core, by, reason), questionId, answer: ans }));
+  if (isLeft(r)) return r;
+  return right({ run: detailOf(core, r.right), question: questionId, delivered: waiting, detail: waiting ? null : 'recorded; the agent that asked is no longer waiting' });
+};
+
+export const archive = (core: ServiceCore, runId: string, state: 'Archived' | 'Active', reason: string | undefined, by: Actor) => {
+  const r = act(core, runId, (s) => decideArchive(s, { ...ctxOf(core, by, reason), state }));
+  return isLeft(r) ? r : right({ run: detailOf(core, r.right), state });
+};
+
+export const resolve = (core: ServiceCore, runId: string, reason: string | undefined, by: Actor) => {
+  const r = act(core, runId, (s) => decideResolve(s, ctxOf(core, by, reason)));
+  return isLeft(r) ? r : right({ run: detailOf(core, r.right) });
+};

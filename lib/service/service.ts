@@ -1,0 +1,143 @@
+import { left, right } from 'fp-ts/lib/Either.js';
+import { notFound, type Outcome } from '../../commands/refusal.js';
+import { findProject, primaryFolderPath } from '../../projections/projects.js';
+import { httpRun } from '../../projections/run-views.js';
+import { standingOf } from '../../projections/standing.js';
+import type { Catalog } from '../workflows/catalog.js';
+import type { Actor, ControlInput, HttpRun, ProjectView, RunSummary, ServiceApi, StartRunInput } from '../service-api.js';
+import type { SettingChange, SettingSource } from '../settings/model.js';
+import { detailOf, summaryOf, type ServiceCore } from './core.js';
+import { exportRun } from './export-run.js';
+import { historyPage, logPage, threadPage } from './pages.js';
+import * as projects from './projects.js';
+import * as commands from './run-commands.js';
+import { readPullRequest, readRunWorktree, secureRunWork } from './run-git.js';
+import * as settings from './settings.js';
+import { waitForRun } from './wait.js';
+
+// The facade: every door (HTTP, MCP, CLI, app) calls these methods. Each one decodes nothing and
+// holds no rule of its own: it finds the state, asks a command's decide or a projection, and maps.
+
+const newestFirst = <T extends { createdAt: string; runId: string }>(a: T, b: T) => (a.runId < b.runId ? 1 : -1);
+
+export class Service implements ServiceApi {
+  private httpListCache: string | null = null;
+
+  constructor(readonly core: ServiceCore, readonly catalog: Catalog) {
+    core.journal.subscribe((stream) => { if (stream.startsWith('run:') || stream === 'projects') this.httpListCache = null; });
+  }
+
+  health() {
+    return { version: this.core.version, available: { _tag: 'UpToDate', running: this.core.version }, projects: this.core.projects.current.size, runs: this.core.runs.size };
+  }
+
+  private visible() {
+    return [...this.core.runs.all()].filter((s) => !s.archived);
+  }
+
+  listRuns(filter: { standing?: string; project?: string } = {}): readonly RunSummary[] {
+    const project = filter.project ? findProject(this.core.projects.current, filter.project) : undefined;
+    if (filter.project && !project) return [];
+    return this.visible()
+      .filter((s) => (!project || s.projectId === project.id) && (!filter.standing || standingOf(s) === filter.standing))
+      .sort((a, b) => (a.runId < b.runId ? 1 : -1))
+      .map((s) => summaryOf(this.core, s));
+  }
+
+  listHttpRuns(): readonly HttpRun[] {
+    // `outcome` appears on an ended run only when it is read singly (spec, Run HTTP shape).
+    return this.visible().map((s) => { const { outcome: _o, ...rest } = httpRun(s); return rest; }).sort(newestFirst);
+  }
+
+  /** GET /api/runs body, kept until a run changes: the list is read far more often than it changes. */
+  httpRunsJson(): string {
+    this.httpListCache ??= JSON.stringify(this.listHttpRuns());
+    return this.httpListCache;
+  }
+
+  getRun(runId: string) {
+    const s = this.core.runs.get(runId);
+    return s ? right(detailOf(this.core, s)) : left(notFound('run', runId));
+  }
+
+  getHttpRun(runId: string) {
+    const s = this.core.runs.get(runId);
+    return s ? right(httpRun(s)) : left(notFound('run', runId));
+  }
+
+  listProjects(): readonly ProjectView[] {
+    return [...this.core.projects.current.values()];
+  }
+
+  startRun(input: StartRunInput, by: Actor) { return commands.startRun(this.core, input, by); }
+  control(runId: string, input: ControlInput, by: Actor) { return commands.control(this.core, runId, input, by); }
+  reviseGoal(runId: string, goal: string, reason: string | undefined, by: Actor) { return commands.reviseGoal(this.core, runId, goal, reason, by); }
+  message(runId: string, text: string, delivery: 'Resume' | 'Hold', reason: string | undefined, by: Actor) { return commands.message(this.core, runId, text, delivery, reason, by); }
+  answer(runId: string, questionId: string, answer: string | readonly string[], reason: string | undefined, by: Actor) { return commands.answer(this.core, runId, questionId, answer, reason, by); }
+  archive(runId: string, state: 'Archived' | 'Active', reason: string | undefined, by: Actor) { return commands.archive(this.core, runId, state, reason, by); }
+  resolve(runId: string, reason: string | undefined, by: Actor) { return commands.resolve(this.core, runId, reason, by); }
+
+  private known<T>(runId: string, f: () => T): Outcome<T> {
+    return this.core.runs.get(runId) ? right(f()) : left(notFound('run', runId));
+  }
+
+  readThread(runId: string, before: string | undefined, pageSize: number) {
+    return this.known(runId, () => threadPage(this.core.journal, runId, before === undefined ? undefined : Number(before), pageSize));
+  }
+  readHistory(runId: string, before: number | undefined, pageSize: number) {
+    return this.known(runId, () => historyPage(this.core.journal, runId, before, pageSize));
+  }
+  readLog(runId: string, before: number | undefined, pageSize: number) {
+    return this.known(runId, () => logPage(this.core.logs, runId, before, pageSize));
+  }
+
+  async exportRun(runId: string) {
+    const s = this.core.runs.get(runId);
+    if (!s) return left(notFound('run', runId));
+    return right(await exportRun(this.core.home, this.core.journal, this.core.logs, runId, detailOf(this.core, s)));
+  }
+
+  waitForRun(runId: string, timeoutMs: number, signal?: AbortSignal) { return waitForRun(this.core, runId, timeoutMs, signal); }
+
+  runUrl(runId: string): string {
+    return `${this.core.baseUrl}/runs/${encodeURIComponent(runId)}`;
+  }
+
+  private projectRef(idOrName: string) {
+    const p = findProject(this.core.projects.current, idOrName);
+    return p ? right({ primaryFolderPath: primaryFolderPath(p), defaultWorkflow: p.defaultWorkflow }) : left(notFound('project', idOrName));
+  }
+
+  listWorkflows(project: string) {
+    const ref = this.projectRef(project);
+    return ref._tag === 'Left' ? ref : right({ workflows: this.catalog.list(ref.right) });
+  }
+  readWorkflow(project: string, workflow: string) {
+    const ref = this.projectRef(project);
+    if (ref._tag === 'Left') return ref;
+    const w = this.catalog.read(ref.right, workflow);
+    return w ? right(w) : left(notFound('workflow', workflow));
+  }
+  validateWorkflow(project: string, workflow: string) {
+    const ref = this.projectRef(project);
+    if (ref._tag === 'Left') return ref;
+    const v = this.catalog.validate(ref.right, workflow);
+    return v ? right(v) : left(notFound('workflow', workflow));
+  }
+
+  readRunWorktree(runId: string) { return readRunWorktree(this.core, runId); }
+  secureRunWork(runId: string, reason: string | undefined, by: Actor) { return secureRunWork(this.core, runId, reason, by); }
+  readPullRequest(address: { run?: string; project?: string; number?: number }) { return readPullRequest(this.core, address); }
+
+  // Projects and settings (HTTP and CLI).
+  addProject(name: string, folders: readonly projects.FolderRequest[]) { return projects.addProject(this.core, name, folders); }
+  renameProject(id: string, name: string) { return projects.renameProject(this.core, id, name); }
+  addFolder(id: string, folder: projects.FolderRequest) { return projects.addFolder(this.core, id, folder); }
+  removeFolder(id: string, name: string) { return projects.removeFolder(this.core, id, name); }
+  chooseDefaultWorkflow(id: string, workflow: string) { return projects.chooseDefaultWorkflow(this.core, id, workflow); }
+  getProject(idOrName: string) { return projects.getProject(this.core, idOrName); }
+  settings() { return this.core.settings.current; }
+  changeSetting(change: SettingChange, source: SettingSource) { return settings.changeSetting(this.core, change, source); }
+  recentSettingChanges(limit?: number) { return settings.recentChanges(this.core, limit); }
+  recordTokenRegenerated(source: SettingSource) { settings.recordTokenRegenerated(this.core, source); }
+}

@@ -1,0 +1,26 @@
+import type { SettingChangeRow } from '../../projections/settings.js';
+import { redact } from '../../projections/settings.js';
+import type { SettingChange, SettingSource } from '../settings/model.js';
+import type { ServiceCore } from './core.js';
+
+// A settings change is decoded at the boundary (lib/settings/codec.ts), so every change that
+// arrives here is one the Settings page would accept. It takes effect at once.
+export const changeSetting = (core: ServiceCore, change: SettingChange, source: SettingSource): { committed: SettingChange } => {
+  core.settings.append([{ type: 'SettingChanged', data: { change, source } }], core.now().toISOString());
+  if (change._tag === 'RunCap') core.engine?.schedule();
+  return { committed: redact(change) as SettingChange };
+};
+
+export const recordTokenRegenerated = (core: ServiceCore, source: SettingSource): void => {
+  core.settings.append([{ type: 'McpTokenRegenerated', data: { source } }], core.now().toISOString());
+};
+
+export const recentChanges = (core: ServiceCore, limit = 50): SettingChangeRow[] =>
+  core.settings
+    .events()
+    .slice(-limit)
+    .reverse()
+    .map((e) => {
+      const d = e.data as { change?: SettingChange; source: SettingSource };
+      return { seq: e.seq, at: e.at, change: redact(d.change ?? { _tag: 'McpTokenRegenerated' }), source: d.source };
+    });

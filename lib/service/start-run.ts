@@ -1,0 +1,37 @@
+import { left, right, type Either } from 'fp-ts/lib/Either.js';
+import type { RunEvent } from '../../journal/run-events.js';
+import { invalid, type Refusal } from '../../commands/refusal.js';
+import type { Actor, StartRunInput } from '../service-api.js';
+import type { Workflow } from '../workflows/model.js';
+
+// Creating a run: the inputs are checked against the workflow it will run, then RunCreated (and
+// RunQueued unless start is false) is all there is to it; the engine takes it from there.
+
+export const titleFrom = (goal: string): string => {
+  const line = goal.split('\n').map((l) => l.trim()).find((l) => l !== '') ?? 'Run';
+  return line.length <= 80 ? line : line.slice(0, 79) + '…';
+};
+
+const checkInputs = (wf: Workflow, inputs: Readonly<Record<string, string>>): Refusal | null => {
+  const undeclared = Object.keys(inputs).filter((k) => !wf.inputs.includes(k));
+  if (undeclared.length === 0) return null;
+  return invalid(`input ${undeclared.map((k) => JSON.stringify(k)).join(', ')} is not declared by workflow ${wf.name} (it declares: ${wf.inputs.join(', ') || 'no inputs'})`);
+};
+
+export const decideCreateRun = (c: { runId: string; projectId: string; workflow: Workflow; input: StartRunInput; by: Actor; restartOf?: string }): Either<Refusal, RunEvent[]> => {
+  const inputs = c.input.inputs ?? {};
+  const bad = checkInputs(c.workflow, inputs);
+  if (bad) return left(bad);
+  if (c.input.goal.trim() === '') return left(invalid('goal must not be blank'));
+  const created: RunEvent = {
+    type: 'RunCreated',
+    data: {
+      runId: c.runId, projectId: c.projectId, title: c.input.title ?? titleFrom(c.input.goal), goal: c.input.goal, workflow: c.workflow,
+      inputs: { ...c.workflow.defaults, ...inputs }, by: c.by,
+      ...(c.input.harness ? { harness: c.input.harness } : {}), ...(c.input.model ? { model: c.input.model } : {}),
+      ...(c.input.reason ? { reason: c.input.reason } : {}), ...(c.restartOf ? { restartOf: c.restartOf } : {}),
+    },
+  };
+  const queued: RunEvent = { type: 'RunQueued', data: { by: c.by } };
+  return right(c.input.start === false ? [created] : [created, queued]);
+};

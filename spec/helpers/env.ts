@@ -1,0 +1,52 @@
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+// Every test file runs in its own process: HOME and SVC_HOME point at temp folders before anything
+// else runs, so no test can touch the user's real ~/.svc or git config.
+
+export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export const tempDir = (prefix = 'svc-test-'): string => mkdtempSync(join(tmpdir(), prefix));
+
+const home = tempDir('svc-home-');
+process.env['HOME'] = home;
+process.env['SVC_HOME'] = join(home, '.svc');
+process.env['SVC_HARNESS_MODULE'] = join(repoRoot, 'spec', 'fixtures', 'harness', 'scripted.ts');
+process.env['GIT_CONFIG_NOSYSTEM'] = '1';
+
+/** A git repository with one commit on main. */
+export const gitRepo = (files: Record<string, string> = { 'README.md': '# test\n' }): string => {
+  const dir = tempDir('svc-repo-');
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'pipe' });
+  git('init', '-q', '-b', 'main');
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
+  git('add', '-A');
+  git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'init');
+  return dir;
+};
+
+export const freshHome = (): string => join(tempDir('svc-home-'), '.svc');
+
+export const writeWorkflow = (home: string, name: string, source: string): void => {
+  mkdirSync(join(home, 'workflows'), { recursive: true });
+  writeFileSync(join(home, 'workflows', `${name}.dot`), source);
+};
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export const eventually = async <T>(f: () => T | Promise<T>, ok: (v: T) => boolean, timeoutMs = 20_000): Promise<T> => {
+  const end = Date.now() + timeoutMs;
+  let last = await f();
+  while (!ok(last)) {
+    if (Date.now() > end) throw new Error(`condition not met in ${timeoutMs} ms; last value: ${JSON.stringify(last)?.slice(0, 2000)}`);
+    await sleep(25);
+    last = await f();
+  }
+  return last;
+};

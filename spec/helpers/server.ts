@@ -1,0 +1,52 @@
+import { isLeft } from 'fp-ts/lib/Either.js';
+import { startServer, type RunningServer } from '../../lib/cli/serve.js';
+import { freshHome, gitRepo, writeWorkflow } from './env.js';
+
+// A real server on an ephemeral loopback port, with its own home, a project on a real git repo,
+// and the workflows a test needs written as home workflows.
+
+export interface TestServer extends RunningServer {
+  readonly home: string;
+  readonly projectId: string;
+  readonly repo: string;
+  get(path: string, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
+  post(path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
+  send(method: string, path: string, body?: string, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
+}
+
+export const LINEAR = `digraph linear {
+  inputs="ticket"
+  start [kind=start]
+  work  [kind=agent, prompt="{{goal}}"]
+  done  [kind=exit]
+  start -> work -> done
+}`;
+
+const call = (url: string) => async (method: string, path: string, body?: string, headers: Record<string, string> = {}) => {
+  const res = await fetch(url + path, { method, headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers }, ...(body !== undefined ? { body } : {}) });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try { parsed = JSON.parse(text); } catch { /* not JSON */ }
+  return { status: res.status, body: parsed as any };
+};
+
+export const testServer = async (o: { workflows?: Record<string, string>; home?: string; repo?: string } = {}): Promise<TestServer> => {
+  const home = o.home ?? freshHome();
+  for (const [name, src] of Object.entries({ linear: LINEAR, ...(o.workflows ?? {}) })) writeWorkflow(home, name, src);
+  const s = await startServer({ home, port: 0, bind: '127.0.0.1' });
+  const repo = o.repo ?? gitRepo();
+  const existing = s.service.listProjects()[0];
+  let projectId = existing?.id;
+  if (!projectId) {
+    const p = await s.service.addProject('demo', [{ path: repo }]);
+    if (isLeft(p)) throw new Error(JSON.stringify(p.left));
+    projectId = p.right.id;
+  }
+  const send = call(s.url);
+  return {
+    ...s, home, projectId, repo,
+    send,
+    get: (path, headers) => send('GET', path, undefined, headers),
+    post: (path, body, headers) => send('POST', path, body === undefined ? '{}' : JSON.stringify(body), headers),
+  };
+};
