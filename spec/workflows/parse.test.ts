@@ -149,3 +149,9 @@ test('a backslash at the end of a line inside a quoted prompt joins the lines', 
   const wf = validateWorkflow(src, { name: 'x', origin: 'custom', personas: PERSONAS }).workflow;
   t.is(findNode(wf!, 'a')?.prompt, 'one two');
 });
+
+test('an HTML-like prompt may span lines and is taken as written', (t) => {
+  const src = 'digraph {\n s [kind=start]\n a [kind=agent, prompt=<line one\nline two &amp; {{goal}}>]\n e [kind=exit]\n s -> a -> e\n}';
+  const wf = validateWorkflow(src, { name: 'x', origin: 'custom', personas: PERSONAS }).workflow;
+  t.is(findNode(wf!, 'a')?.prompt, 'line one\nline two &amp; {{goal}}');
+});
