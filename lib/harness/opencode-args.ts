@@ -48,6 +48,11 @@ export const opencodeArgs = (input: TurnInput): string[] => [
   'run',
   '--format',
   'json',
+  // error-level logs on stderr: provider errors and retries show in the run log (and count as
+  // signs of life for the watchdog while opencode backs off)
+  '--print-logs',
+  '--log-level',
+  'ERROR',
   ...(input.model ? ['--model', input.model] : []),
   ...(input.resumeSession ? ['--session', input.resumeSession] : []),
   '--',

@@ -1,0 +1,66 @@
+// opencode turn control and availability: watchdog on a silent model, abort, quota, missing binary.
+import test, { type ExecutionContext } from 'ava';
+import { createAdapters } from '../../lib/harness/registry.js';
+import { startModelServer } from '../fixtures/model-server/server.js';
+import { hang, httpError, type ModelTurn } from '../fixtures/model-server/script.js';
+import { startRunTools } from '../fixtures/run-tools/server.js';
+import { cliBin, makeSandbox, opencodeTestEnv, processesIn, turnInput, writeOpencodeConfig } from './sandbox.js';
+
+const setup = async (t: ExecutionContext, script: ModelTurn[]) => {
+  const sb = makeSandbox();
+  const model = await startModelServer(script);
+  const tools = await startRunTools();
+  t.teardown(async () => (await model.close(), await tools.close(), sb.cleanup()));
+  writeOpencodeConfig(sb, model.url);
+  const adapters = createAdapters({ commands: { opencode: cliBin('opencode') }, env: sb.env });
+  const runTools = { url: tools.url('run-1'), token: tools.token };
+  return { sb, model, adapters, runTools };
+};
+
+test('opencode watchdog ends a turn whose model never answers', async (t) => {
+  t.timeout(120_000);
+  const { sb, model, adapters, runTools } = await setup(t, [hang()]);
+  const { input } = turnInput(sb, runTools, { prompt: 'Start', env: opencodeTestEnv, watchdogMs: 15_000 });
+  const result = await adapters.opencode.startTurn(input).result;
+  t.is(result.outcome, 'failure');
+  t.is(result.failure, 'watchdog');
+  t.regex(result.summary, /printed nothing for 15s/);
+  t.true(model.scriptedBodies().length >= 1);
+  t.deepEqual(processesIn(sb.repo), []);
+});
+
+test('opencode abort interrupts the turn and kills the process tree', async (t) => {
+  t.timeout(120_000);
+  const { sb, model, adapters, runTools } = await setup(t, [hang()]);
+  const { input, abort } = turnInput(sb, runTools, { prompt: 'Start', env: opencodeTestEnv });
+  const turn = adapters.opencode.startTurn(input);
+  await model.waitForScripted(1);
+  t.true(processesIn(sb.repo).length > 0, 'opencode is running in the worktree');
+  abort.abort();
+  const result = await turn.result;
+  t.is(result.outcome, 'interrupted');
+  t.deepEqual(processesIn(sb.repo), []);
+});
+
+test('opencode: a usage-limit 429 ends the turn with failure quota', async (t) => {
+  t.timeout(150_000);
+  // retry-after-ms keeps opencode's own backoff (5 retries) short
+  const limit = httpError(429, "You've hit your usage limit. Resets at 5pm.", 'rate_limit_error', { 'retry-after-ms': '100' });
+  const { sb, adapters, runTools } = await setup(t, Array.from({ length: 30 }, () => limit));
+  const { input, rec } = turnInput(sb, runTools, { prompt: 'Start', env: opencodeTestEnv, watchdogMs: 90_000 });
+  const result = await adapters.opencode.startTurn(input).result;
+  t.is(result.outcome, 'failure', result.summary + rec.logs.join('\n'));
+  t.is(result.failure, 'quota', result.summary);
+});
+
+test('opencode: a bogus binary is NotInstalled; the real one is Ready with its version', async (t) => {
+  t.timeout(60_000);
+  const sb = makeSandbox();
+  t.teardown(() => sb.cleanup());
+  const bogus = createAdapters({ commands: { opencode: '/nonexistent/opencode' }, env: sb.env });
+  t.is((await bogus.opencode.check())._tag, 'NotInstalled');
+  const { input } = turnInput(sb, { url: 'http://127.0.0.1:9/x', token: 't' }, { prompt: 'Start' });
+  t.is((await bogus.opencode.startTurn(input).result).failure, 'unavailable');
+  const real = createAdapters({ commands: { opencode: cliBin('opencode') }, env: sb.env });
+  t.deepEqual(await real.opencode.check(), { _tag: 'Ready', version: '1.18.33' });
+});
