@@ -46,7 +46,3 @@ export const buildView = (dirs: CatalogDirs, primaryFolderPath: string | undefin
     },
   };
 };
-
-/** validation of a source that is not (yet) in any folder: what saving it as custom would give */
-export const validateAsCustom = (view: View, name: string, source: string): Validated =>
-  validateWorkflow(source, { name, origin: 'custom', personas: view.personaStatus });

@@ -74,6 +74,15 @@ test('files on disk: added, edited and removed are seen without a restart', asyn
   t.true(await eventually(() => originOf(w, 'nightly') === undefined), 'removed');
 });
 
+test('a project folder that does not exist yet is watched from its nearest existing ancestor', async (t) => {
+  const w = world(t);
+  const project: ProjectRef = { primaryFolderPath: join(tempDir(t), 'not', 'yet'), defaultWorkflow: 'default' };
+  t.deepEqual(w.catalog.list(project).map((x) => x.origin), ['shipped', 'shipped', 'shipped']);
+  await new Promise((r) => setTimeout(r, 300));
+  write(project.primaryFolderPath, '.svc/workflows/default.dot', tinyWorkflow('late'));
+  t.true(await eventually(() => w.catalog.list(project).find((x) => x.name === 'default')?.origin === 'project'));
+});
+
 test('a cached workflow is dropped when its prompt file changes', async (t) => {
   const w = world(t);
   const dir = join(w.project.primaryFolderPath, '.svc/workflows');
