@@ -1,0 +1,33 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { repoRoot } from './env.js';
+
+// The real CLI in a child process, so a test can kill it the hard way.
+export interface ChildServer {
+  readonly url: string;
+  readonly child: ChildProcess;
+  output(): string;
+}
+
+export const spawnServer = (home: string): Promise<ChildServer> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'lib', 'cli', 'run.ts'), 'serve', '--port', '0'], {
+      cwd: repoRoot, env: { ...process.env, SVC_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 30_000);
+    const onData = (b: Buffer) => {
+      out += b.toString();
+      const m = /serving at (http:\/\/\S+)/.exec(out);
+      if (m) { clearTimeout(timer); resolve({ url: m[1]!, child, output: () => out }); }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`server exited with ${code}: ${out}`)); });
+  });
+
+export const killHard = (s: ChildServer): Promise<void> =>
+  new Promise((resolve) => {
+    s.child.once('exit', () => resolve());
+    s.child.kill('SIGKILL');
+  });
