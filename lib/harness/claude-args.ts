@@ -10,9 +10,12 @@ export const CLAUDE_MCP_TOOLS = 'mcp__svc__ask_question,mcp__svc__report_outcome
 
 // Headless claude cannot prompt, so anything not allowed is denied. read-only: default mode
 // (reads, and Bash only where claude itself judges the command read-only), file tools refused;
-// edit: file edits inside the cwd accepted; full: every permission check skipped.
+// edit: file edits inside the cwd accepted; full: edits accepted and every tool allowed by name.
+// Not bypassPermissions for full: claude refuses it when running as root (containers).
+const FULL_TOOLS = 'Bash,Edit,Write,NotebookEdit,WebFetch,WebSearch';
+
 export const claudePermissionFlags = (tools: ToolAccess): string[] => {
-  if (tools === 'full') return ['--permission-mode', 'bypassPermissions'];
+  if (tools === 'full') return ['--permission-mode', 'acceptEdits', '--allowedTools', `${FULL_TOOLS},${CLAUDE_MCP_TOOLS}`];
   const mcp = ['--allowedTools', CLAUDE_MCP_TOOLS];
   if (tools === 'edit') return ['--permission-mode', 'acceptEdits', ...mcp];
   return ['--permission-mode', 'default', ...mcp, '--disallowedTools', 'Write,Edit,NotebookEdit'];
