@@ -25,6 +25,13 @@ export const runWaitStep = (ctx: EngineContext, run: RunState, node: StepNode): 
 
 const COMMAND_TIMEOUT_MS = 30 * 60_000;
 
+// Run values reach a command through its environment, never spliced into the command text.
+export const commandEnv = (run: RunState): NodeJS.ProcessEnv => {
+  const env: NodeJS.ProcessEnv = { ...process.env, SVC_RUN_ID: run.runId, SVC_GOAL: run.goal };
+  for (const [k, v] of Object.entries(run.inputs)) env[`SVC_INPUT_${k.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`] = v;
+  return env;
+};
+
 // The one place a shell string runs: a command the workflow's author wrote, in the run's worktree.
 export const runCommandStep = (ctx: EngineContext, run: RunState, node: StepNode): void => {
   const stepId = startStep(ctx, run, node);
@@ -32,7 +39,7 @@ export const runCommandStep = (ctx: EngineContext, run: RunState, node: StepNode
   const cwd = run.checkouts?.[0]?.directory ?? '';
   const abort = new AbortController();
   ctx.log(run.runId, `command ${node.id}: ${node.command ?? ''}`);
-  const child = spawn('sh', ['-c', node.command ?? 'false'], { cwd, signal: abort.signal, timeout: COMMAND_TIMEOUT_MS, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('sh', ['-c', node.command ?? 'false'], { cwd, env: commandEnv(run), signal: abort.signal, timeout: COMMAND_TIMEOUT_MS, stdio: ['ignore', 'pipe', 'pipe'] });
   ctx.live.add(stepId, { runId: run.runId, abort, send: () => false });
   const out = (b: Buffer) => { for (const line of b.toString('utf8').split('\n')) if (line) ctx.deps.logs.write(run.runId, 'agent', line); };
   child.stdout.on('data', out);
