@@ -58,7 +58,7 @@ const serve = async (ctx: Ctx, deps: McpDeps): Promise<void> => {
   await server.connect(transport);
   ctx.respond = false;
   await transport.handleRequest(ctx.req, ctx.res, (ctx.request as { body?: unknown }).body);
-  rememberClient(ctx.req.socket, server.getClientVersion()?.name);
+  rememberClient(ctx.req.socket, ctx.get('user-agent') || undefined, server.getClientVersion()?.name);
 };
 
 const internalError = (ctx: Ctx, e: unknown): void => {
