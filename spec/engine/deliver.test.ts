@@ -1,0 +1,85 @@
+import '../helpers/env.js';
+import test from 'ava';
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fixtureRepository } from '../fixtures/github/fixture.js';
+import { startGitHubServer } from '../fixtures/github/server.js';
+import { tempDir } from '../helpers/env.js';
+import { testServer } from '../helpers/server.js';
+import { detail, startRun, untilStanding } from '../helpers/steer.js';
+
+// A deliver step end to end: the agent's work is pushed to origin (a real bare repository behind a
+// GitHub-looking URL) and a pull request is opened on a GraphQL server built from GitHub's schema.
+
+const WEB = 'github.example';
+const SHIP = `digraph ship {
+  start [kind=start]
+  work [kind=agent, prompt="{{goal}}"]
+  ship [kind=deliver]
+  done [kind=exit]
+  start -> work -> ship -> done
+}`;
+
+const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, stdio: 'pipe' }).toString().trim();
+
+const origin = () => {
+  const root = tempDir('svc-origin-');
+  const bare = join(root, 'app.git');
+  const work = join(root, 'app');
+  const url = `https://${WEB}/acme/app.git`;
+  git(root, 'init', '-q', '--bare', bare);
+  git(root, 'config', '--global', `url.${bare}.insteadOf`, url);
+  git(root, 'init', '-q', '-b', 'main', work);
+  writeFileSync(join(work, 'README.md'), 'app\n');
+  git(work, 'add', '-A');
+  git(work, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'init');
+  git(work, 'remote', 'add', 'origin', url);
+  git(work, 'push', '-q', 'origin', 'main');
+  return { bare, work };
+};
+
+test('a deliver step pushes the run branch and opens a pull request, recorded on the run and readable by run', async (t) => {
+  const { bare, work } = origin();
+  const gh = await startGitHubServer({ webHost: WEB, tokens: ['tok'], repositories: [fixtureRepository('acme', 'app')] });
+  t.teardown(() => gh.close());
+  const s = await testServer({ repo: work, workflows: { ship: SHIP } });
+  t.teardown(() => s.close());
+  await s.send('PUT', '/api/settings', JSON.stringify({ _tag: 'CodeHost', graphqlUrl: gh.graphqlUrl, webHost: WEB }));
+  await s.send('PUT', '/api/settings', JSON.stringify({ _tag: 'CodeHostToken', token: 'tok' }));
+
+  const runId = await startRun(s, { goal: 'ship it [write:feature.txt=done]', workflow: 'ship', title: 'Ship the feature' });
+  const done = await untilStanding(s, runId, 'Succeeded');
+  t.like(done.pullRequest, { repository: 'acme/app', url: `https://${WEB}/acme/app/pull/${done.pullRequest.number}` });
+  t.is(done.pullRequests.length, 1);
+  t.is(git(bare, 'show', `svc/${runId}:feature.txt`), 'done');
+  t.is(git(work, 'status', '--porcelain'), '', 'the user checkout is untouched');
+
+  const pr = await s.get(`/api/runs/${runId}/pull-request`);
+  t.is(pr.status, 200, JSON.stringify(pr.body));
+  t.like(pr.body.pullRequest, { repository: 'acme/app', number: done.pullRequest.number, title: 'Ship the feature', state: 'OPEN', draft: false });
+  t.deepEqual(gh.invalid, [], 'every query the service sent is valid against GitHub\'s schema');
+
+  const dir = (await s.get(`/api/runs/${runId}/worktree`)).body.folders[0].directory;
+  writeFileSync(join(dir, 'later.txt'), 'more work');
+  const secured = await s.post(`/api/runs/${runId}/secure`, { reason: 'end of day' });
+  t.is(secured.status, 200, JSON.stringify(secured.body));
+  t.like(secured.body.folders[0], { branch: `svc/${runId}`, backup: false });
+  t.truthy(secured.body.folders[0].commit);
+  t.is(git(bare, 'show', `svc/${runId}:later.txt`), 'more work');
+  t.is((await detail(s, runId)).standing, 'Succeeded');
+});
+
+test('a run with no pull request, and a worktree that is gone, are refused clearly', async (t) => {
+  const s = await testServer();
+  t.teardown(() => s.close());
+  const runId = await startRun(s, { goal: 'x', workflow: 'linear', start: false });
+  const pr = await s.get(`/api/runs/${runId}/pull-request`);
+  t.is(pr.status >= 400 && pr.status < 500, true, JSON.stringify(pr.body));
+  t.truthy(pr.body.detail);
+  const wt = await s.get(`/api/runs/${runId}/worktree`);
+  t.is(wt.status, 409);
+  t.regex(wt.body.detail, /no worktree/);
+  const sec = await s.post(`/api/runs/${runId}/secure`, {});
+  t.is(sec.status, 409);
+});
