@@ -2,7 +2,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { ServiceApi } from '../service-api.js';
-import type { SettingsAccess, ToolContext } from './tool.js';
+import type { SettingsAccess, Tool, ToolContext } from './tool.js';
 import { errorAnswer, type ToolAnswer } from './answer.js';
 import { findTool, groupOffText, groupOn, visibleTools } from './registry.js';
 import { serverVersion } from './version.js';
@@ -21,6 +21,15 @@ export interface RequestScope {
   readonly caller: () => string | undefined;
   readonly signal: AbortSignal;
 }
+
+// Reading tools change nothing a client cares about (export_run writes only its own export file),
+// which lets clients run them without asking their user each time.
+const listing = (t: Tool) => ({
+  name: t.name,
+  description: t.description,
+  inputSchema: t.inputSchema as { type: 'object' },
+  ...(t.group === 'reading' ? { annotations: { readOnlyHint: true } } : {}),
+});
 
 export const callTool = async (name: string, raw: unknown, scope: RequestScope): Promise<ToolAnswer> => {
   const tool = findTool(name);
@@ -42,9 +51,7 @@ export const buildServer = (scope: RequestScope): Server => {
     { name: 'svc', version: serverVersion() },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: validator },
   );
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: visibleTools(scope.settings.read()).map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema as { type: 'object' } })),
-  }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: visibleTools(scope.settings.read()).map(listing) }));
   server.setRequestHandler(CallToolRequestSchema, (req) => callTool(req.params.name, req.params.arguments, scope));
   return server;
 };

@@ -42,6 +42,7 @@ test('each listed tool advertises the schema derived from its codec', async (t) 
   for (const listed of (await client.listTools()).tools) {
     t.deepEqual(listed.inputSchema, TOOLS.find((x) => x.name === listed.name)?.inputSchema as unknown, listed.name);
     t.true((listed.description ?? '').length > 20);
+    t.is(listed.annotations?.readOnlyHint, TOOLS.find((x) => x.name === listed.name)?.group === 'reading' ? true : undefined, listed.name);
   }
 });
 
