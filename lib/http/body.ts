@@ -17,11 +17,14 @@ const readRaw = (ctx: Context, limit: number): Promise<Buffer> =>
     if (declared > limit) return reject(new BodyError(413, `request body is larger than ${limit} bytes`));
     const chunks: Buffer[] = [];
     let size = 0;
+    // Past the limit the rest is read and dropped, not kept: destroying the request would hang up
+    // on the client before it could read the 413.
     ctx.req.on('data', (c: Buffer) => {
+      if (size > limit) return;
       size += c.length;
       if (size > limit) {
+        chunks.length = 0;
         reject(new BodyError(413, `request body is larger than ${limit} bytes`));
-        ctx.req.destroy();
         return;
       }
       chunks.push(c);

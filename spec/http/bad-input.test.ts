@@ -1,0 +1,156 @@
+import '../helpers/env.js';
+import anyTest, { type TestFn } from 'ava';
+import { request } from 'node:http';
+import { isRefusal } from '../helpers/http-kit.js';
+import { testServer, type TestServer } from '../helpers/server.js';
+
+// A table of bad requests across the routes: each is a 4xx with a detail, never a 500, and the
+// server goes on answering with everything it held before.
+
+const test = anyTest as TestFn<{ s: TestServer; runs: string[] }>;
+
+test.before(async (t) => {
+  const s = await testServer();
+  const runs: string[] = [];
+  for (const goal of ['kept one', 'kept two']) {
+    const r = await s.post('/api/runs', { project: s.projectId, goal, workflow: 'linear', start: false });
+    if (r.status !== 200) throw new Error(JSON.stringify(r.body));
+    runs.push(r.body.runId);
+  }
+  t.context = { s, runs };
+});
+test.after.always(async (t) => {
+  await t.context.s?.close();
+});
+
+interface Row {
+  readonly name: string;
+  readonly method: string;
+  /** `{run}` stands for a run the server holds, `{project}` for its project */
+  readonly path: string;
+  readonly body?: string | object;
+  readonly headers?: Record<string, string>;
+  readonly status: number;
+}
+
+const json = (v: unknown) => JSON.stringify(v);
+const P = '{project}';
+
+const TABLE: readonly Row[] = [
+  // malformed and mistyped bodies
+  { name: 'malformed JSON on POST /api/runs', method: 'POST', path: '/api/runs', body: '{"project": ', status: 400 },
+  { name: 'a JSON array as the body', method: 'POST', path: '/api/runs', body: '[]', status: 400 },
+  { name: 'JSON null as the body', method: 'POST', path: '/api/runs', body: 'null', status: 400 },
+  { name: 'a JSON string as the body', method: 'POST', path: '/api/runs', body: '"go"', status: 400 },
+  { name: 'goal as a number', method: 'POST', path: '/api/runs', body: { project: P, goal: 5 }, status: 400 },
+  { name: 'project as an object', method: 'POST', path: '/api/runs', body: { project: { id: 'x' }, goal: 'g' }, status: 400 },
+  { name: 'start as a string', method: 'POST', path: '/api/runs', body: { project: P, goal: 'g', start: 'yes' }, status: 400 },
+  { name: 'inputs with a number value', method: 'POST', path: '/api/runs', body: { project: P, goal: 'g', inputs: { ticket: 1 } }, status: 400 },
+  { name: 'an unknown field on POST /api/runs', method: 'POST', path: '/api/runs', body: { project: P, goal: 'g', colour: 'red' }, status: 400 },
+  { name: 'an empty goal', method: 'POST', path: '/api/runs', body: { project: P, goal: '' }, status: 400 },
+  { name: 'an empty project', method: 'POST', path: '/api/runs', body: { project: '', goal: 'g' }, status: 400 },
+  { name: 'an empty title', method: 'POST', path: '/api/runs', body: { project: P, goal: 'g', title: '' }, status: 400 },
+  { name: 'an empty workflow', method: 'POST', path: '/api/runs', body: { project: P, goal: 'g', workflow: '' }, status: 400 },
+  { name: 'an unknown field on POST /api/projects', method: 'POST', path: '/api/projects', body: { name: 'p', folders: [], owner: 'me' }, status: 400 },
+  { name: 'folders not a list', method: 'POST', path: '/api/projects', body: { name: 'p', folders: '/tmp' }, status: 400 },
+  { name: 'an empty project name', method: 'POST', path: '/api/projects', body: { name: '', folders: [{ path: '/tmp' }] }, status: 400 },
+  { name: 'a folder with an empty path', method: 'POST', path: '/api/projects', body: { name: 'p', folders: [{ path: '' }] }, status: 400 },
+  { name: 'malformed JSON on POST /api/projects', method: 'POST', path: '/api/projects', body: '{name', status: 400 },
+  { name: 'an empty name on PATCH /api/projects/{id}', method: 'PATCH', path: `/api/projects/${P}`, body: { name: '' }, status: 400 },
+  { name: 'an unknown field on PATCH /api/projects/{id}', method: 'PATCH', path: `/api/projects/${P}`, body: { colour: 'red' }, status: 400 },
+  { name: 'a bad setting change', method: 'PUT', path: '/api/settings', body: { _tag: 'RunCap', cap: { _tag: 'Chosen', value: 'many' } }, status: 400 },
+  // content type and size
+  { name: 'text/plain on POST /api/runs', method: 'POST', path: '/api/runs', body: 'goal=x', headers: { 'content-type': 'text/plain' }, status: 415 },
+  { name: 'form encoding on POST /api/projects', method: 'POST', path: '/api/projects', body: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' }, status: 415 },
+  { name: 'a 2 MB body on POST /api/runs', method: 'POST', path: '/api/runs', body: json({ project: P, goal: 'x'.repeat(2 * 1024 * 1024) }), status: 413 },
+  // unknown ids
+  { name: 'GET of an unknown run', method: 'GET', path: '/api/runs/r-nope', status: 404 },
+  { name: 'detail of an unknown run', method: 'GET', path: '/api/runs/r-nope/detail', status: 404 },
+  { name: 'thread of an unknown run', method: 'GET', path: '/api/runs/r-nope/thread', status: 404 },
+  { name: 'history of an unknown run', method: 'GET', path: '/api/runs/r-nope/history', status: 404 },
+  { name: 'log of an unknown run', method: 'GET', path: '/api/runs/r-nope/log', status: 404 },
+  { name: 'control of an unknown run', method: 'POST', path: '/api/runs/r-nope/control', body: { position: 'v1', action: 'Pause' }, status: 404 },
+  { name: 'goal of an unknown run', method: 'POST', path: '/api/runs/r-nope/goal', body: { goal: 'g' }, status: 404 },
+  { name: 'message to an unknown run', method: 'POST', path: '/api/runs/r-nope/messages', body: { text: 'hi', delivery: 'Hold' }, status: 404 },
+  { name: 'archive of an unknown run', method: 'POST', path: '/api/runs/r-nope/archive', body: { state: 'Archived' }, status: 404 },
+  { name: 'resolve of an unknown run', method: 'POST', path: '/api/runs/r-nope/resolve', body: {}, status: 404 },
+  { name: 'export of an unknown run', method: 'POST', path: '/api/runs/r-nope/export', body: {}, status: 404 },
+  { name: 'GET of an unknown project', method: 'GET', path: '/api/projects/nope', status: 404 },
+  { name: 'PATCH of an unknown project', method: 'PATCH', path: '/api/projects/nope', body: { name: 'x' }, status: 404 },
+  { name: 'a folder for an unknown project', method: 'POST', path: '/api/projects/nope/folders', body: { path: '/tmp' }, status: 404 },
+  { name: 'removing a folder of an unknown project', method: 'DELETE', path: '/api/projects/nope/folders/x', status: 404 },
+  { name: 'removing an unknown folder', method: 'DELETE', path: `/api/projects/${P}/folders/nope`, status: 404 },
+  { name: 'an unknown /api route', method: 'GET', path: '/api/nothing-here', status: 404 },
+  // paging query values
+  ...['0', '201', 'abc', '-1', '1.5', '', '1e2'].map((v): Row => ({ name: `history pageSize=${v}`, method: 'GET', path: `/api/runs/{run}/history?pageSize=${v}`, status: 400 })),
+  ...['0', 'x', '-3'].map((v): Row => ({ name: `history before=${v}`, method: 'GET', path: `/api/runs/{run}/history?before=${v}`, status: 400 })),
+  { name: 'thread pageSize=500', method: 'GET', path: '/api/runs/{run}/thread?pageSize=500', status: 400 },
+  { name: 'thread before=abc', method: 'GET', path: '/api/runs/{run}/thread?before=abc', status: 400 },
+  { name: 'log pageSize=0', method: 'GET', path: '/api/runs/{run}/log?pageSize=0', status: 400 },
+  { name: 'log before=-1', method: 'GET', path: '/api/runs/{run}/log?before=-1', status: 400 },
+  // controls, steering
+  { name: 'an unknown control action', method: 'POST', path: '/api/runs/{run}/control', body: { position: 'v1', action: 'Explode' }, status: 400 },
+  { name: 'a control action in the wrong case', method: 'POST', path: '/api/runs/{run}/control', body: { position: 'v1', action: 'pause' }, status: 400 },
+  { name: 'a control without position', method: 'POST', path: '/api/runs/{run}/control', body: { action: 'Abort' }, status: 400 },
+  { name: 'a position that is not a token', method: 'POST', path: '/api/runs/{run}/control', body: { position: 'garbage', action: 'Abort' }, status: 400 },
+  { name: 'a position given as a number', method: 'POST', path: '/api/runs/{run}/control', body: { position: 1, action: 'Abort' }, status: 400 },
+  { name: 'an empty position', method: 'POST', path: '/api/runs/{run}/control', body: { position: '', action: 'Abort' }, status: 400 },
+  { name: 'a control with a model', method: 'POST', path: '/api/runs/{run}/control', body: { position: 'v1', action: 'Resume', model: 'm' }, status: 400 },
+  { name: 'malformed JSON on a control', method: 'POST', path: '/api/runs/{run}/control', body: '{"position":', status: 400 },
+  { name: 'an empty revised goal', method: 'POST', path: '/api/runs/{run}/goal', body: { goal: '' }, status: 400 },
+  { name: 'a blank message', method: 'POST', path: '/api/runs/{run}/messages', body: { text: '  ', delivery: 'Hold' }, status: 400 },
+  { name: 'an unknown delivery', method: 'POST', path: '/api/runs/{run}/messages', body: { text: 'hi', delivery: 'Later' }, status: 400 },
+  { name: 'an unknown archive state', method: 'POST', path: '/api/runs/{run}/archive', body: { state: 'Deleted' }, status: 400 },
+  { name: 'archive without a state', method: 'POST', path: '/api/runs/{run}/archive', body: {}, status: 400 },
+  { name: 'an answer with no question id', method: 'POST', path: '/api/runs/{run}/answers', body: { question: '', answer: 'yes' }, status: 400 },
+];
+
+const fill = (text: string, c: { s: TestServer; runs: string[] }) => text.replaceAll('{run}', c.runs[0]!).replaceAll(P, c.s.projectId);
+
+for (const row of TABLE) {
+  test.serial(`${row.name} → ${row.status} with a detail`, async (t) => {
+    const body = row.body === undefined ? undefined : fill(typeof row.body === 'string' ? row.body : json(row.body), t.context);
+    const r = await t.context.s.send(row.method, fill(row.path, t.context), body, row.headers);
+    t.is(r.status, row.status, JSON.stringify(r.body).slice(0, 300));
+    t.true(isRefusal(r), `no detail: ${JSON.stringify(r.body).slice(0, 300)}`);
+  });
+}
+
+// A client that streams its body without a length: the limit still answers 413 rather than
+// hanging up on the client.
+const chunked = (url: string, path: string, chunks: number, chunk: Buffer): Promise<{ status: number; body: any }> =>
+  new Promise((resolve, reject) => {
+    const req = request(url + path, { method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (res) => {
+      let text = '';
+      res.on('data', (d: Buffer) => (text += d.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text || 'null') }));
+    });
+    req.on('error', reject);
+    let i = 0;
+    const write = (): void => {
+      while (i < chunks) {
+        i++;
+        if (!req.write(chunk)) { req.once('drain', write); return; }
+      }
+      req.end();
+    };
+    write();
+  });
+
+test.serial('a 2 MB body streamed without a content-length → 413 with a detail', async (t) => {
+  const r = await chunked(t.context.s.url, '/api/runs', 32, Buffer.alloc(64 * 1024, 'x')).catch((e: Error) => ({ status: 0, body: { detail: e.message } }));
+  t.is(r.status, 413, JSON.stringify(r.body));
+  t.true(isRefusal(r));
+});
+
+test.serial('after all of that the server still answers, and the runs recorded before are all listed', async (t) => {
+  const { s, runs } = t.context;
+  const health = await s.get('/api/health');
+  t.is(health.status, 200);
+  t.is(typeof health.body.version, 'string');
+  const listed = ((await s.get('/api/runs')).body as { runId: string }[]).map((r) => r.runId);
+  t.deepEqual(listed.sort(), [...runs].sort());
+  for (const id of runs) t.is((await s.get(`/api/runs/${id}`)).status, 200);
+  const projects = (await s.get('/api/projects')).body as { id: string }[];
+  t.deepEqual(projects.map((p) => p.id), [s.projectId]);
+});
