@@ -28,3 +28,12 @@ export const worktreeOf = async (s: TestServer, runId: string): Promise<string> 
 /** A body-less or JSON request whose answer must be a 4xx with a detail. */
 export const isRefusal = (r: { status: number; body: any }): boolean =>
   r.status >= 400 && r.status < 500 && typeof r.body?.detail === 'string' && r.body.detail.trim() !== '';
+
+/** A control on a run the engine is moving: a Stale answer is read again and the action re-sent. */
+export const controlApplied = async (s: TestServer, runId: string, action: string, tries = 20): Promise<{ status: number; body: any }> => {
+  for (let i = 0; ; i++) {
+    const d = await detail(s, runId);
+    const r = await s.post(`/api/runs/${runId}/control`, { position: d.position, action });
+    if (r.body?.outcome !== 'Stale' || i >= tries) return r;
+  }
+};
