@@ -25,6 +25,7 @@ export interface McpDeps {
 }
 
 export const MCP_PATH = '/mcp';
+const SUPERVISOR_REFUSED = 'supervisor key refused: the supervisor feature is off or no such supervisor exists';
 
 type Ctx = ParameterizedContext;
 
@@ -61,7 +62,9 @@ const serve = async (ctx: Ctx, deps: McpDeps): Promise<void> => {
   rememberClient(ctx.req.socket, ctx.get('user-agent') || undefined, server.getClientVersion()?.name);
 };
 
+// Answered on the raw response: Koa must not write after us, whether or not the transport started.
 const internalError = (ctx: Ctx, e: unknown): void => {
+  ctx.respond = false;
   if (ctx.res.headersSent) return void ctx.res.end();
   ctx.res.writeHead(500, { 'Content-Type': 'application/json' });
   ctx.res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: `internal error: ${e instanceof Error ? e.message : String(e)}` }, id: null }));
@@ -76,7 +79,7 @@ export const mcpHandler = (deps: McpDeps): Middleware => {
       return refuse(ctx, 401, 'missing or invalid token');
     }
     const key = ctx.query.supervisor;
-    if (key !== undefined && !(typeof key === 'string' && deps.supervisor?.(key))) return refuse(ctx, 403, 'supervisor key refused: the supervisor feature is off or no such supervisor exists');
+    if (key !== undefined && !(typeof key === 'string' && deps.supervisor?.(key))) return refuse(ctx, 403, SUPERVISOR_REFUSED);
     if (ctx.method !== 'POST') return methodNotAllowed(ctx);
     try {
       await serve(ctx, deps);
