@@ -6,6 +6,10 @@ import { requestGuard } from '../../lib/auth/host-rules.js';
 import { hostName, isLoopbackBind } from '../../lib/auth/host-names.js';
 import { crossSiteRefusal } from '../../lib/auth/cross-site.js';
 import { rawRequest } from '../mcp/helpers/raw-http.js';
+import { tempHome } from '../mcp/helpers/temp-home.js';
+
+// nothing here should touch a home folder; if something does, it is a temp one
+tempHome('svc-auth-');
 
 // The request guard on a real Koa server: host names by bind, and the cross-site rule.
 

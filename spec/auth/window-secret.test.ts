@@ -4,6 +4,10 @@ import type { Server } from 'node:http';
 import Koa from 'koa';
 import { windowSecret } from '../../lib/auth/window-secret.js';
 import { rawRequest } from '../mcp/helpers/raw-http.js';
+import { tempHome } from '../mcp/helpers/temp-home.js';
+
+// nothing here should touch a home folder; if something does, it is a temp one
+tempHome('svc-auth-');
 
 const serve = async (secret?: string): Promise<{ port: number; server: Server }> => {
   const app = new Koa();
