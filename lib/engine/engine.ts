@@ -96,7 +96,7 @@ export class Engine {
           this.ctx.apply(s.runId, (r) => decideFinishStep(r, { stepId: effect.stepId, outcome: 'success', summary: 'wait ended' })));
         return;
       case 'End':
-        this.ctx.apply(s.runId, (r) => decideEndRun(r, { success: effect.success, text: effect.text }));
+        if (this.ctx.apply(s.runId, (r) => decideEndRun(r, { success: effect.success, text: effect.text }))) this.ctx.log(s.runId, `run ${effect.success ? 'succeeded' : 'failed'}: ${effect.text}`);
         return;
       case 'Start': return this.startStep(s, effect.node);
     }
