@@ -54,7 +54,7 @@ const table = (rows: readonly Row[]): string => {
 const main = async () => {
   const only = process.argv.slice(2);
   const chosen = only.length ? BENCHES.filter((b) => only.includes(b.name)) : BENCHES;
-  const results = [];
+  const results: (BenchResult | { bench: string; error: string })[] = [];
   const t0 = Date.now();
   for (const b of chosen) {
     console.log(`\n== ${b.name}`);
