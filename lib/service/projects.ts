@@ -14,7 +14,15 @@ import type { ServiceCore } from './core.js';
 
 export interface FolderRequest { readonly path: string; readonly name?: string }
 
+// A folder name is one path segment of the run's worktree folder and a URL segment of its route.
+const folderNameProblem = (name: string): string | null =>
+  name.trim() !== name || name === '.' || name === '..' || /[/\\\0\n\r]/.test(name) || name.length > 80
+    ? `folder name ${JSON.stringify(name)} must be 1 to 80 characters, no slashes or surrounding spaces, not . or ..`
+    : null;
+
 export const resolveFolder = async (f: FolderRequest): Promise<Either<Refusal, FolderInput>> => {
+  const named = f.name === undefined ? null : folderNameProblem(f.name);
+  if (named) return left(invalid(named));
   const abs = resolvePath(f.path);
   try {
     if (!statSync(abs).isDirectory()) return left(invalid(`${f.path} is not a folder`));

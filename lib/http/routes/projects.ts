@@ -34,7 +34,9 @@ export const projectRoutes = (router: Router, service: Service): void => {
     reply(ctx, r);
   });
   router.post('/api/projects/:projectId/folders', async (ctx: Context) => {
-    const b = decodeOr400(FolderBody, await readJson(ctx));
+    const raw = await readJson(ctx);
+    refuseUnknownFields(raw, ['path', 'name']);
+    const b = decodeOr400(FolderBody, raw);
     reply(ctx, await service.addFolder(id(ctx), b));
   });
   router.delete('/api/projects/:projectId/folders/:name', (ctx: Context) => reply(ctx, service.removeFolder(id(ctx), ctx.params['name']!)));
