@@ -9,16 +9,23 @@ import { cliBin, makeSandbox, turnInput } from './sandbox.js';
 test('claude: a usage-limit 429 ends the turn with failure quota', async (t) => {
   t.timeout(150_000);
   const sb = makeSandbox();
-  const limit = httpError(429, "You've hit your usage limit. Resets at 5pm.", 'rate_limit_error');
+  // what Anthropic sends a subscriber out of quota: claude gives up at once instead of retrying
+  const reset = String(Math.floor(Date.now() / 1000) + 3600);
+  const limit = httpError(429, "You've hit your usage limit.", 'rate_limit_error', {
+    'anthropic-ratelimit-unified-status': 'rejected',
+    'anthropic-ratelimit-unified-reset': reset,
+    'retry-after': '3600',
+  });
   const model = await startModelServer(Array.from({ length: 20 }, () => limit));
   const tools = await startRunTools();
   t.teardown(async () => (await model.close(), await tools.close(), sb.cleanup()));
   const adapters = createAdapters({ commands: { claude: cliBin('claude') }, env: sb.env });
-  const env = { ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sk-test', CLAUDE_CODE_MAX_RETRIES: '0' };
+  const env = { ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sk-test' };
   const { input } = turnInput(sb, { url: tools.url('run-1'), token: tools.token }, { prompt: 'Start', env });
   const result = await adapters.claude.startTurn(input).result;
   t.is(result.outcome, 'failure', result.summary);
   t.is(result.failure, 'quota', result.summary);
+  t.regex(result.summary, /usage limit/);
 });
 
 test('claude: a bogus binary is NotInstalled and a turn fails as unavailable', async (t) => {
