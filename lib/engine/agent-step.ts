@@ -56,12 +56,12 @@ export const runAgentStep = (ctx: EngineContext, run: RunState, node: StepNode):
     onSession: (sessionId) => ctx.apply(run.runId, (s) => (s.step?.stepId === stepId ? accept({ type: 'StepSessionStarted', data: { stepId, sessionId } }) : nothing())),
   });
   ctx.live.add(stepId, { runId: run.runId, abort, send: (text) => turn.send(text) });
-  turn.result
+  void ctx.track(turn.result
     .catch((err: unknown): TurnResult => ({ outcome: 'failure', summary: `the harness failed: ${String(err)}`, failure: 'error' }))
     .then((r) => {
       ctx.live.remove(stepId);
       tools.revoke();
       ctx.log(run.runId, `step ${node.id} turn ended: ${r.outcome}${r.failure ? ` (${r.failure})` : ''}`);
       finish(ctx, run.runId, stepId, r);
-    });
+    }));
 };

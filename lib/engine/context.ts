@@ -11,12 +11,22 @@ export interface EngineContext {
   /** decide against the run's current state and append what it decides; the new state, or null when nothing was appended */
   apply(runId: string, decide: (s: RunState) => Decision): RunState | null;
   log(runId: string, text: string): void;
+  /** keeps a side effect's promise until it settles, so stopping can wait for it */
+  track<T>(work: Promise<T>): Promise<T>;
 }
 
-export const makeContext = (deps: EngineDeps, live: LiveTurns): EngineContext => ({
+// After stop, nothing more is recorded: the store may be closing, and a turn that ends because it
+// was stopped is recorded as interrupted by the next start instead.
+export const makeContext = (deps: EngineDeps, live: LiveTurns, stopped: () => boolean, pending: Set<Promise<unknown>>): EngineContext => ({
   deps,
   live,
+  track(work) {
+    pending.add(work);
+    void work.finally(() => pending.delete(work)).catch(() => undefined);
+    return work;
+  },
   apply(runId, decide) {
+    if (stopped()) return null;
     const s = deps.runs.get(runId);
     if (!s) return null;
     const d = decide(s);
@@ -25,6 +35,7 @@ export const makeContext = (deps: EngineDeps, live: LiveTurns): EngineContext =>
     return r._tag === 'Appended' ? r.state : null;
   },
   log(runId, text) {
+    if (stopped()) return;
     deps.logs.write(runId, 'service', text, deps.now().toISOString());
   },
 });

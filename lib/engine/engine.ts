@@ -20,11 +20,12 @@ export class Engine {
   readonly live = new LiveTurns();
   private readonly ctx: EngineContext;
   private readonly pending = new Set<string>();
+  private readonly work = new Set<Promise<unknown>>();
   private unsubscribe: (() => void) | null = null;
   private stopped = false;
 
   constructor(private readonly deps: EngineDeps) {
-    this.ctx = makeContext(deps, this.live);
+    this.ctx = makeContext(deps, this.live, () => this.stopped, this.work);
   }
 
   start(): void {
@@ -33,10 +34,13 @@ export class Engine {
     this.schedule();
   }
 
-  stop(): void {
+  /** Stops every turn and waits (a bounded time) for side effects in flight to settle. */
+  async stop(): Promise<void> {
     this.stopped = true;
     this.unsubscribe?.();
     this.live.stopAll();
+    const settled = Promise.allSettled([...this.work]);
+    await Promise.race([settled, new Promise((r) => setTimeout(r, 10_000).unref())]);
   }
 
   /** Re-read the cap (settings changed) and hand out free slots. */
@@ -60,7 +64,7 @@ export class Engine {
 
   private react(s: RunState, e: Stored): void {
     if (e.type === 'GoalRevised') this.live.forRun(s.runId, s.step?.stepId)?.send(`The goal of this run was revised. The new goal is:\n${(e.data as { goal: string }).goal}`);
-    if (e.type === 'RunArchived' && s.checkouts) void this.removeWorktrees(s);
+    if (e.type === 'RunArchived' && s.checkouts) void this.ctx.track(this.removeWorktrees(s));
   }
 
   private async removeWorktrees(s: RunState): Promise<void> {
@@ -86,7 +90,7 @@ export class Engine {
   private perform(s: RunState, effect: Effect): void {
     switch (effect._tag) {
       case 'None': return;
-      case 'Prepare': return void this.prepare(s);
+      case 'Prepare': return void this.ctx.track(this.prepare(s));
       case 'Recover':
         this.ctx.log(s.runId, `step ${s.step?.node} was in flight when the service stopped; running it again`);
         this.ctx.apply(s.runId, (r) => decideFinishStep(r, { stepId: effect.stepId, outcome: 'interrupted', summary: 'the service stopped while this step was running' }));

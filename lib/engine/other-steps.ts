@@ -49,6 +49,7 @@ export const runCommandStep = (ctx: EngineContext, run: RunState, node: StepNode
     ctx.apply(run.runId, (s) => decideFinishStep(s, { stepId, outcome, summary }));
   };
   child.on('error', (err) => done(abort.signal.aborted ? 'interrupted' : 'failure', `command failed to run: ${err.message}`));
+  void ctx.track(new Promise((resolve) => child.on('close', resolve)));
   child.on('close', (code, signal) => {
     if (abort.signal.aborted) return done('interrupted', 'command stopped');
     done(code === 0 ? 'success' : 'failure', signal ? `command ended by ${signal}` : `command exited with ${code}`);
@@ -59,7 +60,7 @@ export const runDeliverStep = (ctx: EngineContext, run: RunState, node: StepNode
   const stepId = startStep(ctx, run, node);
   if (!stepId) return;
   ctx.live.add(stepId, { runId: run.runId, abort: new AbortController(), send: () => false });
-  ctx.deps.deliver(run, node).then(
+  void ctx.track(ctx.deps.deliver(run, node).then(
     (pr) => {
       ctx.live.remove(stepId);
       ctx.apply(run.runId, (s) => (s.step?.stepId === stepId ? accept({ type: 'PullRequestDelivered', data: { stepId, pullRequest: pr } }) : accept()));
@@ -69,5 +70,5 @@ export const runDeliverStep = (ctx: EngineContext, run: RunState, node: StepNode
       ctx.live.remove(stepId);
       ctx.apply(run.runId, (s) => decideFinishStep(s, { stepId, outcome: 'failure', summary: `delivery failed: ${err instanceof Error ? err.message : String(err)}` }));
     },
-  );
+  ));
 };

@@ -1,5 +1,6 @@
 import Koa from 'koa';
 import Router from '@koa/router';
+import { right } from 'fp-ts/lib/Either.js';
 import { requestGuard } from '../auth/host-rules.js';
 import { windowSecret } from '../auth/window-secret.js';
 import { mountMcp } from '../mcp/endpoint.js';
@@ -59,7 +60,7 @@ export const createApp = (service: Service, opts: AppOptions): Koa => {
     api: service, home: service.core.home,
     settings: {
       read: () => service.settings(),
-      change: (change, source) => ({ _tag: 'Right', right: service.changeSetting(change, source) }),
+      change: (change, source) => right(service.changeSetting(change, source)),
     },
   });
   app.use(errors);

@@ -112,7 +112,7 @@ export const refreshAvailability = async (core: ServiceCore): Promise<void> => {
 };
 
 export const closeService = async (s: Service): Promise<void> => {
-  s.core.engine?.stop();
+  await s.core.engine?.stop();
   await s.catalog.close();
   await s.core.logs.flushed();
   await s.core.store.close();

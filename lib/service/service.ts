@@ -1,5 +1,5 @@
 import { left, right } from 'fp-ts/lib/Either.js';
-import { notFound, type Outcome } from '../../commands/refusal.js';
+import { invalid, notFound, type Outcome } from '../../commands/refusal.js';
 import { findProject, primaryFolderPath } from '../../projections/projects.js';
 import { httpRun } from '../../projections/run-views.js';
 import { standingOf } from '../../projections/standing.js';
@@ -82,6 +82,7 @@ export class Service implements ServiceApi {
   }
 
   readThread(runId: string, before: string | undefined, pageSize: number) {
+    if (before !== undefined && !/^[1-9]\d{0,14}$/.test(before)) return left(invalid(`before ${JSON.stringify(before)} is not a cursor that read_run_thread returned`));
     return this.known(runId, () => threadPage(this.core.journal, runId, before === undefined ? undefined : Number(before), pageSize));
   }
   readHistory(runId: string, before: number | undefined, pageSize: number) {
