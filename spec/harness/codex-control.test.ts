@@ -20,11 +20,11 @@ const setup = async (t: ExecutionContext, script: ModelTurn[]) => {
 test('codex watchdog ends a turn whose model never answers', async (t) => {
   t.timeout(120_000);
   const { sb, model, adapters, runTools, env } = await setup(t, [hang()]);
-  const { input } = turnInput(sb, runTools, { prompt: 'Start', env, watchdogMs: 4000 });
+  const { input } = turnInput(sb, runTools, { prompt: 'Start', env, watchdogMs: 8000 });
   const result = await adapters.codex.startTurn(input).result;
   t.is(result.outcome, 'failure');
   t.is(result.failure, 'watchdog');
-  t.regex(result.summary, /printed nothing for 4s/);
+  t.regex(result.summary, /printed nothing for 8s/);
   t.true(model.scriptedBodies().length >= 1);
   t.truthy(result.sessionId, 'the thread id was seen before the silence');
   t.deepEqual(processesIn(sb.repo), []);
