@@ -55,7 +55,7 @@ export const stepSettingsOf = (core: ServiceCore, s: RunState, node: StepNode): 
   return resolveStepSettings({
     run: { ...(harness ? { harness } : {}), ...(s.model && !s.harnessOverride ? { model: s.model } : {}) },
     node, ...(persona ? { persona } : {}), workflow: s.workflow.stepDefaults,
-    settings: { defaultHarness: core.settings.current.defaultHarness },
+    settings: core.settings.current.defaultHarness ? { defaultHarness: core.settings.current.defaultHarness } : {},
   });
 };
 

@@ -68,7 +68,7 @@ export const openService = async (o: OpenOptions): Promise<Service> => {
   runs.load();
   const runTools = new RunToolsBackend(runs, journal, newId, () => new Date());
   const settings = new FoldedStream<Settings, SettingsEvent>(journal, 'settings', SETTINGS_EVENT_CODECS, DEFAULT_SETTINGS, evolveSettings);
-  const catalog = createCatalog({ home: o.home, store, defaultHarness: () => settings.current.defaultHarness });
+  const catalog = createCatalog({ home: o.home, store, defaultHarness: () => settings.current.defaultHarness ?? undefined });
   const core: ServiceCore = {
     home: o.home, version: version(), store, journal, runs, logs: new LogStore(store),
     projects: new FoldedStream<Projects, ProjectEvent>(journal, 'projects', PROJECT_EVENT_CODECS, new Map(), evolveProjects),

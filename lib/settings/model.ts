@@ -23,7 +23,8 @@ export interface Settings {
   readonly runCap: RunCapChoice;
   readonly mcp: { readonly enabled: boolean; readonly groups: Readonly<Record<ToolGroup, boolean>> };
   readonly watchdogSeconds: number;
-  readonly defaultHarness: HarnessName;
+  /** null: not chosen; steps fall back to the shipped default (claude) */
+  readonly defaultHarness: HarnessName | null;
   readonly codeHost: { readonly graphqlUrl: string; readonly webHost: string; readonly token: string | null };
 }
 
@@ -34,7 +35,7 @@ export const DEFAULT_SETTINGS: Settings = {
     groups: { reading: true, starting: true, controlling: true, messaging: true, archiving: false, settings: false },
   },
   watchdogSeconds: 600,
-  defaultHarness: 'claude',
+  defaultHarness: null,
   codeHost: { graphqlUrl: 'https://api.github.com/graphql', webHost: 'github.com', token: null },
 };
 

@@ -12,7 +12,7 @@ test('get_run shows the current step\'s persona, harness, model and tools, each 
   const d = await eventually(() => detail(s, runId), (r) => r.currentStep === 'plan' && r.standing === 'Running');
   t.deepEqual(d.currentStepSettings.persona, { value: 'planner', source: 'node' });
   t.deepEqual(d.currentStepSettings.tools, { value: 'read-only', source: 'persona' });
-  t.deepEqual(d.currentStepSettings.harness, { value: 'claude', source: 'settings' });
+  t.deepEqual(d.currentStepSettings.harness, { value: 'claude', source: 'shipped' });
   t.deepEqual(d.currentStepToolClasses, ['read']);
 
   const chosen = await startRun(s, { goal: '[sleep:20000]', workflow: 'default', harness: 'codex', model: 'gpt-5-codex' });
