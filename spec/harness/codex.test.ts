@@ -73,4 +73,7 @@ test('codex resumes a thread with exec resume and the earlier conversation', asy
   t.is(r2.sessionId, r1.sessionId);
   const last = bodiesText(model.scriptedBodies()).at(-1)!;
   t.true(last.includes('FIRST-PROMPT') && last.includes('SECOND-PROMPT'), 'the resumed request carries the earlier turn');
+  // codex remembers no flags across resume: the MCP server and sandbox must be passed again
+  t.true(last.includes('list_mcp_resources'), 'the in-run MCP server is configured on resume');
+  t.true(last.includes('workspace-write'), 'the sandbox mode applies on resume');
 });
