@@ -16,8 +16,9 @@ export interface Row {
   readonly baseline: number;
   readonly unit: string;
   readonly baselineLabel: string;
-  /** measured / baseline */
+  /** measured / baseline, or baseline / measured for a throughput compared as a slowdown */
   readonly ratio: number;
+  readonly ratioOf: 'measured/baseline' | 'baseline/measured';
   readonly target: Target | null;
   readonly result: 'PASS' | 'MISS' | 'INFO';
   readonly note?: string;
@@ -33,10 +34,11 @@ export interface BenchResult {
 const meets = (ratio: number, t: Target): boolean =>
   t.op === '<' ? ratio < t.value : t.op === '<=' ? ratio <= t.value : t.op === '>' ? ratio > t.value : ratio >= t.value;
 
-export const row = (r: { bench: string; measure: string; measured: number; baseline: number; unit: string; baselineLabel: string; target?: Target; note?: string }): Row => {
-  const ratio = r.baseline === 0 ? Number.NaN : r.measured / r.baseline;
+export const row = (r: { bench: string; measure: string; measured: number; baseline: number; unit: string; baselineLabel: string; target?: Target; note?: string; slowdown?: boolean }): Row => {
+  const { slowdown, ...rest } = r;
+  const ratio = slowdown ? r.baseline / r.measured : r.measured / r.baseline;
   const target = r.target ?? null;
-  return { ...r, ratio, target, result: target ? (meets(ratio, target) ? 'PASS' : 'MISS') : 'INFO' };
+  return { ...rest, ratio, ratioOf: slowdown ? 'baseline/measured' : 'measured/baseline', target, result: target && Number.isFinite(ratio) ? (meets(ratio, target) ? 'PASS' : 'MISS') : target ? 'MISS' : 'INFO' };
 };
 
 /** The folder a run.ts child owns (removed by run.ts when the child exits), or a fresh temp one. */

@@ -44,8 +44,9 @@ const runChild = (name: string, limitS: number): Promise<BenchResult | { bench: 
 const targetText = (r: Row): string => (r.target ? `${r.target.op} ${r.target.value}` : '—');
 
 const table = (rows: readonly Row[]): string => {
-  const head = ['benchmark', 'measure', 'measured', 'baseline', 'unit', 'ratio', 'target', 'result'];
-  const body = rows.map((r) => [r.bench, r.measure, fmt(r.measured), `${fmt(r.baseline)} (${r.baselineLabel})`, r.unit, fmt(r.ratio), targetText(r), r.result]);
+  const head = ['benchmark', 'measure', 'measured', 'baseline', 'unit', 'baseline is', 'ratio', 'target', 'result'];
+  const ratio = (r: Row) => (r.ratioOf === 'measured/baseline' ? fmt(r.ratio) : `${fmt(r.ratio)} (b/m)`);
+  const body = rows.map((r) => [r.bench, r.measure, fmt(r.measured), fmt(r.baseline), r.unit, r.baselineLabel, ratio(r), targetText(r), r.result]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
   const line = (cells: string[]) => '| ' + cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ') + ' |';
   return [line(head), '|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|', ...body.map(line)].join('\n');
@@ -68,7 +69,7 @@ const main = async () => {
     results.push(r);
   }
   const rows = results.flatMap((r) => ('rows' in r ? r.rows : []));
-  console.log(`\n== all (${((Date.now() - t0) / 1000).toFixed(0)} s; ratio = measured / baseline, both measured in this run)\n${table(rows)}`);
+  console.log(`\n== all (${((Date.now() - t0) / 1000).toFixed(0)} s; ratio = measured / baseline, or baseline / measured where marked (b/m): a throughput read as a slowdown; both measured in this run)\n${table(rows)}`);
   // A run of some benchmarks replaces only their entries, so the file always holds one of each.
   const file = join(here, 'results.json');
   const previous = only.length && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { results: { bench: string }[] }).results : [];
