@@ -5,17 +5,8 @@ import type { Availability, HarnessAdapter, Turn, TurnInput, TurnResult } from '
 import { claudeArgs, claudeUserLine } from './claude-args.js';
 import { claudeTurnResult, readClaudeEvent, type ClaudeState } from './claude-events.js';
 import { classifyText, clip } from './classify.js';
-import { askCli, binFor, lastLines, MCP_TOOL_TIMEOUT_MS, processResult, RUN_TOKEN_ENV, turnEnv, versionOf, type HarnessConfig } from './common.js';
+import { askCli, binFor, lastLines, MCP_TOOL_TIMEOUT_MS, processResult, RUN_TOKEN_ENV, turnEnv, versionOf, parseJsonLine, type HarnessConfig } from './common.js';
 import { runCli, type CliExit } from './process.js';
-
-const parse = (line: string): Record<string, unknown> | undefined => {
-  try {
-    const v = JSON.parse(line) as unknown;
-    return v && typeof v === 'object' ? (v as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-};
 
 const finish = (exit: CliExit, state: ClaudeState, input: TurnInput): TurnResult => {
   const forced = processResult(exit, 'claude', input.watchdogMs, state.sessionId);
@@ -42,7 +33,7 @@ export const startClaudeTurn = (bin: string, config: HarnessConfig, input: TurnI
     signal: input.signal,
     onStderr: (line) => input.onLog({ text: `stderr: ${line}` }),
     onLine: (line) => {
-      const ev = parse(line);
+      const ev = parseJsonLine(line);
       if (!ev) return input.onLog({ text: line });
       input.onLog({ text: readClaudeEvent(ev, state, { onMessage: input.onMessage, onSession: (id) => input.onSession?.(id) }) });
       if (ev.type === 'result') close();

@@ -4,17 +4,8 @@ import type { Availability, HarnessAdapter, Turn, TurnInput, TurnResult } from '
 import { classifyText, clip } from './classify.js';
 import { codexArgs } from './codex-args.js';
 import { codexTurnResult, readCodexEvent, type CodexState } from './codex-events.js';
-import { askCli, binFor, lastLines, processResult, RUN_TOKEN_ENV, turnEnv, versionOf, type HarnessConfig } from './common.js';
+import { askCli, binFor, lastLines, processResult, RUN_TOKEN_ENV, turnEnv, versionOf, parseJsonLine, type HarnessConfig } from './common.js';
 import { runCli, type CliExit } from './process.js';
-
-const parse = (line: string): Record<string, unknown> | undefined => {
-  try {
-    const v = JSON.parse(line) as unknown;
-    return v && typeof v === 'object' ? (v as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-};
 
 const finish = (exit: CliExit, state: CodexState, input: TurnInput): TurnResult => {
   const forced = processResult(exit, 'codex', input.watchdogMs, state.sessionId);
@@ -39,7 +30,7 @@ export const startCodexTurn = (bin: string, config: HarnessConfig, input: TurnIn
     signal: input.signal,
     onStderr: (line) => input.onLog({ text: `stderr: ${line}` }),
     onLine: (line) => {
-      const ev = parse(line);
+      const ev = parseJsonLine(line);
       input.onLog({ text: ev ? readCodexEvent(ev, state, { onMessage: input.onMessage, onSession: (id) => input.onSession?.(id) }) : line });
     },
   });

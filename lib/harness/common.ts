@@ -71,3 +71,13 @@ export const processResult = (exit: CliExit, name: string, watchdogMs: number, s
 };
 
 export const lastLines = (s: string, n = 3): string => s.trim().split('\n').slice(-n).join(' | ');
+
+/** One line of a CLI's JSON output; undefined for anything else (banners, warnings). */
+export const parseJsonLine = (line: string): Record<string, unknown> | undefined => {
+  try {
+    const v = JSON.parse(line) as unknown;
+    return v && typeof v === 'object' ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+};

@@ -2,19 +2,10 @@
 // inline config. It exits when the session goes idle; it cannot take a message mid-turn.
 import type { Availability, HarnessAdapter, Turn, TurnInput, TurnResult } from './adapter.js';
 import { classifyText, clip } from './classify.js';
-import { binFor, lastLines, processResult, turnEnv, versionOf, type HarnessConfig } from './common.js';
+import { binFor, lastLines, processResult, turnEnv, versionOf, parseJsonLine, type HarnessConfig } from './common.js';
 import { opencodeArgs, opencodeConfig } from './opencode-args.js';
 import { opencodeTurnResult, readOpencodeEvent, type OpencodeState } from './opencode-events.js';
 import { runCli, type CliExit } from './process.js';
-
-const parse = (line: string): Record<string, unknown> | undefined => {
-  try {
-    const v = JSON.parse(line) as unknown;
-    return v && typeof v === 'object' ? (v as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-};
 
 const finish = (exit: CliExit, state: OpencodeState, input: TurnInput): TurnResult => {
   const forced = processResult(exit, 'opencode', input.watchdogMs, state.sessionId);
@@ -40,7 +31,7 @@ export const startOpencodeTurn = (bin: string, config: HarnessConfig, input: Tur
     signal: input.signal,
     onStderr: (line) => input.onLog({ text: `stderr: ${line}` }),
     onLine: (line) => {
-      const ev = parse(line);
+      const ev = parseJsonLine(line);
       input.onLog({ text: ev ? readOpencodeEvent(ev, state, { onMessage: input.onMessage, onSession: (id) => input.onSession?.(id) }) : line });
     },
   });
