@@ -117,3 +117,10 @@ export const fmt = (x: number): string => {
   if (a >= 1) return x.toFixed(2);
   return x.toPrecision(3);
 };
+
+/** `p`, or a rejection when it takes longer than `ms` (the timer is cleared either way). */
+export const within = <T>(p: Promise<T>, ms: number, what: string): Promise<T> => {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`${what}: not done within ${ms} ms`)), ms); });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+};

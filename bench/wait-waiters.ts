@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import type { RunEvent } from '../journal/run-events.js';
 import { closeService } from '../lib/service/open.js';
 import type { Service } from '../lib/service/service.js';
-import { benchTmp, heapAfterGc, median, now, percentile, removeDir, replyText, row, sleep, type BenchResult, type Row } from './common.js';
+import { benchTmp, heapAfterGc, median, now, percentile, removeDir, replyText, row, within, type BenchResult, type Row } from './common.js';
+import { httpWaiters } from './http-waiters.js';
 import { BY, benchService, createRuns } from './service-setup.js';
 
 // waitForRun at the facade: 1,000 waiters on one active run, then one Pause (or Resume) through
@@ -16,7 +17,8 @@ const BENCH = 'wait-waiters';
 const WAITERS = 1_000;
 const SINGLE_TRIALS = 40;
 const ROUNDS = 3;
-const WAKE_LIMIT_MS = 10_000;
+const WAKE_LIMIT_MS = 15_000;
+const HTTP_SINGLE_TRIALS = 20;
 
 const activate = (service: Service, runId: string): void => {
   const events: RunEvent[] = [
@@ -50,7 +52,7 @@ const wake = async (service: Service, runId: string, n: number): Promise<{ lat: 
   flip(service, runId);
   const controlMs = now() - t;
   mark();
-  await Promise.race([Promise.all(waiters), sleep(WAKE_LIMIT_MS).then(() => { throw new Error(`waiters not woken within ${WAKE_LIMIT_MS} ms`); })]);
+  await within(Promise.all(waiters), WAKE_LIMIT_MS, `${n} waiters`);
   return { lat, controlMs };
 };
 
@@ -92,6 +94,20 @@ export const run = async (): Promise<BenchResult> => {
     many.push({ p50: percentile(w.lat, 50), p99: percentile(w.lat, 99), controlMs: w.controlMs });
   }
 
+  const http = await httpWaiters(service, runId!, WAKE_LIMIT_MS);
+  let httpSingles: number[] = [];
+  const httpMany: { p50: number; p99: number }[] = [];
+  try {
+    for (let i = 0; i < 5; i++) await http.wake(1, () => flip(service, runId!)); // warm-up
+    for (let i = 0; i < HTTP_SINGLE_TRIALS; i++) httpSingles = [...httpSingles, ...(await http.wake(1, () => flip(service, runId!)))];
+    for (let r = 0; r < ROUNDS; r++) {
+      const lat = await http.wake(WAITERS, () => flip(service, runId!));
+      httpMany.push({ p50: percentile(lat, 50), p99: percentile(lat, 99) });
+    }
+  } finally {
+    await http.close();
+  }
+
   const plain = await heapPer(WAITERS, () => { let resolve!: () => void; const p = new Promise<void>((r) => { resolve = r; }).then(() => undefined); return { p, resolve }; },
     async (items) => { for (const i of items) i.resolve(); await Promise.all(items.map((i) => i.p)); });
   const waiter = await heapPer(WAITERS, () => { const ac = new AbortController(); return { p: service.waitForRun(runId!, 60_000, ac.signal).then(() => undefined), ac }; },
@@ -107,6 +123,11 @@ export const run = async (): Promise<BenchResult> => {
   ac.abort();
   await Promise.all(held);
 
+  // What each woken waiter builds for its answer (detailOf), 1,000 times: the suspected cost.
+  const td = now();
+  for (let i = 0; i < WAITERS; i++) service.getRun(runId!);
+  const detailsMs = now() - td;
+
   await closeService(service);
   removeDir(tmp);
   const single = median(singles);
@@ -115,6 +136,8 @@ export const run = async (): Promise<BenchResult> => {
   const rows: Row[] = [
     row({ bench: BENCH, measure: `wake p50, ${WAITERS.toLocaleString('en-US')} waiters, one Pause/Resume`, measured: p50, baseline: single, unit: 'ms', baselineLabel: 'one waiter woken alike (median)', target: { op: '<', value: 50 } }),
     row({ bench: BENCH, measure: `wake p99, ${WAITERS.toLocaleString('en-US')} waiters`, measured: p99, baseline: single, unit: 'ms', baselineLabel: 'one waiter woken alike (median)', target: { op: '<', value: 50 } }),
+    row({ bench: BENCH, measure: `HTTP wake p50, ${WAITERS.toLocaleString('en-US')} GET /wait`, measured: median(httpMany.map((m) => m.p50)), baseline: median(httpSingles), unit: 'ms', baselineLabel: 'one HTTP waiter woken alike', target: { op: '<', value: 50 } }),
+    row({ bench: BENCH, measure: `HTTP wake p99, ${WAITERS.toLocaleString('en-US')} GET /wait`, measured: median(httpMany.map((m) => m.p99)), baseline: median(httpSingles), unit: 'ms', baselineLabel: 'one HTTP waiter woken alike', target: { op: '<', value: 50 } }),
     row({ bench: BENCH, measure: 'heap per waiter (waitForRun with a signal)', measured: waiter - abortOnly, baseline: plain, unit: 'B/waiter', baselineLabel: 'plain pending promise + resolve', target: { op: '<', value: 10 } }),
     row({ bench: BENCH, measure: `append to another run while ${WAITERS.toLocaleString('en-US')} wait`, measured: busy, baseline: quiet, unit: 'µs/append', baselineLabel: 'same appends, no waiters', target: { op: '<', value: 1.5 } }),
   ];
@@ -122,6 +145,8 @@ export const run = async (): Promise<BenchResult> => {
     bench: BENCH, rows, seconds: (Date.now() - t0) / 1000,
     notes: [
       `single-waiter wake: median of ${singles.length} trials (p99 ${percentile(singles, 99).toFixed(3)} ms); ${WAITERS} waiters: median of ${ROUNDS} rounds; the control call that woke them took ${median(many.map((m) => m.controlMs)).toFixed(1)} ms (its durable commit included)`,
+      `for comparison, ${WAITERS} getRun calls (the run detail each waiter builds when it wakes) take ${detailsMs.toFixed(1)} ms`,
+      `HTTP: one GET /api/runs/:id/wait?timeout=60 per socket from a worker thread, timed from the same commit mark to each body read; single: median of ${httpSingles.length} trials`,
       `heap: waitForRun ${Math.round(waiter)} B per call with an AbortController each (${Math.round(abortOnly)} B of which is the controller, subtracted); plain promise ${Math.round(plain)} B`,
       'targets for this benchmark are this author\'s: waking 1,000 should cost under 50 single wakes (work shared, not repeated per waiter); a waiter under 10 plain promises; other runs\' appends barely slowed',
     ],
