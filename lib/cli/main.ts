@@ -18,9 +18,12 @@ const USAGE = `usage:
 const out = (s: string) => process.stdout.write(s);
 
 const serve = async (flags: Record<string, string | true>): Promise<number> => {
-  const port = flags['port'] === undefined ? 7420 : Number(flags['port']);
+  // A flag given without its value (`--port` alone) is an error, not port 1 or the default bind.
+  if (flags['port'] === true) throw new CliError('--port takes a number from 0 to 65535');
+  if (flags['bind'] === true) throw new CliError('--bind takes an address, e.g. 127.0.0.1 or 0.0.0.0');
+  const port = flags['port'] === undefined ? 7420 : /^\d{1,5}$/.test(flags['port']) ? Number(flags['port']) : NaN;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError('--port takes a number from 0 to 65535');
-  const bind = typeof flags['bind'] === 'string' ? flags['bind'] : '127.0.0.1';
+  const bind = flags['bind'] ?? '127.0.0.1';
   const s = await startServer({ home: svcHome(), port, bind });
   const warn = bindWarning(bind);
   if (warn) process.stderr.write(`warning: ${warn}\n`);

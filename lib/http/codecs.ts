@@ -13,7 +13,8 @@ const refine = <A>(base: t.Type<A>, ok: (a: A) => boolean, message: string, name
   }, t.identity);
 
 export const NonBlank = refine(t.string, (s) => s.trim() !== '', 'must not be blank', 'NonBlank');
-export const Title = refine(t.string, (s) => s.length <= 80 && !/[\r\n]/.test(s) && s.trim() !== '', 'must be one line of 1 to 80 characters', 'Title');
+// Characters, not UTF-16 units: an emoji is one character of the 80.
+export const Title = refine(t.string, (s) => [...s].length <= 80 && !/[\r\n]/.test(s) && s.trim() !== '', 'must be one line of 1 to 80 characters', 'Title');
 const Harness = oneOf(HARNESSES);
 const StringRecord = t.record(t.string, t.string);
 

@@ -24,8 +24,10 @@ const svc = (h: { home: string; svc: string }, ...args: string[]): Promise<{ cod
     let stderr = '';
     child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
     child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+    // A command that hangs (e.g. a serve that should have refused) must not outlive the test.
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.on('close', (code) => { clearTimeout(timer); resolve({ code, stdout, stderr }); });
   });
 
 interface Serving { readonly url: string; readonly child: ChildProcess; readonly exited: Promise<number | null> }
@@ -147,9 +149,16 @@ test('svc mcp token prints the token, kept owner-only; again the same one; --reg
   t.is(mode(file), 0o600);
 });
 
-test('an unknown command prints the usage and exits 2', async (t) => {
-  const r = await svc(newHome(), 'frobnicate');
+test('an unknown command prints the usage and exits 2; serve refuses a flag without its value', async (t) => {
+  const h = newHome();
+  const r = await svc(h, 'frobnicate');
   t.is(r.code, 2);
   t.regex(r.stderr, /unknown command: frobnicate/);
   t.regex(r.stderr, /usage:/);
+  for (const args of [['--port'], ['--port', '1.5'], ['--port', '0', '--bind']]) {
+    const bad = await svc(h, 'serve', ...args);
+    t.is(bad.code, 1, args.join(' '));
+    t.regex(bad.stderr, args.includes('--bind') ? /--bind takes/ : /--port takes/);
+  }
+  t.false(existsSync(join(h.svc, 'server.json')));
 });

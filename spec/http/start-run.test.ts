@@ -77,6 +77,15 @@ test('title: one line of at most 80 characters; 81, a line break or blank is 400
   }
 });
 
+test('the title limit counts characters, not UTF-16 units: 80 emoji pass, 81 do not', async (t) => {
+  const { s } = t.context;
+  const ok = await start(s, { goal: 'x', title: '😀'.repeat(80), start: false });
+  t.is(ok.status, 200, JSON.stringify(ok.body));
+  t.is((await s.get(`/api/runs/${ok.body.runId}`)).body.title, '😀'.repeat(80));
+  const bad = await start(s, { goal: 'x', title: '😀'.repeat(81), start: false });
+  t.is(bad.status, 400);
+});
+
 test('without a title, the title is the first line of the goal, cut to 80 characters', async (t) => {
   const { s } = t.context;
   const r = await start(s, { goal: `${'b'.repeat(100)}\nsecond line`, start: false });
