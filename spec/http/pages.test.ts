@@ -110,6 +110,18 @@ for (const kind of ['thread', 'history', 'log'] as const) {
   });
 }
 
+test('the thread of a run with events that make no row walks back through the gaps, each row once', async (t) => {
+  const { s, noisy } = t.context;
+  const all = (await page(s, noisy, 'thread', '?pageSize=200')).items;
+  const events = await history(s, noisy);
+  t.true(all.length < events.length, 'some events make no row');
+  t.is(all[0].kind, 'goal');
+  for (const size of [1, 2, 3]) {
+    const walked = (await walk(s, noisy, 'thread', size)).reverse().flat();
+    t.deepEqual(walked, all, `pageSize ${size}`);
+  }
+});
+
 test('the history walked back is the history read whole: same events, same order', async (t) => {
   const { s, noisy } = t.context;
   const whole = await history(s, noisy);
