@@ -40,6 +40,15 @@ const errors: Koa.Middleware = async (ctx, next) => {
   }
 };
 
+// A method no route of the path takes is the client's mistake: 405 naming the allowed ones, with a
+// detail like every refusal (the router alone answers 501 for a method it has never heard of).
+const methodRefusals: Koa.Middleware = async (ctx, next) => {
+  await next();
+  if (!ctx.path.startsWith('/api/') || (ctx.status !== 405 && ctx.status !== 501)) return;
+  ctx.status = 405;
+  ctx.body = { detail: `${ctx.method} is not allowed on ${ctx.path}; allowed: ${ctx.response.get('Allow') || 'none'}` };
+};
+
 const apiOnly = (mw: Koa.Middleware): Koa.Middleware => (ctx, next) => (ctx.path.startsWith('/api/') || ctx.path === '/api' ? mw(ctx, next) : next());
 
 export const createApp = (service: Service, opts: AppOptions): Koa => {
@@ -66,6 +75,7 @@ export const createApp = (service: Service, opts: AppOptions): Koa => {
   app.use(errors);
   app.use(requestGuard({ bind: opts.bind }));
   app.use(apiOnly(windowSecret(opts.secret)));
+  app.use(methodRefusals);
   app.use(router.routes());
   app.use(router.allowedMethods());
   app.use(apiOnly(async (ctx) => {

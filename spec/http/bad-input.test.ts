@@ -81,6 +81,10 @@ const TABLE: readonly Row[] = [
   { name: 'removing a folder of an unknown project', method: 'DELETE', path: '/api/projects/nope/folders/x', status: 404 },
   { name: 'removing an unknown folder', method: 'DELETE', path: `/api/projects/${P}/folders/nope`, status: 404 },
   { name: 'an unknown /api route', method: 'GET', path: '/api/nothing-here', status: 404 },
+  // methods
+  { name: 'PUT on /api/runs', method: 'PUT', path: '/api/runs', body: {}, status: 405 },
+  { name: 'DELETE on /api/runs/{id}', method: 'DELETE', path: '/api/runs/{run}', status: 405 },
+  { name: 'a method no route knows (PROPFIND) on /api/runs', method: 'PROPFIND', path: '/api/runs', status: 405 },
   // paging query values
   ...['0', '201', 'abc', '-1', '1.5', '', '1e2'].map((v): Row => ({ name: `history pageSize=${v}`, method: 'GET', path: `/api/runs/{run}/history?pageSize=${v}`, status: 400 })),
   ...['0', 'x', '-3'].map((v): Row => ({ name: `history before=${v}`, method: 'GET', path: `/api/runs/{run}/history?before=${v}`, status: 400 })),
