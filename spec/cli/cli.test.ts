@@ -162,3 +162,26 @@ test('an unknown command prints the usage and exits 2; serve refuses a flag with
   }
   t.false(existsSync(join(h.svc, 'server.json')));
 });
+
+test('SIGTERM with a turn in flight: exit 0, the record goes; the next serve runs the step again to success', async (t) => {
+  const h = newHome();
+  writeWorkflow(h.svc, 'linear', LINEAR);
+  t.is((await svc(h, 'project', 'add', 'demo', gitRepo())).code, 0);
+  const first = await serve(h);
+  t.teardown(() => { if (first.child.exitCode === null) first.child.kill('SIGKILL'); });
+  const post = await fetch(`${first.url}/api/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ project: 'demo', goal: 'slow [sleepfresh:60000] [write:done.txt=1]', workflow: 'linear' }) });
+  const { runId } = (await post.json()) as { runId: string };
+  const read = async (url: string, path: string) => (await (await fetch(`${url}${path}`)).json()) as any;
+  await eventually(() => read(first.url, `/api/runs/${runId}/history?pageSize=200`), (p) => p.events.some((e: { type: string }) => e.type === 'StepStarted'));
+  t.is(await stop(first), 0);
+  t.false(existsSync(join(h.svc, 'server.json')));
+
+  const second = await serve(h);
+  t.teardown(() => { if (second.child.exitCode === null) second.child.kill('SIGKILL'); });
+  const done = await eventually(() => read(second.url, `/api/runs/${runId}/detail`), (d) => ['Succeeded', 'Failed', 'Aborted'].includes(d.standing), 30_000);
+  t.is(done.standing, 'Succeeded');
+  const types = (await read(second.url, `/api/runs/${runId}/history?pageSize=200`)).events.map((e: { type: string }) => e.type);
+  t.is(types.filter((x: string) => x === 'StepInterrupted').length, 1);
+  t.is(types.filter((x: string) => x === 'StepStarted').length, 2);
+  t.is(await stop(second), 0);
+});
