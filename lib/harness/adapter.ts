@@ -58,6 +58,12 @@ export interface Turn {
   readonly result: Promise<TurnResult>;
   /** deliver a user message into the turn in flight; false when this CLI cannot take one mid-turn */
   send(text: string): boolean;
+  /**
+   * Suspend (true) or resume (false) the silence watchdog, e.g. while an ask_question call waits
+   * for a person: codex and opencode print nothing during that wait. Calls nest (counted).
+   * codex holds it by itself while its in-run MCP call is open; claude prints heartbeats.
+   */
+  holdWatchdog?(held: boolean): void;
 }
 
 export interface HarnessAdapter {

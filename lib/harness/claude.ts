@@ -51,7 +51,7 @@ export const startClaudeTurn = (bin: string, config: HarnessConfig, input: TurnI
   };
   write(input.prompt);
   const result = cli.exit.then((exit) => ((open = false), finish(exit, state, input)));
-  return { result, send: write };
+  return { result, send: write, holdWatchdog: cli.hold };
 };
 
 // `claude auth status` answers from local state (no network): exit 0 and loggedIn true, else 1.

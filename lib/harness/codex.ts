@@ -18,6 +18,15 @@ const finish = (exit: CliExit, state: CodexState, input: TurnInput): TurnResult 
   return { outcome: 'failure', failure: classifyText(why), summary: clip(`codex exited (${code}) without finishing the turn: ${why}`), sessionId: state.sessionId };
 };
 
+// codex prints nothing while an MCP call is open; a call to our own tool server (ask_question
+// waiting for a person) is not a hang, so the watchdog is held for its duration.
+const holdDuringRunTool = (ev: Record<string, unknown>, hold: (held: boolean) => void): void => {
+  const item = ev.item as { type?: string; server?: string } | undefined;
+  if (item?.type !== 'mcp_tool_call' || item.server !== 'svc') return;
+  if (ev.type === 'item.started') hold(true);
+  if (ev.type === 'item.completed') hold(false);
+};
+
 export const startCodexTurn = (bin: string, config: HarnessConfig, input: TurnInput): Turn => {
   const state: CodexState = {};
   const cli = runCli({
@@ -31,10 +40,11 @@ export const startCodexTurn = (bin: string, config: HarnessConfig, input: TurnIn
     onStderr: (line) => input.onLog({ text: `stderr: ${line}` }),
     onLine: (line) => {
       const ev = parseJsonLine(line);
+      if (ev) holdDuringRunTool(ev, (held) => cli.hold(held));
       input.onLog({ text: ev ? readCodexEvent(ev, state, { onMessage: input.onMessage, onSession: (id) => input.onSession?.(id) }) : line });
     },
   });
-  return { result: cli.exit.then((exit) => finish(exit, state, input)), send: () => false };
+  return { result: cli.exit.then((exit) => finish(exit, state, input)), send: () => false, holdWatchdog: (held) => cli.hold(held) };
 };
 
 // `codex login status` answers from $CODEX_HOME (no network): exit 0 when logged in. An API key

@@ -35,7 +35,7 @@ export const startOpencodeTurn = (bin: string, config: HarnessConfig, input: Tur
       input.onLog({ text: ev ? readOpencodeEvent(ev, state, { onMessage: input.onMessage, onSession: (id) => input.onSession?.(id) }) : line });
     },
   });
-  return { result: cli.exit.then((exit) => finish(exit, state, input)), send: () => false };
+  return { result: cli.exit.then((exit) => finish(exit, state, input)), send: () => false, holdWatchdog: cli.hold };
 };
 
 // opencode finds credentials in many places (auth.json, provider env vars, inline config, free

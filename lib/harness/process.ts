@@ -26,6 +26,8 @@ export interface CliSpec {
 export interface RunningCli {
   readonly child: ChildProcess;
   readonly exit: Promise<CliExit>;
+  /** suspend (true) / resume (false) the watchdog; nested holds are counted */
+  hold(held: boolean): void;
 }
 
 const KILL_GRACE_MS = 3000;
@@ -59,6 +61,8 @@ export const runCli = (spec: CliSpec): RunningCli => {
   let stderr = '';
   let ending: 'watchdog' | 'aborted' | undefined;
   let timer: NodeJS.Timeout | undefined;
+  let holds = 0;
+  let ended = false;
   const stop = (why: 'watchdog' | 'aborted'): void => {
     if (ending) return;
     ending = why;
@@ -66,7 +70,11 @@ export const runCli = (spec: CliSpec): RunningCli => {
   };
   const arm = (): void => {
     if (timer) clearTimeout(timer);
-    timer = setTimeout(() => stop('watchdog'), spec.watchdogMs);
+    timer = ended || holds > 0 ? undefined : setTimeout(() => stop('watchdog'), spec.watchdogMs);
+  };
+  const hold = (held: boolean): void => {
+    holds = Math.max(0, holds + (held ? 1 : -1));
+    arm();
   };
   const onAbort = (): void => stop('aborted');
   spec.signal.addEventListener('abort', onAbort, { once: true });
@@ -79,6 +87,7 @@ export const runCli = (spec: CliSpec): RunningCli => {
   });
   const exit = new Promise<CliExit>((resolve) => {
     const done = (e: CliExit): void => {
+      ended = true; // no re-arming after the end
       if (timer) clearTimeout(timer);
       spec.signal.removeEventListener('abort', onAbort);
       resolve(e);
@@ -98,5 +107,5 @@ export const runCli = (spec: CliSpec): RunningCli => {
     child.once('close', () => clearTimeout(t));
   });
   if (spec.signal.aborted) onAbort();
-  return { child, exit };
+  return { child, exit, hold };
 };

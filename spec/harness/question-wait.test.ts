@@ -1,0 +1,67 @@
+// A question that waits longer than the watchdog is not a hang: codex holds the watchdog by
+// itself while its in-run MCP call is open; for opencode the engine holds it (holdWatchdog)
+// while the backend has the question.
+import test from 'ava';
+import type { Turn } from '../../lib/harness/adapter.js';
+import { createAdapters } from '../../lib/harness/registry.js';
+import { startModelServer } from '../fixtures/model-server/server.js';
+import { callMcp, hang, say } from '../fixtures/model-server/script.js';
+import { startRunTools } from '../fixtures/run-tools/server.js';
+import { bodiesText, cliBin, makeSandbox, opencodeTestEnv, turnInput, writeCodexConfig, writeOpencodeConfig } from './sandbox.js';
+
+const later = <T>(ms: number, value: T): Promise<T> => new Promise((r) => setTimeout(() => r(value), ms));
+
+test('codex: a slow answer outlasting the watchdog still reaches the model', async (t) => {
+  t.timeout(120_000);
+  const sb = makeSandbox();
+  const model = await startModelServer([callMcp('ask_question', { prompt: 'Wait?' }), say('Got it.')]);
+  const tools = await startRunTools(() => later(12_000, { answer: 'SLOW-ANSWER' }));
+  t.teardown(async () => (await model.close(), await tools.close(), sb.cleanup()));
+  writeCodexConfig(sb, model.url);
+  const adapters = createAdapters({ commands: { codex: cliBin('codex') }, env: sb.env });
+  const { input } = turnInput(sb, { url: tools.url('run-1'), token: tools.token }, { prompt: 'go', env: { OPENAI_API_KEY: 'sk-test' }, watchdogMs: 6000 });
+  const result = await adapters.codex.startTurn(input).result;
+  t.is(result.outcome, 'success', result.summary);
+  t.true(bodiesText(model.scriptedBodies()).some((b) => b.includes('SLOW-ANSWER')));
+});
+
+test('opencode: holdWatchdog while the backend has the question', async (t) => {
+  t.timeout(150_000);
+  const sb = makeSandbox();
+  const model = await startModelServer([callMcp('ask_question', { prompt: 'Wait?' }), say('Got it.')]);
+  let turn: Turn | undefined;
+  const tools = await startRunTools(async () => {
+    turn?.holdWatchdog?.(true); // what the engine does when a run enters Question
+    const answer = await later(35_000, { answer: 'SLOW-ANSWER' });
+    turn?.holdWatchdog?.(false);
+    return answer;
+  });
+  t.teardown(async () => (await model.close(), await tools.close(), sb.cleanup()));
+  writeOpencodeConfig(sb, model.url);
+  const adapters = createAdapters({ commands: { opencode: cliBin('opencode') }, env: sb.env });
+  const { input } = turnInput(sb, { url: tools.url('run-1'), token: tools.token }, { prompt: 'go', env: opencodeTestEnv, watchdogMs: 30_000 });
+  turn = adapters.opencode.startTurn(input);
+  const result = await turn.result;
+  t.is(result.outcome, 'success', result.summary);
+  t.true(bodiesText(model.scriptedBodies()).some((b) => b.includes('SLOW-ANSWER')));
+});
+
+test('a released hold re-arms the watchdog', async (t) => {
+  t.timeout(120_000);
+  const sb = makeSandbox();
+  const model = await startModelServer([hang()]);
+  const tools = await startRunTools();
+  t.teardown(async () => (await model.close(), await tools.close(), sb.cleanup()));
+  writeCodexConfig(sb, model.url);
+  const adapters = createAdapters({ commands: { codex: cliBin('codex') }, env: sb.env });
+  const { input } = turnInput(sb, { url: tools.url('run-1'), token: tools.token }, { prompt: 'go', env: { OPENAI_API_KEY: 'sk-test' }, watchdogMs: 3000 });
+  const turn = adapters.codex.startTurn(input);
+  turn.holdWatchdog?.(true);
+  await model.waitForScripted(1);
+  await later(5000, undefined);
+  turn.holdWatchdog?.(false);
+  const started = Date.now();
+  const result = await turn.result;
+  t.is(result.failure, 'watchdog');
+  t.true(Date.now() - started >= 2500, 'held past the 3s limit, then fired a full period after release');
+});
