@@ -73,6 +73,7 @@ test('project add without a server, then serve, start, runs, run; SIGTERM remove
   t.teardown(() => { if (s.child.exitCode === null) s.child.kill('SIGKILL'); });
   const record = join(h.svc, 'server.json');
   t.is(mode(record), 0o600);
+  t.is(mode(h.svc), 0o700);
   t.is(JSON.parse(readFileSync(record, 'utf8')).url, s.url);
   const projects = (await (await fetch(`${s.url}/api/projects`)).json()) as { id: string; folders: { path: string }[] }[];
   t.deepEqual(projects.map((p) => [p.id, p.folders[0]!.path]), [['demo', realpathSync(repo)]]);

@@ -141,6 +141,7 @@ test('export writes <SVC_HOME>/exports/<runId>.jsonl, owner-only, whose lines re
   const path = join(s.home, 'exports', `${chatty}.jsonl`);
   t.is(r.body.path, path);
   t.is(statSync(path).mode & 0o777, 0o600);
+  t.is(statSync(join(s.home, 'exports')).mode & 0o777, 0o700);
   t.is(r.body.size, statSync(path).size);
   const read = () => readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
   const first = read();
