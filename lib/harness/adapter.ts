@@ -61,7 +61,8 @@ export interface Turn {
   /**
    * Suspend (true) or resume (false) the silence watchdog, e.g. while an ask_question call waits
    * for a person: codex and opencode print nothing during that wait. Calls nest (counted).
-   * codex holds it by itself while its in-run MCP call is open; claude prints heartbeats.
+   * claude and codex hold it by themselves while their in-run MCP call is open; opencode
+   * reports a tool call only once it has finished, so there the engine must hold it.
    */
   holdWatchdog?(held: boolean): void;
 }

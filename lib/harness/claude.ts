@@ -19,10 +19,23 @@ const finish = (exit: CliExit, state: ClaudeState, input: TurnInput): TurnResult
   return { outcome: 'failure', failure: state.quotaRejected ? 'quota' : classifyText(stderr), summary, sessionId: state.sessionId };
 };
 
+// While claude waits on our own tool server (ask_question held open for a person) the turn is
+// not hung: hold the watchdog from the tool_use to its tool_result. (claude also prints 30 s
+// heartbeats, but a shorter watchdog would still fire.)
+const holdDuringRunTool = (ev: Record<string, unknown>, open: Set<string>, hold: (held: boolean) => void): void => {
+  const content = (ev.message as { content?: unknown } | undefined)?.content;
+  if (!Array.isArray(content)) return;
+  for (const b of content as { type?: string; id?: string; name?: string; tool_use_id?: string }[]) {
+    if (ev.type === 'assistant' && b.type === 'tool_use' && b.id && b.name?.startsWith('mcp__svc__')) (open.add(b.id), hold(true));
+    if (ev.type === 'user' && b.type === 'tool_result' && b.tool_use_id && open.delete(b.tool_use_id)) hold(false);
+  }
+};
+
 export const startClaudeTurn = (bin: string, config: HarnessConfig, input: TurnInput): Turn => {
   const state: ClaudeState = {};
   const env = turnEnv(config, input, { [RUN_TOKEN_ENV]: input.runTools.token, MCP_TOOL_TIMEOUT: String(MCP_TOOL_TIMEOUT_MS) });
   let open = true;
+  const runToolCalls = new Set<string>();
   const cli = runCli({
     bin,
     args: claudeArgs(input),
@@ -35,6 +48,7 @@ export const startClaudeTurn = (bin: string, config: HarnessConfig, input: TurnI
     onLine: (line) => {
       const ev = parseJsonLine(line);
       if (!ev) return input.onLog({ text: line });
+      holdDuringRunTool(ev, runToolCalls, (held) => cli.hold(held));
       input.onLog({ text: readClaudeEvent(ev, state, { onMessage: input.onMessage, onSession: (id) => input.onSession?.(id) }) });
       if (ev.type === 'result') close();
     },

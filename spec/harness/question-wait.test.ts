@@ -1,5 +1,5 @@
-// A question that waits longer than the watchdog is not a hang: codex holds the watchdog by
-// itself while its in-run MCP call is open; for opencode the engine holds it (holdWatchdog)
+// A question that waits longer than the watchdog is not a hang: claude and codex hold the
+// watchdog by themselves while their in-run MCP call is open; for opencode the engine holds it (holdWatchdog)
 // while the backend has the question.
 import test from 'ava';
 import type { Turn } from '../../lib/harness/adapter.js';
@@ -21,6 +21,20 @@ test('codex: a slow answer outlasting the watchdog still reaches the model', asy
   const adapters = createAdapters({ commands: { codex: cliBin('codex') }, env: sb.env });
   const { input } = turnInput(sb, { url: tools.url('run-1'), token: tools.token }, { prompt: 'go', env: { OPENAI_API_KEY: 'sk-test' }, watchdogMs: 6000 });
   const result = await adapters.codex.startTurn(input).result;
+  t.is(result.outcome, 'success', result.summary);
+  t.true(bodiesText(model.scriptedBodies()).some((b) => b.includes('SLOW-ANSWER')));
+});
+
+test('claude: a slow answer outlasting the watchdog still reaches the model', async (t) => {
+  t.timeout(120_000);
+  const sb = makeSandbox();
+  const model = await startModelServer([callMcp('ask_question', { prompt: 'Wait?' }), say('Got it.')]);
+  const tools = await startRunTools(() => later(12_000, { answer: 'SLOW-ANSWER' }));
+  t.teardown(async () => (await model.close(), await tools.close(), sb.cleanup()));
+  const adapters = createAdapters({ commands: { claude: cliBin('claude') }, env: sb.env });
+  const env = { ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sk-test' };
+  const { input } = turnInput(sb, { url: tools.url('run-1'), token: tools.token }, { prompt: 'go', env, watchdogMs: 6000 });
+  const result = await adapters.claude.startTurn(input).result;
   t.is(result.outcome, 'success', result.summary);
   t.true(bodiesText(model.scriptedBodies()).some((b) => b.includes('SLOW-ANSWER')));
 });
