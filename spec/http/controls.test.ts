@@ -170,3 +170,18 @@ test('MoveToFront under a cap of one: the moved run gets the next slot', async (
   await untilStanding(s, second, 'Running');
   t.is((await controlApplied(s, second, 'Abort')).body.outcome, 'Applied');
 });
+
+test('five concurrent Restarts with the same position make exactly one new run', async (t) => {
+  const { s } = t.context;
+  const goal = 'restart race [silent]';
+  const runId = await running(s, goal);
+  const { position } = await detail(s, runId);
+  const answers = await Promise.all(Array.from({ length: 5 }, () => act(s, runId, position, 'Restart')));
+  t.deepEqual(answers.map((a) => a.body.outcome).sort(), ['Applied', 'Stale', 'Stale', 'Stale', 'Stale']);
+  const same = ((await s.get('/api/runs')).body as { runId: string; goal: string }[]).filter((r) => r.goal === goal);
+  t.is(same.length, 2, JSON.stringify(same));
+  const fresh = same.find((r) => r.runId !== runId)!;
+  t.is((await detail(s, runId)).restartedAs, fresh.runId);
+  t.is((await eventsOf(s, runId, 'RunRestarted')).length, 1);
+  t.is((await controlApplied(s, fresh.runId, 'Abort')).body.outcome, 'Applied');
+});
