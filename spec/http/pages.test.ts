@@ -162,3 +162,17 @@ test('export writes <SVC_HOME>/exports/<runId>.jsonl, owner-only, whose lines re
   t.deepEqual(readdirSync(join(s.home, 'exports')).filter((f) => f.includes(chatty)), [`${chatty}.jsonl`]);
   t.is(statSync(path).mode & 0o777, 0o600);
 });
+
+test('thread rows name who spoke: the svc-setting-source header names the person', async (t) => {
+  const { s } = t.context;
+  const runId = await startRun(s, { goal: 'who said that', workflow: 'linear', start: false });
+  const r = await s.post(`/api/runs/${runId}/messages`, { text: 'it was me', delivery: 'Hold' }, { 'svc-setting-source': 'alice' });
+  t.is(r.status, 200);
+  t.is((await s.post(`/api/runs/${runId}/goal`, { goal: 'who said what' })).status, 200);
+  const rows = (await page(s, runId, 'thread')).items;
+  t.like(rows[0], { kind: 'goal', author: 'person', text: 'who said that' });
+  t.like(rows[1], { kind: 'message', author: 'person', authorName: 'alice', text: 'it was me' });
+  t.like(rows[2], { kind: 'goal-revised', author: 'person', text: 'who said what' });
+  t.false('authorName' in rows[2]);
+  t.is(rows.length, 3);
+});
