@@ -15,7 +15,7 @@ const test = anyTest as TestFn<{ s: TestServer }>;
 // The first step takes a while (the window to steer in); the second reads the goal as it is then.
 const TWO_STEP = `digraph two_step {
   start  [kind=start]
-  first  [kind=agent, prompt="first step [sleep:1500]"]
+  first  [kind=agent, prompt="first step [sleep:3000]"]
   second [kind=agent, prompt="{{goal}}"]
   done   [kind=exit]
   start -> first -> second -> done
