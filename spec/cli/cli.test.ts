@@ -65,6 +65,12 @@ test('project add without a server, then serve, start, runs, run; SIGTERM remove
   t.is(added.code, 0, added.stderr);
   t.is(added.stdout.trim(), 'demo');
   t.false(existsSync(join(h.svc, 'server.json')));
+  const dup = await svc(h, 'project', 'add', 'demo', gitRepo());
+  t.is(dup.code, 1);
+  t.regex(dup.stderr, /exists already/);
+  const notGit = await svc(h, 'project', 'add', 'plain', tempDir('svc-plain-'));
+  t.is(notGit.code, 1);
+  t.regex(notGit.stderr, /not a git folder/);
   const list = await svc(h, 'project', 'list');
   t.is(list.code, 0, list.stderr);
   t.regex(list.stdout, /^demo {2}demo {2}/m);
@@ -87,6 +93,10 @@ test('project add without a server, then serve, start, runs, run; SIGTERM remove
   const [runId, url] = started.stdout.trim().split(/\s+/);
   t.truthy(runId);
   t.is(url, `${s.url}/runs/${runId}`);
+
+  const nowhere = await svc(h, 'start', 'nope', 'a goal');
+  t.is(nowhere.code, 1);
+  t.regex(nowhere.stderr, /unknown project: nope/);
 
   const runs = await svc(h, 'runs');
   t.is(runs.code, 0, runs.stderr);
