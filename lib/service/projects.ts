@@ -1,5 +1,5 @@
 import { realpathSync, statSync } from 'node:fs';
-import { basename, resolve as resolvePath } from 'node:path';
+import { basename, isAbsolute, resolve as resolvePath } from 'node:path';
 import { isLeft, left, right, type Either } from 'fp-ts/lib/Either.js';
 import { decideAddFolder, decideAddProject, decideChooseDefaultWorkflow, decideRemoveFolder, decideRenameProject, type FolderInput } from '../../commands/projects.js';
 import { invalid, notFound, type Outcome, type Refusal } from '../../commands/refusal.js';
@@ -23,6 +23,8 @@ const folderNameProblem = (name: string): string | null =>
 export const resolveFolder = async (f: FolderRequest): Promise<Either<Refusal, FolderInput>> => {
   const named = f.name === undefined ? null : folderNameProblem(f.name);
   if (named) return left(invalid(named));
+  // Relative to what? The server's working folder means nothing to a client: refuse it.
+  if (!isAbsolute(f.path)) return left(invalid(`${f.path} is not an absolute path; give the folder's full path`));
   const abs = resolvePath(f.path);
   try {
     if (!statSync(abs).isDirectory()) return left(invalid(`${f.path} is not a folder`));

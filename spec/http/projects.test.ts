@@ -167,3 +167,13 @@ test('an unknown field on POST /api/projects/{id}/folders is 400, not silently d
   t.regex(r.body.detail, /nmae/);
   t.is((await s.get(`/api/projects/${s.projectId}`)).body.folders.length, 1);
 });
+
+test('a relative folder path is 400: the server has no folder a client could mean', async (t) => {
+  const { s } = t.context;
+  for (const path of ['repo', './repo', '~/code/repo']) {
+    const r = await newProject(s, `relative ${path.length}`, [{ path }]);
+    t.is(r.status, 400, path);
+    t.regex(r.body.detail, /absolute/);
+    t.is((await s.post(`/api/projects/${s.projectId}/folders`, { path, name: 'rel' })).status, 400);
+  }
+});
