@@ -4,7 +4,7 @@ import { isLeft, left, right, type Either } from 'fp-ts/lib/Either.js';
 import { decideAddFolder, decideAddProject, decideChooseDefaultWorkflow, decideRemoveFolder, decideRenameProject, type FolderInput } from '../../commands/projects.js';
 import { invalid, notFound, type Outcome, type Refusal } from '../../commands/refusal.js';
 import type { ProjectEvent } from '../../journal/project-events.js';
-import { findProject } from '../../projections/projects.js';
+import { evolveProjects, findProject } from '../../projections/projects.js';
 import { gitOk } from '../git/git.js';
 import type { ProjectView } from '../service-api.js';
 import type { ServiceCore } from './core.js';
@@ -87,6 +87,32 @@ export const chooseDefaultWorkflow = (core: ServiceCore, projectId: string, work
   const p = core.projects.current.get(projectId);
   const exists = p ? !isLeft(core.workflows.load(p, workflow)) : false;
   return commit(core, projectId, decideChooseDefaultWorkflow(core.projects.current, { projectId, workflow, exists }));
+};
+
+/**
+ * PATCH: a new name and a default workflow, all or nothing. Each change is decided against the
+ * state the previous one leaves, and the events are appended together only when every one is
+ * accepted, so a refused field never leaves the other applied.
+ */
+export const updateProject = (core: ServiceCore, projectId: string, patch: { name?: string; defaultWorkflow?: string }): Outcome<ProjectView> => {
+  const p = core.projects.current.get(projectId);
+  if (!p) return left(notFound('project', projectId));
+  let state = core.projects.current;
+  const events: ProjectEvent[] = [];
+  const step = (d: Either<Refusal, ProjectEvent[]>): Refusal | null => {
+    if (isLeft(d)) return d.left;
+    events.push(...d.right);
+    state = d.right.reduce(evolveProjects, state);
+    return null;
+  };
+  const renamed = patch.name === undefined ? null : step(decideRenameProject(state, { projectId, name: patch.name }));
+  if (renamed) return left(renamed);
+  if (patch.defaultWorkflow !== undefined) {
+    const exists = !isLeft(core.workflows.load(p, patch.defaultWorkflow));
+    const chosen = step(decideChooseDefaultWorkflow(state, { projectId, workflow: patch.defaultWorkflow, exists }));
+    if (chosen) return left(chosen);
+  }
+  return commit(core, projectId, right(events));
 };
 
 export const getProject = (core: ServiceCore, idOrName: string): Outcome<ProjectView> => {

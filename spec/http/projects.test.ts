@@ -177,3 +177,21 @@ test('a relative folder path is 400: the server has no folder a client could mea
     t.is((await s.post(`/api/projects/${s.projectId}/folders`, { path, name: 'rel' })).status, 400);
   }
 });
+
+test('a PATCH that is refused changes nothing, even when another of its fields was fine', async (t) => {
+  const { s } = t.context;
+  const id = (await newProject(s, 'all or nothing', [{ path: gitRepo() }])).body.id as string;
+  const before = (await s.get(`/api/projects/${id}`)).body;
+  const r = await s.send('PATCH', `/api/projects/${id}`, JSON.stringify({ name: 'half done', defaultWorkflow: 'nonesuch' }));
+  t.is(r.status, 400);
+  t.deepEqual((await s.get(`/api/projects/${id}`)).body, before);
+  const taken = await s.send('PATCH', `/api/projects/${id}`, JSON.stringify({ name: 'demo', defaultWorkflow: 'linear' }));
+  t.is(taken.status, 409);
+  t.deepEqual((await s.get(`/api/projects/${id}`)).body, before);
+  const nothing = await s.send('PATCH', `/api/projects/${id}`, JSON.stringify({}));
+  t.is(nothing.status, 200);
+  t.deepEqual(nothing.body, before);
+  const both = await s.send('PATCH', `/api/projects/${id}`, JSON.stringify({ name: 'both done', defaultWorkflow: 'linear' }));
+  t.is(both.status, 200);
+  t.like(both.body, { name: 'both done', defaultWorkflow: 'linear' });
+});

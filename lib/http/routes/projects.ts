@@ -6,6 +6,7 @@ import { readJson } from '../body.js';
 import { FolderBody, NewProjectBody, ProjectPatchBody } from '../codecs.js';
 import { decodeOr400, refuseUnknownFields } from '../decode.js';
 import { reply } from '../reply.js';
+import { updateProject } from '../../service/projects.js';
 
 // Projects: GET/POST /api/projects, GET/PATCH /api/projects/:id, POST /api/projects/:id/folders,
 // DELETE /api/projects/:id/folders/:name.
@@ -28,10 +29,8 @@ export const projectRoutes = (router: Router, service: Service): void => {
     const raw = await readJson(ctx);
     refuseUnknownFields(raw, ['name', 'defaultWorkflow']);
     const b = decodeOr400(ProjectPatchBody, raw);
-    let r = service.getProject(id(ctx));
-    if (!isLeft(r) && b.name !== undefined) r = service.renameProject(r.right.id, b.name);
-    if (!isLeft(r) && b.defaultWorkflow !== undefined) r = service.chooseDefaultWorkflow(r.right.id, b.defaultWorkflow);
-    reply(ctx, r);
+    const found = service.getProject(id(ctx));
+    reply(ctx, isLeft(found) ? found : updateProject(service.core, found.right.id, b));
   });
   router.post('/api/projects/:projectId/folders', async (ctx: Context) => {
     const raw = await readJson(ctx);
