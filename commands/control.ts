@@ -2,7 +2,7 @@ import { isRight } from 'fp-ts/lib/Either.js';
 import type { RunState } from '../projections/run-state.js';
 import { ACTIONS, type Action } from '../lib/service-api.js';
 import type { ControlCommand } from './control-input.js';
-import { readable, type Decision } from './guards.js';
+import { readable, refuseAction, type Decision } from './guards.js';
 import { left } from 'fp-ts/lib/Either.js';
 import { decidePause } from './pause.js';
 import { decideResume } from './resume.js';
@@ -28,10 +28,14 @@ const dispatch = (s: RunState, c: ControlCommand): Decision => {
   }
 };
 
-// An unreadable history leaves Abort as the only safe action.
+// An unreadable history leaves Abort as the only safe action. An archived run never goes again
+// while archived (it is out of the list and its worktrees are gone): unarchive it first, or
+// Restart it as a new run.
 export const decideControl = (s: RunState, c: ControlCommand): Decision => {
   const blocked = c.action === 'Abort' ? null : readable(s, c.action);
-  return blocked ? left(blocked) : dispatch(s, c);
+  if (blocked) return left(blocked);
+  if (s.archived && c.action !== 'Restart' && c.action !== 'Abort') return refuseAction(c.action);
+  return dispatch(s, c);
 };
 
 // A probe of each action with the most permissive arguments: allowedActions is exactly what decide

@@ -11,10 +11,17 @@ const encode = (n: bigint, width: number): string => {
   return out;
 };
 
-// Time-ordered ids: sorting ids sorts by creation, which keeps LMDB ranges and listings in order.
+let lastTime = 0;
+let lastSeq = 0;
+
+// Time-ordered ids: sorting ids sorts by creation, which keeps LMDB ranges, listings and queue
+// ties in order. Within one millisecond a counter keeps them monotonic; random bits follow.
 export const newId = (prefix: string, now: number = Date.now()): string => {
-  const rand = BigInt('0x' + randomBytes(5).toString('hex'));
-  return `${prefix}${encode(BigInt(now), 9)}${encode(rand, 8)}`;
+  const time = Math.max(now, lastTime);
+  lastSeq = time === lastTime ? lastSeq + 1 : 0;
+  lastTime = time;
+  const rand = BigInt('0x' + randomBytes(4).toString('hex'));
+  return `${prefix}${encode(BigInt(time), 9)}${encode(BigInt(lastSeq), 3)}${encode(rand, 6)}`;
 };
 
 export const newToken = (): string => randomBytes(32).toString('base64url');

@@ -9,7 +9,8 @@ import type { Workflow } from '../workflows/model.js';
 
 export const titleFrom = (goal: string): string => {
   const line = goal.split('\n').map((l) => l.trim()).find((l) => l !== '') ?? 'Run';
-  return line.length <= 80 ? line : line.slice(0, 79) + '…';
+  const chars = [...line]; // by characters, so a title never ends in half of one
+  return chars.length <= 80 ? line : chars.slice(0, 79).join('') + '…';
 };
 
 const checkInputs = (wf: Workflow, inputs: Readonly<Record<string, string>>): Refusal | null => {
