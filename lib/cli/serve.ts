@@ -32,8 +32,9 @@ export const startServer = async (o: ServeOptions): Promise<RunningServer> => {
   if (running) throw new Error(`a server is already running at ${running.url}`);
   const service = await openService({ home: o.home, engine: false });
   const server = createServer(createApp(service, { bind: o.bind, ...(o.secret ? { secret: o.secret } : {}) }).callback());
-  // wait_for_run may hold a request for five minutes.
-  server.requestTimeout = 330_000;
+  // wait_for_run holds a request up to five minutes, and an agent's ask_question waits for a
+  // person as long as it takes: no time limit on a request once its headers have arrived.
+  server.requestTimeout = 0;
   server.headersTimeout = 60_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -55,7 +55,7 @@ export const runAgentStep = (ctx: EngineContext, run: RunState, node: StepNode):
     onMessage: (text) => ctx.apply(run.runId, (s) => (s.step?.stepId === stepId ? accept({ type: 'AgentReplied', data: { stepId, text } }) : nothing())),
     onSession: (sessionId) => ctx.apply(run.runId, (s) => (s.step?.stepId === stepId ? accept({ type: 'StepSessionStarted', data: { stepId, sessionId } }) : nothing())),
   });
-  ctx.live.add(stepId, { runId: run.runId, abort, send: (text) => turn.send(text) });
+  ctx.live.add(stepId, { runId: run.runId, abort, send: (text) => turn.send(text), hold: (held) => turn.holdWatchdog?.(held) });
   void ctx.track(turn.result
     .catch((err: unknown): TurnResult => ({ outcome: 'failure', summary: `the harness failed: ${String(err)}`, failure: 'error' }))
     .then((r) => {

@@ -64,6 +64,9 @@ export class Engine {
 
   private react(s: RunState, e: Stored): void {
     if (e.type === 'GoalRevised') this.live.forRun(s.runId, s.step?.stepId)?.send(`The goal of this run was revised. The new goal is:\n${(e.data as { goal: string }).goal}`);
+    // A turn waiting on a person prints nothing; its watchdog must not take that for a hang.
+    if (e.type === 'QuestionAsked') this.live.forRun(s.runId, s.step?.stepId)?.hold?.(true);
+    if (e.type === 'QuestionAnswered' || e.type === 'QuestionWithdrawn') this.live.forRun(s.runId, s.step?.stepId)?.hold?.(false);
     if (e.type === 'RunArchived' && s.checkouts) void this.ctx.track(this.removeWorktrees(s));
   }
 

@@ -6,6 +6,8 @@ export interface LiveStep {
   readonly runId: string;
   readonly abort: AbortController;
   send(text: string): boolean;
+  /** pause the turn's silence watchdog while a person is being asked (nested holds count) */
+  hold?(held: boolean): void;
 }
 
 export class LiveTurns {

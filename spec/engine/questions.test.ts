@@ -27,6 +27,7 @@ test('an agent asks through its run tool server: the run is Question, answered w
   t.like(ok.body, { question: id, delivered: true, detail: null });
   await untilStanding(s, runId, 'Succeeded');
   t.regex(readFileSync(join(await dirOf(s, runId), 'answer.txt'), 'utf8'), /sqlite/);
+  t.is(readFileSync(join(await dirOf(s, runId), '.holds.log'), 'utf8'), 'true\nfalse\n', 'the watchdog is held while the person decides');
   const again = await s.post(`/api/runs/${runId}/answers`, { question: id, answer: ['sqlite'] });
   t.is(again.status, 409);
   t.regex(again.body.detail, /already answered/);
