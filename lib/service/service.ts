@@ -13,18 +13,19 @@ import * as projects from './projects.js';
 import * as commands from './run-commands.js';
 import { readPullRequest, readRunWorktree, secureRunWork } from './run-git.js';
 import * as settings from './settings.js';
-import { waitForRun } from './wait.js';
+import { WaitHub } from './wait.js';
+import { RunsListCache } from './runs-list.js';
 
 // The facade: every door (HTTP, MCP, CLI, app) calls these methods. Each one decodes nothing and
 // holds no rule of its own: it finds the state, asks a command's decide or a projection, and maps.
 
-const newestFirst = <T extends { createdAt: string; runId: string }>(a: T, b: T) => (a.runId < b.runId ? 1 : -1);
-
 export class Service implements ServiceApi {
-  private httpListCache: string | null = null;
+  private readonly list: RunsListCache;
+  private readonly waits: WaitHub;
 
   constructor(readonly core: ServiceCore, readonly catalog: Catalog) {
-    core.journal.subscribe((stream) => { if (stream.startsWith('run:') || stream === 'projects') this.httpListCache = null; });
+    this.waits = new WaitHub(core, core.journal);
+    this.list = new RunsListCache(core.runs, core.journal);
   }
 
   health() {
@@ -45,14 +46,12 @@ export class Service implements ServiceApi {
   }
 
   listHttpRuns(): readonly HttpRun[] {
-    // `outcome` appears on an ended run only when it is read singly (spec, Run HTTP shape).
-    return this.visible().map((s) => { const { outcome: _o, ...rest } = httpRun(s); return rest; }).sort(newestFirst);
+    return JSON.parse(this.list.json()) as HttpRun[];
   }
 
-  /** GET /api/runs body, kept until a run changes: the list is read far more often than it changes. */
+  /** GET /api/runs body: kept one run at a time, never rebuilt whole per request. */
   httpRunsJson(): string {
-    this.httpListCache ??= JSON.stringify(this.listHttpRuns());
-    return this.httpListCache;
+    return this.list.json();
   }
 
   getRun(runId: string) {
@@ -98,7 +97,7 @@ export class Service implements ServiceApi {
     return right(await exportRun(this.core.home, this.core.journal, this.core.logs, runId, detailOf(this.core, s)));
   }
 
-  waitForRun(runId: string, timeoutMs: number, signal?: AbortSignal) { return waitForRun(this.core, runId, timeoutMs, signal); }
+  waitForRun(runId: string, timeoutMs: number, signal?: AbortSignal) { return this.waits.wait(runId, timeoutMs, signal); }
 
   runUrl(runId: string): string {
     return `${this.core.baseUrl}/runs/${encodeURIComponent(runId)}`;

@@ -1,39 +1,75 @@
 import { left, right } from 'fp-ts/lib/Either.js';
 import { notFound, type Outcome } from '../../commands/refusal.js';
+import type { Journal, Stored } from '../../journal/journal.js';
 import type { RunState } from '../../projections/run-state.js';
 import { standingOf } from '../../projections/standing.js';
-import { runStream } from '../state/run-store.js';
 import type { RunDetail, WaitChange } from '../service-api.js';
 import { detailOf, type ServiceCore } from './core.js';
 
-// wait_for_run: a listener on the run's journal, no polling. It answers when the standing changes,
-// a question is asked, or the run ends; an ended run answers at once; time running out is Nothing.
+// wait_for_run: no polling. One journal listener serves every waiter: an append to a run nobody
+// waits on costs one map lookup, and an append to a watched run computes the run's view once for
+// all of its waiters. A waiter answers when the standing changes, a question is asked, or the run
+// ends; an ended run answers at once; time running out is Nothing.
 
-const changeBetween = (before: RunState, after: RunState, asked: boolean): WaitChange | null => {
-  if (after.lifecycle === 'ended') return 'Ended';
+interface Waiter {
+  readonly standing: string;
+  readonly resolve: (changed: WaitChange, run: RunDetail | null) => void;
+}
+
+const changeOf = (w: Waiter, now: RunState, asked: boolean): WaitChange | null => {
+  if (now.lifecycle === 'ended') return 'Ended';
   if (asked) return 'Question';
-  return standingOf(after) !== standingOf(before) ? 'Standing' : null;
+  return standingOf(now) !== w.standing ? 'Standing' : null;
 };
 
-export const waitForRun = (core: ServiceCore, runId: string, timeoutMs: number, signal?: AbortSignal): Promise<Outcome<{ run: RunDetail; changed: WaitChange }>> => {
-  const start = core.runs.get(runId);
-  if (!start) return Promise.resolve(left(notFound('run', runId)));
-  if (start.lifecycle === 'ended') return Promise.resolve(right({ run: detailOf(core, start), changed: 'AlreadyEnded' }));
-  return new Promise((resolve) => {
-    const finish = (changed: WaitChange) => {
-      clearTimeout(timer);
-      stop();
-      signal?.removeEventListener('abort', onAbort);
-      resolve(right({ run: detailOf(core, core.runs.get(runId) ?? start), changed }));
-    };
-    const onAbort = () => finish('Nothing');
-    const timer = setTimeout(() => finish('Nothing'), timeoutMs);
-    const stop = core.journal.subscribe((stream, events) => {
-      if (stream !== runStream(runId)) return;
-      const now = core.runs.get(runId);
-      const changed = now && changeBetween(start, now, events.some((e) => e.type === 'QuestionAsked'));
-      if (changed) finish(changed);
+export class WaitHub {
+  private readonly waiters = new Map<string, Set<Waiter>>();
+
+  constructor(private readonly core: ServiceCore, journal: Journal) {
+    journal.subscribe((stream, events) => this.onAppended(stream, events));
+  }
+
+  get size(): number {
+    let n = 0;
+    for (const set of this.waiters.values()) n += set.size;
+    return n;
+  }
+
+  private onAppended(stream: string, events: readonly Stored[]): void {
+    if (!stream.startsWith('run:')) return;
+    const runId = stream.slice(4);
+    const set = this.waiters.get(runId);
+    const now = set && this.core.runs.get(runId);
+    if (!set || !now) return;
+    const asked = events.some((e) => e.type === 'QuestionAsked');
+    let view: RunDetail | null = null;
+    for (const w of [...set]) {
+      const changed = changeOf(w, now, asked);
+      if (changed) w.resolve(changed, (view ??= detailOf(this.core, now)));
+    }
+  }
+
+  wait(runId: string, timeoutMs: number, signal?: AbortSignal): Promise<Outcome<{ run: RunDetail; changed: WaitChange }>> {
+    const start = this.core.runs.get(runId);
+    if (!start) return Promise.resolve(left(notFound('run', runId)));
+    if (start.lifecycle === 'ended') return Promise.resolve(right({ run: detailOf(this.core, start), changed: 'AlreadyEnded' }));
+    return new Promise((resolve) => {
+      const set = this.waiters.get(runId) ?? new Set<Waiter>();
+      this.waiters.set(runId, set);
+      const waiter: Waiter = {
+        standing: standingOf(start),
+        resolve: (changed, run) => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
+          set.delete(waiter);
+          if (set.size === 0 && this.waiters.get(runId) === set) this.waiters.delete(runId);
+          resolve(right({ run: run ?? detailOf(this.core, this.core.runs.get(runId) ?? start), changed }));
+        },
+      };
+      const onAbort = () => waiter.resolve('Nothing', null);
+      const timer = setTimeout(onAbort, timeoutMs);
+      set.add(waiter);
+      signal?.addEventListener('abort', onAbort, { once: true });
     });
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-};
+  }
+}
