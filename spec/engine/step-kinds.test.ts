@@ -2,7 +2,7 @@ import '../helpers/env.js';
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { testServer } from '../helpers/server.js';
+import { STRICT, testServer } from '../helpers/server.js';
 import { control, detail, history, startRun, untilStanding } from '../helpers/steer.js';
 
 const GATED = `digraph gated {
@@ -36,14 +36,6 @@ const ROUTED = `digraph routed {
   check -> bad [condition="outcome=failure"]
   good -> done
   bad -> done
-}`;
-
-const STRICT = `digraph strict_route {
-  start [kind=start]
-  work [kind=agent, prompt="{{goal}}"]
-  done [kind=exit]
-  start -> work
-  work -> done [condition="outcome=success"]
 }`;
 
 const turns = (dir: string) => readFileSync(join(dir, '.turns.log'), 'utf8').trim().split('\n');
@@ -103,9 +95,9 @@ test('command steps route on their exit code', async (t) => {
 });
 
 test('an outcome with no route ends the run Failed, naming the step; Retry runs the step again', async (t) => {
-  const s = await testServer({ workflows: { strict_route: STRICT } });
+  const s = await testServer({ workflows: { strict: STRICT } });
   t.teardown(() => s.close());
-  const runId = await startRun(s, { goal: '[fail]', workflow: 'strict_route' });
+  const runId = await startRun(s, { goal: '[fail]', workflow: 'strict' });
   const failed = await untilStanding(s, runId, 'Failed');
   t.is(failed.outcome, 'failure');
   t.deepEqual([...failed.allowedActions].sort(), ['ChangeHarness', 'Jump', 'Restart', 'Retry']);
@@ -119,9 +111,9 @@ test('an outcome with no route ends the run Failed, naming the step; Retry runs 
 });
 
 test('ChangeHarness after a quota failure retries the step on the other harness, recorded with its source', async (t) => {
-  const s = await testServer({ workflows: { strict_route: STRICT } });
+  const s = await testServer({ workflows: { strict: STRICT } });
   t.teardown(() => s.close());
-  const runId = await startRun(s, { goal: '[quota]', workflow: 'strict_route', harness: 'claude' });
+  const runId = await startRun(s, { goal: '[quota]', workflow: 'strict', harness: 'claude' });
   await untilStanding(s, runId, 'Failed');
   const bad = await control(s, runId, 'ChangeHarness', { harness: 'codex', model: 'gpt-5' });
   t.is(bad.status, 400);

@@ -22,6 +22,15 @@ export const LINEAR = `digraph linear {
   start -> work -> done
 }`;
 
+/** Only the success route leaves `work`: a failed step fails the run (LINEAR's route is taken on any outcome). */
+export const STRICT = `digraph strict {
+  start [kind=start]
+  work  [kind=agent, prompt="{{goal}}"]
+  done  [kind=exit]
+  start -> work
+  work -> done [condition="outcome=success"]
+}`;
+
 const call = (url: string) => async (method: string, path: string, body?: string, headers: Record<string, string> = {}) => {
   const res = await fetch(url + path, { method, headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers }, ...(body !== undefined ? { body } : {}) });
   const text = await res.text();

@@ -2,7 +2,7 @@ import '../helpers/env.js';
 import anyTest, { type TestFn } from 'ava';
 import { eventually } from '../helpers/env.js';
 import { controlApplied, eventsOf, setRunCap, untilEnded, untilEvents } from '../helpers/http-kit.js';
-import { testServer, type TestServer } from '../helpers/server.js';
+import { testServer, type TestServer, STRICT } from '../helpers/server.js';
 import { control, detail, history, startRun, untilStanding } from '../helpers/steer.js';
 
 // POST /api/runs/{id}/control with the position read from the detail: Applied or Stale, refused
@@ -10,15 +10,6 @@ import { control, detail, history, startRun, untilStanding } from '../helpers/st
 
 const test = anyTest as TestFn<{ s: TestServer }>;
 
-// A failure has no route out of `work`, so a failed step fails the run (linear's unconditioned
-// route is taken whatever the outcome).
-const STRICT = `digraph strict {
-  start [kind=start]
-  work  [kind=agent, prompt="{{goal}}"]
-  done  [kind=exit]
-  start -> work
-  work -> done [condition="outcome=success"]
-}`;
 
 test.before(async (t) => {
   t.context.s = await testServer({ workflows: { strict: STRICT } });

@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eventually } from '../helpers/env.js';
 import { controlApplied, eventsOf, setRunCap, untilEnded, untilEvents, worktreeOf } from '../helpers/http-kit.js';
-import { testServer, type TestServer } from '../helpers/server.js';
+import { testServer, type TestServer, STRICT } from '../helpers/server.js';
 import { detail, history, startRun } from '../helpers/steer.js';
 
 // Steering a run over HTTP: revising its goal, messaging it, archiving and resolving it.
@@ -21,13 +21,6 @@ const TWO_STEP = `digraph two_step {
   start -> first -> second -> done
 }`;
 
-const STRICT = `digraph strict {
-  start [kind=start]
-  work  [kind=agent, prompt="{{goal}}"]
-  done  [kind=exit]
-  start -> work
-  work -> done [condition="outcome=success"]
-}`;
 
 test.before(async (t) => {
   t.context.s = await testServer({ workflows: { two_step: TWO_STEP, strict: STRICT } });
