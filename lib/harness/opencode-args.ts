@@ -8,10 +8,13 @@ import { MCP_TOOL_TIMEOUT_MS } from './common.js';
 type Json = Record<string, unknown>;
 
 // opencode has no sandbox; a non-interactive run denies whatever would "ask". read-only: no file
-// edits, no shell; edit: file edits, no shell; full: everything allowed.
-export const opencodePermission = (tools: ToolAccess): Json => {
+// edits, no shell; edit: file edits, no shell; full: everything allowed. opencode takes a git
+// worktree's project to be the main checkout, so the run's own worktree counts as an "external
+// directory" to it: that one folder is allowed explicitly, at every level.
+export const opencodePermission = (tools: ToolAccess, cwd: string): Json => {
   if (tools === 'full') return { edit: 'allow', bash: 'allow', webfetch: 'allow', external_directory: 'allow' };
-  return { edit: tools === 'edit' ? 'allow' : 'deny', bash: 'deny', webfetch: 'allow' };
+  const worktree = { '*': 'deny', [cwd]: 'allow', [`${cwd}/**`]: 'allow' };
+  return { edit: tools === 'edit' ? 'allow' : 'deny', bash: 'deny', webfetch: 'allow', external_directory: worktree };
 };
 
 const parseJson = (text: string | undefined): Json => {
@@ -37,7 +40,7 @@ export const opencodeConfig = (input: TurnInput, existing: string | undefined): 
   return JSON.stringify({
     ...base,
     mcp: { ...((base.mcp as Json | undefined) ?? {}), svc },
-    permission: opencodePermission(input.tools),
+    permission: opencodePermission(input.tools, input.cwd),
   });
 };
 

@@ -6,6 +6,8 @@ import { classifyStatus, classifyText, clip } from './classify.js';
 export interface OpencodeState {
   sessionId?: string;
   lastText?: string;
+  /** why the last model step ended: 'stop' is a finished answer, 'tool-calls' wanted to go on */
+  lastFinish?: string;
   cost: number;
   usage: Record<string, number>;
   error?: { message: string; status?: number };
@@ -54,6 +56,7 @@ export const readOpencodeEvent = (ev: Record<string, unknown>, state: OpencodeSt
     case 'step_finish':
       addTokens(state, part.tokens as Record<string, unknown> | undefined);
       if (typeof part.cost === 'number') state.cost += part.cost;
+      state.lastFinish = String(part.reason ?? '');
       return `step finish ${String(part.reason ?? '')} ${short(part.tokens)}`;
     case 'error':
       state.error = readError(ev);
@@ -70,5 +73,8 @@ export const opencodeTurnResult = (state: OpencodeState, exitCode: number | null
     return { ...base, outcome: 'failure', failure, summary: clip(state.error.message) };
   }
   if (exitCode !== 0) return { ...base, outcome: 'failure', failure: 'error', summary: `opencode exited with ${exitCode}` };
+  // opencode exits 0 when a refused permission stops the session mid-way: a last step that still
+  // wanted its tool calls answered is a turn that did not finish.
+  if (state.lastFinish === 'tool-calls') return { ...base, outcome: 'failure', failure: 'error', summary: `opencode stopped before the agent finished${state.lastText ? ` (last said: ${clip(state.lastText, 200)})` : ''}` };
   return { ...base, outcome: 'success', summary: clip(state.lastText ?? 'opencode finished') };
 };
