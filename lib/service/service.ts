@@ -14,7 +14,7 @@ import * as commands from './run-commands.js';
 import { readPullRequest, readRunWorktree, secureRunWork } from './run-git.js';
 import * as settings from './settings.js';
 import { WaitHub } from './wait.js';
-import { RunsListCache } from './runs-list.js';
+import { listedRun, RunsListCache } from './runs-list.js';
 
 // The facade: every door (HTTP, MCP, CLI, app) calls these methods. Each one decodes nothing and
 // holds no rule of its own: it finds the state, asks a command's decide or a projection, and maps.
@@ -46,7 +46,7 @@ export class Service implements ServiceApi {
   }
 
   listHttpRuns(): readonly HttpRun[] {
-    return JSON.parse(this.list.json()) as HttpRun[];
+    return this.visible().sort((a, b) => (a.runId < b.runId ? 1 : -1)).map(listedRun);
   }
 
   /** GET /api/runs body: kept one run at a time, never rebuilt whole per request. */
