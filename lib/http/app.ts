@@ -13,6 +13,7 @@ import { runControlRoutes } from './routes/run-controls.js';
 import { runPageRoutes } from './routes/run-pages.js';
 import { runRoutes } from './routes/runs.js';
 import { serviceRoutes } from './routes/service-routes.js';
+import { triggerRoutes } from './routes/triggers.js';
 import { workflowRoutes } from './routes/workflows.js';
 import { staticApp } from './static.js';
 
@@ -60,6 +61,7 @@ export const createApp = (service: Service, opts: AppOptions): Koa => {
   runPageRoutes(router, service);
   projectRoutes(router, service);
   serviceRoutes(router, service);
+  triggerRoutes(router, service);
   workflowRoutes(router, {
     catalog: service.catalog,
     resolveProject: (id) => { const p = findProject(service.core.projects.current, id); return p ? { primaryFolderPath: primaryFolderPath(p), defaultWorkflow: p.defaultWorkflow } : undefined; },

@@ -17,7 +17,8 @@ export type SettingChange =
   | { readonly _tag: 'WatchdogTimeout'; readonly seconds: number }
   | { readonly _tag: 'DefaultHarness'; readonly harness: HarnessName }
   | { readonly _tag: 'CodeHost'; readonly graphqlUrl: string; readonly webHost: string }
-  | { readonly _tag: 'CodeHostToken'; readonly token: string };
+  | { readonly _tag: 'CodeHostToken'; readonly token: string }
+  | { readonly _tag: 'TriggerPollInterval'; readonly seconds: number };
 
 export interface Settings {
   readonly runCap: RunCapChoice;
@@ -26,6 +27,8 @@ export interface Settings {
   /** null: not chosen; steps fall back to the shipped default (claude) */
   readonly defaultHarness: HarnessName | null;
   readonly codeHost: { readonly graphqlUrl: string; readonly webHost: string; readonly token: string | null };
+  /** how often CodeHost trigger rules poll (lib/triggers) */
+  readonly triggerPollSeconds: number;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -37,6 +40,7 @@ export const DEFAULT_SETTINGS: Settings = {
   watchdogSeconds: 600,
   defaultHarness: null,
   codeHost: { graphqlUrl: 'https://api.github.com/graphql', webHost: 'github.com', token: null },
+  triggerPollSeconds: 60,
 };
 
 export const effectiveRunCap = (s: Settings): number => (s.runCap._tag === 'Chosen' ? s.runCap.value : DEFAULT_RUN_CAP);
