@@ -106,6 +106,7 @@ export const startEngine = (service: Service): void => {
     newId, now: () => new Date(),
   });
   void refreshAvailability(core);
+  void service.releases.refresh();
   core.engine.start();
   core.triggers?.start();
 };
@@ -120,6 +121,7 @@ export const refreshAvailability = async (core: ServiceCore): Promise<void> => {
 export const closeService = async (s: Service): Promise<void> => {
   await s.core.triggers?.stop();
   await s.core.engine?.stop();
+  s.releases.close();
   await s.catalog.close();
   await s.core.logs.flushed();
   await s.core.store.close();

@@ -1,3 +1,4 @@
+import type { ReleaseFeedSetting } from '../release/available.js';
 import type { HarnessName } from '../workflows/model.js';
 
 // Settings are a journal of changes (stream 'settings'); this is the folded state and the shape of
@@ -18,7 +19,9 @@ export type SettingChange =
   | { readonly _tag: 'DefaultHarness'; readonly harness: HarnessName }
   | { readonly _tag: 'CodeHost'; readonly graphqlUrl: string; readonly webHost: string }
   | { readonly _tag: 'CodeHostToken'; readonly token: string }
-  | { readonly _tag: 'TriggerPollInterval'; readonly seconds: number };
+  | { readonly _tag: 'TriggerPollInterval'; readonly seconds: number }
+  /** where /api/health reads the latest release; url null: the package's npm registry document */
+  | { readonly _tag: 'ReleaseFeed'; readonly enabled: boolean; readonly url: string | null };
 
 export interface Settings {
   readonly runCap: RunCapChoice;
@@ -29,6 +32,7 @@ export interface Settings {
   readonly codeHost: { readonly graphqlUrl: string; readonly webHost: string; readonly token: string | null };
   /** how often CodeHost trigger rules poll (lib/triggers) */
   readonly triggerPollSeconds: number;
+  readonly releaseFeed: ReleaseFeedSetting;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -41,6 +45,7 @@ export const DEFAULT_SETTINGS: Settings = {
   defaultHarness: null,
   codeHost: { graphqlUrl: 'https://api.github.com/graphql', webHost: 'github.com', token: null },
   triggerPollSeconds: 60,
+  releaseFeed: { enabled: true, url: null },
 };
 
 export const effectiveRunCap = (s: Settings): number => (s.runCap._tag === 'Chosen' ? s.runCap.value : DEFAULT_RUN_CAP);
