@@ -14,6 +14,7 @@ import { runControlRoutes } from './routes/run-controls.js';
 import { runPageRoutes } from './routes/run-pages.js';
 import { runRoutes } from './routes/runs.js';
 import { serviceRoutes } from './routes/service-routes.js';
+import { skillRoutes } from './routes/skills.js';
 import { triggerRoutes } from './routes/triggers.js';
 import { workflowRoutes } from './routes/workflows.js';
 import { staticApp } from './static.js';
@@ -66,6 +67,7 @@ export const createApp = (service: Service, opts: AppOptions): Koa => {
   const resolveProject = (id: string) => { const p = findProject(service.core.projects.current, id); return p ? { primaryFolderPath: primaryFolderPath(p), defaultWorkflow: p.defaultWorkflow } : undefined; };
   workflowRoutes(router, { catalog: service.catalog, resolveProject });
   personaRoutes(router, { catalog: service.catalog, resolveProject });
+  skillRoutes(router, { svcHome: service.core.home, now: () => service.core.now() });
   mountRunTools(router, service.core.runTools);
   mountMcp(router, {
     api: service, home: service.core.home,
