@@ -8,6 +8,7 @@ import { mountRunTools } from '../mcp/run-tools.js';
 import { findProject, primaryFolderPath } from '../../projections/projects.js';
 import type { Service } from '../service/service.js';
 import { BodyError } from './body.js';
+import { personaRoutes } from './routes/personas.js';
 import { projectRoutes } from './routes/projects.js';
 import { runControlRoutes } from './routes/run-controls.js';
 import { runPageRoutes } from './routes/run-pages.js';
@@ -60,10 +61,9 @@ export const createApp = (service: Service, opts: AppOptions): Koa => {
   runPageRoutes(router, service);
   projectRoutes(router, service);
   serviceRoutes(router, service);
-  workflowRoutes(router, {
-    catalog: service.catalog,
-    resolveProject: (id) => { const p = findProject(service.core.projects.current, id); return p ? { primaryFolderPath: primaryFolderPath(p), defaultWorkflow: p.defaultWorkflow } : undefined; },
-  });
+  const resolveProject = (id: string) => { const p = findProject(service.core.projects.current, id); return p ? { primaryFolderPath: primaryFolderPath(p), defaultWorkflow: p.defaultWorkflow } : undefined; };
+  workflowRoutes(router, { catalog: service.catalog, resolveProject });
+  personaRoutes(router, { catalog: service.catalog, resolveProject });
   mountRunTools(router, service.core.runTools);
   mountMcp(router, {
     api: service, home: service.core.home,

@@ -65,6 +65,7 @@ export const toJsonSchema = (type: t.Mixed, notes?: Descriptions): JsonSchema =>
   if (type instanceof t.StringType) return { type: 'string' };
   if (type instanceof t.NumberType) return { type: 'number' };
   if (type instanceof t.BooleanType) return { type: 'boolean' };
+  if (type instanceof t.NullType) return { type: 'null' };
   if (type instanceof t.LiteralType) return enumSchema([type.value]);
   if (type instanceof t.KeyofType) return enumSchema(Object.keys(type.keys));
   if (type instanceof t.UnionType) return unionSchema(type.types);

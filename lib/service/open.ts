@@ -101,6 +101,7 @@ export const startEngine = (service: Service): void => {
     newId, now: () => new Date(),
   });
   void refreshAvailability(core);
+  void service.releases.refresh();
   core.engine.start();
 };
 
@@ -113,6 +114,7 @@ export const refreshAvailability = async (core: ServiceCore): Promise<void> => {
 
 export const closeService = async (s: Service): Promise<void> => {
   await s.core.engine?.stop();
+  s.releases.close();
   await s.catalog.close();
   await s.core.logs.flushed();
   await s.core.store.close();

@@ -3,6 +3,9 @@ import { invalid, notFound, type Outcome } from '../../commands/refusal.js';
 import { findProject, primaryFolderPath } from '../../projections/projects.js';
 import { httpRun } from '../../projections/run-views.js';
 import { standingOf } from '../../projections/standing.js';
+import { effectiveFeed } from '../release/available.js';
+import { ReleaseCheck } from '../release/check.js';
+import { packageName } from '../release/package-name.js';
 import type { Catalog } from '../workflows/catalog.js';
 import type { Actor, ControlInput, HttpRun, ProjectView, RunSummary, ServiceApi, StartRunInput } from '../service-api.js';
 import type { SettingChange, SettingSource } from '../settings/model.js';
@@ -22,14 +25,20 @@ import { listedRun, RunsListCache } from './runs-list.js';
 export class Service implements ServiceApi {
   private readonly list: RunsListCache;
   private readonly waits: WaitHub;
+  /** `available` in health: the release feed, checked in the background */
+  readonly releases: ReleaseCheck;
 
   constructor(readonly core: ServiceCore, readonly catalog: Catalog) {
     this.waits = new WaitHub(core, core.journal);
     this.list = new RunsListCache(core.runs, core.journal);
+    this.releases = new ReleaseCheck({
+      running: core.version, now: () => core.now(), cache: core.store.db('release-check'),
+      feed: () => effectiveFeed(core.settings.current.releaseFeed, packageName()),
+    });
   }
 
   health() {
-    return { version: this.core.version, available: { _tag: 'UpToDate', running: this.core.version }, projects: this.core.projects.current.size, runs: this.core.runs.size };
+    return { version: this.core.version, available: this.releases.available(), projects: this.core.projects.current.size, runs: this.core.runs.size };
   }
 
   private visible() {

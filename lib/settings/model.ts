@@ -1,3 +1,4 @@
+import type { ReleaseFeedSetting } from '../release/available.js';
 import type { HarnessName } from '../workflows/model.js';
 
 // Settings are a journal of changes (stream 'settings'); this is the folded state and the shape of
@@ -17,7 +18,9 @@ export type SettingChange =
   | { readonly _tag: 'WatchdogTimeout'; readonly seconds: number }
   | { readonly _tag: 'DefaultHarness'; readonly harness: HarnessName }
   | { readonly _tag: 'CodeHost'; readonly graphqlUrl: string; readonly webHost: string }
-  | { readonly _tag: 'CodeHostToken'; readonly token: string };
+  | { readonly _tag: 'CodeHostToken'; readonly token: string }
+  /** where /api/health reads the latest release; url null: the package's npm registry document */
+  | { readonly _tag: 'ReleaseFeed'; readonly enabled: boolean; readonly url: string | null };
 
 export interface Settings {
   readonly runCap: RunCapChoice;
@@ -26,6 +29,7 @@ export interface Settings {
   /** null: not chosen; steps fall back to the shipped default (claude) */
   readonly defaultHarness: HarnessName | null;
   readonly codeHost: { readonly graphqlUrl: string; readonly webHost: string; readonly token: string | null };
+  readonly releaseFeed: ReleaseFeedSetting;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -37,6 +41,7 @@ export const DEFAULT_SETTINGS: Settings = {
   watchdogSeconds: 600,
   defaultHarness: null,
   codeHost: { graphqlUrl: 'https://api.github.com/graphql', webHost: 'github.com', token: null },
+  releaseFeed: { enabled: true, url: null },
 };
 
 export const effectiveRunCap = (s: Settings): number => (s.runCap._tag === 'Chosen' ? s.runCap.value : DEFAULT_RUN_CAP);

@@ -30,6 +30,8 @@ export interface WorkflowSource {
 export interface PersonaSource {
   readonly name: string;
   readonly origin: Origin;
+  /** the persona file's text as written */
+  readonly source: string;
   readonly parsed: PersonaParse;
 }
 
@@ -90,7 +92,14 @@ export const readWorkflowFolder = ({ origin, dir }: FolderOrigin, into: Map<stri
 export const readPersonaFolder = ({ origin, dir }: FolderOrigin, into: Map<string, PersonaSource>): void => {
   for (const { name, path } of filesIn(dir, '.md')) {
     const text = readText(path);
-    if (text !== undefined) into.set(name, { name, origin, parsed: parsePersona(name, origin, text) });
+    if (text !== undefined) into.set(name, { name, origin, source: text, parsed: parsePersona(name, origin, text) });
+  }
+};
+
+/** custom personas (saved through the API): key = name, value = the persona file's text */
+export const readCustomPersonas = (db: Database<string, Key>, into: Map<string, PersonaSource>): void => {
+  for (const { key, value } of db.getRange()) {
+    if (typeof key === 'string' && typeof value === 'string') into.set(key, { name: key, origin: 'custom', source: value, parsed: parsePersona(key, 'custom', value) });
   }
 };
 

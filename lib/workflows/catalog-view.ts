@@ -1,6 +1,6 @@
 import type { Database, Key } from 'lmdb';
 import {
-  personaFolders, readCustom, readPersonaFolder, readWorkflowFolder, workflowFolders, type PersonaSource, type WorkflowSource,
+  personaFolders, readCustom, readCustomPersonas, readPersonaFolder, readWorkflowFolder, workflowFolders, type PersonaSource, type WorkflowSource,
 } from './catalog-sources.js';
 import { validateWorkflow, type Validated } from './validate.js';
 
@@ -21,14 +21,20 @@ export interface View {
   validated(name: string): Validated | undefined;
 }
 
-export const buildView = (dirs: CatalogDirs, primaryFolderPath: string | undefined, custom: Database<string, Key>): View => {
+export interface CustomDbs {
+  readonly workflows: Database<string, Key>;
+  readonly personas: Database<string, Key>;
+}
+
+export const buildView = (dirs: CatalogDirs, primaryFolderPath: string | undefined, custom: CustomDbs): View => {
   const personas = new Map<string, PersonaSource>();
   const workflows = new Map<string, WorkflowSource>();
   // Without a project (saving a custom workflow) only home and shipped apply.
   const skipProject = (o: { origin: string }) => primaryFolderPath !== undefined || o.origin !== 'project';
   personaFolders(dirs.shippedPersonas, dirs.home, primaryFolderPath ?? '').filter(skipProject).forEach((o) => readPersonaFolder(o, personas));
   workflowFolders(dirs.shippedWorkflows, dirs.home, primaryFolderPath ?? '').filter(skipProject).forEach((o) => readWorkflowFolder(o, workflows));
-  readCustom(custom, workflows);
+  readCustomPersonas(custom.personas, personas);
+  readCustom(custom.workflows, workflows);
   const personaStatus = new Map([...personas].map(([name, p]) => [name, p.parsed.problems.length ? p.parsed.problems.join('; ') : null]));
   const memo = new Map<string, Validated>();
   return {

@@ -4,7 +4,7 @@ import { invalid, type Outcome } from '../../commands/refusal.js';
 import type { Store } from '../../journal/store.js';
 import { packageRoot } from '../package-root.js';
 import type { WorkflowListItem } from '../service-api.js';
-import { projectBase, workflowNameProblem } from './catalog-sources.js';
+import { projectBase, workflowNameProblem, type PersonaSource } from './catalog-sources.js';
 import { stepViews, type StepView } from './catalog-steps.js';
 import { buildView, type View } from './catalog-view.js';
 import type { ValidationResult } from './diagnostics.js';
@@ -49,6 +49,12 @@ export interface Catalog {
   read(project: ProjectRef, name: string): WorkflowRead | undefined;
   validate(project: ProjectRef, name: string): ValidationResult | undefined;
   persona(project: ProjectRef, name: string): Persona | undefined;
+  /** every persona a project (or, without one, any project) sees, each from its winning origin */
+  personas(project?: ProjectRef): ReadonlyMap<string, PersonaSource>;
+  /** stores a custom persona's text as is: callers check it first (lib/personas) */
+  saveCustomPersona(name: string, text: string): void;
+  /** false: there was no custom persona of that name */
+  removeCustomPersona(name: string): boolean;
   /** saves even a workflow with errors (so it can be fixed), but never text that is not DOT */
   saveCustom(name: string, source: string, project?: ProjectRef): Outcome<ValidationResult>;
   /** false: there was no custom workflow of that name */
@@ -57,6 +63,7 @@ export interface Catalog {
 }
 
 export const CUSTOM_WORKFLOWS_DB = 'custom-workflows';
+export const CUSTOM_PERSONAS_DB = 'custom-personas';
 const MAX_SOURCE_CHARS = 512 * 1024;
 
 export const createCatalog = (deps: CatalogDeps): Catalog => {
@@ -66,6 +73,7 @@ export const createCatalog = (deps: CatalogDeps): Catalog => {
     shippedPersonas: deps.shippedPersonasDir ?? join(packageRoot(), 'lib/workflows/shipped-personas'),
   };
   const custom = deps.store.db<string>(CUSTOM_WORKFLOWS_DB);
+  const customPersonas = deps.store.db<string>(CUSTOM_PERSONAS_DB);
   const views = new Map<string, View>();
   const watch = createFolderWatch(() => views.clear());
   let closed = false;
@@ -83,7 +91,7 @@ export const createCatalog = (deps: CatalogDeps): Catalog => {
     const cached = views.get(key);
     if (cached) return cached;
     const ready = watchedReady(primary);
-    const view = buildView(dirs, primary, custom);
+    const view = buildView(dirs, primary, { workflows: custom, personas: customPersonas });
     if (ready) views.set(key, view);
     return view;
   };
@@ -120,6 +128,17 @@ export const createCatalog = (deps: CatalogDeps): Catalog => {
     },
     validate: (project, name) => viewOf(project.primaryFolderPath).validated(name)?.result,
     persona: (project, name) => viewOf(project.primaryFolderPath).personas.get(name)?.parsed.persona,
+    personas: (project) => viewOf(project?.primaryFolderPath).personas,
+    saveCustomPersona(name, text) {
+      customPersonas.putSync(name, text);
+      views.clear();
+    },
+    removeCustomPersona(name) {
+      if (customPersonas.get(name) === undefined) return false;
+      customPersonas.removeSync(name);
+      views.clear();
+      return true;
+    },
     saveCustom(name, source, project) {
       const badName = workflowNameProblem(name);
       if (badName) return left(invalid(badName));

@@ -21,6 +21,8 @@ export interface PersonaParse {
 }
 
 const KEYS = ['harness', 'model', 'tools', 'description'] as const;
+const MODEL = /^\S{1,200}$/;
+const MAX_DESCRIPTION = 300;
 
 const splitFrontMatter = (text: string): { header: string[]; body: string } | string => {
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
@@ -37,6 +39,7 @@ const readHeader = (lines: readonly string[], problems: string[]): Record<string
     const m = /^\s*([A-Za-z_][\w-]*)\s*:\s*(.*?)\s*$/.exec(line);
     if (!m) problems.push(`header line "${line.trim()}" is not key: value`);
     else if (!(KEYS as readonly string[]).includes(m[1])) problems.push(`unknown header key ${m[1]} (use ${KEYS.join(', ')})`);
+    else if (m[1] in out) problems.push(`header key ${m[1]} is given twice`);
     else out[m[1]] = m[2].replace(/^(["'])(.*)\1$/, '$2');
   }
   return out;
@@ -49,6 +52,8 @@ export const parsePersona = (name: string, origin: Origin, text: string): Person
   const h = readHeader(split.header, problems);
   if (h.harness && !isHarness(h.harness)) problems.push(harnessMessage(h.harness));
   if (h.tools && !isToolAccess(h.tools)) problems.push(toolsMessage(h.tools));
+  if (h.model && !MODEL.test(h.model)) problems.push(`model ${JSON.stringify(h.model.slice(0, 80))} must be 1-200 characters without spaces (passed to the harness as is)`);
+  if ((h.description ?? '').length > MAX_DESCRIPTION) problems.push(`description is longer than ${MAX_DESCRIPTION} characters`);
   const prompt = split.body.trim();
   if (prompt === '') problems.push('the persona has no prompt (write it below the header)');
   const description = h.description ?? '';

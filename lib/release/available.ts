@@ -1,0 +1,28 @@
+// What /api/health says about releases, and which feed the settings choose.
+
+export type Available =
+  | { readonly _tag: 'UpToDate'; readonly running: string }
+  | { readonly _tag: 'NewerRelease'; readonly running: string; readonly latest: string }
+  | { readonly _tag: 'Unknown'; readonly running: string; readonly reason: string };
+
+/** Settings > ReleaseFeed: `url` null is the package's own npm registry document */
+export interface ReleaseFeedSetting {
+  readonly enabled: boolean;
+  readonly url: string | null;
+}
+
+export type FeedChoice = { readonly _tag: 'Off'; readonly why: string } | { readonly _tag: 'Url'; readonly url: string };
+
+export const NPM_REGISTRY = 'https://registry.npmjs.org';
+
+export const registryFeedUrl = (packageName: string): string => `${NPM_REGISTRY}/${packageName.replace('/', '%2F')}`;
+
+// SVC_RELEASE_FEED replaces the *default* feed only ("off", or a URL): the test suite sets it to
+// "off" so no test server ever reaches the registry, while a feed chosen in Settings still wins.
+export const effectiveFeed = (setting: ReleaseFeedSetting, packageName: string, env: NodeJS.ProcessEnv = process.env): FeedChoice => {
+  if (!setting.enabled) return { _tag: 'Off', why: 'the release check is turned off in Settings (ReleaseFeed)' };
+  if (setting.url) return { _tag: 'Url', url: setting.url };
+  const override = env['SVC_RELEASE_FEED']?.trim();
+  if (override === 'off') return { _tag: 'Off', why: 'the release check is turned off (SVC_RELEASE_FEED=off)' };
+  return { _tag: 'Url', url: override || registryFeedUrl(packageName) };
+};
