@@ -13,11 +13,16 @@ const By = { by: ActorCodec };
 
 const CheckoutCodec = withOptional({ folder: t.string, path: t.string, directory: t.string, branch: t.string, base: t.string }, { baseBranch: t.union([t.string, t.null]) });
 const PullRequestCodec = t.type({ repository: t.string, number: t.number, url: t.string });
+// the trigger rule and event that started a run (lib/triggers)
+const StartedByCodec = t.type({
+  rule: t.type({ id: t.string, name: t.string }),
+  event: withOptional({ kind: t.string, id: t.string, summary: t.string }, { url: t.string }),
+});
 
 export const RUN_EVENT_CODECS = {
   RunCreated: withOptional(
     { runId: t.string, projectId: t.string, title: t.string, goal: t.string, workflow: WorkflowCodec, inputs: t.record(t.string, t.string), ...By },
-    { harness: Harness, model: t.string, startedBy: t.type({ rule: t.string, event: t.string }), restartOf: t.string, ...Why },
+    { harness: Harness, model: t.string, startedBy: StartedByCodec, restartOf: t.string, ...Why },
   ),
   RunQueued: withOptional(By, Why),
   RunMovedToFront: withOptional({ priority: t.number, ...By }, Why),

@@ -1,6 +1,7 @@
 import type { Checkout, RunEvent } from '../journal/run-events.js';
 import { QUIET_EVENTS } from '../journal/run-events.js';
 import type { HarnessName, Workflow } from '../lib/workflows/model.js';
+import type { StartedBy } from '../lib/service-api.js';
 import { findNode, nextNodeId, startNode } from '../lib/workflows/model.js';
 
 // The run's state: one fold over its journal. Every command decides against it and every view is
@@ -39,7 +40,7 @@ export interface RunState {
   readonly inputs: Readonly<Record<string, string>>;
   readonly harness?: HarnessName;
   readonly model?: string;
-  readonly startedBy?: { readonly rule: string; readonly event: string };
+  readonly startedBy?: StartedBy;
   readonly createdAt: string;
   readonly updatedAt: string;
   readonly lifecycle: Lifecycle;
