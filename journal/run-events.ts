@@ -13,11 +13,16 @@ const By = { by: ActorCodec };
 
 const CheckoutCodec = withOptional({ folder: t.string, path: t.string, directory: t.string, branch: t.string, base: t.string }, { baseBranch: t.union([t.string, t.null]) });
 const PullRequestCodec = t.type({ repository: t.string, number: t.number, url: t.string });
+// the trigger rule and event that started a run (lib/triggers)
+const StartedByCodec = t.type({
+  rule: t.type({ id: t.string, name: t.string }),
+  event: withOptional({ kind: t.string, id: t.string, summary: t.string }, { url: t.string }),
+});
 
 export const RUN_EVENT_CODECS = {
   RunCreated: withOptional(
     { runId: t.string, projectId: t.string, title: t.string, goal: t.string, workflow: WorkflowCodec, inputs: t.record(t.string, t.string), ...By },
-    { harness: Harness, model: t.string, startedBy: t.type({ rule: t.string, event: t.string }), restartOf: t.string, ...Why },
+    { harness: Harness, model: t.string, startedBy: StartedByCodec, restartOf: t.string, ...Why },
   ),
   RunQueued: withOptional(By, Why),
   RunMovedToFront: withOptional({ priority: t.number, ...By }, Why),
@@ -29,6 +34,10 @@ export const RUN_EVENT_CODECS = {
     { harness: Harness, model: t.string, endsAt: t.string, resumeSession: t.string, messages: t.array(t.string) },
   ),
   StepSessionStarted: t.type({ stepId: t.string, sessionId: t.string }),
+  // the CLI's process group: its leader's pid and start time (/proc/<pid>/stat field 22)
+  StepProcessStarted: t.type({ stepId: t.string, pid: t.number, startTime: t.string }),
+  // a restart ended the group a crashed server left running, before running the step again
+  StepProcessKilled: t.type({ stepId: t.string, pid: t.number, processes: t.number }),
   OutcomeReported: t.type({ stepId: t.string, outcome: Outcome, summary: t.string }),
   StepSucceeded: withOptional({ stepId: t.string, node: t.string, summary: t.string }, { costUsd: t.number }),
   StepFailed: withOptional({ stepId: t.string, node: t.string, summary: t.string }, { failure: t.string, costUsd: t.number }),
@@ -65,6 +74,8 @@ export type Checkout = t.TypeOf<typeof CheckoutCodec>;
 
 // Events that only add to the thread or log: they do not move the run's position, so a control
 // taken from a view stays valid while the agent keeps talking.
-export const QUIET_EVENTS: ReadonlySet<RunEventType> = new Set(['AgentReplied', 'StepSessionStarted', 'ServiceNoted', 'OutcomeReported']);
+export const QUIET_EVENTS: ReadonlySet<RunEventType> = new Set([
+  'AgentReplied', 'StepSessionStarted', 'ServiceNoted', 'OutcomeReported', 'StepProcessStarted', 'StepProcessKilled',
+]);
 
 export const runEvent = <K extends RunEventType>(type: K, data: t.TypeOf<Codecs[K]>): RunEvent => ({ type, data }) as RunEvent;

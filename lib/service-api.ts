@@ -35,6 +35,12 @@ export interface StepSettings {
   readonly tools: SettingValue<string>;
 }
 
+/** the trigger rule and event that started a run; present only on runs a trigger started */
+export interface StartedBy {
+  readonly rule: { readonly id: string; readonly name: string };
+  readonly event: { readonly kind: string; readonly id: string; readonly summary: string; readonly url?: string };
+}
+
 /** MCP list shape */
 export interface RunSummary {
   readonly id: string;
@@ -60,7 +66,7 @@ export interface RunDetail extends RunSummary {
   readonly allowedActions: readonly Action[];
   readonly question?: { readonly id: string; readonly prompt: string; readonly options: readonly string[]; readonly allowText: boolean };
   readonly waitEndsAt?: string;
-  readonly startedBy?: { readonly rule: string; readonly event: string };
+  readonly startedBy?: StartedBy;
   readonly position: string;
   readonly unreadableHistory?: string;
 }
@@ -78,6 +84,7 @@ export interface HttpRun {
   readonly createdAt: string;
   readonly updatedAt: string;
   readonly outcome?: string;
+  readonly startedBy?: StartedBy;
 }
 
 export interface ProjectView {

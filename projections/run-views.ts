@@ -17,6 +17,7 @@ export const httpRun = (s: RunState): HttpRun => {
   const base = {
     runId: s.runId, title: s.title, workflowName: s.workflow.name, goal: s.goal, project: s.projectId,
     standing: standingOf(s), phase: phaseOf(s), currentStep: s.step?.node ?? s.node, createdAt: s.createdAt, updatedAt: s.updatedAt,
+    ...(s.startedBy ? { startedBy: s.startedBy } : {}),
   };
   return outcome === undefined ? base : { ...base, outcome };
 };

@@ -10,6 +10,7 @@ export const applyChange = (s: Settings, c: SettingChange): Settings => {
     case 'DefaultHarness': return { ...s, defaultHarness: c.harness };
     case 'CodeHost': return { ...s, codeHost: { ...s.codeHost, graphqlUrl: c.graphqlUrl, webHost: c.webHost } };
     case 'CodeHostToken': return { ...s, codeHost: { ...s.codeHost, token: c.token === '' ? null : c.token } };
+    case 'TriggerPollInterval': return { ...s, triggerPollSeconds: c.seconds };
     case 'ReleaseFeed': return { ...s, releaseFeed: { enabled: c.enabled, url: c.url } };
   }
 };

@@ -15,6 +15,7 @@ import { runPageRoutes } from './routes/run-pages.js';
 import { runRoutes } from './routes/runs.js';
 import { serviceRoutes } from './routes/service-routes.js';
 import { skillRoutes } from './routes/skills.js';
+import { triggerRoutes } from './routes/triggers.js';
 import { workflowRoutes } from './routes/workflows.js';
 import { staticApp } from './static.js';
 
@@ -62,6 +63,7 @@ export const createApp = (service: Service, opts: AppOptions): Koa => {
   runPageRoutes(router, service);
   projectRoutes(router, service);
   serviceRoutes(router, service);
+  triggerRoutes(router, service);
   const resolveProject = (id: string) => { const p = findProject(service.core.projects.current, id); return p ? { primaryFolderPath: primaryFolderPath(p), defaultWorkflow: p.defaultWorkflow } : undefined; };
   workflowRoutes(router, { catalog: service.catalog, resolveProject });
   personaRoutes(router, { catalog: service.catalog, resolveProject });

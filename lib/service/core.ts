@@ -8,6 +8,7 @@ import type { RunState } from '../../projections/run-state.js';
 import { currentNodeOf } from '../../projections/run-state.js';
 import { runDetail, runSummary, type StepFacts } from '../../projections/run-views.js';
 import type { Engine } from '../engine/engine.js';
+import type { Triggers } from '../triggers/triggers.js';
 import type { RunToolsBackend } from '../engine/run-tools-backend.js';
 import type { Availability, HarnessAdapter } from '../harness/adapter.js';
 import type { ProjectView, RunDetail, RunSummary, StepSettings } from '../service-api.js';
@@ -40,6 +41,8 @@ export interface ServiceCore {
   readonly availability: Map<HarnessName, Availability>;
   readonly runTools: RunToolsBackend;
   engine: Engine | null;
+  /** trigger rules and their sources (lib/triggers); sources run once the engine starts */
+  triggers: Triggers | null;
   baseUrl: string;
   now(): Date;
   newId(prefix: string): string;

@@ -20,6 +20,8 @@ import { DEFAULT_SETTINGS, type Settings } from '../settings/model.js';
 import { FoldedStream } from '../state/folded-stream.js';
 import { LogStore } from '../state/log-store.js';
 import { RunStore } from '../state/run-store.js';
+import { realClock, type Clock } from '../triggers/clock.js';
+import { Triggers } from '../triggers/triggers.js';
 import { createCatalog, type Catalog } from '../workflows/catalog.js';
 import { renderPrompt } from '../workflows/template.js';
 import type { HarnessName } from '../workflows/model.js';
@@ -37,6 +39,8 @@ export interface OpenOptions {
   readonly baseUrl?: string;
   /** do not start the engine (CLI commands that only record, like `svc project add`) */
   readonly engine?: boolean;
+  /** the trigger sources' clock (tests move it by hand); the real one by default */
+  readonly clock?: Clock;
 }
 
 const ref = (p: ProjectView) => ({ primaryFolderPath: primaryFolderPath(p), defaultWorkflow: p.defaultWorkflow });
@@ -73,8 +77,9 @@ export const openService = async (o: OpenOptions): Promise<Service> => {
     home: o.home, version: version(), store, journal, runs, logs: new LogStore(store),
     projects: new FoldedStream<Projects, ProjectEvent>(journal, 'projects', PROJECT_EVENT_CODECS, new Map(), evolveProjects),
     settings, workflows: workflowsFrom(catalog), harnesses: await loadHarnesses(), availability: new Map(), runTools,
-    engine: null, baseUrl: o.baseUrl ?? '', now: () => new Date(), newId,
+    engine: null, triggers: null, baseUrl: o.baseUrl ?? '', now: () => new Date(), newId,
   };
+  core.triggers = new Triggers(core, o.clock ?? realClock);
   const service = new Service(core, catalog);
   if (o.engine !== false) startEngine(service);
   return service;
@@ -103,6 +108,7 @@ export const startEngine = (service: Service): void => {
   void refreshAvailability(core);
   void service.releases.refresh();
   core.engine.start();
+  core.triggers?.start();
 };
 
 /** Asks each harness whether it is ready; ChangeHarness reads the answers. */
@@ -113,6 +119,7 @@ export const refreshAvailability = async (core: ServiceCore): Promise<void> => {
 };
 
 export const closeService = async (s: Service): Promise<void> => {
+  await s.core.triggers?.stop();
   await s.core.engine?.stop();
   s.releases.close();
   await s.catalog.close();

@@ -12,7 +12,7 @@ import { decideSendMessage } from '../../commands/send-message.js';
 import { findProject } from '../../projections/projects.js';
 import type { RunState } from '../../projections/run-state.js';
 import { parsePosition } from '../../projections/run-views.js';
-import type { Actor, ControlInput, RunDetail, StartRunInput } from '../service-api.js';
+import type { Actor, ControlInput, RunDetail, StartedBy, StartRunInput } from '../service-api.js';
 import { availabilityText, detailOf, type ServiceCore } from './core.js';
 import { decideCreateRun } from './start-run.js';
 
@@ -33,14 +33,15 @@ const act = (core: ServiceCore, runId: string, decide: (s: RunState) => Decision
   return right(core.runs.append(runId, d.right, core.now().toISOString()).state);
 };
 
-export const startRun = (core: ServiceCore, input: StartRunInput, by: Actor, restartOf?: string): Outcome<{ runId: string }> => {
+/** `trigger`: a rule fires with the run id it recorded beforehand, and names itself as startedBy */
+export const startRun = (core: ServiceCore, input: StartRunInput, by: Actor, restartOf?: string, trigger?: { runId: string; startedBy: StartedBy }): Outcome<{ runId: string }> => {
   const project = findProject(core.projects.current, input.project);
   if (!project) return left(notFound('project', input.project));
   const name = input.workflow ?? project.defaultWorkflow;
   const wf = core.workflows.load(project, name);
   if (isLeft(wf)) return left(invalid(wf.left));
-  const runId = core.newId('r');
-  const d = decideCreateRun({ runId, projectId: project.id, workflow: wf.right, input, by, ...(restartOf ? { restartOf } : {}) });
+  const runId = trigger?.runId ?? core.newId('r');
+  const d = decideCreateRun({ runId, projectId: project.id, workflow: wf.right, input, by, ...(restartOf ? { restartOf } : {}), ...(trigger ? { startedBy: trigger.startedBy } : {}) });
   if (isLeft(d)) return d;
   core.runs.append(runId, d.right, core.now().toISOString(), 0);
   return right({ runId });

@@ -1,7 +1,7 @@
 import { left, right, type Either } from 'fp-ts/lib/Either.js';
 import type { RunEvent } from '../../journal/run-events.js';
 import { invalid, type Refusal } from '../../commands/refusal.js';
-import type { Actor, StartRunInput } from '../service-api.js';
+import type { Actor, StartedBy, StartRunInput } from '../service-api.js';
 import type { Workflow } from '../workflows/model.js';
 
 // Creating a run: the inputs are checked against the workflow it will run, then RunCreated (and
@@ -19,7 +19,7 @@ const checkInputs = (wf: Workflow, inputs: Readonly<Record<string, string>>): Re
   return invalid(`input ${undeclared.map((k) => JSON.stringify(k)).join(', ')} is not declared by workflow ${wf.name} (it declares: ${wf.inputs.join(', ') || 'no inputs'})`);
 };
 
-export const decideCreateRun = (c: { runId: string; projectId: string; workflow: Workflow; input: StartRunInput; by: Actor; restartOf?: string }): Either<Refusal, RunEvent[]> => {
+export const decideCreateRun = (c: { runId: string; projectId: string; workflow: Workflow; input: StartRunInput; by: Actor; restartOf?: string; startedBy?: StartedBy }): Either<Refusal, RunEvent[]> => {
   const inputs = c.input.inputs ?? {};
   const bad = checkInputs(c.workflow, inputs);
   if (bad) return left(bad);
@@ -30,7 +30,7 @@ export const decideCreateRun = (c: { runId: string; projectId: string; workflow:
       runId: c.runId, projectId: c.projectId, title: c.input.title ?? titleFrom(c.input.goal), goal: c.input.goal, workflow: c.workflow,
       inputs: { ...c.workflow.defaults, ...inputs }, by: c.by,
       ...(c.input.harness ? { harness: c.input.harness } : {}), ...(c.input.model ? { model: c.input.model } : {}),
-      ...(c.input.reason ? { reason: c.input.reason } : {}), ...(c.restartOf ? { restartOf: c.restartOf } : {}),
+      ...(c.input.reason ? { reason: c.input.reason } : {}), ...(c.restartOf ? { restartOf: c.restartOf } : {}), ...(c.startedBy ? { startedBy: c.startedBy } : {}),
     },
   };
   const queued: RunEvent = { type: 'RunQueued', data: { by: c.by } };

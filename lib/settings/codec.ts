@@ -37,5 +37,6 @@ export const SettingChangeCodec = t.union([
   t.strict({ _tag: t.literal('DefaultHarness'), harness: literals(HARNESSES) }),
   t.strict({ _tag: t.literal('CodeHost'), graphqlUrl: httpUrl, webHost: t.string }),
   t.strict({ _tag: t.literal('CodeHostToken'), token: t.string }),
+  t.strict({ _tag: t.literal('TriggerPollInterval'), seconds: intIn(10, 86_400) }),
   t.strict({ _tag: t.literal('ReleaseFeed'), enabled: t.boolean, url: t.union([httpUrl, t.null]) }),
 ]);

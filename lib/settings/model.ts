@@ -19,6 +19,7 @@ export type SettingChange =
   | { readonly _tag: 'DefaultHarness'; readonly harness: HarnessName }
   | { readonly _tag: 'CodeHost'; readonly graphqlUrl: string; readonly webHost: string }
   | { readonly _tag: 'CodeHostToken'; readonly token: string }
+  | { readonly _tag: 'TriggerPollInterval'; readonly seconds: number }
   /** where /api/health reads the latest release; url null: the package's npm registry document */
   | { readonly _tag: 'ReleaseFeed'; readonly enabled: boolean; readonly url: string | null };
 
@@ -29,6 +30,8 @@ export interface Settings {
   /** null: not chosen; steps fall back to the shipped default (claude) */
   readonly defaultHarness: HarnessName | null;
   readonly codeHost: { readonly graphqlUrl: string; readonly webHost: string; readonly token: string | null };
+  /** how often CodeHost trigger rules poll (lib/triggers) */
+  readonly triggerPollSeconds: number;
   readonly releaseFeed: ReleaseFeedSetting;
 }
 
@@ -41,6 +44,7 @@ export const DEFAULT_SETTINGS: Settings = {
   watchdogSeconds: 600,
   defaultHarness: null,
   codeHost: { graphqlUrl: 'https://api.github.com/graphql', webHost: 'github.com', token: null },
+  triggerPollSeconds: 60,
   releaseFeed: { enabled: true, url: null },
 };
 

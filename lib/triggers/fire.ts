@@ -1,0 +1,70 @@
+import { isLeft, left, right, type Either } from 'fp-ts/lib/Either.js';
+import { decideRecordEvent, decideSettleRun } from '../../commands/trigger-fire.js';
+import { refusalText, type Refusal } from '../../commands/refusal.js';
+import type { TriggerRule } from '../../projections/trigger-rule.js';
+import { startRun } from '../service/run-commands.js';
+import { titleFrom } from '../service/start-run.js';
+import type { ServiceCore } from '../service/core.js';
+import type { StartedBy, StartRunInput } from '../service-api.js';
+import type { IncomingEvent } from './sources/source.js';
+import type { TriggerStore } from './store.js';
+import { renderInputs, renderTemplate } from './template.js';
+
+// A rule fires for an event: the event id and the run id are recorded in the rule's journal first,
+// then the run is created through the same path as POST /api/runs, and it queues like any other.
+// If the service stops between the two, the start check reports the run as lost (never re-fires).
+
+export type FireOutcome =
+  | { readonly _tag: 'Started'; readonly eventId: string; readonly runId: string }
+  | { readonly _tag: 'Duplicate'; readonly eventId: string; readonly runId: string | null }
+  | { readonly _tag: 'Refused'; readonly eventId: string; readonly reason: string };
+
+const fieldsOf = (e: IncomingEvent): Record<string, string> => ({ ...e.fields, kind: e.kind, id: e.id, summary: e.summary, url: e.url ?? '' });
+
+export const runInputFor = (rule: TriggerRule, e: IncomingEvent): StartRunInput => {
+  const d = rule.definition;
+  const fields = fieldsOf(e);
+  const title = d.title === undefined ? undefined : titleFrom(renderTemplate(d.title, fields));
+  return {
+    project: d.project, goal: renderTemplate(d.goal, fields), workflow: d.workflow, inputs: renderInputs(d.inputs, fields),
+    ...(title ? { title } : {}), ...(d.harness ? { harness: d.harness } : {}), ...(d.model ? { model: d.model } : {}),
+    reason: `trigger ${d.name}: ${e.summary}`.slice(0, 500),
+  };
+};
+
+const startedBy = (rule: TriggerRule, e: IncomingEvent): StartedBy => ({
+  rule: { id: rule.id, name: rule.definition.name },
+  event: { kind: e.kind, id: e.id, summary: e.summary, ...(e.url ? { url: e.url } : {}) },
+});
+
+export const fireRule = (core: ServiceCore, store: TriggerStore, now: () => Date, ruleId: string, e: IncomingEvent): Either<Refusal, FireOutcome> => {
+  const rule = store.get(ruleId);
+  const runId = core.newId('r');
+  const d = decideRecordEvent(rule, { ruleId, event: e, runId });
+  if (isLeft(d)) return d;
+  if (d.right.length === 0) return right({ _tag: 'Duplicate', eventId: e.id, runId: rule?.events.find((x) => x.eventId === e.id)?.runId ?? null });
+  const recorded = store.append(ruleId, d.right, now().toISOString())!;
+  const r = startRun(core, runInputFor(recorded, e), { kind: 'engine', name: `trigger ${recorded.definition.name}` }, undefined, { runId, startedBy: startedBy(recorded, e) });
+  if (isLeft(r)) {
+    const reason = refusalText(r.left);
+    const settle = decideSettleRun(store.get(ruleId), { ruleId, eventId: e.id, refused: reason });
+    if (!isLeft(settle)) store.append(ruleId, settle.right, now().toISOString());
+    return right({ _tag: 'Refused', eventId: e.id, reason });
+  }
+  return right({ _tag: 'Started', eventId: e.id, runId });
+};
+
+const LOST = 'the service stopped after recording this event and before creating its run; it is not fired again (fire the rule by hand if it should run)';
+
+/** On start: events recorded whose run was never created are reported as lost, once. */
+export const reportLostRuns = (core: ServiceCore, store: TriggerStore, now: () => Date): void => {
+  for (const rule of store.all()) {
+    for (const e of rule.events) {
+      if (e.outcome._tag !== 'Recorded' || core.runs.get(e.runId)) continue;
+      const d = decideSettleRun(store.get(rule.id), { ruleId: rule.id, eventId: e.eventId, lost: LOST });
+      if (!isLeft(d)) store.append(rule.id, d.right, now().toISOString());
+    }
+  }
+};
+
+export const noRule = (ruleId: string) => left<Refusal, never>({ _tag: 'NotFound', what: 'trigger rule', id: ruleId });
