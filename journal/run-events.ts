@@ -34,6 +34,10 @@ export const RUN_EVENT_CODECS = {
     { harness: Harness, model: t.string, endsAt: t.string, resumeSession: t.string, messages: t.array(t.string) },
   ),
   StepSessionStarted: t.type({ stepId: t.string, sessionId: t.string }),
+  // the CLI's process group: its leader's pid and start time (/proc/<pid>/stat field 22)
+  StepProcessStarted: t.type({ stepId: t.string, pid: t.number, startTime: t.string }),
+  // a restart ended the group a crashed server left running, before running the step again
+  StepProcessKilled: t.type({ stepId: t.string, pid: t.number, processes: t.number }),
   OutcomeReported: t.type({ stepId: t.string, outcome: Outcome, summary: t.string }),
   StepSucceeded: withOptional({ stepId: t.string, node: t.string, summary: t.string }, { costUsd: t.number }),
   StepFailed: withOptional({ stepId: t.string, node: t.string, summary: t.string }, { failure: t.string, costUsd: t.number }),
@@ -70,6 +74,8 @@ export type Checkout = t.TypeOf<typeof CheckoutCodec>;
 
 // Events that only add to the thread or log: they do not move the run's position, so a control
 // taken from a view stays valid while the agent keeps talking.
-export const QUIET_EVENTS: ReadonlySet<RunEventType> = new Set(['AgentReplied', 'StepSessionStarted', 'ServiceNoted', 'OutcomeReported']);
+export const QUIET_EVENTS: ReadonlySet<RunEventType> = new Set([
+  'AgentReplied', 'StepSessionStarted', 'ServiceNoted', 'OutcomeReported', 'StepProcessStarted', 'StepProcessKilled',
+]);
 
 export const runEvent = <K extends RunEventType>(type: K, data: t.TypeOf<Codecs[K]>): RunEvent => ({ type, data }) as RunEvent;

@@ -19,6 +19,8 @@ export interface StepInFlight {
   readonly harness?: HarnessName;
   readonly endsAt?: string;
   readonly reported?: { readonly outcome: 'success' | 'failure'; readonly summary: string };
+  /** the process group of the step's latest CLI turn: a restart ends it before running the step again */
+  readonly process?: { readonly pid: number; readonly startTime: string };
 }
 
 export interface OpenQuestion {
@@ -114,6 +116,8 @@ export const evolveRun = (s: RunState, e: RunEvent): RunState => {
       return { ...s, step, node: e.data.node, stepCount: s.stepCount + 1, paused: e.data.kind === 'gate' ? true : s.paused, held: s.held.filter((m) => !delivered.has(m.id)) };
     }
     case 'StepSessionStarted': return { ...s, sessions: { ...s.sessions, [s.step?.node ?? '']: e.data.sessionId } };
+    case 'StepProcessStarted': return s.step?.stepId === e.data.stepId ? { ...s, step: { ...s.step, process: { pid: e.data.pid, startTime: e.data.startTime } } } : s;
+    case 'StepProcessKilled': return s;
     case 'OutcomeReported': return s.step?.stepId === e.data.stepId ? { ...s, step: { ...s.step, reported: { outcome: e.data.outcome, summary: e.data.summary } } } : s;
     case 'StepSucceeded': return s.step?.stepId === e.data.stepId ? afterStep({ ...s, paused: false }, e.data.node, 'success', e.data.summary) : s;
     case 'StepFailed': return s.step?.stepId === e.data.stepId ? afterStep(s, e.data.node, 'failure', e.data.summary) : s;

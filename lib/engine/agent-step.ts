@@ -54,6 +54,7 @@ export const runAgentStep = (ctx: EngineContext, run: RunState, node: StepNode):
     onLog: (line) => deps.logs.write(run.runId, 'agent', line.text),
     onMessage: (text) => ctx.apply(run.runId, (s) => (s.step?.stepId === stepId ? accept({ type: 'AgentReplied', data: { stepId, text } }) : nothing())),
     onSession: (sessionId) => ctx.apply(run.runId, (s) => (s.step?.stepId === stepId ? accept({ type: 'StepSessionStarted', data: { stepId, sessionId } }) : nothing())),
+    onProcess: (p) => ctx.apply(run.runId, (s) => (s.step?.stepId === stepId ? accept({ type: 'StepProcessStarted', data: { stepId, ...p } }) : nothing())),
   });
   ctx.live.add(stepId, { runId: run.runId, abort, send: (text) => turn.send(text), hold: (held) => turn.holdWatchdog?.(held) });
   void ctx.track(turn.result

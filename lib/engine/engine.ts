@@ -4,6 +4,7 @@ import type { Stored } from '../../journal/journal.js';
 import type { RunState } from '../../projections/run-state.js';
 import { activeCount, queueOrder } from '../../projections/queue.js';
 import { effectiveRunCap } from '../settings/model.js';
+import { endGroup } from '../harness/process-group.js';
 import { runAgentStep } from './agent-step.js';
 import { makeContext, type EngineContext } from './context.js';
 import type { EngineDeps } from './deps.js';
@@ -20,6 +21,8 @@ export class Engine {
   readonly live = new LiveTurns();
   private readonly ctx: EngineContext;
   private readonly pending = new Set<string>();
+  /** steps whose leftover processes are being ended before they are recorded as interrupted */
+  private readonly recovering = new Set<string>();
   private readonly work = new Set<Promise<unknown>>();
   private unsubscribe: (() => void) | null = null;
   private stopped = false;
@@ -70,6 +73,26 @@ export class Engine {
     if (e.type === 'RunArchived' && s.checkouts) void this.ctx.track(this.removeWorktrees(s));
   }
 
+  // A step in flight when the service stopped: its CLI may still be running (no lifeline if the
+  // wrapper itself was killed, or a server from before the lifeline). End that group first, so
+  // two agents never work the same step in the same worktree, then record the interruption.
+  private async recover(s: RunState, stepId: string): Promise<void> {
+    this.recovering.add(stepId);
+    try {
+      const leader = s.step?.stepId === stepId ? s.step.process : undefined;
+      const ended = leader ? await endGroup(leader) : { processes: 0, gone: true };
+      if (ended.processes > 0) {
+        this.ctx.log(s.runId, `ended ${ended.processes} leftover agent process(es) of step ${s.step?.node} (process group ${leader!.pid})${ended.gone ? '' : '; some would not die'}`);
+        this.ctx.apply(s.runId, (r) => (r.step?.stepId === stepId ? accept({ type: 'StepProcessKilled', data: { stepId, pid: leader!.pid, processes: ended.processes } }) : nothing()));
+      }
+      if (!ended.gone) return; // never run the step again beside a process that still lives
+      this.ctx.log(s.runId, `step ${s.step?.node} was in flight when the service stopped; running it again`);
+      this.ctx.apply(s.runId, (r) => decideFinishStep(r, { stepId, outcome: 'interrupted', summary: 'the service stopped while this step was running' }));
+    } finally {
+      this.recovering.delete(stepId);
+    }
+  }
+
   private async removeWorktrees(s: RunState): Promise<void> {
     try {
       await this.deps.worktrees.remove(s.runId, s.checkouts ?? []);
@@ -86,7 +109,7 @@ export class Engine {
     queueMicrotask(() => {
       this.pending.delete(runId);
       const s = this.deps.runs.get(runId);
-      if (s && !this.stopped) this.perform(s, nextEffect(s, { preparing: this.live.preparing.has(runId), isLive: (id) => this.live.isLive(id), isArmed: (id) => this.live.isArmed(id) }));
+      if (s && !this.stopped) this.perform(s, nextEffect(s, { preparing: this.live.preparing.has(runId), isLive: (id) => this.live.isLive(id) || this.recovering.has(id), isArmed: (id) => this.live.isArmed(id) }));
     });
   }
 
@@ -94,10 +117,7 @@ export class Engine {
     switch (effect._tag) {
       case 'None': return;
       case 'Prepare': return void this.ctx.track(this.prepare(s));
-      case 'Recover':
-        this.ctx.log(s.runId, `step ${s.step?.node} was in flight when the service stopped; running it again`);
-        this.ctx.apply(s.runId, (r) => decideFinishStep(r, { stepId: effect.stepId, outcome: 'interrupted', summary: 'the service stopped while this step was running' }));
-        return;
+      case 'Recover': return void this.ctx.track(this.recover(s, effect.stepId));
       case 'ArmWait':
         this.live.arm(effect.stepId, Date.parse(effect.endsAt) - this.deps.now().getTime(), () =>
           this.ctx.apply(s.runId, (r) => decideFinishStep(r, { stepId: effect.stepId, outcome: 'success', summary: 'wait ended' })));

@@ -1,4 +1,7 @@
 import type { HarnessName, ToolAccess } from '../workflows/model.js';
+import type { GroupLeader } from './process-group.js';
+
+export type { GroupLeader } from './process-group.js';
 
 // One adapter per agent CLI. The engine starts one turn per agent step; the adapter spawns the CLI
 // headless in the worktree, streams its output back, and ends with the CLI's own end-of-turn result.
@@ -41,6 +44,11 @@ export interface TurnInput {
   readonly onMessage: (text: string) => void;
   /** the session/thread id as soon as the CLI reveals it */
   readonly onSession?: (sessionId: string) => void;
+  /**
+   * the CLI's process group (its leader's pid and start time) as soon as it is spawned, so a
+   * restarted server can end a group a crash left behind before it runs the step again
+   */
+  readonly onProcess?: (leader: GroupLeader) => void;
 }
 
 export type TurnFailure = 'quota' | 'unavailable' | 'watchdog' | 'error';

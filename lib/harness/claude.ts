@@ -44,6 +44,7 @@ export const startClaudeTurn = (bin: string, config: HarnessConfig, input: TurnI
     stdin: 'pipe',
     watchdogMs: input.watchdogMs,
     signal: input.signal,
+    ...(input.onProcess ? { onStarted: input.onProcess } : {}),
     onStderr: (line) => input.onLog({ text: `stderr: ${line}` }),
     onLine: (line) => {
       const ev = parseJsonLine(line);

@@ -37,6 +37,7 @@ export const startCodexTurn = (bin: string, config: HarnessConfig, input: TurnIn
     stdin: 'ignore',
     watchdogMs: input.watchdogMs,
     signal: input.signal,
+    ...(input.onProcess ? { onStarted: input.onProcess } : {}),
     onStderr: (line) => input.onLog({ text: `stderr: ${line}` }),
     onLine: (line) => {
       const ev = parseJsonLine(line);

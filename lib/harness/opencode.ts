@@ -29,6 +29,7 @@ export const startOpencodeTurn = (bin: string, config: HarnessConfig, input: Tur
     stdin: 'ignore',
     watchdogMs: input.watchdogMs,
     signal: input.signal,
+    ...(input.onProcess ? { onStarted: input.onProcess } : {}),
     onStderr: (line) => input.onLog({ text: `stderr: ${line}` }),
     onLine: (line) => {
       const ev = parseJsonLine(line);

@@ -1,8 +1,13 @@
 // Spawning one CLI turn: an args array (never a shell string), its own process group so abort
 // and the watchdog can kill the whole tree (codex's node wrapper, opencode's workers), stdout
-// read line by line, stderr kept as a short tail for error summaries.
+// read line by line, stderr kept as a short tail for error summaries. Every CLI runs under the
+// lifeline wrapper (lifeline.mjs, the group's leader), which ends the group when this server dies.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import { packageRoot } from '../package-root.js';
+import { procStartTime, type GroupLeader } from './process-group.js';
 
 export type CliExit =
   | { readonly kind: 'exited'; readonly code: number | null; readonly signal: NodeJS.Signals | null; readonly stderr: string }
@@ -21,6 +26,8 @@ export interface CliSpec {
   readonly signal: AbortSignal;
   readonly onLine: (line: string) => void;
   readonly onStderr: (line: string) => void;
+  /** the process group's leader, as soon as it is spawned (recorded so a restart can end it) */
+  readonly onStarted?: (leader: GroupLeader) => void;
 }
 
 export interface RunningCli {
@@ -51,13 +58,39 @@ export const killTree = (child: ChildProcess): void => {
   });
 };
 
-export const runCli = (spec: CliSpec): RunningCli => {
-  const child = spawn(spec.bin, [...spec.args], {
+export const LIFELINE = join(packageRoot(), 'lib', 'harness', 'lifeline.mjs');
+
+// What the wrapper says on fd 3: the CLI could not be started (ENOENT: not installed).
+const watchLifeline = (pipe: Readable | null | undefined, onError: (e: NodeJS.ErrnoException) => void): void => {
+  if (!pipe) return;
+  pipe.on('error', () => undefined);
+  createInterface({ input: pipe }).on('line', (line) => {
+    try {
+      const msg = JSON.parse(line) as { error?: { code: string; message: string } };
+      if (msg.error) onError(Object.assign(new Error(msg.error.message), { code: msg.error.code }));
+    } catch {
+      // not ours: ignore
+    }
+  });
+};
+
+const spawnUnderLifeline = (spec: CliSpec): ChildProcess =>
+  spawn(process.execPath, [LIFELINE, spec.bin, ...spec.args], {
     cwd: spec.cwd,
     env: spec.env,
-    stdio: [spec.stdin, 'pipe', 'pipe'],
+    // fd 3 is the lifeline: only this process holds its other end, so it closes when we die
+    stdio: [spec.stdin, 'pipe', 'pipe', 'pipe'],
     detached: true,
   });
+
+export const runCli = (spec: CliSpec): RunningCli => {
+  const child = spawnUnderLifeline(spec);
+  let spawnError: NodeJS.ErrnoException | undefined;
+  watchLifeline(child.stdio[3] as Readable | null, (e) => (spawnError = e));
+  if (child.pid !== undefined) {
+    const startTime = procStartTime(child.pid);
+    if (startTime !== undefined) spec.onStarted?.({ pid: child.pid, startTime });
+  }
   let stderr = '';
   let ending: 'watchdog' | 'aborted' | undefined;
   let timer: NodeJS.Timeout | undefined;
@@ -97,12 +130,13 @@ export const runCli = (spec: CliSpec): RunningCli => {
     child.once('close', (code, signal) => {
       if (ending === 'aborted') return done({ kind: 'aborted' });
       if (ending === 'watchdog') return done({ kind: 'watchdog', stderr });
+      if (spawnError) return done({ kind: 'spawn-failed', error: spawnError });
       done({ kind: 'exited', code, signal, stderr });
     });
   });
   // A grandchild holding stdout open must not keep the turn alive after the CLI itself exited.
   child.once('exit', () => {
-    const t = setTimeout(() => (killTree(child), child.stdout?.destroy(), child.stderr?.destroy()), KILL_GRACE_MS);
+    const t = setTimeout(() => (killTree(child), child.stdout?.destroy(), child.stderr?.destroy(), child.stdio[3]?.destroy()), KILL_GRACE_MS);
     t.unref();
     child.once('close', () => clearTimeout(t));
   });

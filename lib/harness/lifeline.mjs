@@ -1,0 +1,74 @@
+// The lifeline: a tiny wrapper every agent CLI runs under, so no CLI outlives the server that owns
+// it. The server spawns this file with `process.execPath` as the leader of a new process group,
+// with an extra socket on fd 3 that only the server holds the other end of. The wrapper starts the
+// CLI in its own group (stdin/stdout/stderr passed straight through, so claude's stream-json stdin
+// works as before). When fd 3 reaches end-of-file the server is gone (a crash, SIGKILL, OOM): the
+// wrapper ends the whole group, itself included. Plain JavaScript with no imports beyond Node's
+// own, so it starts fast and runs the same from the sources and from dist/.
+//
+// usage: node lifeline.mjs <bin> [args...]
+// fd 3 messages to the server, one JSON line each: {"pid":N} once the CLI runs, or
+// {"error":{"code","message"}} when it could not be started (the wrapper then exits 127).
+import { spawn } from 'node:child_process';
+import { Socket } from 'node:net';
+
+const GRACE_MS = 2000;
+const [bin, ...args] = process.argv.slice(2);
+
+let lifeline;
+try {
+  lifeline = new Socket({ fd: 3, readable: true, writable: true });
+} catch {
+  lifeline = undefined; // started by hand without fd 3: nothing to watch
+}
+const tell = (msg) => {
+  try {
+    lifeline?.write(JSON.stringify(msg) + '\n');
+  } catch {
+    // the server is gone; the end-of-file handler below deals with that
+  }
+};
+
+// The group kill reaches the CLI directly; the wrapper outlives it to report its exit status.
+for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(sig, () => undefined);
+
+let lost = false;
+const killGroup = (sig) => {
+  try {
+    process.kill(-process.pid, sig);
+  } catch {
+    // the group is already empty
+  }
+};
+const serverGone = () => {
+  if (lost) return;
+  lost = true;
+  killGroup('SIGTERM');
+  setTimeout(() => killGroup('SIGKILL'), GRACE_MS); // SIGKILL takes the wrapper too
+};
+if (lifeline) {
+  lifeline.on('end', serverGone);
+  lifeline.on('close', serverGone);
+  lifeline.on('error', serverGone);
+  lifeline.resume();
+}
+
+const child = spawn(bin, args, { stdio: 'inherit' });
+child.on('spawn', () => tell({ pid: child.pid }));
+child.on('error', (err) => {
+  tell({ error: { code: err.code ?? 'ERROR', message: err.message } });
+  lifeline?.end();
+  process.exitCode = 127;
+  setTimeout(() => process.exit(127), 50);
+});
+child.on('exit', (code, signal) => {
+  // Server gone: whatever the CLI left running (workers, tool processes) goes with it, now.
+  if (lost) return killGroup('SIGKILL');
+  lifeline?.destroy();
+  if (signal) {
+    process.removeAllListeners(signal);
+    process.kill(process.pid, signal);
+    return;
+  }
+  process.exit(code ?? 1);
+});
