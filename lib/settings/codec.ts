@@ -27,6 +27,12 @@ const httpUrl = new t.Type<string, string, unknown>(
   t.identity,
 );
 
+interface UsdBrand { readonly Usd: unique symbol }
+const usdPerMTok = t.brand(t.number, (n): n is t.Branded<number, UsdBrand> => Number.isFinite(n) && n >= 0 && n <= 10_000, 'Usd');
+const PriceRowCodec = t.strict({
+  harness: literals(HARNESSES), model: t.string, inputPerMTok: usdPerMTok, cachedInputPerMTok: usdPerMTok, outputPerMTok: usdPerMTok,
+});
+
 export const RunCapCodec = t.union([t.strict({ _tag: t.literal('Chosen'), value: intIn(1, 64) }), t.strict({ _tag: t.literal('Default') })]);
 
 export const SettingChangeCodec = t.union([
@@ -39,4 +45,5 @@ export const SettingChangeCodec = t.union([
   t.strict({ _tag: t.literal('CodeHostToken'), token: t.string }),
   t.strict({ _tag: t.literal('TriggerPollInterval'), seconds: intIn(10, 86_400) }),
   t.strict({ _tag: t.literal('ReleaseFeed'), enabled: t.boolean, url: t.union([httpUrl, t.null]) }),
+  t.strict({ _tag: t.literal('SupervisorPrices'), prices: t.array(PriceRowCodec) }),
 ]);

@@ -1,4 +1,5 @@
 import type { ReleaseFeedSetting } from '../release/available.js';
+import { DEFAULT_PRICES, type PriceRow } from '../supervisors/agent/prices.js';
 import type { HarnessName } from '../workflows/model.js';
 
 // Settings are a journal of changes (stream 'settings'); this is the folded state and the shape of
@@ -21,7 +22,9 @@ export type SettingChange =
   | { readonly _tag: 'CodeHostToken'; readonly token: string }
   | { readonly _tag: 'TriggerPollInterval'; readonly seconds: number }
   /** where /api/health reads the latest release; url null: the package's npm registry document */
-  | { readonly _tag: 'ReleaseFeed'; readonly enabled: boolean; readonly url: string | null };
+  | { readonly _tag: 'ReleaseFeed'; readonly enabled: boolean; readonly url: string | null }
+  /** what codex and opencode supervisor turns cost per million tokens (lib/supervisors/agent/prices.ts) */
+  | { readonly _tag: 'SupervisorPrices'; readonly prices: readonly PriceRow[] };
 
 export interface Settings {
   readonly runCap: RunCapChoice;
@@ -33,6 +36,7 @@ export interface Settings {
   /** how often CodeHost trigger rules poll (lib/triggers) */
   readonly triggerPollSeconds: number;
   readonly releaseFeed: ReleaseFeedSetting;
+  readonly supervisorPrices: readonly PriceRow[];
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -46,6 +50,7 @@ export const DEFAULT_SETTINGS: Settings = {
   codeHost: { graphqlUrl: 'https://api.github.com/graphql', webHost: 'github.com', token: null },
   triggerPollSeconds: 60,
   releaseFeed: { enabled: true, url: null },
+  supervisorPrices: DEFAULT_PRICES,
 };
 
 export const effectiveRunCap = (s: Settings): number => (s.runCap._tag === 'Chosen' ? s.runCap.value : DEFAULT_RUN_CAP);

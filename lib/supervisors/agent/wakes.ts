@@ -1,0 +1,35 @@
+// Which events on a run wake the supervisor that owns it, each kind switchable in its settings
+// (`wakeOn`, every kind on by default). The run's words (question, failure) are quoted as data.
+import type { Stored } from '../../../journal/journal.js';
+
+export const RUN_WAKE_KINDS = ['question', 'failed', 'gate', 'checksFailed'] as const;
+export type RunWakeKind = (typeof RUN_WAKE_KINDS)[number];
+export type WakeOn = Readonly<Record<RunWakeKind, boolean>>;
+
+export const DEFAULT_WAKE_ON: WakeOn = { question: true, failed: true, gate: true, checksFailed: true };
+
+export interface RunWake {
+  readonly kind: RunWakeKind;
+  readonly runId: string;
+  readonly text: string;
+}
+
+const clip = (s: string, max = 300): string => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
+
+const wakeText = (runId: string, ev: Stored): RunWake | undefined => {
+  const d = ev.data as Record<string, unknown>;
+  switch (ev.type) {
+    case 'QuestionAsked':
+      return { kind: 'question', runId, text: `run ${runId} asked a question: ${JSON.stringify(clip(String(d['prompt'] ?? '')))}` };
+    case 'RunFailed':
+      return { kind: 'failed', runId, text: `run ${runId} failed: ${JSON.stringify(clip(String(d['reason'] ?? '')))}` };
+    case 'StepStarted':
+      return d['kind'] === 'gate' ? { kind: 'gate', runId, text: `run ${runId} stopped at gate ${String(d['node'])}` } : undefined;
+    default:
+      return undefined;
+  }
+};
+
+/** The wakes among a run's newly appended events. */
+export const runWakes = (runId: string, events: readonly Stored[]): RunWake[] =>
+  events.map((e) => wakeText(runId, e)).filter((w): w is RunWake => w !== undefined);

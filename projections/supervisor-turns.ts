@@ -1,0 +1,66 @@
+// Where a supervisor's live agent stands, folded from its chat stream: which entries its turns
+// have been given (everything up to `coveredUpTo`), the turn in flight, the session to resume,
+// whether a wake waits, and the last reason wakes were held. Entries of types this fold does not
+// know (part 1's cards, decisions, hand_ups, action reasons) count as wakes when `isWake` says so.
+import type { HarnessName } from '../lib/workflows/model.js';
+
+export interface ChatEntry {
+  readonly seq: number;
+  readonly type: string;
+  readonly data: unknown;
+}
+
+export interface TurnsState {
+  readonly head: number;
+  readonly coveredUpTo: number;
+  /** before: coveredUpTo when it started; given: the wake seqs it was given */
+  readonly inFlight?: { readonly turnId: string; readonly upTo: number; readonly before: number; readonly given: readonly number[] };
+  readonly session?: { readonly harness: HarnessName; readonly id: string };
+  /** seqs of wake entries not yet given to a turn */
+  readonly wakes: readonly number[];
+  readonly heldReason?: string;
+}
+
+export const EMPTY_TURNS: TurnsState = { head: 0, coveredUpTo: 0, wakes: [] };
+
+const field = <T>(e: ChatEntry, k: string): T => (e.data as Record<string, unknown>)[k] as T;
+
+const started = (s: TurnsState, e: ChatEntry): TurnsState => {
+  const upTo = field<number>(e, 'upTo');
+  const { heldReason: _cleared, ...rest } = s;
+  const inFlight = { turnId: field<string>(e, 'turnId'), upTo, before: s.coveredUpTo, given: s.wakes.filter((w) => w <= upTo) };
+  return { ...rest, inFlight, coveredUpTo: upTo, wakes: s.wakes.filter((w) => w > upTo) };
+};
+
+const ended = (s: TurnsState, e: ChatEntry): TurnsState => {
+  const { inFlight: _done, ...rest } = s;
+  const sessionId = field<string | undefined>(e, 'sessionId');
+  return sessionId ? { ...rest, session: { harness: field(e, 'harness'), id: sessionId } } : rest;
+};
+
+// A cut-off turn hands its entries back: the next turn is given them again.
+const interrupted = (s: TurnsState): TurnsState => {
+  if (!s.inFlight) return s;
+  const { inFlight, ...rest } = s;
+  return { ...rest, coveredUpTo: inFlight.before, wakes: [...inFlight.given, ...s.wakes] };
+};
+
+export const evolveTurns =
+  (isWake: (type: string) => boolean) =>
+  (s: TurnsState, e: ChatEntry): TurnsState => {
+    const next = { ...s, head: Math.max(s.head, e.seq) };
+    switch (e.type) {
+      case 'TurnStarted':
+        return started(next, e);
+      case 'TurnEnded':
+        return ended(next, e);
+      case 'TurnInterrupted':
+        return interrupted(next);
+      case 'WakesHeld':
+        return { ...next, heldReason: field<string>(e, 'reason') };
+      default:
+        return isWake(e.type) ? { ...next, wakes: [...next.wakes, e.seq] } : next;
+    }
+  };
+
+export const hasPendingWake = (s: TurnsState): boolean => s.wakes.length > 0 && !s.inFlight;
