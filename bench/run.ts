@@ -28,6 +28,8 @@ const runChild = (name: string, limitS: number): Promise<BenchResult | { bench: 
   const env = {
     ...process.env, HOME: home, SVC_HOME: join(home, '.svc'), BENCH_TMP: tmp, GIT_CONFIG_NOSYSTEM: '1',
     SVC_HARNESS_MODULE: join(root, 'spec', 'fixtures', 'harness', 'scripted.ts'),
+    // no release check against the registry in the background while measuring
+    SVC_RELEASE_FEED: 'off',
   };
   const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', join(here, 'child.ts'), name, out], { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });
   const timer = setTimeout(() => { console.error(`${name}: over ${limitS} s, stopping it`); child.kill('SIGKILL'); }, limitS * 1000);

@@ -63,9 +63,14 @@ export class ReleaseCheck {
     const feed = this.deps.feed();
     if (feed._tag === 'Off') return { _tag: 'Unknown', running, reason: feed.why };
     const last = this.lastChecked;
-    if (!last || !this.fresh(last, feed.url)) this.refresh();
+    if (!last || !this.fresh(last, feed.url)) void this.refresh();
     if (last && last.url === feed.url) return availableFrom(running, last);
     return { _tag: 'Unknown', running, reason: 'not checked yet' };
+  }
+
+  /** at server start: check in the background unless the stored answer is still fresh */
+  start(): void {
+    this.available();
   }
 
   /** starts a check unless one of this feed is running; resolves when it is done (tests and start-up use it) */

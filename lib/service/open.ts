@@ -106,7 +106,7 @@ export const startEngine = (service: Service): void => {
     newId, now: () => new Date(),
   });
   void refreshAvailability(core);
-  void service.releases.refresh();
+  service.releases.start();
   core.engine.start();
   core.triggers?.start();
 };

@@ -87,3 +87,24 @@ test('bad ReleaseFeed settings are refused with a detail and change nothing', as
   }
   t.deepEqual((await s.get('/api/settings')).body.releaseFeed, { enabled: true, url: null });
 });
+
+test('the check runs at start without a health read, and a restart within the day answers from the store', async (t) => {
+  const feed = await startFeedServer({ kind: 'latest', version: '999.0.0' });
+  t.teardown(() => feed.close());
+  const first = await testServer();
+  await put(first, { _tag: 'ReleaseFeed', enabled: true, url: feed.url });
+  await first.close();
+  t.is(feed.requests.length, 0, 'no health read yet, and the setting alone does not check');
+
+  const second = await testServer({ home: first.home, repo: first.repo });
+  await eventually(() => feed.requests.length, (n) => n === 1);
+  const h = await eventually(() => health(second), (b) => b.available._tag !== 'Unknown');
+  t.like(h.available, { _tag: 'NewerRelease', latest: '999.0.0' });
+  t.is(feed.requests.length, 1);
+  await second.close();
+
+  const third = await testServer({ home: first.home, repo: first.repo });
+  t.teardown(() => third.close());
+  t.like((await health(third)).available, { _tag: 'NewerRelease', latest: '999.0.0' }, 'known at once after a restart');
+  t.is(feed.requests.length, 1, 'the stored answer is fresh: the feed is not asked again');
+});
