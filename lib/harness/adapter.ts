@@ -32,6 +32,11 @@ export interface TurnInput {
   readonly resumeSession?: string;
   /** the run's own tool server (ask_question, report_outcome): MCP over Streamable HTTP */
   readonly runTools: { readonly url: string; readonly token: string };
+  /**
+   * allow every tool the `svc` MCP server offers, not only the in-run pair: a supervisor turn,
+   * whose server is `/mcp?supervisor=<key>` and enforces its own rules (default: the in-run pair)
+   */
+  readonly allowAllServerTools?: boolean;
   /** extra environment for the CLI process (merged over process.env) */
   readonly env: Readonly<Record<string, string>>;
   /** end the turn when the CLI prints nothing for this long */

@@ -14,9 +14,11 @@ export const CLAUDE_MCP_TOOLS = 'mcp__svc__ask_question,mcp__svc__report_outcome
 // Not bypassPermissions for full: claude refuses it when running as root (containers).
 const FULL_TOOLS = 'Bash,Edit,Write,NotebookEdit,WebFetch,WebSearch';
 
-export const claudePermissionFlags = (tools: ToolAccess): string[] => {
-  if (tools === 'full') return ['--permission-mode', 'acceptEdits', '--allowedTools', `${FULL_TOOLS},${CLAUDE_MCP_TOOLS}`];
-  const mcp = ['--allowedTools', CLAUDE_MCP_TOOLS];
+// `mcp__svc` alone is claude's rule for every tool of that server (a supervisor's endpoint).
+export const claudePermissionFlags = (tools: ToolAccess, allServerTools = false): string[] => {
+  const mcpTools = allServerTools ? 'mcp__svc' : CLAUDE_MCP_TOOLS;
+  if (tools === 'full') return ['--permission-mode', 'acceptEdits', '--allowedTools', `${FULL_TOOLS},${mcpTools}`];
+  const mcp = ['--allowedTools', mcpTools];
   if (tools === 'edit') return ['--permission-mode', 'acceptEdits', ...mcp];
   return ['--permission-mode', 'default', ...mcp, '--disallowedTools', 'Write,Edit,NotebookEdit'];
 };
@@ -34,7 +36,7 @@ export const claudeArgs = (input: TurnInput): string[] => [
   '--mcp-config',
   claudeMcpConfig(input.runTools.url),
   '--strict-mcp-config',
-  ...claudePermissionFlags(input.tools),
+  ...claudePermissionFlags(input.tools, input.allowAllServerTools),
   ...(input.model ? ['--model', input.model] : []),
   ...(input.systemPrompt ? ['--append-system-prompt', input.systemPrompt] : []),
   ...(input.resumeSession ? ['--resume', input.resumeSession] : []),
