@@ -1,10 +1,11 @@
 import { left } from 'fp-ts/lib/Either.js';
-import type { RunState } from '../projections/run-state.js';
+import type { HeldMessage, RunState } from '../projections/run-state.js';
 import { firstNode } from '../projections/run-state.js';
 import type { Checkout, RunEvent } from '../journal/run-events.js';
 import type { HarnessName } from '../lib/workflows/model.js';
 import { accept, nothing, type Decision } from './guards.js';
 import { conflict } from './refusal.js';
+import { undeliverHeld } from './undelivered.js';
 
 // The engine's own commands: it records what it did and what came of it. They are decided against
 // the state like any other command, so a late outcome of a turn that was interrupted (paused,
@@ -64,5 +65,18 @@ export const decideReportOutcome = (s: RunState, c: { stepId: string; outcome: '
 
 export const decideEndRun = (s: RunState, c: { success: boolean; text: string }): Decision => {
   if (s.lifecycle !== 'active' || s.step) return nothing();
-  return accept(c.success ? { type: 'RunSucceeded', data: { summary: c.text } } : { type: 'RunFailed', data: { reason: c.text } });
+  const end: RunEvent = c.success ? { type: 'RunSucceeded', data: { summary: c.text } } : { type: 'RunFailed', data: { reason: c.text } };
+  return accept(end, ...undeliverHeld(s, `the run ${c.success ? 'succeeded' : 'failed'} before a turn took it`));
+};
+
+/** Messages sent with Resume during this step's turn that its CLI could not take mid-turn. */
+export const meantForTurn = (s: RunState, stepId: string): readonly HeldMessage[] =>
+  s.held.filter((m) => m.forStep === stepId);
+
+// A turn ended with messages meant for it still held: they are delivered by continuing the same
+// session with them, before the step's outcome is accepted. Nothing when the step is no longer
+// the run's live one (paused, aborted, moved on): then they wait for the next turn as usual.
+export const decideContinueTurn = (s: RunState, c: { stepId: string }): Decision => {
+  if (s.lifecycle !== 'active' || s.paused || s.step?.stepId !== c.stepId) return nothing();
+  return accept(...meantForTurn(s, c.stepId).map((m): RunEvent => ({ type: 'MessageDelivered', data: { messageId: m.id, stepId: c.stepId } })));
 };

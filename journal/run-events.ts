@@ -56,6 +56,8 @@ export const RUN_EVENT_CODECS = {
   GoalRevised: withOptional({ goal: t.string, previous: t.string, ...By }, Why),
   MessageSent: withOptional({ messageId: t.string, text: t.string, delivery: oneOf(['Resume', 'Hold'] as const), ...By }, Why),
   MessageDelivered: t.type({ messageId: t.string, stepId: t.string }),
+  // a held message that can never reach an agent now (the run ended or was aborted with it held)
+  MessageUndelivered: t.type({ messageId: t.string, reason: t.string }),
   QuestionAsked: t.type({ questionId: t.string, stepId: t.string, prompt: t.string, options: t.array(t.string), allowText: t.boolean }),
   QuestionAnswered: withOptional({ questionId: t.string, answer: t.union([t.string, t.array(t.string)]), ...By }, Why),
   QuestionWithdrawn: t.type({ questionId: t.string, reason: t.string }),

@@ -69,6 +69,8 @@ export interface RunDetail extends RunSummary {
   readonly startedBy?: StartedBy;
   readonly position: string;
   readonly unreadableHistory?: string;
+  /** messages the run ended with still held, which no agent ever saw (only when there are any) */
+  readonly undeliveredMessages?: readonly { readonly id: string; readonly text: string; readonly reason: string }[];
 }
 
 /** HTTP API shape */

@@ -23,6 +23,12 @@ export interface StepInFlight {
   readonly process?: { readonly pid: number; readonly startTime: string };
 }
 
+export interface HeldMessage {
+  readonly id: string;
+  readonly text: string;
+  readonly forStep?: string;
+}
+
 export interface OpenQuestion {
   readonly id: string;
   readonly stepId: string;
@@ -56,7 +62,13 @@ export interface RunState {
   readonly question: OpenQuestion | null;
   readonly answered: Readonly<Record<string, 'answered' | 'withdrawn'>>;
   readonly answers: Readonly<Record<string, string | readonly string[]>>;
-  readonly held: readonly { readonly id: string; readonly text: string }[];
+  /**
+   * messages waiting for a turn; `forStep` marks one sent with Resume while that step's turn was in
+   * flight but could not take it: the step's session continues with it before the step ends
+   */
+  readonly held: readonly HeldMessage[];
+  /** messages the run ended with still held (optional: snapshots from before it lack it) */
+  readonly undelivered?: readonly { readonly id: string; readonly text: string; readonly reason: string }[];
   readonly sessions: Readonly<Record<string, string>>;
   readonly harnessOverride: HarnessName | null;
   readonly checkouts: readonly Checkout[] | null;
@@ -92,6 +104,19 @@ const interrupted = (s: RunState, reason: string): RunState =>
 
 const reopen = (s: RunState): RunState =>
   s.lifecycle === 'ended' ? { ...s, lifecycle: 'queued', ending: null, endReason: null, resolved: false } : s;
+
+// A Resume message sent while an agent turn runs is meant for that turn, even if its CLI cannot
+// take it mid-turn. (When it was taken, MessageDelivered follows at once and drops it.)
+const heldMessage = (s: RunState, d: { messageId: string; text: string; delivery: 'Resume' | 'Hold' }): HeldMessage => {
+  const live = d.delivery === 'Resume' && s.lifecycle === 'active' && !s.paused && s.step?.kind === 'agent';
+  return live ? { id: d.messageId, text: d.text, forStep: s.step!.stepId } : { id: d.messageId, text: d.text };
+};
+
+const undeliver = (s: RunState, id: string, reason: string): RunState => {
+  const m = s.held.find((h) => h.id === id);
+  if (!m) return s;
+  return { ...s, held: s.held.filter((h) => h.id !== id), undelivered: [...(s.undelivered ?? []), { id, text: m.text, reason }] };
+};
 
 export const createdState = (e: Extract<RunEvent, { type: 'RunCreated' }>, at: string): RunState => ({
   runId: e.data.runId, projectId: e.data.projectId, title: e.data.title, goal: e.data.goal, workflow: e.data.workflow,
@@ -134,8 +159,9 @@ export const evolveRun = (s: RunState, e: RunEvent): RunState => {
     case 'RunSucceeded': return ended(s, 'Succeeded', null);
     case 'RunFailed': return ended(s, 'Failed', e.data.reason);
     case 'GoalRevised': return { ...s, goal: e.data.goal };
-    case 'MessageSent': return { ...s, held: [...s.held, { id: e.data.messageId, text: e.data.text }] };
+    case 'MessageSent': return { ...s, held: [...s.held, heldMessage(s, e.data)] };
     case 'MessageDelivered': return { ...s, held: s.held.filter((m) => m.id !== e.data.messageId) };
+    case 'MessageUndelivered': return undeliver(s, e.data.messageId, e.data.reason);
     case 'QuestionAsked': return { ...s, question: { id: e.data.questionId, stepId: e.data.stepId, prompt: e.data.prompt, options: e.data.options, allowText: e.data.allowText } };
     case 'QuestionAnswered': return { ...s, question: null, answered: { ...s.answered, [e.data.questionId]: 'answered' }, answers: { ...s.answers, [e.data.questionId]: e.data.answer } };
     case 'QuestionWithdrawn': return { ...s, question: s.question?.id === e.data.questionId ? null : s.question, answered: { ...s.answered, [e.data.questionId]: 'withdrawn' } };

@@ -56,6 +56,7 @@ export const runDetail = (s: RunState, project: ProjectView | undefined, step: S
     ...(s.startedBy ? { startedBy: s.startedBy } : {}),
     position: positionToken(s),
     ...(s.unreadable ? { unreadableHistory: s.unreadable } : {}),
+    ...(s.undelivered?.length ? { undeliveredMessages: s.undelivered } : {}),
     ...(s.restartOf ? { restartOf: s.restartOf } : {}),
     ...(s.restartedAs ? { restartedAs: s.restartedAs } : {}),
   };

@@ -46,6 +46,7 @@ export const threadRow = (e: RunEvent): Omit<ThreadRow, 'id' | 'at'> | null => {
     case 'RunResolved': return control('resolved', e.data);
     case 'RunSucceeded': return { kind: 'ended', author: 'service', text: `succeeded: ${e.data.summary}` };
     case 'RunFailed': return { kind: 'ended', author: 'service', text: `failed: ${e.data.reason}` };
+    case 'MessageUndelivered': return { kind: 'note', author: 'service', text: `message not delivered: ${e.data.reason}` };
     case 'StepProcessKilled': return { kind: 'note', author: 'service', text: `ended ${e.data.processes} agent process(es) left running by the stopped service (process group ${e.data.pid}) before running the step again` };
     case 'PullRequestDelivered': return { kind: 'note', author: 'service', text: `pull request ${e.data.pullRequest.url}` };
     case 'RunQueued': case 'RunStarted': case 'WorktreesPrepared': case 'WorktreesRemoved': case 'StepSessionStarted': case 'StepProcessStarted':

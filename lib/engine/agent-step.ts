@@ -1,10 +1,10 @@
-import { decideFinishStep, decideStartStep } from '../../commands/engine-steps.js';
+import { decideContinueTurn, decideFinishStep, decideStartStep, meantForTurn } from '../../commands/engine-steps.js';
 import { accept, nothing } from '../../commands/guards.js';
 import type { RunState } from '../../projections/run-state.js';
-import type { TurnResult } from '../harness/adapter.js';
+import type { Turn, TurnInput, TurnResult } from '../harness/adapter.js';
 import type { StepNode } from '../workflows/model.js';
 import type { EngineContext } from './context.js';
-import { RUN_TOOLS_GUIDE, turnPrompt } from './prompt.js';
+import { continuationPrompt, RUN_TOOLS_GUIDE, turnPrompt } from './prompt.js';
 
 // One agent step: one turn of the harness CLI in the run's worktree. The outcome the agent reports
 // through report_outcome wins over the CLI's own end-of-turn result.
@@ -43,26 +43,59 @@ export const runAgentStep = (ctx: EngineContext, run: RunState, node: StepNode):
   const tools = deps.runTools(run.runId, stepId);
   const abort = new AbortController();
   ctx.log(run.runId, `step ${node.id} started on ${harness}${resumeSession ? ' (resuming its session)' : ''}`);
-  const turn = adapter.startTurn({
-    runId: run.runId, stepId, cwd: workdir(started), prompt,
+  const base: Omit<TurnInput, 'prompt'> = {
+    runId: run.runId, stepId, cwd: workdir(started),
     systemPrompt: [persona?.prompt, RUN_TOOLS_GUIDE].filter(Boolean).join('\n\n'),
     ...(settings.model.value ? { model: settings.model.value } : {}),
     tools: settings.tools.value as 'read-only' | 'edit' | 'full',
-    ...(resumeSession ? { resumeSession } : {}),
     runTools: { url: tools.url, token: tools.token },
     env: {}, watchdogMs: deps.settings().watchdogSeconds * 1000, signal: abort.signal,
     onLog: (line) => deps.logs.write(run.runId, 'agent', line.text),
     onMessage: (text) => ctx.apply(run.runId, (s) => (s.step?.stepId === stepId ? accept({ type: 'AgentReplied', data: { stepId, text } }) : nothing())),
     onSession: (sessionId) => ctx.apply(run.runId, (s) => (s.step?.stepId === stepId ? accept({ type: 'StepSessionStarted', data: { stepId, sessionId } }) : nothing())),
     onProcess: (p) => ctx.apply(run.runId, (s) => (s.step?.stepId === stepId ? accept({ type: 'StepProcessStarted', data: { stepId, ...p } }) : nothing())),
-  });
-  ctx.live.add(stepId, { runId: run.runId, abort, send: (text) => turn.send(text), hold: (held) => turn.holdWatchdog?.(held) });
-  void ctx.track(turn.result
-    .catch((err: unknown): TurnResult => ({ outcome: 'failure', summary: `the harness failed: ${String(err)}`, failure: 'error' }))
-    .then((r) => {
-      ctx.live.remove(stepId);
-      tools.revoke();
-      ctx.log(run.runId, `step ${node.id} turn ended: ${r.outcome}${r.failure ? ` (${r.failure})` : ''}`);
-      finish(ctx, run.runId, stepId, r);
-    }));
+  };
+  let current = adapter.startTurn({ ...base, prompt, ...(resumeSession ? { resumeSession } : {}) });
+  ctx.live.add(stepId, { runId: run.runId, abort, send: (text) => current.send(text), hold: (held) => current.holdWatchdog?.(held) });
+  const step: StepTurns = { runId: run.runId, stepId, node: node.id, abort: abort.signal, next: (p, session) => (current = adapter.startTurn({ ...base, prompt: p, resumeSession: session })) };
+  void ctx.track(runTurns(ctx, step, current).then((r) => {
+    ctx.live.remove(stepId);
+    tools.revoke();
+    ctx.log(run.runId, `step ${node.id} turn ended: ${r.outcome}${r.failure ? ` (${r.failure})` : ''}`);
+    finish(ctx, run.runId, stepId, r);
+  }));
+};
+
+interface StepTurns {
+  readonly runId: string;
+  readonly stepId: string;
+  readonly node: string;
+  readonly abort: AbortSignal;
+  /** start the next turn of the step's session with this prompt */
+  next(prompt: string, session: string): Turn;
+}
+
+const settle = (turn: Turn): Promise<TurnResult> =>
+  turn.result.catch((err: unknown): TurnResult => ({ outcome: 'failure', summary: `the harness failed: ${String(err)}`, failure: 'error' }));
+
+const addCost = (a: number | undefined, b: number | undefined): number | undefined => (a === undefined && b === undefined ? undefined : (a ?? 0) + (b ?? 0));
+
+// The step's turns: the first, then one more for each batch of Resume messages that arrived while a
+// turn ran and its CLI could not take them (codex, opencode; claude once its turn has ended). A turn
+// that was stopped or failed in the CLI itself is not continued: its messages stay held for the
+// step's next turn, or are reported undelivered if the run ends first.
+const runTurns = async (ctx: EngineContext, step: StepTurns, first: Turn): Promise<TurnResult> => {
+  let r = await settle(first);
+  for (;;) {
+    if (r.outcome === 'interrupted' || r.failure || step.abort.aborted) return r;
+    const s = ctx.deps.runs.get(step.runId);
+    const pending = s ? meantForTurn(s, step.stepId) : [];
+    const session = r.sessionId ?? s?.sessions[step.node];
+    if (pending.length === 0 || !session || !ctx.apply(step.runId, (st) => decideContinueTurn(st, { stepId: step.stepId }))) return r;
+    ctx.log(step.runId, `step ${step.node}: continuing the session with ${pending.length} message(s) sent during the turn`);
+    const cost = r.costUsd;
+    r = await settle(step.next(continuationPrompt(pending), session));
+    const total = addCost(cost, r.costUsd);
+    if (total !== undefined) r = { ...r, costUsd: total };
+  }
 };

@@ -1,5 +1,6 @@
 import { decideEndRun, decideFinishStep, decideGrantSlot, decideRecordWorktrees } from '../../commands/engine-steps.js';
 import { accept, nothing } from '../../commands/guards.js';
+import { undeliverHeld } from '../../commands/undelivered.js';
 import type { Stored } from '../../journal/journal.js';
 import type { RunState } from '../../projections/run-state.js';
 import { activeCount, queueOrder } from '../../projections/queue.js';
@@ -149,7 +150,8 @@ export class Engine {
       this.ctx.log(s.runId, `worktrees ready: ${checkouts.map((c) => c.directory).join(', ')}`);
       this.ctx.apply(s.runId, (r) => decideRecordWorktrees(r, checkouts));
     } catch (err) {
-      this.ctx.apply(s.runId, (r) => (r.lifecycle === 'active' && !r.checkouts ? accept({ type: 'RunFailed', data: { reason: `could not make the run's worktrees: ${err instanceof Error ? err.message : String(err)}` } }) : nothing()));
+      const reason = `could not make the run's worktrees: ${err instanceof Error ? err.message : String(err)}`;
+      this.ctx.apply(s.runId, (r) => (r.lifecycle === 'active' && !r.checkouts ? accept({ type: 'RunFailed', data: { reason } }, ...undeliverHeld(r, 'the run failed before a turn took it')) : nothing()));
     } finally {
       this.live.preparing.delete(s.runId);
       this.kick(s.runId);

@@ -18,6 +18,10 @@ export const turnPrompt = (deps: EngineDeps, s: RunState, node: StepNode, resumi
   return body + heldSection(s);
 };
 
+/** The next turn of a step's session: the messages its CLI could not take while the turn ran. */
+export const continuationPrompt = (messages: readonly { readonly text: string }[]): string =>
+  `Messages for you from the people steering this run, sent while you were working on this step:\n${messages.map((m) => `- ${m.text}`).join('\n')}\n\nTake them into account, then finish the step (report its outcome again if it changes).`;
+
 export const RUN_TOOLS_GUIDE = [
   'You are one step of a run managed by svc. The svc tool server gives you two tools:',
   '- report_outcome(outcome: "success" | "failure", summary): call it once when the step is done, with a one-paragraph summary.',

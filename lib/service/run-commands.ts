@@ -93,9 +93,10 @@ export const reviseGoal = (core: ServiceCore, runId: string, goal: string, reaso
   return isLeft(r) ? r : right({ run: detailOf(core, r.right), goal: r.right.goal });
 };
 
-const deliveryDetail = (delivered: boolean, s: RunState, delivery: 'Resume' | 'Hold'): string | null => {
+const deliveryDetail = (delivered: boolean, s: RunState, delivery: 'Resume' | 'Hold', after?: RunState): string | null => {
   if (delivered) return null;
   if (delivery === 'Hold') return 'held for the run\'s next turn';
+  if (after?.held[after.held.length - 1]?.forStep) return 'this agent\'s CLI cannot take a message mid-turn; held, and the step\'s session continues with it as soon as the turn ends';
   return s.lifecycle === 'active' && !s.paused ? 'no turn that takes messages is in flight; held for the next turn' : 'the run has no turn in flight; held for its next turn';
 };
 
@@ -115,7 +116,7 @@ export const message = (core: ServiceCore, runId: string, text: string, delivery
   if (isLeft(d)) return d;
   const after = core.runs.append(runId, d.right, core.now().toISOString()).state;
   const delivered = d.right.some((e) => e.type === 'MessageDelivered' || e.type === 'RunResumed');
-  return right({ run: detailOf(core, after), delivered, detail: deliveryDetail(delivered, s, delivery) });
+  return right({ run: detailOf(core, after), delivered, detail: deliveryDetail(delivered, s, delivery, after) });
 };
 
 export const answer = (core: ServiceCore, runId: string, questionId: string, ans: string | readonly string[], reason: string | undefined, by: Actor) => {

@@ -23,6 +23,9 @@ export type NewRule = Omit<TriggerDefinition, 'workflow' | 'enabled' | 'inputs'>
 export type PatchInput = Partial<TriggerDefinition> & { readonly newSecret?: boolean };
 export type Delivery = { readonly _tag: 'BadSecret' } | { readonly _tag: 'Fired'; readonly outcome: FireOutcome };
 
+const runsDifferently = (a: TriggerDefinition, b: TriggerDefinition): boolean =>
+  JSON.stringify([a.project, a.workflow, a.inputs, a.source]) !== JSON.stringify([b.project, b.workflow, b.inputs, b.source]);
+
 export class Triggers {
   readonly store: TriggerStore;
   private readonly runner: SourceRunner;
@@ -68,7 +71,9 @@ export class Triggers {
     const needsSecret = d.source._tag === 'Webhook' && (rotate === true || rule.secretHash === null);
     if (rotate && d.source._tag !== 'Webhook') return left(conflict('only a Webhook rule has a secret'));
     const secret = needsSecret ? newSecret() : undefined;
-    const decided = decideChangeTrigger(rule, { ruleId: id, definition: d, ...(secret ? { secretHash: hashSecret(secret) } : {}), facts: { problem: definitionProblem(this.core, d) } });
+    // Only a change to what runs is checked again: a rule whose workflow broke can still be disabled or renamed.
+    const problem = runsDifferently(rule.definition, d) ? definitionProblem(this.core, d) : null;
+    const decided = decideChangeTrigger(rule, { ruleId: id, definition: d, ...(secret ? { secretHash: hashSecret(secret) } : {}), facts: { problem } });
     return this.afterChange(id, decided, secret);
   }
 

@@ -6,8 +6,7 @@ import { worktreeDir } from '../../lib/git/worktrees.js';
 import { eventually, freshHome, gitRepo, sleep, writeWorkflow } from '../helpers/env.js';
 import { STRICT } from '../helpers/server.js';
 import { killHard, spawnServer, type ChildServer } from '../helpers/child-server.js';
-import { realCliEnv } from '../helpers/real-run.js';
-import { opencodeTestEnv, writeCodexConfig, writeOpencodeConfig } from '../harness/sandbox.js';
+import { pointCliAt, realCliEnv } from '../helpers/real-run.js';
 import { startModelServer } from '../fixtures/model-server/server.js';
 import type { HarnessName } from '../../lib/workflows/model.js';
 
@@ -43,13 +42,6 @@ const within = <T>(p: Promise<T>, ms: number, why: () => string): Promise<T> => 
   return Promise.race([p, late]).finally(() => clearTimeout(timer));
 };
 
-const pointAt = (harness: HarnessName, root: string, env: NodeJS.ProcessEnv, url: string): void => {
-  const sandbox = { root, repo: '', env, cleanup: () => undefined };
-  if (harness === 'claude') Object.assign(process.env, { ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: 'sk-test' });
-  if (harness === 'codex') (process.env['OPENAI_API_KEY'] = 'sk-test', writeCodexConfig(sandbox, url));
-  if (harness === 'opencode') (Object.assign(process.env, opencodeTestEnv), writeOpencodeConfig(sandbox, url));
-};
-
 const crashMidTurn = async (t: ExecutionContext, harness: HarnessName): Promise<void> => {
   t.timeout(240_000);
   const cli = realCliEnv(harness);
@@ -60,7 +52,7 @@ const crashMidTurn = async (t: ExecutionContext, harness: HarnessName): Promise<
   const repo = gitRepo();
   const model = await startModelServer([]);
   t.teardown(() => (release(), model.close()));
-  pointAt(harness, cli.root, cli.env, model.url);
+  pointCliAt(harness, cli, model.url);
   let server: ChildServer | undefined = await spawnServer(home);
   let dir = '/nonexistent';
   t.teardown(() => { server?.child.kill('SIGKILL'); for (const p of runProcesses(dir, undefined)) try { process.kill(p.pid, 'SIGKILL'); } catch { /* gone */ } });

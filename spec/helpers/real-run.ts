@@ -5,6 +5,7 @@ import { worktreeDir } from '../../lib/git/worktrees.js';
 import type { HarnessName } from '../../lib/workflows/model.js';
 import { startModelServer } from '../fixtures/model-server/server.js';
 import { callMcp, say, writeFile } from '../fixtures/model-server/script.js';
+import { opencodeTestEnv, writeCodexConfig, writeOpencodeConfig } from '../harness/sandbox.js';
 import { tempDir } from './env.js';
 import { testServer } from './server.js';
 import { control, history, untilStanding } from './steer.js';
@@ -35,6 +36,14 @@ export const realCliEnv = (harness: HarnessName): CliDirs => {
   });
   delete process.env['SVC_HARNESS_MODULE'];
   return { root, env: process.env };
+};
+
+/** Point the CLI at the scripted model server the way a user would (env, or its config file). */
+export const pointCliAt = (harness: HarnessName, cli: CliDirs, url: string): void => {
+  const sandbox = { root: cli.root, repo: '', env: cli.env, cleanup: () => undefined };
+  if (harness === 'claude') Object.assign(process.env, { ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: 'sk-test' });
+  if (harness === 'codex') (process.env['OPENAI_API_KEY'] = 'sk-test', writeCodexConfig(sandbox, url));
+  if (harness === 'opencode') (Object.assign(process.env, opencodeTestEnv), writeOpencodeConfig(sandbox, url));
 };
 
 export const realRun = async (t: ExecutionContext, harness: HarnessName, pointAt: (modelUrl: string) => void): Promise<void> => {

@@ -60,4 +60,7 @@ test.serial('a run the service refuses is recorded with the reason, and the even
   if (isLeft(events)) throw new Error('no events');
   t.like(events.right.events[0], { kind: 'Manual', outcome: { _tag: 'Refused' } });
   t.regex((events.right.events[0]!.outcome as { reason: string }).reason, /brittle/);
+  // a rule whose workflow broke can still be switched off, but not pointed at another broken one
+  t.like(triggers.change(created.right.rule.id, { enabled: false }), { right: { rule: { enabled: false } } });
+  t.like(triggers.change(created.right.rule.id, { workflow: 'nope' }), { left: { _tag: 'Invalid' } });
 });
