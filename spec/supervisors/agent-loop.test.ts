@@ -116,3 +116,35 @@ test.serial('a turn cut off by a crash is recorded as interrupted and runs again
   t.true(JSON.stringify(l.model.scriptedBodies()[0]).includes('BEFORE the crash'), 'the retried turn is given the same message');
   t.deepEqual(chat.filter((e) => e.type === 'SupervisorReplied').map((e) => e.data.text), ['Recovered.']);
 });
+
+test.serial('a question on an owned run wakes it; asked in the chat, it answers through /mcp?supervisor= and the run goes on', async (t) => {
+  t.timeout(300_000);
+  const { callMcp } = await import('../fixtures/model-server/script.js');
+  const { control, detail, history, untilStanding } = await import('../helpers/steer.js');
+  const l = await loop(t, [say('Noted: run asks something.')]);
+  const created = await l.kit.s.post('/api/runs', { project: l.kit.s.projectId, goal: '[ask:What should I say?]', workflow: 'linear', start: false });
+  const runId = created.body.runId as string;
+  l.port.sups.get('sup')!.owns.push(runId);
+  await control(l.kit.s, runId, 'Resume');
+  const asked = await untilStanding(l.kit.s, runId, 'Question', 60_000);
+  const woken = await ended(l, 1);
+  t.deepEqual(woken.filter((e) => e.type === 'WakeNoticed').map((e) => e.data.kind), ['question']);
+  const wakeBody = JSON.stringify(l.model.scriptedBodies()[0]);
+  t.true(wakeBody.includes(`run ${runId} asked a question`) && wakeBody.includes('What should I say?'), 'the wake and the brief are in its prompt');
+
+  l.model.push(
+    callMcp('get_run', { run: runId }, 'Checking the run.'),
+    callMcp('answer_question', { run: runId, question: asked.question.id, answer: 'hi', reason: 'the person in the chat asked me to' }),
+    say('Answered the question with hi.'),
+  );
+  l.agents.write('sup', `answer the question on run ${runId} with 'hi'`, 'ann');
+  await untilStanding(l.kit.s, runId, 'Succeeded', 150_000);
+  const chat = await ended(l, 2);
+  const answered = (await history(l.kit.s, runId)).find((e) => e.type === 'QuestionAnswered');
+  t.is(answered.data.answer, 'hi');
+  t.is(answered.data.why ?? answered.data.reason, 'the person in the chat asked me to', 'the reason is recorded on the run');
+  t.true(JSON.stringify(l.model.scriptedBodies()[2]).includes(asked.question.id), 'get_run\'s answer reached the model');
+  t.deepEqual(chat.filter((e) => e.type === 'PersonWrote').map((e) => e.data.text), [`answer the question on run ${runId} with 'hi'`]);
+  t.true(chat.some((e) => e.type === 'SupervisorReplied' && e.data.text === 'Answered the question with hi.'));
+  t.is((await detail(l.kit.s, runId)).standing, 'Succeeded');
+});
