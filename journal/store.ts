@@ -1,4 +1,6 @@
-import { open, type RootDatabase, type Database, type Key } from 'lmdb';
+import { chmodSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { open, type RootDatabase, type RootDatabaseOptionsWithPath, type Database, type Key } from 'lmdb';
 import { ensurePrivateDir } from '../lib/paths.js';
 
 // One LMDB environment for the whole service, named sub-databases inside it.
@@ -11,9 +13,17 @@ export interface Store {
   close(): Promise<void>;
 }
 
+// lmdb-js hands `permissionsMode` to mdb_env_open (src/env.cpp; default 0664, so 0644 under the
+// usual umask) but its typings leave it out. Passing it creates data.mdb and lock.mdb owner-only
+// from their first byte; the chmod then tightens files an older version left group-readable.
+const OWNER_ONLY = 0o600;
+type StoreOptions = RootDatabaseOptionsWithPath & { readonly permissionsMode: number };
+
 export const openStore = (path: string): Store => {
   ensurePrivateDir(path);
-  const root = open({ path, maxDbs: 64, compression: false, mapSize: 2 * 1024 ** 3, eventTurnBatching: true });
+  const options: StoreOptions = { path, maxDbs: 64, compression: false, mapSize: 2 * 1024 ** 3, eventTurnBatching: true, permissionsMode: OWNER_ONLY };
+  const root = open(options);
+  for (const file of ['data.mdb', 'lock.mdb']) if (existsSync(join(path, file))) chmodSync(join(path, file), OWNER_ONLY);
   const dbs = new Map<string, Database<unknown, Key>>();
   return {
     root,

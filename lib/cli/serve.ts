@@ -31,7 +31,9 @@ export const startServer = async (o: ServeOptions): Promise<RunningServer> => {
   const running = await liveRecord(o.home);
   if (running) throw new Error(`a server is already running at ${running.url}`);
   const service = await openService({ home: o.home, engine: false });
-  const server = createServer(createApp(service, { bind: o.bind, ...(o.secret ? { secret: o.secret } : {}) }).callback());
+  // Node would answer an HTTP/1.1 request without Host with a bare 400 before the app sees it; the
+  // host rule is the one place that judges Host, so it answers every missing or empty one with 403.
+  const server = createServer({ requireHostHeader: false }, createApp(service, { bind: o.bind, ...(o.secret ? { secret: o.secret } : {}) }).callback());
   // wait_for_run holds a request up to five minutes, and an agent's ask_question waits for a
   // person as long as it takes: no time limit on a request once its headers have arrived.
   server.requestTimeout = 0;

@@ -5,7 +5,7 @@ import Koa from 'koa';
 import { requestGuard } from '../../lib/auth/host-rules.js';
 import { hostName, isLoopbackBind } from '../../lib/auth/host-names.js';
 import { crossSiteRefusal } from '../../lib/auth/cross-site.js';
-import { rawRequest } from '../mcp/helpers/raw-http.js';
+import { rawRequest, wireStatus } from '../mcp/helpers/raw-http.js';
 import { tempHome } from '../mcp/helpers/temp-home.js';
 
 // nothing here should touch a home folder; if something does, it is a temp one
@@ -40,6 +40,19 @@ for (const host of ['evil.example', 'evil.example:80', '192.168.7.9', 'localhost
     const res = await rawRequest(port, 'GET', '/', { host });
     t.is(res.status, 403);
     t.regex(JSON.parse(res.body).detail, /host name not allowed/);
+  });
+}
+
+// node:http always writes a Host line, so these requests are written byte for byte.
+const NO_HOST: [string, string][] = [
+  ['an empty Host (HTTP/1.1)', 'GET / HTTP/1.1\r\nHost:\r\nConnection: close\r\n\r\n'],
+  ['a blank Host (HTTP/1.1)', 'GET / HTTP/1.1\r\nHost:  \r\nConnection: close\r\n\r\n'],
+  ['no Host (HTTP/1.0)', 'GET / HTTP/1.0\r\n\r\n'],
+];
+for (const [name, text] of NO_HOST) {
+  test(`loopback bind refuses ${name} with 403`, async (t) => {
+    const { port } = await loopback;
+    t.is(await wireStatus(port, text), 403);
   });
 }
 

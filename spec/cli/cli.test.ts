@@ -80,6 +80,8 @@ test('project add without a server, then serve, start, runs, run; SIGTERM remove
   const record = join(h.svc, 'server.json');
   t.is(mode(record), 0o600);
   t.is(mode(h.svc), 0o700);
+  t.is(mode(join(h.svc, 'db', 'data.mdb')), 0o600);
+  t.is(mode(join(h.svc, 'db', 'lock.mdb')), 0o600);
   t.is(JSON.parse(readFileSync(record, 'utf8')).url, s.url);
   const projects = (await (await fetch(`${s.url}/api/projects`)).json()) as { id: string; folders: { path: string }[] }[];
   t.deepEqual(projects.map((p) => [p.id, p.folders[0]!.path]), [['demo', realpathSync(repo)]]);

@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { connect } from 'node:net';
 
 // Plain node:http requests, because fetch will not let a test set Host or Sec-Fetch-Site freely.
 
@@ -27,3 +28,14 @@ export const MCP_HEADERS = { 'content-type': 'application/json', accept: 'applic
 export const rpc = (method: string, params: unknown = {}, id = 1): string => JSON.stringify({ jsonrpc: '2.0', id, method, params });
 
 export const INIT = rpc('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } });
+
+/** The status of a request written byte for byte, e.g. one with no Host line, which node:http always adds. */
+export const wireStatus = (port: number, text: string): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.end(text));
+    let data = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (c: string) => (data += c));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(Number(/^HTTP\/1\.\d (\d{3})/.exec(data)?.[1] ?? 0)));
+  });
