@@ -1,3 +1,4 @@
+import type { PackageId } from './package-name.js';
 // What /api/health says about releases, and which feed the settings choose.
 
 export type Available =
@@ -19,10 +20,14 @@ export const registryFeedUrl = (packageName: string): string => `${NPM_REGISTRY}
 
 // SVC_RELEASE_FEED replaces the *default* feed only ("off", or a URL): the test suite sets it to
 // "off" so no test server ever reaches the registry, while a feed chosen in Settings still wins.
-export const effectiveFeed = (setting: ReleaseFeedSetting, packageName: string, env: NodeJS.ProcessEnv = process.env): FeedChoice => {
+// A package marked private was never published: the registry document of its name belongs to
+// another project, so there is no default feed to read and health says so instead of guessing.
+export const effectiveFeed = (setting: ReleaseFeedSetting, pkg: PackageId, env: NodeJS.ProcessEnv = process.env): FeedChoice => {
   if (!setting.enabled) return { _tag: 'Off', why: 'the release check is turned off in Settings (ReleaseFeed)' };
   if (setting.url) return { _tag: 'Url', url: setting.url };
   const override = env['SVC_RELEASE_FEED']?.trim();
   if (override === 'off') return { _tag: 'Off', why: 'the release check is turned off (SVC_RELEASE_FEED=off)' };
-  return { _tag: 'Url', url: override || registryFeedUrl(packageName) };
+  if (override) return { _tag: 'Url', url: override };
+  if (pkg.unpublished) return { _tag: 'Off', why: `this copy of ${pkg.name} is not published to a registry; set a ReleaseFeed url to check one` };
+  return { _tag: 'Url', url: registryFeedUrl(pkg.name) };
 };

@@ -5,7 +5,7 @@ import { httpRun } from '../../projections/run-views.js';
 import { standingOf } from '../../projections/standing.js';
 import { effectiveFeed } from '../release/available.js';
 import { ReleaseCheck } from '../release/check.js';
-import { packageName } from '../release/package-name.js';
+import { packageId } from '../release/package-name.js';
 import type { Catalog } from '../workflows/catalog.js';
 import type { Actor, ControlInput, HttpRun, ProjectView, RunSummary, ServiceApi, StartRunInput } from '../service-api.js';
 import type { SettingChange, SettingSource } from '../settings/model.js';
@@ -33,7 +33,7 @@ export class Service implements ServiceApi {
     this.list = new RunsListCache(core.runs, core.journal);
     this.releases = new ReleaseCheck({
       running: core.version, now: () => core.now(), cache: core.store.db('release-check'),
-      feed: () => effectiveFeed(core.settings.current.releaseFeed, packageName()),
+      feed: () => effectiveFeed(core.settings.current.releaseFeed, packageId()),
     });
   }
 

@@ -20,12 +20,17 @@ test('versions compare in semver order, not as text', (t) => {
   for (const bad of ['1.0', '01.0.0', '1.0.0-', 'latest', '']) t.is(parseSemVer(bad), undefined, bad);
 });
 
+const pub = { name: 'svc', unpublished: false };
+
 test('the feed setting: off, a chosen URL, or the package registry unless SVC_RELEASE_FEED replaces the default', (t) => {
-  t.deepEqual(effectiveFeed({ enabled: false, url: 'http://x/' }, 'svc', {}), { _tag: 'Off', why: 'the release check is turned off in Settings (ReleaseFeed)' });
-  t.deepEqual(effectiveFeed({ enabled: true, url: 'http://127.0.0.1:1/p' }, 'svc', { SVC_RELEASE_FEED: 'off' }), { _tag: 'Url', url: 'http://127.0.0.1:1/p' });
-  t.deepEqual(effectiveFeed({ enabled: true, url: null }, 'svc', {}), { _tag: 'Url', url: 'https://registry.npmjs.org/svc' });
-  t.is((effectiveFeed({ enabled: true, url: null }, 'svc', { SVC_RELEASE_FEED: 'off' }) as { _tag: string })._tag, 'Off');
-  t.deepEqual(effectiveFeed({ enabled: true, url: null }, 'svc', { SVC_RELEASE_FEED: 'http://127.0.0.1:9/x' }), { _tag: 'Url', url: 'http://127.0.0.1:9/x' });
+  t.deepEqual(effectiveFeed({ enabled: false, url: 'http://x/' }, pub, {}), { _tag: 'Off', why: 'the release check is turned off in Settings (ReleaseFeed)' });
+  t.deepEqual(effectiveFeed({ enabled: true, url: 'http://127.0.0.1:1/p' }, pub, { SVC_RELEASE_FEED: 'off' }), { _tag: 'Url', url: 'http://127.0.0.1:1/p' });
+  t.deepEqual(effectiveFeed({ enabled: true, url: null }, pub, {}), { _tag: 'Url', url: 'https://registry.npmjs.org/svc' });
+  t.is((effectiveFeed({ enabled: true, url: null }, pub, { SVC_RELEASE_FEED: 'off' }) as { _tag: string })._tag, 'Off');
+  t.deepEqual(effectiveFeed({ enabled: true, url: null }, pub, { SVC_RELEASE_FEED: 'http://127.0.0.1:9/x' }), { _tag: 'Url', url: 'http://127.0.0.1:9/x' });
+  const mine = { name: 'svc', unpublished: true };
+  t.deepEqual(effectiveFeed({ enabled: true, url: null }, mine, {}), { _tag: 'Off', why: 'this copy of svc is not published to a registry; set a ReleaseFeed url to check one' }, 'a private package never reads the registry document of its name');
+  t.deepEqual(effectiveFeed({ enabled: true, url: 'http://127.0.0.1:1/p' }, mine, {}), { _tag: 'Url', url: 'http://127.0.0.1:1/p' }, 'a chosen feed still works');
   t.is(registryFeedUrl('@acme/svc'), 'https://registry.npmjs.org/@acme%2Fsvc');
   t.is(process.env['SVC_RELEASE_FEED'], 'off', 'the test suite turns the default feed off');
 });
