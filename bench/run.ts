@@ -15,9 +15,10 @@ const root = join(here, '..');
 const BENCHES: readonly { name: string; limitS: number }[] = [
   { name: 'journal-append', limitS: 60 },
   { name: 'history-paging', limitS: 90 },
-  { name: 'runs-list', limitS: 120 },
+  { name: 'runs-list', limitS: 240 },
   { name: 'wait-waiters', limitS: 90 },
   { name: 'cold-start', limitS: 200 },
+  { name: 'runs-page', limitS: 240 },
 ];
 
 const runChild = (name: string, limitS: number): Promise<BenchResult | { bench: string; error: string }> => {

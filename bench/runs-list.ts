@@ -1,5 +1,5 @@
 import Koa from 'koa';
-import { createServer, type Server } from 'node:http';
+import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { startServer } from '../lib/cli/serve.js';
@@ -25,6 +25,14 @@ const CASES: readonly Case[] = [
   { path: '/api/health', count: 3_000, concurrency: 16, maxMs: 5_000, warmup: 300 },
 ];
 const APPEND_MS = 50;
+// The real-against-bare cases ask for the body as it is: the bare server does not gzip.
+const IDENTITY = { 'accept-encoding': 'identity' } as const;
+
+// The list read again: full (identity), gzip (fetch unzips, as a browser does), and unchanged
+// (If-None-Match with the current ETag: 304), on the real server only, rounds alternating.
+// 8 in flight for all three, so each runs the server flat out and req/s reads as a cost.
+const REREAD = { count: 120, concurrency: 8, maxMs: 8_000, warmup: 10 } as const;
+const REREAD_304 = { count: 2_000, concurrency: 8, maxMs: 5_000, warmup: 200 } as const;
 
 const bareServer = async (bodies: ReadonlyMap<string, string>): Promise<{ url: string; server: Server }> => {
   const app = new Koa();
@@ -40,6 +48,19 @@ const bareServer = async (bodies: ReadonlyMap<string, string>): Promise<{ url: s
 };
 
 const sizeText = (n: number) => (n >= 10_240 ? `${(n / 1024).toFixed(0)} KiB` : `${n} B`);
+
+/** One GET with raw node:http (fetch would unzip): status, headers and the bytes on the wire. */
+const rawGet = (url: string, headers: Record<string, string>): Promise<{ status: number; headers: IncomingHttpHeaders; bytes: number }> =>
+  new Promise((resolve, reject) => {
+    const req = request(url, { headers }, (res) => {
+      let bytes = 0;
+      res.on('data', (c: Buffer) => { bytes += c.length; });
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, bytes }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
 const listedIds = (body: string) => (JSON.parse(body) as { runId?: string; id?: string }[]).map((r) => (r.runId ?? r.id)!);
 
 const sum = (rs: readonly LoadResult[]) => {
@@ -81,7 +102,7 @@ export const run = async (): Promise<BenchResult> => {
     for (const c of CASES) {
       const job = async (base: string, count: number) => {
         const timer = appender(c.appending === true && base === real.url);
-        try { return await driver.run({ url: base + c.path, count, concurrency: c.concurrency, maxMs: c.maxMs }); } finally { if (timer) clearInterval(timer); }
+        try { return await driver.run({ url: base + c.path, count, concurrency: c.concurrency, maxMs: c.maxMs, headers: IDENTITY }); } finally { if (timer) clearInterval(timer); }
       };
       await job(real.url, c.warmup);
       await job(bare.url, c.warmup);
@@ -97,6 +118,33 @@ export const run = async (): Promise<BenchResult> => {
       rows.push(row({ bench: BENCH, measure: what, measured: r.rps, baseline: b.rps, unit: 'req/s', baselineLabel: 'bare Koa, same bytes', target: { op: '<', value: 2 }, slowdown: true }));
       notes.push(`${what}: ${r.done}/${b.done} requests; latency p50/p99 real ${r.p50.toFixed(1)}/${r.p99.toFixed(1)} ms, bare ${b.p50.toFixed(1)}/${b.p99.toFixed(1)} ms`);
     }
+    // The list read again with nothing changed: ETag / If-None-Match (304) and gzip, against the full list.
+    const url = real.url + '/api/runs';
+    const plain = await rawGet(url, IDENTITY);
+    const zipped = await rawGet(url, { 'accept-encoding': 'gzip' });
+    const etag = String(plain.headers['etag'] ?? '');
+    if (!etag || zipped.headers['content-encoding'] !== 'gzip' || zipped.headers['etag'] !== etag) throw new Error(`/api/runs: no ETag or no gzip (${JSON.stringify(zipped.headers)})`);
+    const conditional = { 'accept-encoding': 'identity', 'if-none-match': etag };
+    if ((await rawGet(url, conditional)).status !== 304) throw new Error('/api/runs: If-None-Match with the current ETag is not 304');
+    const reread = { full: [] as LoadResult[], gzip: [] as LoadResult[], unchanged: [] as LoadResult[] };
+    const readFull = (count: number) => driver.run({ url, count, concurrency: REREAD.concurrency, maxMs: REREAD.maxMs, headers: IDENTITY });
+    const readGzip = (count: number) => driver.run({ url, count, concurrency: REREAD.concurrency, maxMs: REREAD.maxMs, headers: { 'accept-encoding': 'gzip' } });
+    const read304 = (count: number) => driver.run({ url, count, concurrency: REREAD_304.concurrency, maxMs: REREAD_304.maxMs, headers: conditional, status: 304 });
+    await readFull(REREAD.warmup); await readGzip(REREAD.warmup); await read304(REREAD_304.warmup);
+    for (let round = 0; round < ROUNDS; round++) {
+      const order = round % 2 === 0 ? (['full', 'gzip', 'unchanged'] as const) : (['unchanged', 'gzip', 'full'] as const);
+      for (const k of order) reread[k].push(await (k === 'full' ? readFull(REREAD.count) : k === 'gzip' ? readGzip(REREAD.count) : read304(REREAD_304.count)));
+    }
+    const full = sum(reread.full);
+    const gz = sum(reread.gzip);
+    const unchanged = sum(reread.unchanged);
+    if (full.failed || gz.failed || unchanged.failed) notes.push(`re-reads failed: full ${full.failed}, gzip ${gz.failed}, 304 ${unchanged.failed}`);
+    // A cost per request is 1 / throughput, so cost(304) / cost(full) is full req/s over 304 req/s.
+    rows.push(row({ bench: BENCH, measure: `GET /api/runs unchanged: If-None-Match, 304 (${REREAD_304.concurrency} in flight)`, measured: unchanged.rps, baseline: full.rps, unit: 'req/s', baselineLabel: `the full list (${sizeText(plain.bytes)}), same server`, target: { op: '<', value: 0.1 }, slowdown: true }));
+    rows.push(row({ bench: BENCH, measure: 'GET /api/runs gzip: bytes on the wire', measured: zipped.bytes, baseline: plain.bytes, unit: 'B', baselineLabel: 'the list as it is (identity)' }));
+    rows.push(row({ bench: BENCH, measure: 'GET /api/runs gzip (client unzips), requests/s', measured: gz.rps, baseline: full.rps, unit: 'req/s', baselineLabel: 'the full list, identity, same server', slowdown: true }));
+    notes.push(`re-reads of /api/runs, ${ROUNDS} alternating rounds: full ${full.rps.toFixed(0)} req/s (p50 ${full.p50.toFixed(1)} ms), gzip ${gz.rps.toFixed(0)} req/s (p50 ${gz.p50.toFixed(1)} ms, ${sizeText(zipped.bytes)} on the wire), 304 ${unchanged.rps.toFixed(0)} req/s (p50 ${unchanged.p50.toFixed(2)} ms)`);
+
     // What one change costs the next reader: the whole body is rebuilt (views of every run + JSON).
     const rebuilds: number[] = [];
     const stringify: number[] = [];

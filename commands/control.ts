@@ -50,6 +50,9 @@ const probe = (s: RunState, action: Action): ControlCommand => {
 
 export const allowedActions = (s: RunState): Action[] => ACTIONS.filter((a) => isRight(decideControl(s, probe(s, a))));
 
+/** One action of allowedActions, for a view that needs only it (the runs board: MoveToFront). */
+export const isAllowed = (s: RunState, action: Action): boolean => isRight(decideControl(s, probe(s, action)));
+
 /** The refusal for an action that is not allowed names the allowed ones. */
 export const withAllowed = (s: RunState, d: Decision): Decision =>
   isRight(d) || d.left._tag !== 'NotAllowed' ? d : left({ ...d.left, allowed: allowedActions(s) });

@@ -63,3 +63,11 @@ export const decideChooseDefaultWorkflow = (ps: Projects, c: { projectId: string
   if (!c.exists) return left(invalid(`unknown workflow ${JSON.stringify(c.workflow)}`));
   return right(p.defaultWorkflow === c.workflow ? [] : [{ type: 'DefaultWorkflowChosen', data: { projectId: p.id, workflow: c.workflow } }]);
 };
+
+/** The primary folder is where workflows, personas and pull requests are looked up for the project. */
+export const decideChoosePrimaryFolder = (ps: Projects, c: { projectId: string; name: string }): ProjectDecision => {
+  const p = ps.get(c.projectId);
+  if (!p) return left(notFound('project', c.projectId));
+  if (!p.folders.some((f) => f.name === c.name)) return left(notFound('folder', c.name));
+  return right(p.primaryFolder === c.name ? [] : [{ type: 'PrimaryFolderChosen', data: { projectId: p.id, name: c.name } }]);
+};

@@ -8,7 +8,9 @@ export type Refusal =
   | { readonly _tag: 'NotAllowed'; readonly action: string; readonly allowed: readonly string[] }
   | { readonly _tag: 'Ended'; readonly detail: string }
   | { readonly _tag: 'Conflict'; readonly detail: string }
-  | { readonly _tag: 'Unavailable'; readonly detail: string };
+  | { readonly _tag: 'Unavailable'; readonly detail: string }
+  /** a supervisor's scoping rule says no (commands/supervisor-*.ts) */
+  | { readonly _tag: 'Forbidden'; readonly detail: string };
 
 export const notFound = (what: string, id: string): Refusal => ({ _tag: 'NotFound', what, id });
 export const invalid = (detail: string): Refusal => ({ _tag: 'Invalid', detail });
@@ -16,6 +18,7 @@ export const notAllowed = (action: string, allowed: readonly string[]): Refusal 
 export const ended = (detail: string): Refusal => ({ _tag: 'Ended', detail });
 export const conflict = (detail: string): Refusal => ({ _tag: 'Conflict', detail });
 export const unavailable = (detail: string): Refusal => ({ _tag: 'Unavailable', detail });
+export const forbidden = (detail: string): Refusal => ({ _tag: 'Forbidden', detail });
 
 export const refusalText = (r: Refusal): string => {
   switch (r._tag) {
@@ -25,6 +28,7 @@ export const refusalText = (r: Refusal): string => {
     case 'Ended': return r.detail;
     case 'Conflict': return r.detail;
     case 'Unavailable': return r.detail;
+    case 'Forbidden': return r.detail;
   }
 };
 

@@ -9,6 +9,7 @@ export const PROJECT_EVENT_CODECS = {
   FolderAdded: t.type({ projectId: t.string, folder: Folder }),
   FolderRemoved: t.type({ projectId: t.string, name: t.string }),
   DefaultWorkflowChosen: t.type({ projectId: t.string, workflow: t.string }),
+  PrimaryFolderChosen: t.type({ projectId: t.string, name: t.string }),
 } as const;
 
 type Codecs = typeof PROJECT_EVENT_CODECS;

@@ -64,8 +64,13 @@ export const RUN_EVENT_CODECS = {
   RunArchived: withOptional(By, Why),
   RunUnarchived: withOptional(By, Why),
   RunResolved: withOptional(By, Why),
+  // a project supervisor handed the run to the Orbital-wide supervisor, which owns it from now on
+  RunHandedOver: t.type({ from: t.string, to: t.string, reason: t.string, ...By }),
   PullRequestDelivered: t.type({ stepId: t.string, pullRequest: PullRequestCodec }),
   ServiceNoted: t.type({ text: t.string }),
+  // the code host reports failing checks on a pull request the run delivered: once per head commit
+  // (lib/service/pr-checks-watch.ts); it wakes the supervisor that owns the run
+  PullRequestChecksFailed: t.type({ pullRequest: PullRequestCodec, headCommit: t.string, failing: t.array(t.string) }),
 } as const;
 
 type Codecs = typeof RUN_EVENT_CODECS;
@@ -78,6 +83,10 @@ export type Checkout = t.TypeOf<typeof CheckoutCodec>;
 // taken from a view stays valid while the agent keeps talking.
 export const QUIET_EVENTS: ReadonlySet<RunEventType> = new Set([
   'AgentReplied', 'StepSessionStarted', 'ServiceNoted', 'OutcomeReported', 'StepProcessStarted', 'StepProcessKilled',
+  // who owns a run is not where it stands: a control taken before a handover is not stale
+  'RunHandedOver',
+  // what the code host says of a delivered pull request is not where the run stands
+  'PullRequestChecksFailed',
 ]);
 
 export const runEvent = <K extends RunEventType>(type: K, data: t.TypeOf<Codecs[K]>): RunEvent => ({ type, data }) as RunEvent;

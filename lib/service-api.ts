@@ -68,6 +68,8 @@ export interface RunDetail extends RunSummary {
   readonly waitEndsAt?: string;
   readonly startedBy?: StartedBy;
   readonly position: string;
+  /** the supervisor that owns the run (handed to, else its project's, else the global one); null when none exists */
+  readonly owner: string | null;
   readonly unreadableHistory?: string;
   /** messages the run ended with still held, which no agent ever saw (only when there are any) */
   readonly undeliveredMessages?: readonly { readonly id: string; readonly text: string; readonly reason: string }[];

@@ -1,7 +1,8 @@
 import type { ProjectEvent } from '../journal/project-events.js';
 import type { ProjectView } from '../lib/service-api.js';
 
-// All projects, folded from the 'projects' journal. The first folder is the primary one.
+// All projects, folded from the 'projects' journal. The primary folder is the one chosen, else the
+// first; removing the primary folder makes the first remaining one primary.
 export type Projects = ReadonlyMap<string, ProjectView>;
 
 const change = (ps: Projects, id: string, f: (p: ProjectView) => ProjectView): Projects => {
@@ -10,7 +11,8 @@ const change = (ps: Projects, id: string, f: (p: ProjectView) => ProjectView): P
   return new Map(ps).set(id, f(p));
 };
 
-const withFolders = (p: ProjectView, folders: ProjectView['folders']): ProjectView => ({ ...p, folders, primaryFolder: folders[0]?.name ?? '' });
+const withFolders = (p: ProjectView, folders: ProjectView['folders']): ProjectView =>
+  ({ ...p, folders, primaryFolder: folders.some((f) => f.name === p.primaryFolder) ? p.primaryFolder : folders[0]?.name ?? '' });
 
 export const evolveProjects = (ps: Projects, e: ProjectEvent): Projects => {
   switch (e.type) {
@@ -20,6 +22,7 @@ export const evolveProjects = (ps: Projects, e: ProjectEvent): Projects => {
     case 'FolderAdded': return change(ps, e.data.projectId, (p) => withFolders(p, [...p.folders, e.data.folder]));
     case 'FolderRemoved': return change(ps, e.data.projectId, (p) => withFolders(p, p.folders.filter((f) => f.name !== e.data.name)));
     case 'DefaultWorkflowChosen': return change(ps, e.data.projectId, (p) => ({ ...p, defaultWorkflow: e.data.workflow }));
+    case 'PrimaryFolderChosen': return change(ps, e.data.projectId, (p) => ({ ...p, primaryFolder: e.data.name }));
   }
 };
 

@@ -82,6 +82,10 @@ export interface RunState {
   readonly seq: number;
   readonly position: number;
   readonly unreadable: string | null;
+  /** the supervisor the run was handed to (optional: snapshots from before handovers lack it) */
+  readonly handedTo?: string;
+  /** the supervisor that started the run: it counts against that supervisor's cap of runs at work */
+  readonly startedBySupervisor?: string;
 }
 
 export const firstNode = (wf: Workflow): string | null => {
@@ -125,6 +129,7 @@ export const createdState = (e: Extract<RunEvent, { type: 'RunCreated' }>, at: s
   paused: false, node: null, step: null, previous: null, question: null, answered: {}, answers: {}, held: [], sessions: {},
   harnessOverride: null, checkouts: null, archived: false, resolved: false, pullRequests: [], restartOf: e.data.restartOf ?? null, restartedAs: null, stepCount: 0,
   seq: 0, position: 0, unreadable: null,
+  ...(e.data.by.kind === 'supervisor' && e.data.by.name ? { startedBySupervisor: e.data.by.name } : {}),
 });
 
 export const evolveRun = (s: RunState, e: RunEvent): RunState => {
@@ -168,8 +173,10 @@ export const evolveRun = (s: RunState, e: RunEvent): RunState => {
     case 'RunArchived': return { ...s, archived: true };
     case 'RunUnarchived': return { ...s, archived: false };
     case 'RunResolved': return { ...s, resolved: true };
+    case 'RunHandedOver': return { ...s, handedTo: e.data.to };
     case 'PullRequestDelivered': return { ...s, pullRequests: [...s.pullRequests, e.data.pullRequest] };
     case 'ServiceNoted': return s;
+    case 'PullRequestChecksFailed': return s;
   }
 };
 

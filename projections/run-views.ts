@@ -39,7 +39,8 @@ export interface StepFacts {
   readonly toolClasses: readonly string[];
 }
 
-export const runDetail = (s: RunState, project: ProjectView | undefined, step: StepFacts): RunDetail => {
+/** owner: the supervisor that owns the run (projections/ownership.ts), null when none exists */
+export const runDetail = (s: RunState, project: ProjectView | undefined, step: StepFacts, owner: string | null = null): RunDetail => {
   const outcome = outcomeOf(s);
   return {
     ...runSummary(s, project),
@@ -55,6 +56,7 @@ export const runDetail = (s: RunState, project: ProjectView | undefined, step: S
     ...(s.step?.kind === 'wait' && s.step.endsAt && !s.paused ? { waitEndsAt: s.step.endsAt } : {}),
     ...(s.startedBy ? { startedBy: s.startedBy } : {}),
     position: positionToken(s),
+    owner,
     ...(s.unreadable ? { unreadableHistory: s.unreadable } : {}),
     ...(s.undelivered?.length ? { undeliveredMessages: s.undelivered } : {}),
     ...(s.restartOf ? { restartOf: s.restartOf } : {}),

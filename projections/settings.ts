@@ -13,6 +13,7 @@ export const applyChange = (s: Settings, c: SettingChange): Settings => {
     case 'TriggerPollInterval': return { ...s, triggerPollSeconds: c.seconds };
     case 'ReleaseFeed': return { ...s, releaseFeed: { enabled: c.enabled, url: c.url } };
     case 'SupervisorPrices': return { ...s, supervisorPrices: c.prices };
+    case 'Supervisors': return { ...s, supervisors: { enabled: c.enabled } };
   }
 };
 

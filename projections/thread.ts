@@ -44,11 +44,13 @@ export const threadRow = (e: RunEvent): Omit<ThreadRow, 'id' | 'at'> | null => {
     case 'RunArchived': return control('archived', e.data);
     case 'RunUnarchived': return control('unarchived', e.data);
     case 'RunResolved': return control('resolved', e.data);
+    case 'RunHandedOver': return control(`handed over by supervisor ${e.data.from} to supervisor ${e.data.to}`, e.data);
     case 'RunSucceeded': return { kind: 'ended', author: 'service', text: `succeeded: ${e.data.summary}` };
     case 'RunFailed': return { kind: 'ended', author: 'service', text: `failed: ${e.data.reason}` };
     case 'MessageUndelivered': return { kind: 'note', author: 'service', text: `message not delivered: ${e.data.reason}` };
     case 'StepProcessKilled': return { kind: 'note', author: 'service', text: `ended ${e.data.processes} agent process(es) left running by the stopped service (process group ${e.data.pid}) before running the step again` };
     case 'PullRequestDelivered': return { kind: 'note', author: 'service', text: `pull request ${e.data.pullRequest.url}` };
+    case 'PullRequestChecksFailed': return { kind: 'note', author: 'service', text: `checks failed on pull request ${e.data.pullRequest.url}: ${e.data.failing.join(', ')}` };
     case 'RunQueued': case 'RunStarted': case 'WorktreesPrepared': case 'WorktreesRemoved': case 'StepSessionStarted': case 'StepProcessStarted':
     case 'OutcomeReported': case 'MessageDelivered': case 'ServiceNoted':
       return null;

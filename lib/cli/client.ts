@@ -4,6 +4,7 @@ import { liveRecord } from './server-record.js';
 
 export class CliError extends Error {}
 
+/** `path` is relative to the base address, e.g. `api/runs` */
 export const api = async (home: string, method: string, path: string, body?: unknown): Promise<unknown> => {
   const r = await liveRecord(home);
   if (!r) throw new CliError('no server is running (start one with `svc serve`)');

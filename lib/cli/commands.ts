@@ -14,7 +14,7 @@ type Out = (s: string) => void;
 const runLine = (r: HttpRun): string => `${r.runId}  ${r.standing.padEnd(9)}  ${r.project}  ${r.title}`;
 
 export const runsCommand = async (home: string, out: Out): Promise<number> => {
-  const runs = (await api(home, 'GET', '/api/runs')) as HttpRun[];
+  const runs = (await api(home, 'GET', 'api/runs')) as HttpRun[];
   out(runs.length ? runs.map(runLine).join('\n') + '\n' : 'no runs\n');
   return 0;
 };
@@ -22,7 +22,7 @@ export const runsCommand = async (home: string, out: Out): Promise<number> => {
 export const runCommand = async (home: string, p: Parsed, out: Out): Promise<number> => {
   const id = p.words[0];
   if (!id) throw new CliError('usage: svc run RUN_ID');
-  out(JSON.stringify(await api(home, 'GET', `/api/runs/${encodeURIComponent(id)}/detail`), null, 2) + '\n');
+  out(JSON.stringify(await api(home, 'GET', `api/runs/${encodeURIComponent(id)}/detail`), null, 2) + '\n');
   return 0;
 };
 
@@ -31,7 +31,7 @@ export const startCommand = async (home: string, p: Parsed, out: Out): Promise<n
   if (!project || goal.length === 0) throw new CliError('usage: svc start PROJECT GOAL [--workflow NAME] [--harness NAME] [--title TEXT]');
   const body: Record<string, unknown> = { project, goal: goal.join(' ') };
   for (const k of ['workflow', 'harness', 'model', 'title'] as const) if (typeof p.flags[k] === 'string') body[k] = p.flags[k];
-  const r = (await api(home, 'POST', '/api/runs', body)) as { runId: string; url: string };
+  const r = (await api(home, 'POST', 'api/runs', body)) as { runId: string; url: string };
   out(`${r.runId}  ${r.url}\n`);
   return 0;
 };
@@ -43,7 +43,7 @@ export const projectAddCommand = async (home: string, p: Parsed, out: Out): Prom
   if (!name || paths.length === 0) throw new CliError('usage: svc project add NAME PATH [PATH...]  (the first path is the primary folder)');
   const folders = paths.map((path) => ({ path: resolve(path) }));
   if (await liveRecord(home)) {
-    const made = (await api(home, 'POST', '/api/projects', { name, folders })) as { id: string };
+    const made = (await api(home, 'POST', 'api/projects', { name, folders })) as { id: string };
     out(`${made.id}\n`);
     return 0;
   }
@@ -60,7 +60,7 @@ export const projectAddCommand = async (home: string, p: Parsed, out: Out): Prom
 
 export const projectListCommand = async (home: string, out: Out): Promise<number> => {
   const live = await liveRecord(home);
-  const list = live ? ((await api(home, 'GET', '/api/projects')) as { id: string; name: string; folders: { path: string }[] }[]) : await (async () => {
+  const list = live ? ((await api(home, 'GET', 'api/projects')) as { id: string; name: string; folders: { path: string }[] }[]) : await (async () => {
     const s = await openService({ home, engine: false });
     try { return [...s.listProjects()]; } finally { await closeService(s); }
   })();

@@ -1,10 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isLoopbackBind } from '../auth/host-names.js';
+import type { AppCodes } from '../auth/app-codes.js';
 import { createApp } from '../http/app.js';
+import type { StreamWatch } from '../http/stream-watch.js';
 import { closeService, openService, startEngine } from '../service/open.js';
 import type { Service } from '../service/service.js';
-import { liveRecord, removeRecord, writeRecord } from './server-record.js';
+import { asBaseUrl, liveRecord, removeRecord, writeRecord } from './server-record.js';
 
 // `svc serve`: opens the service, listens, records where it answers, then starts running runs.
 
@@ -13,10 +15,18 @@ export interface ServeOptions {
   readonly port: number;
   readonly bind: string;
   readonly secret?: string;
+  /** `svc app` only: see AppOptions */
+  readonly codes?: AppCodes;
+  readonly streams?: StreamWatch;
+  /** the push stream's keep-alive period (tests shorten it) */
+  readonly keepAliveMs?: number;
 }
 
 export interface RunningServer {
+  /** the origin, `http://127.0.0.1:7420`, no trailing slash */
   readonly url: string;
+  /** {base_url} as server.json records it: the origin and `/`, e.g. `http://127.0.0.1:7420/` */
+  readonly baseUrl: string;
   readonly service: Service;
   readonly server: Server;
   close(): Promise<void>;
@@ -33,7 +43,8 @@ export const startServer = async (o: ServeOptions): Promise<RunningServer> => {
   const service = await openService({ home: o.home, engine: false });
   // Node would answer an HTTP/1.1 request without Host with a bare 400 before the app sees it; the
   // host rule is the one place that judges Host, so it answers every missing or empty one with 403.
-  const server = createServer({ requireHostHeader: false }, createApp(service, { bind: o.bind, ...(o.secret ? { secret: o.secret } : {}) }).callback());
+  const options = { bind: o.bind, ...(o.secret ? { secret: o.secret } : {}), ...(o.keepAliveMs ? { keepAliveMs: o.keepAliveMs } : {}), ...(o.codes ? { codes: o.codes } : {}), ...(o.streams ? { streams: o.streams } : {}) };
+  const server = createServer({ requireHostHeader: false }, createApp(service, options).callback());
   // wait_for_run holds a request up to five minutes, and an agent's ask_question waits for a
   // person as long as it takes: no time limit on a request once its headers have arrived.
   server.requestTimeout = 0;
@@ -44,7 +55,8 @@ export const startServer = async (o: ServeOptions): Promise<RunningServer> => {
   });
   const url = urlHost(o.bind, (server.address() as AddressInfo).port);
   service.core.baseUrl = url;
-  writeRecord(o.home, { url, pid: process.pid, ...(o.secret ? { secret: o.secret } : {}) });
+  const baseUrl = asBaseUrl(url);
+  writeRecord(o.home, { url: baseUrl, pid: process.pid, ...(o.secret ? { secret: o.secret } : {}) });
   startEngine(service);
   let closing: Promise<void> | null = null;
   const close = () => (closing ??= (async () => {
@@ -53,7 +65,7 @@ export const startServer = async (o: ServeOptions): Promise<RunningServer> => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await closeService(service);
   })());
-  return { url, service, server, close };
+  return { url, baseUrl, service, server, close };
 };
 
 export const bindWarning = (bind: string): string | null =>

@@ -6,10 +6,14 @@ import { writePrivateFile } from '../private-file.js';
 // a record whose URL does not answer is stale and is ignored.
 
 export interface ServerRecord {
+  /** {base_url}: ends with `/`, so `api/...` and `mcp` are appended directly (spec, Base address) */
   readonly url: string;
   readonly secret?: string;
   readonly pid?: number;
 }
+
+/** `http://127.0.0.1:7420` -> `http://127.0.0.1:7420/`; a URL ending with `/` stays as it is */
+export const asBaseUrl = (url: string): string => (url.endsWith('/') ? url : `${url}/`);
 
 export const recordPath = (home: string): string => join(home, 'server.json');
 
@@ -24,7 +28,8 @@ export const readRecord = (home: string): ServerRecord | null => {
   if (!existsSync(recordPath(home))) return null;
   try {
     const r = JSON.parse(readFileSync(recordPath(home), 'utf8')) as Partial<ServerRecord>;
-    return typeof r.url === 'string' ? (r as ServerRecord) : null;
+    // a record from a version that wrote the bare origin still works for clients
+    return typeof r.url === 'string' ? { ...(r as ServerRecord), url: asBaseUrl(r.url) } : null;
   } catch {
     return null;
   }
@@ -35,7 +40,7 @@ export const liveRecord = async (home: string): Promise<ServerRecord | null> => 
   const r = readRecord(home);
   if (!r) return null;
   try {
-    const res = await fetch(`${r.url}/api/health`, { signal: AbortSignal.timeout(2000), headers: r.secret ? { authorization: `Bearer ${r.secret}` } : {} });
+    const res = await fetch(`${r.url}api/health`, { signal: AbortSignal.timeout(2000), headers: r.secret ? { authorization: `Bearer ${r.secret}` } : {} });
     return res.ok ? r : null;
   } catch {
     return null;

@@ -1,7 +1,9 @@
 import type { Context } from 'koa';
+import parse from 'co-body';
 
-// Reads a JSON body with a size limit. Every way it can go wrong is a 4xx with a detail: a body
-// that is too large, not JSON, or not declared as JSON.
+// Reads a JSON body through co-body (raw-body underneath) with a size limit. Every way it can go
+// wrong is a 4xx with a detail: a body that is too large, not JSON, not declared as JSON, or in an
+// encoding we cannot undo.
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -11,36 +13,32 @@ export class BodyError extends Error {
   }
 }
 
-const readRaw = (ctx: Context, limit: number): Promise<Buffer> =>
-  new Promise((resolve, reject) => {
-    const declared = Number(ctx.get('content-length') || 0);
-    if (declared > limit) return reject(new BodyError(413, `request body is larger than ${limit} bytes`));
-    const chunks: Buffer[] = [];
-    let size = 0;
-    // Past the limit the rest is read and dropped, not kept: destroying the request would hang up
-    // on the client before it could read the 413.
-    ctx.req.on('data', (c: Buffer) => {
-      if (size > limit) return;
-      size += c.length;
-      if (size > limit) {
-        chunks.length = 0;
-        reject(new BodyError(413, `request body is larger than ${limit} bytes`));
-        return;
-      }
-      chunks.push(c);
-    });
-    ctx.req.on('end', () => resolve(Buffer.concat(chunks)));
-    ctx.req.on('error', () => reject(new BodyError(400, 'the request body could not be read')));
-  });
+interface ReadFailure { readonly status?: number; readonly type?: string; readonly message: string }
+
+const failure = (e: unknown): ReadFailure | null =>
+  typeof e === 'object' && e !== null && typeof (e as { message?: unknown }).message === 'string' ? (e as ReadFailure) : null;
+
+const refusal = (e: ReadFailure, limit: number): BodyError => {
+  if (e.type === 'entity.too.large') return new BodyError(413, `request body is larger than ${limit} bytes`);
+  if (e instanceof SyntaxError) return new BodyError(400, `malformed JSON: ${e.message}`);
+  if (e.status === 415) return new BodyError(415, `send the body as application/json without a content-encoding it cannot read (${e.message})`);
+  if (e.status !== undefined && e.status >= 400 && e.status < 500) return new BodyError(400, `the request body could not be read: ${e.message}`);
+  return new BodyError(400, 'the request body could not be read');
+};
 
 export const readJson = async (ctx: Context, limit = MAX_BODY_BYTES): Promise<unknown> => {
   const type = ctx.get('content-type');
   if (type && !/^application\/(.+\+)?json\b/i.test(type)) throw new BodyError(415, `send the body as application/json (got ${type.slice(0, 80)})`);
-  const raw = await readRaw(ctx, limit);
-  if (raw.length === 0) return {};
   try {
-    return JSON.parse(raw.toString('utf8'));
-  } catch (err) {
-    throw new BodyError(400, `malformed JSON: ${(err as Error).message}`);
+    // strict: false lets any JSON value through, so the route's decoder names what it wanted
+    // ("the body must be a JSON object") instead of co-body's generic refusal.
+    const value: unknown = await parse.json(ctx.req, { limit, strict: false });
+    return value === '' ? {} : value;
+  } catch (e) {
+    // raw-body stops reading at the limit; the rest is read and dropped so the client, still
+    // sending, gets the 413 instead of a hang-up.
+    ctx.req.resume();
+    const f = failure(e);
+    throw f ? refusal(f, limit) : new BodyError(400, 'the request body could not be read');
   }
 };

@@ -38,4 +38,4 @@ export const ReasonBody = t.partial({ reason: t.string });
 const Folder = t.intersection([t.type({ path: NonBlank }), t.partial({ name: NonBlank })]);
 export const NewProjectBody = t.type({ name: NonBlank, folders: t.array(Folder) });
 export const FolderBody = Folder;
-export const ProjectPatchBody = t.partial({ name: NonBlank, defaultWorkflow: NonBlank });
+export const ProjectPatchBody = t.partial({ name: NonBlank, defaultWorkflow: NonBlank, primaryFolder: NonBlank });

@@ -9,5 +9,6 @@ export const refusalStatus = (r: Refusal): number => {
     case 'Ended': return 409;
     case 'Conflict': return 409;
     case 'Unavailable': return 409;
+    case 'Forbidden': return 403;
   }
 };

@@ -7,6 +7,7 @@ import { bearerToken } from '../auth/bearer.js';
 import { ensureToken, tokenCheck, type TokenCheck } from '../auth/mcp-token.js';
 import type { SettingsAccess } from './tool.js';
 import { buildServer, type RequestScope } from './server.js';
+import type { SupervisorSession } from './supervisor-session.js';
 import { clientName, rememberClient } from './client-name.js';
 
 // The tool endpoint at /mcp: Streamable HTTP, stateless, JSON responses, one transport and one
@@ -20,12 +21,17 @@ export interface McpDeps {
   readonly home: string;
   /** token check; by default reads <home>/mcp-token, creating it on first start */
   readonly checkToken?: TokenCheck;
-  /** supervisor lookup by key; until supervisors exist, every key is refused with 403 */
-  readonly supervisor?: (key: string) => boolean;
+  /** the supervisor a key names while the feature is on (lib/mcp/supervisor-session.ts); without it every key gets 403 */
+  readonly supervisor?: (key: string) => SupervisorSession | undefined;
 }
 
 export const MCP_PATH = '/mcp';
 const SUPERVISOR_REFUSED = 'supervisor key refused: the supervisor feature is off or no such supervisor exists';
+
+// The challenge names where the token comes from; clients show error_description to the person.
+// There is no OAuth: /.well-known/oauth-* answer a JSON 404 (lib/http/not-found.ts).
+export const TOKEN_REFUSED = 'missing or invalid token: print the token with `svc mcp token` and send it as Authorization: Bearer <token>';
+export const TOKEN_CHALLENGE = `Bearer error="invalid_token", error_description="${TOKEN_REFUSED}"`;
 
 type Ctx = ParameterizedContext;
 
@@ -41,13 +47,14 @@ const methodNotAllowed = (ctx: Ctx): void => {
   ctx.body = { jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed.' }, id: null };
 };
 
-const serve = async (ctx: Ctx, deps: McpDeps): Promise<void> => {
+const serve = async (ctx: Ctx, deps: McpDeps, session: SupervisorSession | undefined): Promise<void> => {
   const aborter = new AbortController();
   const scope: RequestScope = {
     api: deps.api,
     settings: deps.settings,
     caller: () => clientName(ctx.req.socket, ctx.get('user-agent')),
     signal: aborter.signal,
+    ...(session ? { session } : {}),
   };
   const server = buildServer(scope);
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
@@ -75,14 +82,15 @@ export const mcpHandler = (deps: McpDeps): Middleware => {
   return async (ctx) => {
     if (!deps.settings.read().mcp.enabled) return refuse(ctx, 404, 'the tool endpoint is off in Settings');
     if (!check(bearerToken(ctx.get('authorization')))) {
-      ctx.set('WWW-Authenticate', 'Bearer');
-      return refuse(ctx, 401, 'missing or invalid token');
+      ctx.set('WWW-Authenticate', TOKEN_CHALLENGE);
+      return refuse(ctx, 401, TOKEN_REFUSED);
     }
     const key = ctx.query.supervisor;
-    if (key !== undefined && !(typeof key === 'string' && deps.supervisor?.(key))) return refuse(ctx, 403, SUPERVISOR_REFUSED);
+    const session = typeof key === 'string' ? deps.supervisor?.(key) : undefined;
+    if (key !== undefined && !session) return refuse(ctx, 403, SUPERVISOR_REFUSED);
     if (ctx.method !== 'POST') return methodNotAllowed(ctx);
     try {
-      await serve(ctx, deps);
+      await serve(ctx, deps, session);
     } catch (e) {
       internalError(ctx, e);
     }

@@ -23,6 +23,17 @@ export interface ToolContext {
   readonly actor: Actor;
   /** aborted when the HTTP request goes away (wait_for_run stops waiting) */
   readonly signal: AbortSignal;
+  /** set on a supervisor's calls (/mcp?supervisor=<key>): its own tools reach its records here */
+  readonly supervisor?: SupervisorDesk;
+}
+
+/** what the supervisor-only tools do, for the one supervisor calling (lib/supervisors/desk.ts) */
+export interface SupervisorDesk {
+  readonly id: string;
+  keepNotes(text: string): Outcome<{ readonly kept: true }>;
+  handUp(text: string): Outcome<{ readonly delivered: true }>;
+  handOver(run: string, reason: string | undefined): Outcome<{ readonly run: unknown; readonly handedOver: true }>;
+  activity(): Outcome<{ readonly lines: readonly string[] }>;
 }
 
 export type ToolResult = Outcome<unknown> | Promise<Outcome<unknown>>;

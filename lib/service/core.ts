@@ -9,6 +9,7 @@ import { currentNodeOf } from '../../projections/run-state.js';
 import { runDetail, runSummary, type StepFacts } from '../../projections/run-views.js';
 import type { Engine } from '../engine/engine.js';
 import type { Triggers } from '../triggers/triggers.js';
+import type { Supervisors } from '../supervisors/supervisors.js';
 import type { RunToolsBackend } from '../engine/run-tools-backend.js';
 import type { Availability, HarnessAdapter } from '../harness/adapter.js';
 import type { ProjectView, RunDetail, RunSummary, StepSettings } from '../service-api.js';
@@ -43,6 +44,8 @@ export interface ServiceCore {
   engine: Engine | null;
   /** trigger rules and their sources (lib/triggers); sources run once the engine starts */
   triggers: Triggers | null;
+  /** supervisor records, keys, ownership and the ledger (lib/supervisors) */
+  readonly supervisors: Supervisors;
   baseUrl: string;
   now(): Date;
   newId(prefix: string): string;
@@ -69,7 +72,7 @@ const stepFacts = (core: ServiceCore, s: RunState): StepFacts => {
   return { settings, toolClasses: toolClasses(settings.tools.value) };
 };
 
-export const detailOf = (core: ServiceCore, s: RunState): RunDetail => runDetail(s, projectOf(core, s), stepFacts(core, s));
+export const detailOf = (core: ServiceCore, s: RunState): RunDetail => runDetail(s, projectOf(core, s), stepFacts(core, s), core.supervisors.ownerOf(s));
 export const summaryOf = (core: ServiceCore, s: RunState): RunSummary => runSummary(s, projectOf(core, s));
 
 export const availabilityText = (a: Availability | undefined): string | null =>

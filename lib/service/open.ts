@@ -29,6 +29,9 @@ import type { ProjectView } from '../service-api.js';
 import { stepSettingsOf, type ServiceCore, type Workflows } from './core.js';
 import { deliverRun } from './deliver.js';
 import { Service } from './service.js';
+import { Supervisors } from '../supervisors/supervisors.js';
+import { chatStream } from '../supervisors/chat.js';
+import { recoverApprovals } from '../supervisors/approvals.js';
 
 // The composition root: opens the store, folds the journals, builds the real parts and starts the
 // engine. Tests open the same service; the only choice made by configuration is the harness set
@@ -73,14 +76,21 @@ export const openService = async (o: OpenOptions): Promise<Service> => {
   const runTools = new RunToolsBackend(runs, journal, newId, () => new Date());
   const settings = new FoldedStream<Settings, SettingsEvent>(journal, 'settings', SETTINGS_EVENT_CODECS, DEFAULT_SETTINGS, evolveSettings);
   const catalog = createCatalog({ home: o.home, store, defaultHarness: () => settings.current.defaultHarness ?? undefined });
+  const projects = new FoldedStream<Projects, ProjectEvent>(journal, 'projects', PROJECT_EVENT_CODECS, new Map(), evolveProjects);
+  const supervisors = new Supervisors({ journal, home: o.home, runs, projects: () => projects.current, settings: () => settings.current, now: () => new Date(), newId });
+  // the feature switched on before a crash that came before the global supervisor was made
+  if (settings.current.supervisors.enabled) supervisors.ensureGlobal({ via: 'cli', sender: 'svc start' });
   const core: ServiceCore = {
     home: o.home, version: version(), store, journal, runs, logs: new LogStore(store),
-    projects: new FoldedStream<Projects, ProjectEvent>(journal, 'projects', PROJECT_EVENT_CODECS, new Map(), evolveProjects),
+    projects, supervisors,
     settings, workflows: workflowsFrom(catalog), harnesses: await loadHarnesses(), availability: new Map(), runTools,
     engine: null, triggers: null, baseUrl: o.baseUrl ?? '', now: () => new Date(), newId,
   };
   core.triggers = new Triggers(core, o.clock ?? realClock);
   const service = new Service(core, catalog);
+  // /api/events?supervisor=<id> follows the supervisor's chat stream
+  service.events.chats = (id) => (supervisors.get(id) ? chatStream(id) : undefined);
+  recoverApprovals(service);
   if (o.engine !== false) startEngine(service);
   return service;
 };
@@ -109,6 +119,7 @@ export const startEngine = (service: Service): void => {
   service.releases.start();
   core.engine.start();
   core.triggers?.start();
+  service.supervisorLoop.start();
 };
 
 /** Asks each harness whether it is ready; ChangeHarness reads the answers. */
@@ -119,9 +130,11 @@ export const refreshAvailability = async (core: ServiceCore): Promise<void> => {
 };
 
 export const closeService = async (s: Service): Promise<void> => {
+  await s.supervisorLoop.stop();
   await s.core.triggers?.stop();
   await s.core.engine?.stop();
   s.releases.close();
+  s.events.close();
   await s.catalog.close();
   await s.core.logs.flushed();
   await s.core.store.close();

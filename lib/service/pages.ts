@@ -1,5 +1,5 @@
 import { decodeStored, isUnreadable } from '../../journal/decode.js';
-import type { Journal } from '../../journal/journal.js';
+import type { Journal, Stored } from '../../journal/journal.js';
 import { RUN_EVENT_CODECS, type RunEvent } from '../../journal/run-events.js';
 import { threadRow, type ThreadRow } from '../../projections/thread.js';
 import type { LogLine, LogStore } from '../state/log-store.js';
@@ -16,12 +16,21 @@ export interface HistoryEvent {
   readonly detail?: string;
 }
 
+/** One stored run event as history shows it (the push stream sends the same shape). */
+export const historyEventOf = (s: Stored): HistoryEvent => {
+  const d = decodeStored<RunEvent>(RUN_EVENT_CODECS, s);
+  return isUnreadable(d) ? { seq: d.seq, at: d.at, type: 'Unreadable', detail: d.detail } : { seq: s.seq, at: s.at, type: d.type, data: (d as RunEvent).data };
+};
+
+/** One stored run event as a thread row, or null for an event that does not speak. */
+export const threadRowOf = (s: Stored): ThreadRow | null => {
+  const d = decodeStored<RunEvent>(RUN_EVENT_CODECS, s);
+  const row = isUnreadable(d) ? { kind: 'note' as const, author: 'service' as const, text: `unreadable event: ${d.detail}` } : threadRow(d as RunEvent);
+  return row ? { id: String(s.seq), at: s.at, ...row } : null;
+};
+
 export const historyPage = (journal: Journal, runId: string, before: number | undefined, size: number) => {
-  const raw = journal.page(runStream(runId), before, size);
-  const events: HistoryEvent[] = raw.map((s) => {
-    const d = decodeStored<RunEvent>(RUN_EVENT_CODECS, s);
-    return isUnreadable(d) ? { seq: d.seq, at: d.at, type: 'Unreadable', detail: d.detail } : { seq: s.seq, at: s.at, type: d.type, data: (d as RunEvent).data };
-  });
+  const events = journal.page(runStream(runId), before, size).map(historyEventOf);
   const first = events[0]?.seq ?? 1;
   return { events, before: first > 1 ? first : null };
 };
@@ -36,9 +45,8 @@ export const threadPage = (journal: Journal, runId: string, before: number | und
     if (raw.length === 0) break;
     const batch: ThreadRow[] = [];
     for (const s of raw) {
-      const d = decodeStored<RunEvent>(RUN_EVENT_CODECS, s);
-      const row = isUnreadable(d) ? { kind: 'note' as const, author: 'service' as const, text: `unreadable event: ${d.detail}` } : threadRow(d as RunEvent);
-      if (row) batch.push({ id: String(s.seq), at: s.at, ...row });
+      const row = threadRowOf(s);
+      if (row) batch.push(row);
     }
     rows.unshift(...batch.slice(Math.max(0, batch.length - (size - rows.length))));
     cursor = raw[0]!.seq;

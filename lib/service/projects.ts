@@ -1,7 +1,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import { basename, isAbsolute, resolve as resolvePath } from 'node:path';
 import { isLeft, left, right, type Either } from 'fp-ts/lib/Either.js';
-import { decideAddFolder, decideAddProject, decideChooseDefaultWorkflow, decideRemoveFolder, decideRenameProject, type FolderInput } from '../../commands/projects.js';
+import { decideAddFolder, decideAddProject, decideChooseDefaultWorkflow, decideChoosePrimaryFolder, decideRemoveFolder, decideRenameProject, type FolderInput } from '../../commands/projects.js';
 import { invalid, notFound, type Outcome, type Refusal } from '../../commands/refusal.js';
 import type { ProjectEvent } from '../../journal/project-events.js';
 import { evolveProjects, findProject } from '../../projections/projects.js';
@@ -90,11 +90,11 @@ export const chooseDefaultWorkflow = (core: ServiceCore, projectId: string, work
 };
 
 /**
- * PATCH: a new name and a default workflow, all or nothing. Each change is decided against the
+ * PATCH: a new name, a default workflow and a primary folder, all or nothing. Each change is decided against the
  * state the previous one leaves, and the events are appended together only when every one is
  * accepted, so a refused field never leaves the other applied.
  */
-export const updateProject = (core: ServiceCore, projectId: string, patch: { name?: string; defaultWorkflow?: string }): Outcome<ProjectView> => {
+export const updateProject = (core: ServiceCore, projectId: string, patch: { name?: string; defaultWorkflow?: string; primaryFolder?: string }): Outcome<ProjectView> => {
   const p = core.projects.current.get(projectId);
   if (!p) return left(notFound('project', projectId));
   let state = core.projects.current;
@@ -107,8 +107,11 @@ export const updateProject = (core: ServiceCore, projectId: string, patch: { nam
   };
   const renamed = patch.name === undefined ? null : step(decideRenameProject(state, { projectId, name: patch.name }));
   if (renamed) return left(renamed);
+  const primary = patch.primaryFolder === undefined ? null : step(decideChoosePrimaryFolder(state, { projectId, name: patch.primaryFolder }));
+  if (primary) return left(primary);
   if (patch.defaultWorkflow !== undefined) {
-    const exists = !isLeft(core.workflows.load(p, patch.defaultWorkflow));
+    // the default workflow must load from the primary folder this patch leaves
+    const exists = !isLeft(core.workflows.load(state.get(projectId) ?? p, patch.defaultWorkflow));
     const chosen = step(decideChooseDefaultWorkflow(state, { projectId, workflow: patch.defaultWorkflow, exists }));
     if (chosen) return left(chosen);
   }

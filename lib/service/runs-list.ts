@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Journal } from '../../journal/journal.js';
 import type { RunState } from '../../projections/run-state.js';
 import { httpRun } from '../../projections/run-views.js';
@@ -6,6 +7,8 @@ import type { RunStore } from '../state/run-store.js';
 
 // The body of GET /api/runs, kept up to date one run at a time: an append re-serialises only the
 // run it touched, and the body is joined again only when something changed since the last read.
+// `version` names the body's content cheaply (no hashing): it moves whenever an entry changes, and
+// carries this process's own nonce, since the counter starts again at every start.
 
 /** A run as the list shows it: `outcome` appears only when a run is read singly (spec). */
 export const listedRun = (s: RunState): Omit<HttpRun, 'outcome'> => {
@@ -19,6 +22,8 @@ export class RunsListCache {
   private readonly order: string[] = [];
   private readonly known = new Set<string>();
   private body: string | null = null;
+  private readonly boot = randomBytes(6).toString('base64url');
+  private changes = 0;
 
   constructor(private readonly runs: RunStore, journal: Journal) {
     for (const s of runs.all()) this.put(s);
@@ -34,9 +39,23 @@ export class RunsListCache {
       this.known.add(s.runId);
       this.insert(s.runId);
     }
-    if (s.archived) this.entries.delete(s.runId);
-    else this.entries.set(s.runId, JSON.stringify(listedRun(s)));
+    const before = this.entries.get(s.runId);
+    const entry = s.archived ? undefined : JSON.stringify(listedRun(s));
+    if (entry === before) return;
+    if (entry === undefined) this.entries.delete(s.runId);
+    else this.entries.set(s.runId, entry);
     this.body = null;
+    this.changes++;
+  }
+
+  /** The run's list row as JSON text (undefined for an archived run): the board builds on it. */
+  entry(runId: string): string | undefined {
+    return this.entries.get(runId);
+  }
+
+  /** Names the current body: equal versions, equal bodies (within one process and across restarts). */
+  get version(): string {
+    return `${this.boot}-${this.changes}`;
   }
 
   // New ids are nearly always the largest, so this is a push; a binary search places the rest.

@@ -17,7 +17,11 @@ import * as commands from './run-commands.js';
 import { readPullRequest, readRunWorktree, secureRunWork } from './run-git.js';
 import * as settings from './settings.js';
 import { WaitHub } from './wait.js';
+import { EventsHub } from './events/hub.js';
 import { listedRun, RunsListCache } from './runs-list.js';
+import { chatPage, writeChat } from './supervisor-chat.js';
+import { SupervisorLoop } from './supervisor-loop.js';
+import { boardJson } from './runs-board.js';
 
 // The facade: every door (HTTP, MCP, CLI, app) calls these methods. Each one decodes nothing and
 // holds no rule of its own: it finds the state, asks a command's decide or a projection, and maps.
@@ -25,12 +29,18 @@ import { listedRun, RunsListCache } from './runs-list.js';
 export class Service implements ServiceApi {
   private readonly list: RunsListCache;
   private readonly waits: WaitHub;
+  /** the push stream's source (GET /api/events) */
+  readonly events: EventsHub;
   /** `available` in health: the release feed, checked in the background */
   readonly releases: ReleaseCheck;
+  /** the live supervisor agents, started with the engine, running while the feature is on */
+  readonly supervisorLoop: SupervisorLoop;
 
   constructor(readonly core: ServiceCore, readonly catalog: Catalog) {
+    this.supervisorLoop = new SupervisorLoop(core);
     this.waits = new WaitHub(core, core.journal);
     this.list = new RunsListCache(core.runs, core.journal);
+    this.events = new EventsHub(core, (id) => this.list.entry(id));
     this.releases = new ReleaseCheck({
       running: core.version, now: () => core.now(), cache: core.store.db('release-check'),
       feed: () => effectiveFeed(core.settings.current.releaseFeed, packageId()),
@@ -61,6 +71,16 @@ export class Service implements ServiceApi {
   /** GET /api/runs body: kept one run at a time, never rebuilt whole per request. */
   httpRunsJson(): string {
     return this.list.json();
+  }
+
+  /** The app's runs board: every run's BoardRow as JSON, newest first (archived ones when asked). */
+  boardJson(archived: boolean): string {
+    return boardJson(this.core.runs.all(), archived, (id) => this.list.entry(id));
+  }
+
+  /** Names the current GET /api/runs body without building it: an ETag's worth. */
+  httpRunsVersion(): string {
+    return this.list.version;
   }
 
   getRun(runId: string) {
@@ -107,6 +127,8 @@ export class Service implements ServiceApi {
   }
 
   waitForRun(runId: string, timeoutMs: number, signal?: AbortSignal) { return this.waits.wait(runId, timeoutMs, signal); }
+  /** how many wait_for_run calls are held open now, over every door */
+  get waiting(): number { return this.waits.size; }
 
   runUrl(runId: string): string {
     return `${this.core.baseUrl}/runs/${encodeURIComponent(runId)}`;
@@ -149,4 +171,8 @@ export class Service implements ServiceApi {
   changeSetting(change: SettingChange, source: SettingSource) { return settings.changeSetting(this.core, change, source); }
   recentSettingChanges(limit?: number) { return settings.recentChanges(this.core, limit); }
   recordTokenRegenerated(source: SettingSource) { settings.recordTokenRegenerated(this.core, source); }
+
+  // A supervisor's chat (HTTP).
+  readChat(supervisorId: string, before: number | undefined, pageSize: number) { return chatPage(this.core, supervisorId, before, pageSize); }
+  writeChat(supervisorId: string, text: string, sender: string | null) { return writeChat(this.core, this.supervisorLoop, supervisorId, text, sender); }
 }

@@ -8,6 +8,8 @@ import type { ServiceCore } from './core.js';
 export const changeSetting = (core: ServiceCore, change: SettingChange, source: SettingSource): { committed: SettingChange } => {
   core.settings.append([{ type: 'SettingChanged', data: { change, source } }], core.now().toISOString());
   if (change._tag === 'RunCap') core.engine?.schedule();
+  // switching the feature on makes the Orbital-wide supervisor (once), with its safe defaults
+  if (change._tag === 'Supervisors' && change.enabled) core.supervisors.ensureGlobal(source);
   return { committed: redact(change) as SettingChange };
 };
 

@@ -10,10 +10,15 @@ import { detailOf, type ServiceCore } from './core.js';
 // waits on costs one map lookup, and an append to a watched run computes the run's view once for
 // all of its waiters. A waiter answers when the standing changes, a question is asked, or the run
 // ends; an ended run answers at once; time running out is Nothing.
+//
+// Every waiter one append wakes with the same change gets the very same answer object, so a door
+// that encodes answers (the HTTP route) can encode it once and write the same bytes to all of them.
+
+export type WaitAnswer = Readonly<{ run: RunDetail; changed: WaitChange }>;
 
 interface Waiter {
   readonly standing: string;
-  readonly resolve: (changed: WaitChange, run: RunDetail | null) => void;
+  readonly resolve: (answer: WaitAnswer) => void;
 }
 
 const changeOf = (w: Waiter, now: RunState, asked: boolean): WaitChange | null => {
@@ -43,13 +48,19 @@ export class WaitHub {
     if (!set || !now) return;
     const asked = events.some((e) => e.type === 'QuestionAsked');
     let view: RunDetail | null = null;
+    const answers = new Map<WaitChange, WaitAnswer>();
+    const answerFor = (changed: WaitChange): WaitAnswer => {
+      let a = answers.get(changed);
+      if (!a) answers.set(changed, (a = { run: (view ??= detailOf(this.core, now)), changed }));
+      return a;
+    };
     for (const w of [...set]) {
       const changed = changeOf(w, now, asked);
-      if (changed) w.resolve(changed, (view ??= detailOf(this.core, now)));
+      if (changed) w.resolve(answerFor(changed));
     }
   }
 
-  wait(runId: string, timeoutMs: number, signal?: AbortSignal): Promise<Outcome<{ run: RunDetail; changed: WaitChange }>> {
+  wait(runId: string, timeoutMs: number, signal?: AbortSignal): Promise<Outcome<WaitAnswer>> {
     const start = this.core.runs.get(runId);
     if (!start) return Promise.resolve(left(notFound('run', runId)));
     if (start.lifecycle === 'ended') return Promise.resolve(right({ run: detailOf(this.core, start), changed: 'AlreadyEnded' }));
@@ -58,15 +69,15 @@ export class WaitHub {
       this.waiters.set(runId, set);
       const waiter: Waiter = {
         standing: standingOf(start),
-        resolve: (changed, run) => {
+        resolve: (answer) => {
           clearTimeout(timer);
           signal?.removeEventListener('abort', onAbort);
           set.delete(waiter);
           if (set.size === 0 && this.waiters.get(runId) === set) this.waiters.delete(runId);
-          resolve(right({ run: run ?? detailOf(this.core, this.core.runs.get(runId) ?? start), changed }));
+          resolve(right(answer));
         },
       };
-      const onAbort = () => waiter.resolve('Nothing', null);
+      const onAbort = () => waiter.resolve({ run: detailOf(this.core, this.core.runs.get(runId) ?? start), changed: 'Nothing' });
       const timer = setTimeout(onAbort, timeoutMs);
       set.add(waiter);
       signal?.addEventListener('abort', onAbort, { once: true });

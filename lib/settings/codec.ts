@@ -46,4 +46,5 @@ export const SettingChangeCodec = t.union([
   t.strict({ _tag: t.literal('TriggerPollInterval'), seconds: intIn(10, 86_400) }),
   t.strict({ _tag: t.literal('ReleaseFeed'), enabled: t.boolean, url: t.union([httpUrl, t.null]) }),
   t.strict({ _tag: t.literal('SupervisorPrices'), prices: t.array(PriceRowCodec) }),
+  t.strict({ _tag: t.literal('Supervisors'), enabled: t.boolean }),
 ]);

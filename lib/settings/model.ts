@@ -24,7 +24,9 @@ export type SettingChange =
   /** where /api/health reads the latest release; url null: the package's npm registry document */
   | { readonly _tag: 'ReleaseFeed'; readonly enabled: boolean; readonly url: string | null }
   /** what codex and opencode supervisor turns cost per million tokens (lib/supervisors/agent/prices.ts) */
-  | { readonly _tag: 'SupervisorPrices'; readonly prices: readonly PriceRow[] };
+  | { readonly _tag: 'SupervisorPrices'; readonly prices: readonly PriceRow[] }
+  /** the supervisor feature (docs/supervisors.md): off by default; while off every supervisor key gets 403 */
+  | { readonly _tag: 'Supervisors'; readonly enabled: boolean };
 
 export interface Settings {
   readonly runCap: RunCapChoice;
@@ -37,6 +39,7 @@ export interface Settings {
   readonly triggerPollSeconds: number;
   readonly releaseFeed: ReleaseFeedSetting;
   readonly supervisorPrices: readonly PriceRow[];
+  readonly supervisors: { readonly enabled: boolean };
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -51,6 +54,7 @@ export const DEFAULT_SETTINGS: Settings = {
   triggerPollSeconds: 60,
   releaseFeed: { enabled: true, url: null },
   supervisorPrices: DEFAULT_PRICES,
+  supervisors: { enabled: false },
 };
 
 export const effectiveRunCap = (s: Settings): number => (s.runCap._tag === 'Chosen' ? s.runCap.value : DEFAULT_RUN_CAP);

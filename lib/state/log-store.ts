@@ -53,6 +53,18 @@ export class LogStore {
     return out.reverse();
   }
 
+  /** number of the run's newest line (0 when it has none) */
+  head(runId: string): number {
+    return this.next.get(runId) ?? this.last(runId);
+  }
+
+  /** Up to `size` lines after line `after`, oldest first (the push stream's resume). */
+  after(runId: string, after: number, size: number): LogLine[] {
+    const out: LogLine[] = [];
+    for (const { key, value } of this.db.getRange({ start: [runId, after + 1], end: [runId, Number.MAX_SAFE_INTEGER], limit: size })) out.push({ n: (key as [string, number])[1], ...value });
+    return out;
+  }
+
   all(runId: string): LogLine[] {
     const out: LogLine[] = [];
     for (const { key, value } of this.db.getRange({ start: [runId, 1], end: [runId, Number.MAX_SAFE_INTEGER] })) out.push({ n: (key as [string, number])[1], ...value });

@@ -12,6 +12,7 @@ import { parseDot } from './dot-graph.js';
 import { createFolderWatch } from './folder-watch.js';
 import type { HarnessName, Origin, Persona, Workflow } from './model.js';
 import { contentVersion } from './parse.js';
+import { validateWorkflow } from './validate.js';
 
 // The workflows and personas a project can use, from four origins (custom > project > home >
 // shipped). Parsed results are cached per project and dropped whenever a watched folder changes,
@@ -59,6 +60,8 @@ export interface Catalog {
   saveCustom(name: string, source: string, project?: ProjectRef): Outcome<ValidationResult>;
   /** false: there was no custom workflow of that name */
   removeCustom(name: string): boolean;
+  /** validates text as the custom workflow `name` would be, without saving it (the editor's check as you type) */
+  check(name: string, source: string, project?: ProjectRef): Outcome<ValidationResult>;
   close(): Promise<void>;
 }
 
@@ -155,6 +158,12 @@ export const createCatalog = (deps: CatalogDeps): Catalog => {
       custom.removeSync(name);
       views.clear();
       return true;
+    },
+    check(name, source, project) {
+      const badName = workflowNameProblem(name);
+      if (badName) return left(invalid(badName));
+      if (source.length > MAX_SOURCE_CHARS) return left(invalid('workflow source is larger than 512 KiB'));
+      return right(validateWorkflow(source, { name, origin: 'custom', personas: viewOf(project?.primaryFolderPath).personaStatus }).result);
     },
     async close() {
       closed = true;

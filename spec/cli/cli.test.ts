@@ -82,8 +82,10 @@ test('project add without a server, then serve, start, runs, run; SIGTERM remove
   t.is(mode(h.svc), 0o700);
   t.is(mode(join(h.svc, 'db', 'data.mdb')), 0o600);
   t.is(mode(join(h.svc, 'db', 'lock.mdb')), 0o600);
+  // {base_url}: the spec appends `api/...` to it directly
+  t.regex(s.url, /^http:\/\/127\.0\.0\.1:\d+\/$/);
   t.is(JSON.parse(readFileSync(record, 'utf8')).url, s.url);
-  const projects = (await (await fetch(`${s.url}/api/projects`)).json()) as { id: string; folders: { path: string }[] }[];
+  const projects = (await (await fetch(`${s.url}api/projects`)).json()) as { id: string; folders: { path: string }[] }[];
   t.deepEqual(projects.map((p) => [p.id, p.folders[0]!.path]), [['demo', realpathSync(repo)]]);
 
   const twice = await svc(h, 'serve', '--port', '0');
@@ -94,7 +96,7 @@ test('project add without a server, then serve, start, runs, run; SIGTERM remove
   t.is(started.code, 0, started.stderr);
   const [runId, url] = started.stdout.trim().split(/\s+/);
   t.truthy(runId);
-  t.is(url, `${s.url}/runs/${runId}`);
+  t.is(url, `${s.url}runs/${runId}`);
 
   const nowhere = await svc(h, 'start', 'nope', 'a goal');
   t.is(nowhere.code, 1);
@@ -104,7 +106,7 @@ test('project add without a server, then serve, start, runs, run; SIGTERM remove
   t.is(runs.code, 0, runs.stderr);
   t.regex(runs.stdout, new RegExp(`^${runId} .* demo {2}from the cli$`, 'm'));
 
-  await eventually(async () => ((await (await fetch(`${s.url}/api/runs/${runId}`)).json()) as { standing: string }).standing, (x) => x === 'Succeeded', 30_000);
+  await eventually(async () => ((await (await fetch(`${s.url}api/runs/${runId}`)).json()) as { standing: string }).standing, (x) => x === 'Succeeded', 30_000);
   const one = await svc(h, 'run', runId!);
   t.is(one.code, 0, one.stderr);
   t.like(JSON.parse(one.stdout), { id: runId, standing: 'Succeeded', title: 'from the cli', goal: 'write [write:cli.txt=hi]', workflow: 'linear' });
@@ -115,7 +117,7 @@ test('project add without a server, then serve, start, runs, run; SIGTERM remove
   // With the server up, a project goes through its API, so the server sees it at once.
   const other = await svc(h, 'project', 'add', 'other', gitRepo());
   t.is(other.code, 0, other.stderr);
-  const after = (await (await fetch(`${s.url}/api/projects`)).json()) as { id: string }[];
+  const after = (await (await fetch(`${s.url}api/projects`)).json()) as { id: string }[];
   t.deepEqual(after.map((p) => p.id).sort(), ['demo', 'other']);
 
   t.is(await stop(s), 0);
@@ -168,10 +170,12 @@ test('an unknown command prints the usage and exits 2; serve refuses a flag with
   t.is(r.code, 2);
   t.regex(r.stderr, /unknown command: frobnicate/);
   t.regex(r.stderr, /usage:/);
+  // usage errors (exit 2 with the usage); spec/cli/usage.test.ts has the full table
   for (const args of [['--port'], ['--port', '1.5'], ['--port', '0', '--bind']]) {
     const bad = await svc(h, 'serve', ...args);
-    t.is(bad.code, 1, args.join(' '));
-    t.regex(bad.stderr, args.includes('--bind') ? /--bind takes/ : /--port takes/);
+    t.is(bad.code, 2, args.join(' '));
+    t.regex(bad.stderr, args[0] === '--port' && args[1] === '1.5' ? /--port takes/ : args.includes('--bind') ? /--bind needs a value/ : /--port needs a value/);
+    t.regex(bad.stderr, /usage: svc serve/);
   }
   t.false(existsSync(join(h.svc, 'server.json')));
 });
@@ -182,18 +186,18 @@ test('SIGTERM with a turn in flight: exit 0, the record goes; the next serve run
   t.is((await svc(h, 'project', 'add', 'demo', gitRepo())).code, 0);
   const first = await serve(h);
   t.teardown(() => { if (first.child.exitCode === null) first.child.kill('SIGKILL'); });
-  const post = await fetch(`${first.url}/api/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ project: 'demo', goal: 'slow [sleepfresh:60000] [write:done.txt=1]', workflow: 'linear' }) });
+  const post = await fetch(`${first.url}api/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ project: 'demo', goal: 'slow [sleepfresh:60000] [write:done.txt=1]', workflow: 'linear' }) });
   const { runId } = (await post.json()) as { runId: string };
   const read = async (url: string, path: string) => (await (await fetch(`${url}${path}`)).json()) as any;
-  await eventually(() => read(first.url, `/api/runs/${runId}/history?pageSize=200`), (p) => p.events.some((e: { type: string }) => e.type === 'StepStarted'));
+  await eventually(() => read(first.url, `api/runs/${runId}/history?pageSize=200`), (p) => p.events.some((e: { type: string }) => e.type === 'StepStarted'));
   t.is(await stop(first), 0);
   t.false(existsSync(join(h.svc, 'server.json')));
 
   const second = await serve(h);
   t.teardown(() => { if (second.child.exitCode === null) second.child.kill('SIGKILL'); });
-  const done = await eventually(() => read(second.url, `/api/runs/${runId}/detail`), (d) => ['Succeeded', 'Failed', 'Aborted'].includes(d.standing), 30_000);
+  const done = await eventually(() => read(second.url, `api/runs/${runId}/detail`), (d) => ['Succeeded', 'Failed', 'Aborted'].includes(d.standing), 30_000);
   t.is(done.standing, 'Succeeded');
-  const types = (await read(second.url, `/api/runs/${runId}/history?pageSize=200`)).events.map((e: { type: string }) => e.type);
+  const types = (await read(second.url, `api/runs/${runId}/history?pageSize=200`)).events.map((e: { type: string }) => e.type);
   t.is(types.filter((x: string) => x === 'StepInterrupted').length, 1);
   t.is(types.filter((x: string) => x === 'StepStarted').length, 2);
   t.is(await stop(second), 0);

@@ -41,12 +41,10 @@ test('claude watchdog ends a turn whose model never answers', async (t) => {
   t.timeout(120_000);
   const { sb, model, tools, adapters, env } = await setup(t, [hang()]);
   const { input } = turnInput(sb, { url: tools.url('run-1'), token: tools.token }, { prompt: 'Start', env, watchdogMs: 8000 });
-  const started = Date.now();
   const result = await adapters.claude.startTurn(input).result;
   t.is(result.outcome, 'failure');
   t.is(result.failure, 'watchdog');
   t.regex(result.summary, /printed nothing for 8s/);
-  t.true(Date.now() - started < 60_000);
   t.true(model.scriptedBodies().length >= 1, 'the model was asked');
   t.deepEqual(processesIn(sb.repo), []);
 });

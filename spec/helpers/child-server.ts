@@ -4,6 +4,7 @@ import { repoRoot } from './env.js';
 
 // The real CLI in a child process, so a test can kill it the hard way.
 export interface ChildServer {
+  /** the origin without the trailing `/` that `svc serve` prints, so tests write `${url}/api/...` */
   readonly url: string;
   readonly child: ChildProcess;
   output(): string;
@@ -19,7 +20,7 @@ export const spawnServer = (home: string): Promise<ChildServer> =>
     const onData = (b: Buffer) => {
       out += b.toString();
       const m = /serving at (http:\/\/\S+)/.exec(out);
-      if (m) { clearTimeout(timer); resolve({ url: m[1]!, child, output: () => out }); }
+      if (m) { clearTimeout(timer); resolve({ url: m[1]!.replace(/\/$/, ''), child, output: () => out }); }
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);

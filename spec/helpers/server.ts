@@ -39,10 +39,10 @@ const call = (url: string) => async (method: string, path: string, body?: string
   return { status: res.status, body: parsed as any };
 };
 
-export const testServer = async (o: { workflows?: Record<string, string>; home?: string; repo?: string } = {}): Promise<TestServer> => {
+export const testServer = async (o: { workflows?: Record<string, string>; home?: string; repo?: string; keepAliveMs?: number } = {}): Promise<TestServer> => {
   const home = o.home ?? freshHome();
   for (const [name, src] of Object.entries({ linear: LINEAR, ...(o.workflows ?? {}) })) writeWorkflow(home, name, src);
-  const s = await startServer({ home, port: 0, bind: '127.0.0.1' });
+  const s = await startServer({ home, port: 0, bind: '127.0.0.1', ...(o.keepAliveMs ? { keepAliveMs: o.keepAliveMs } : {}) });
   const repo = o.repo ?? gitRepo();
   const existing = s.service.listProjects()[0];
   let projectId = existing?.id;

@@ -31,6 +31,8 @@ interface Row {
   readonly body?: string | object;
   readonly headers?: Record<string, string>;
   readonly status: number;
+  /** what the detail must say, where it matters */
+  readonly detail?: RegExp;
 }
 
 const json = (v: unknown) => JSON.stringify(v);
@@ -65,7 +67,14 @@ const TABLE: readonly Row[] = [
   // content type and size
   { name: 'text/plain on POST /api/runs', method: 'POST', path: '/api/runs', body: 'goal=x', headers: { 'content-type': 'text/plain' }, status: 415 },
   { name: 'form encoding on POST /api/projects', method: 'POST', path: '/api/projects', body: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' }, status: 415 },
-  { name: 'a 2 MB body on POST /api/runs', method: 'POST', path: '/api/runs', body: json({ project: P, goal: 'x'.repeat(2 * 1024 * 1024) }), status: 413 },
+  { name: 'a 2 MB body on POST /api/runs', method: 'POST', path: '/api/runs', body: json({ project: P, goal: 'x'.repeat(2 * 1024 * 1024) }), status: 413, detail: /larger than 1048576 bytes/ },
+  { name: 'a body just over 1 MB on a control', method: 'POST', path: '/api/runs/{run}/control', body: json({ position: 'v1', action: 'Pause', reason: 'r'.repeat(1024 * 1024) }), status: 413, detail: /larger than 1048576 bytes/ },
+  { name: 'JSON cut off on POST /api/runs', method: 'POST', path: '/api/runs', body: '{"project": "x", "goal": "g"', status: 400, detail: /^malformed JSON: / },
+  { name: 'a trailing comma on POST /api/projects', method: 'POST', path: '/api/projects', body: '{"name": "p",}', status: 400, detail: /^malformed JSON: / },
+  { name: 'only whitespace as the body', method: 'POST', path: '/api/runs', body: '   ', status: 400, detail: /^malformed JSON: / },
+  { name: 'a __proto__ key in the body', method: 'POST', path: '/api/runs', body: '{"project": "x", "goal": "g", "__proto__": {"polluted": true}}', status: 400 },
+  { name: 'an unknown content-encoding', method: 'POST', path: '/api/runs', body: '{}', headers: { 'content-encoding': 'zstd-nope' }, status: 415 },
+  { name: 'gzip declared on a body that is not gzip', method: 'POST', path: '/api/runs', body: '{"goal": "g"}', headers: { 'content-encoding': 'gzip' }, status: 400 },
   // unknown ids
   { name: 'GET of an unknown run', method: 'GET', path: '/api/runs/r-nope', status: 404 },
   { name: 'detail of an unknown run', method: 'GET', path: '/api/runs/r-nope/detail', status: 404 },
@@ -120,6 +129,7 @@ for (const row of TABLE) {
     const r = await t.context.s.send(row.method, fill(row.path, t.context), body, row.headers);
     t.is(r.status, row.status, JSON.stringify(r.body).slice(0, 300));
     t.true(isRefusal(r), `no detail: ${JSON.stringify(r.body).slice(0, 300)}`);
+    if (row.detail) t.regex(r.body.detail, row.detail);
   });
 }
 

@@ -1,7 +1,9 @@
 import '../helpers/env.js';
 import anyTest, { type TestFn } from 'ava';
 import { eventually } from '../helpers/env.js';
-import { controlApplied, eventsOf, setRunCap, untilEnded, untilEvents } from '../helpers/http-kit.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { controlApplied, eventsOf, setRunCap, untilEnded, untilEvents, worktreeOf } from '../helpers/http-kit.js';
 import { testServer, type TestServer, STRICT } from '../helpers/server.js';
 import { control, detail, history, startRun, untilStanding } from '../helpers/steer.js';
 
@@ -124,7 +126,9 @@ test('Abort ends a run for good: Resume and Retry are not allowed afterwards', a
 
 test('Restart makes a new run: the old one names it as restartedAs, and the new one runs', async (t) => {
   const { s } = t.context;
-  const runId = await running(s, 'restart me [sleep:2000]');
+  // Each run waits for its own go-ahead file, so the old one is still going when Restart arrives
+  // however slow the machine is.
+  const runId = await running(s, 'restart me [until:go]');
   const r = await control(s, runId, 'Restart');
   t.is(r.body.outcome, 'Applied', JSON.stringify(r.body));
   const newId = r.body.run.restartedAs as string;
@@ -133,10 +137,12 @@ test('Restart makes a new run: the old one names it as restartedAs, and the new 
   const old = await detail(s, runId);
   t.is(old.restartedAs, newId);
   t.is(old.standing, 'Aborted');
+  await untilEvents(s, newId, 'StepStarted');
+  writeFileSync(join(await worktreeOf(s, newId), 'go'), '');
   const fresh = await untilEnded(s, newId);
   t.is(fresh.standing, 'Succeeded');
   t.is(fresh.restartOf, runId);
-  t.is(fresh.goal, 'restart me [sleep:2000]');
+  t.is(fresh.goal, 'restart me [until:go]');
   t.is((await eventsOf(s, newId, 'StepStarted')).length, 1);
 });
 

@@ -195,3 +195,30 @@ test('a PATCH that is refused changes nothing, even when another of its fields w
   t.is(both.status, 200);
   t.like(both.body, { name: 'both done', defaultWorkflow: 'linear' });
 });
+
+test('PATCH primaryFolder chooses the primary folder: workflows are read from it; removing it makes the first one primary', async (t) => {
+  const { s } = t.context;
+  const first = gitRepo();
+  // only the second folder holds a project workflow, so the workflow list shows which folder is primary
+  const second = gitRepo({ 'README.md': '# two\n', '.svc/workflows/only-second.dot': 'digraph only_second {\n start [kind=start]\n w [kind=agent, prompt="x"]\n done [kind=exit]\n start -> w -> done\n}\n' });
+  const made = await newProject(s, 'primary choice', [{ path: first, name: 'one' }, { path: second, name: 'two' }]);
+  t.is(made.status, 200, JSON.stringify(made.body));
+  const id = made.body.id as string;
+  const names = async () => ((await s.get(`/api/workflows?project=${id}`)).body.workflows as { name: string }[]).map((w) => w.name);
+  t.is((await s.get(`/api/projects/${id}`)).body.primaryFolder, 'one');
+  t.false((await names()).includes('only-second'));
+  const chosen = await s.send('PATCH', `/api/projects/${id}`, JSON.stringify({ primaryFolder: 'two' }));
+  t.is(chosen.status, 200, JSON.stringify(chosen.body));
+  t.is(chosen.body.primaryFolder, 'two');
+  t.deepEqual(chosen.body.folders.map((f: { name: string }) => f.name), ['one', 'two'], 'the order of folders is kept');
+  t.true((await names()).includes('only-second'));
+  // a default workflow is checked against the primary folder the same PATCH leaves
+  const both = await s.send('PATCH', `/api/projects/${id}`, JSON.stringify({ primaryFolder: 'one', defaultWorkflow: 'only-second' }));
+  t.is(both.status, 400);
+  t.is((await s.get(`/api/projects/${id}`)).body.primaryFolder, 'two', 'a refused PATCH changes nothing');
+  const unknown = await s.send('PATCH', `/api/projects/${id}`, JSON.stringify({ primaryFolder: 'three' }));
+  t.is(unknown.status, 404);
+  t.regex(unknown.body.detail, /three/);
+  t.is((await s.send('DELETE', `/api/projects/${id}/folders/two`)).status, 200);
+  t.is((await s.get(`/api/projects/${id}`)).body.primaryFolder, 'one');
+});

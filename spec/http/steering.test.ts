@@ -1,7 +1,7 @@
 import '../helpers/env.js';
 import anyTest, { type TestFn } from 'ava';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eventually } from '../helpers/env.js';
 import { controlApplied, eventsOf, setRunCap, untilEnded, untilEvents, worktreeOf } from '../helpers/http-kit.js';
@@ -12,10 +12,11 @@ import { detail, history, startRun } from '../helpers/steer.js';
 
 const test = anyTest as TestFn<{ s: TestServer }>;
 
-// The first step takes a while (the window to steer in); the second reads the goal as it is then.
+// The first step waits for the test's go-ahead (the window to steer in, however slow the machine);
+// the second reads the goal as it is then.
 const TWO_STEP = `digraph two_step {
   start  [kind=start]
-  first  [kind=agent, prompt="first step [sleep:3000]"]
+  first  [kind=agent, prompt="first step [until:go]"]
   second [kind=agent, prompt="{{goal}}"]
   done   [kind=exit]
   start -> first -> second -> done
@@ -36,6 +37,11 @@ const inFirstStep = async (s: TestServer, goal: string): Promise<string> => {
   return runId;
 };
 
+// Lets the first step end.
+const goAhead = async (s: TestServer, runId: string): Promise<void> => {
+  writeFileSync(join(await worktreeOf(s, runId), 'go'), '');
+};
+
 const listed = async (s: TestServer): Promise<string[]> => ((await s.get('/api/runs')).body as { runId: string }[]).map((r) => r.runId);
 
 test('a revised goal is recorded and the next step reads it; an ended run refuses it with 409', async (t) => {
@@ -45,6 +51,7 @@ test('a revised goal is recorded and the next step reads it; an ended run refuse
   t.is(r.status, 200, JSON.stringify(r.body));
   t.is(r.body.goal, 'new goal [write:goal.txt=new]');
   t.is(r.body.run.goal, 'new goal [write:goal.txt=new]');
+  await goAhead(s, runId);
   const ended = await untilEnded(s, runId);
   t.is(ended.standing, 'Succeeded');
   const dir = await worktreeOf(s, runId);
@@ -66,6 +73,7 @@ test('a Resume message goes into the live turn', async (t) => {
   t.is(r.status, 200, JSON.stringify(r.body));
   t.true(r.body.delivered);
   t.is(r.body.detail, null);
+  await goAhead(s, runId);
   const dir = await worktreeOf(s, runId);
   t.is(readFileSync(join(dir, 'messages.txt'), 'utf8'), 'look at the README too\n');
   const [sent] = await eventsOf(s, runId, 'MessageSent');
@@ -83,6 +91,7 @@ test('a Hold message is held, with a detail, and opens the next turn', async (t)
   t.is(typeof r.body.detail, 'string');
   t.true(r.body.detail.length > 0);
   t.is((await eventsOf(s, runId, 'MessageDelivered')).length, 0);
+  await goAhead(s, runId);
   t.is((await untilEnded(s, runId)).standing, 'Succeeded');
   const dir = await worktreeOf(s, runId);
   t.is(readFileSync(join(dir, 'held.txt'), 'utf8'), 'read');
@@ -114,6 +123,7 @@ test('archive: refused while the run is going; archived it leaves the list, its 
   t.is(early.status, 409);
   t.regex(early.body.detail, /going/);
   t.true((await listed(s)).includes(runId));
+  await goAhead(s, runId);
   await untilEnded(s, runId);
   const dir = await worktreeOf(s, runId);
   t.true(existsSync(dir));

@@ -67,7 +67,7 @@ test.serial('control_run refusals: model, a disallowed action, an unknown positi
   t.regex(textOf(await call(client, 'control_run', { run: run!, position: 'made-up', action: 'Resume' })), /position/);
 });
 
-test.serial('200 concurrent waiters wake within 2 s of one change', async (t) => {
+test.serial('200 concurrent waiters all wake on one change (their latency is measured in bench/)', async (t) => {
   const { client, run, live } = await shared;
   const service = live.server.service;
   let registered = 0;
@@ -80,9 +80,7 @@ test.serial('200 concurrent waiters wake within 2 s of one change', async (t) =>
   const r = await getRun(client, run!);
   const resumed = json(ok(t, await call(client, 'control_run', { run: run!, position: r.position, action: 'Resume', reason: 'go on' })));
   t.is(resumed.outcome, 'Applied');
-  const changedAt = Date.now();
   const answers = await Promise.all(waits);
-  t.true(Date.now() - changedAt < 2000, `waiters took ${Date.now() - changedAt} ms`);
   for (const a of answers) t.true(['Standing', 'Ended'].includes(String(json(a).changed)), textOf(a));
   // the position before the resume is now behind the run: a normal Stale answer, nothing applied
   const stale = json<{ outcome: string; run: Run }>(ok(t, await call(client, 'control_run', { run: run!, position: r.position, action: 'Abort' })));

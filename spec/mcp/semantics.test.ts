@@ -1,18 +1,18 @@
 import test from 'ava';
-import { FakeService } from './helpers/fake-service.js';
-import { FakeSettings } from './helpers/fake-settings.js';
-import { connect, startServer } from './helpers/server.js';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { history } from '../helpers/steer.js';
+import { mcpServer } from './helpers/real.js';
 import { call, json, textOf } from './helpers/call.js';
 
-// What the tools pass to the service and how they shape its answers (with the in-memory service).
+// What the tools pass to the real service and how they shape its answers: what they asked for is
+// read back from the run's own record (its history, its pages, the settings' changes).
 
 const boot = async () => {
-  const api = new FakeService();
-  const settings = new FakeSettings();
-  settings.allGroups(true);
-  const srv = await startServer(api, settings);
-  const client = await connect(srv, srv.token(), 'claude-code');
-  return { api, settings, srv, client };
+  const srv = await mcpServer();
+  for (const group of ['archiving', 'settings']) await srv.setting({ _tag: 'McpToolGroup', group, enabled: true });
+  const client = await srv.connect('claude-code');
+  return { srv, client };
 };
 const shared = boot();
 test.after.always(async () => {
@@ -22,23 +22,32 @@ test.after.always(async () => {
 });
 
 test.serial('paging defaults are 10, 25 and 50', async (t) => {
-  const { api, client } = await shared;
-  api.put('r1', 'Running');
-  await call(client, 'read_run_thread', { run: 'r1' });
-  await call(client, 'read_run_history', { run: 'r1' });
-  await call(client, 'read_run_log', { run: 'r1', before: 7 });
-  const pages = api.calls.filter((c) => c.method.startsWith('read')).map((c) => [c.method, c.args[1], c.args[2]]);
-  t.deepEqual(pages, [['readThread', undefined, 10], ['readHistory', undefined, 25], ['readLog', 7, 50]]);
+  const { srv, client } = await shared;
+  // 60 log lines (one per file written), and 30 messages: 31 thread rows, over 30 events
+  const run = await srv.running(`${Array.from({ length: 60 }, (_, i) => `[write:f${i}.txt=x]`).join('')}[silent]`);
+  for (let i = 0; i < 30; i++) t.falsy((await call(client, 'message_run', { run, text: `note ${i}`, delivery: 'Hold' })).isError);
+  const thread = json<{ rows: unknown[]; before: string | null }>(await call(client, 'read_run_thread', { run }));
+  t.is(thread.rows.length, 10);
+  t.truthy(thread.before);
+  const events = json<{ events: unknown[]; before: number | null }>(await call(client, 'read_run_history', { run }));
+  t.is(events.events.length, 25);
+  t.truthy(events.before);
+  const lines = json<{ lines: { n: number }[] }>(await call(client, 'read_run_log', { run })).lines;
+  t.true((await srv.get(`/api/runs/${run}/log?pageSize=200`)).body.lines.length >= 60);
+  t.is(lines.length, 50);
+  const early = json<{ lines: { n: number }[] }>(await call(client, 'read_run_log', { run, before: 7 })).lines;
+  t.deepEqual(early.map((l) => l.n), [1, 2, 3, 4, 5, 6]);
 });
 
 test.serial('start_run answers the run id and its page address, acting as the calling agent', async (t) => {
-  const { api, client } = await shared;
-  const res = json(await call(client, 'start_run', { project: 'p1', goal: 'fix the bug', harness: 'codex', reason: 'asked' }));
-  t.regex(String(res.run), /^r\d+$/);
-  t.is(res.url, `http://127.0.0.1:1/runs/${res.run}`);
-  const started = api.calls.find((c) => c.method === 'startRun');
-  t.deepEqual(started?.args[0], { project: 'p1', goal: 'fix the bug', harness: 'codex', reason: 'asked' });
-  t.deepEqual(started?.by, { kind: 'agent', name: 'claude-code' });
+  const { srv, client } = await shared;
+  const res = json(await call(client, 'start_run', { project: srv.projectId, goal: 'fix the bug', harness: 'codex', reason: 'asked' }));
+  t.regex(String(res.run), /^r\w+$/);
+  t.is(res.url, `${srv.baseUrl}runs/${res.run}`);
+  const created = (await history(srv, String(res.run)))[0];
+  t.is(created.type, 'RunCreated');
+  t.like(created.data, { projectId: srv.projectId, goal: 'fix the bug', harness: 'codex', reason: 'asked' });
+  t.deepEqual(created.data.by, { kind: 'agent', name: 'claude-code' });
 });
 
 test.serial('start_run in an unknown project is refused with the reason', async (t) => {
@@ -49,55 +58,70 @@ test.serial('start_run in an unknown project is refused with the reason', async 
 });
 
 test.serial('control_run: Stale is a normal result; a disallowed action is refused naming the allowed ones', async (t) => {
-  const { api, client } = await shared;
-  const run = api.put('r9', 'Running');
-  const stale = await call(client, 'control_run', { run: 'r9', position: 'p0', action: 'Pause' });
+  const { srv, client } = await shared;
+  const run = await srv.running();
+  const position = await srv.position(run);
+  const stale = await call(client, 'control_run', { run, position: 'v0', action: 'Pause' });
   t.falsy(stale.isError);
   t.is(json(stale).outcome, 'Stale');
-  const refused = await call(client, 'control_run', { run: 'r9', position: run.position, action: 'Resume' });
+  const refused = await call(client, 'control_run', { run, position, action: 'Resume' });
   t.true(refused.isError);
-  t.is(textOf(refused), 'Resume is not allowed now; allowed actions: Pause, Abort, ChangeHarness, Jump');
-  const applied = json<{ outcome: string; run: { standing: string } }>(await call(client, 'control_run', { run: 'r9', position: run.position, action: 'Pause', reason: 'lunch' }));
+  t.is(textOf(refused), 'Resume is not allowed now; allowed actions: Pause, ChangeHarness, Jump, Restart, Abort');
+  const applied = json<{ outcome: string; run: { standing: string } }>(await call(client, 'control_run', { run, position, action: 'Pause', reason: 'lunch' }));
   t.is(applied.outcome, 'Applied');
   t.is(applied.run.standing, 'Paused');
-  const sent = api.calls.filter((c) => c.method === 'control').at(-1);
-  t.deepEqual(sent?.args, ['r9', { position: run.position, action: 'Pause', reason: 'lunch' }]);
+  const paused = (await history(srv, run)).filter((e) => e.type === 'RunPaused');
+  t.deepEqual(paused.map((e) => e.data), [{ by: { kind: 'agent', name: 'claude-code' }, reason: 'lunch' }]);
 });
 
 test.serial('refusals from the service become tool errors with their text', async (t) => {
-  const { api, client } = await shared;
-  api.put('r8', 'Succeeded');
-  t.is(textOf(await call(client, 'revise_goal', { run: 'r8', goal: 'x' })), 'the run has ended; its goal cannot be revised');
-  api.put('r7', 'Running');
-  t.is(textOf(await call(client, 'archive_run', { run: 'r7', state: 'Archived' })), 'the run is still going; it cannot be archived');
-  t.is(textOf(await call(client, 'resolve_run', { run: 'r7' })), 'the run has not ended; only an ended run can be resolved');
+  const { srv, client } = await shared;
+  const ended = await srv.ended();
+  t.is(textOf(await call(client, 'revise_goal', { run: ended, goal: 'x' })), 'the run has ended; its goal cannot be revised');
+  const going = await srv.running();
+  const archive = await call(client, 'archive_run', { run: going, state: 'Archived' });
+  t.true(archive.isError);
+  t.is(textOf(archive), 'the run is still going; abort it or let it end before archiving');
+  const resolve = await call(client, 'resolve_run', { run: going });
+  t.true(resolve.isError);
+  t.is(textOf(resolve), 'only a run that ended without success can be resolved');
   t.is(textOf(await call(client, 'get_run', { run: 'ghost' })), 'unknown run: ghost');
-  const msg = json(await call(client, 'message_run', { run: 'r8', text: 'hello', delivery: 'Resume' }));
-  t.deepEqual([msg.delivered, msg.detail], [false, 'the run has ended']);
+  const msg = await call(client, 'message_run', { run: ended, text: 'hello', delivery: 'Resume' });
+  t.true(msg.isError);
+  t.is(textOf(msg), 'the run has ended (Aborted); the message was not taken');
 });
 
 test.serial('change_setting records the tool and the calling agent as the source', async (t) => {
-  const { settings, client } = await shared;
-  const res = json(await call(client, 'change_setting', { change: { _tag: 'RunCap', cap: { _tag: 'Chosen', value: 5 } } }));
-  t.deepEqual(res.committed, { _tag: 'RunCap', cap: { _tag: 'Chosen', value: 5 } });
-  t.deepEqual(settings.changes.at(-1)?.source, { via: 'mcp', sender: 'claude-code' });
+  const { srv, client } = await shared;
+  const res = json(await call(client, 'change_setting', { change: { _tag: 'RunCap', cap: { _tag: 'Chosen', value: 50 } } }));
+  t.deepEqual(res.committed, { _tag: 'RunCap', cap: { _tag: 'Chosen', value: 50 } });
+  const latest = (await srv.get('/api/settings/changes')).body.changes[0];
+  t.deepEqual(latest.change, { _tag: 'RunCap', cap: { _tag: 'Chosen', value: 50 } });
+  t.deepEqual(latest.source, { via: 'mcp', sender: 'claude-code' });
 });
 
 test.serial('a tool whose service call throws answers an error and the server goes on', async (t) => {
-  const { api, client } = await shared;
-  const original = api.listProjects.bind(api);
-  api.listProjects = () => { throw new Error('disk on fire'); };
-  t.teardown(() => { api.listProjects = original; });
-  const res = await call(client, 'list_projects', {});
+  const { srv, client } = await shared;
+  const run = await srv.ended();
+  // exports/ taken by a plain file: writing the export throws inside the service
+  const exports = join(srv.home, 'exports');
+  rmSync(exports, { recursive: true, force: true });
+  writeFileSync(exports, 'in the way');
+  t.teardown(() => rmSync(exports, { recursive: true, force: true }));
+  const res = await call(client, 'export_run', { run });
   t.true(res.isError);
-  t.is(textOf(res), 'list_projects failed: disk on fire');
-  api.listProjects = original;
-  t.falsy((await call(client, 'list_projects', {})).isError);
+  t.regex(textOf(res), /^export_run failed: .*exports/);
+  rmSync(exports);
+  mkdirSync(exports, { mode: 0o700 });
+  const again = await call(client, 'export_run', { run });
+  t.falsy(again.isError, textOf(again));
+  t.is(json(again).path, join(exports, `${run}.jsonl`));
 });
 
 test.serial('list_projects answers id, name, folders and primaryFolder only', async (t) => {
-  const { client } = await shared;
+  const { srv, client } = await shared;
+  const folder = srv.repo.split('/').at(-1);
   t.deepEqual(json(await call(client, 'list_projects', {})), {
-    projects: [{ id: 'p1', name: 'Demo', folders: [{ name: 'app', path: '/tmp/app' }], primaryFolder: 'app' }],
+    projects: [{ id: srv.projectId, name: 'demo', folders: [{ name: folder, path: srv.repo }], primaryFolder: folder }],
   });
 });

@@ -1,37 +1,98 @@
 import test from 'ava';
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { TOOLS } from '../../lib/mcp/registry.js';
 import { TOOL_GROUPS } from '../../lib/settings/model.js';
-import type { Standing } from '../../lib/service-api.js';
-import { FakeService } from './helpers/fake-service.js';
-import { FakeSettings } from './helpers/fake-settings.js';
-import { connect, startServer, type TestServer } from './helpers/server.js';
+import { fixturePullRequest, fixtureRepository } from '../fixtures/github/fixture.js';
+import { startGitHubServer, type GitHubTestServer } from '../fixtures/github/server.js';
+import { tempDir } from '../helpers/env.js';
+import { startRun, untilStanding } from '../helpers/steer.js';
+import { mcpServer, type McpServer } from './helpers/real.js';
 import { EXAMPLES } from './helpers/examples.js';
 import { call, textOf } from './helpers/call.js';
 
-// The official SDK client against a real server: listing by group, every tool with good and bad
-// arguments, and the server still answering after each bad call.
+// The official SDK client against the real server: listing by group, every tool with good and bad
+// arguments, and the server still answering after each bad call. The examples name run `r1`,
+// project `p1`, question `q1` and cursor `c1`; each valid call gets a real one in the standing the
+// tool needs, made through the real engine with the scripted harness.
 
-// the standing r1 needs for each tool's valid call to be taken (wait_for_run: ended, so it answers at once)
-const STANDING_FOR: Readonly<Record<string, Standing>> = { archive_run: 'Failed', resolve_run: 'Failed', wait_for_run: 'Aborted', answer_question: 'Question' };
+const WEB = 'github.example';
+const SHIP = `digraph ship {
+  start [kind=start]
+  work  [kind=agent, prompt="{{goal}}"]
+  ship  [kind=deliver]
+  done  [kind=exit]
+  start -> work -> ship -> done
+}`;
 
-interface Ctx { srv: TestServer; client: Client; api: FakeService; settings: FakeSettings }
+const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, stdio: 'pipe' }).toString().trim();
+
+/** The project's repository, with an origin on the code host (a bare repository behind a GitHub-looking URL). */
+const originRepo = (): string => {
+  const root = tempDir('svc-origin-');
+  const bare = join(root, 'app.git');
+  const work = join(root, 'app');
+  const url = `https://${WEB}/acme/app.git`;
+  git(root, 'init', '-q', '--bare', bare);
+  git(root, 'config', '--global', `url.${bare}.insteadOf`, url);
+  git(root, 'init', '-q', '-b', 'main', work);
+  writeFileSync(join(work, 'README.md'), 'app\n');
+  git(work, 'add', '-A');
+  git(work, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'init');
+  git(work, 'remote', 'add', 'origin', url);
+  git(work, 'push', '-q', 'origin', 'main');
+  return work;
+};
+
+interface Ctx { srv: McpServer; client: Client; gh: GitHubTestServer; shipped: string; reading: string; cursor: string }
+
+const allGroups = async (srv: McpServer, enabled: boolean, except?: string) => {
+  for (const group of TOOL_GROUPS) await srv.setting({ _tag: 'McpToolGroup', group, enabled: group === except ? !enabled : enabled });
+};
+
 const setup = async (): Promise<Ctx> => {
-  const api = new FakeService();
-  const settings = new FakeSettings();
-  const srv = await startServer(api, settings);
-  return { srv, client: await connect(srv), api, settings };
+  const gh = await startGitHubServer({ webHost: WEB, tokens: ['tok'], repositories: [fixtureRepository('acme', 'app', [fixturePullRequest({ owner: 'acme', name: 'app' }, WEB, { number: 4 })])] });
+  const srv = await mcpServer({ workflows: { ship: SHIP }, repo: originRepo() });
+  await srv.setting({ _tag: 'CodeHost', graphqlUrl: gh.graphqlUrl, webHost: WEB });
+  await srv.setting({ _tag: 'CodeHostToken', token: 'tok' });
+  const shipped = await startRun(srv, { goal: '[write:feature.txt=done]', workflow: 'ship' });
+  await untilStanding(srv, shipped, 'Succeeded');
+  // a run read by the reading tools, with two thread rows so a page has a cursor
+  const reading = await srv.running();
+  await srv.post(`/api/runs/${reading}/messages`, { text: 'hello', delivery: 'Hold' });
+  const cursor = (await srv.get(`/api/runs/${reading}/thread?pageSize=1`)).body.before as string;
+  return { srv, client: await srv.connect(), gh, shipped, reading, cursor };
 };
 const shared = setup();
 test.after.always(async () => {
-  const { srv, client } = await shared;
+  const { srv, client, gh } = await shared;
   await client.close();
   await srv.close();
+  await gh.close();
 });
 
+/** A valid example with the real run, project, question, cursor and position it needs. */
+const realArgs = async (ctx: Ctx, tool: string, args: Record<string, unknown>): Promise<Record<string, unknown>> => {
+  const { srv } = ctx;
+  let run = ctx.reading;
+  let question = '';
+  if (['archive_run', 'resolve_run', 'wait_for_run'].includes(tool)) run = await srv.ended(); // ended: wait_for_run answers at once
+  if (['control_run', 'revise_goal', 'secure_run_work', 'message_run'].includes(tool)) run = await srv.running();
+  if (tool === 'read_pull_request') run = ctx.shipped;
+  if (tool === 'answer_question') ({ runId: run, questionId: question } = await srv.asking(typeof args['answer'] === 'string' ? 'Which?' : 'Which?|a|b'));
+  const real = JSON.parse(JSON.stringify(args)
+    .replaceAll('"r1"', JSON.stringify(run)).replaceAll('"p1"', JSON.stringify(srv.projectId))
+    .replaceAll('"q1"', JSON.stringify(question)).replaceAll('"c1"', JSON.stringify(ctx.cursor)).replaceAll('"Demo"', '"demo"'));
+  return tool === 'control_run' ? { ...real, position: await srv.position(run) } : real;
+};
+
 test('by default tools/list shows every tool but the archiving and settings groups', async (t) => {
-  const { client, srv } = await setup();
-  t.teardown(async () => { await client.close(); await srv.close(); });
+  const srv = await mcpServer();
+  t.teardown(() => srv.close());
+  const client = await srv.connect();
+  t.teardown(() => client.close());
   const names = (await client.listTools()).tools.map((x) => x.name);
   t.deepEqual(names, TOOLS.filter((x) => x.group !== 'archiving' && x.group !== 'settings').map((x) => x.name));
   t.is(names.length, 19);
@@ -48,40 +109,41 @@ test('each listed tool advertises the schema derived from its codec', async (t) 
 
 for (const group of TOOL_GROUPS) {
   test.serial(`group ${group} off: its tools are not listed and a call says the group is off`, async (t) => {
-    const { client, settings } = await shared;
-    settings.allGroups(true);
-    settings.group(group, false);
-    t.teardown(() => settings.allGroups(true));
+    const { client, srv } = await shared;
+    await allGroups(srv, true, group);
+    t.teardown(() => allGroups(srv, true));
     const names = (await client.listTools()).tools.map((x) => x.name);
     const inGroup = TOOLS.filter((x) => x.group === group).map((x) => x.name);
     t.deepEqual(names, TOOLS.filter((x) => x.group !== group).map((x) => x.name));
+    const before = srv.service.listRuns().length;
     for (const name of inGroup) {
-      const res = await call(client, name, EXAMPLES[name].valid[0]);
+      const res = await call(client, name, EXAMPLES[name]!.valid[0]);
       t.true(res.isError, name);
       t.is(textOf(res), `the ${group} tool group is off in Settings`);
     }
+    t.is(srv.service.listRuns().length, before, 'a refused call started nothing');
   });
 }
 
 test.serial('every tool answers its valid examples', async (t) => {
-  const { client, api, settings } = await shared;
-  settings.allGroups(true);
+  const ctx = await shared;
+  await allGroups(ctx.srv, true);
   for (const tool of TOOLS) {
-    for (const args of EXAMPLES[tool.name].valid) {
-      api.put('r1', STANDING_FOR[tool.name] ?? 'Running');
-      const fixed = tool.name === 'control_run' ? { ...args, position: (api.getRun('r1') as { right: { position: string } }).right.position } : args;
-      const res = await call(client, tool.name, fixed);
-      t.falsy(res.isError, `${tool.name} ${JSON.stringify(fixed)}: ${textOf(res)}`);
+    for (const args of EXAMPLES[tool.name]!.valid) {
+      const real = await realArgs(ctx, tool.name, args);
+      const res = await call(ctx.client, tool.name, real);
+      t.falsy(res.isError, `${tool.name} ${JSON.stringify(real)}: ${textOf(res)}`);
       t.deepEqual(res.structuredContent, JSON.parse(textOf(res)), tool.name);
     }
   }
+  t.deepEqual(ctx.gh.invalid, [], 'every query the service sent is valid against GitHub\'s schema');
 });
 
 test.serial('every bad argument is a tool error with a clear text, and the server answers afterwards', async (t) => {
-  const { client, settings } = await shared;
-  settings.allGroups(true);
+  const { client, srv } = await shared;
+  await allGroups(srv, true);
   for (const tool of TOOLS) {
-    for (const bad of EXAMPLES[tool.name].bad) {
+    for (const bad of EXAMPLES[tool.name]!.bad) {
       const res = await call(client, tool.name, bad.args);
       t.true(res.isError, `${tool.name} ${JSON.stringify(bad.args)}`);
       t.regex(textOf(res), bad.text, `${tool.name} ${JSON.stringify(bad.args)}`);

@@ -1,82 +1,80 @@
 import test from 'ava';
-import { FakeService } from './helpers/fake-service.js';
-import { FakeSettings } from './helpers/fake-settings.js';
-import { connect, startServer } from './helpers/server.js';
+import { eventually } from '../helpers/env.js';
+import { control, startRun, untilStanding } from '../helpers/steer.js';
+import { mcpServer, release } from './helpers/real.js';
 import { call, json } from './helpers/call.js';
 
-// wait_for_run: many waiters on one run wake on one change; an ended run answers at once; the time
-// running out answers Nothing. (Wake latency itself is measured in bench/, not asserted here.)
+// wait_for_run on the real server: many waiters on one run wake on one change; an ended run
+// answers at once; a question wakes a waiter; the time running out answers Nothing; a client that
+// goes away stops its wait. (Wake latency is measured in bench/, not asserted here.)
 
-const until = async (cond: () => boolean, ms = 10_000): Promise<void> => {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('condition not reached');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
+type Waited = { changed: string; run: { standing: string } };
 
 test('200 concurrent waiters on one run all wake after one change', async (t) => {
-  const api = new FakeService();
-  const srv = await startServer(api, new FakeSettings());
-  const client = await connect(srv);
-  t.teardown(async () => { await client.close(); await srv.close(); });
-  api.put('r1', 'Running');
-  const waits = Array.from({ length: 200 }, () => call(client, 'wait_for_run', { run: 'r1', timeout: 120 }));
-  await until(() => api.waiters('r1') === 200);
-  const changedAt = Date.now();
-  api.put('r1', 'Paused');
+  const s = await mcpServer();
+  t.teardown(() => s.close());
+  const client = await s.connect();
+  t.teardown(() => client.close());
+  const runId = await s.running();
+  const waits = Array.from({ length: 200 }, () => call(client, 'wait_for_run', { run: runId, timeout: 120 }));
+  await eventually(() => s.service.waiting, (n) => n === 200);
+  t.is((await control(s, runId, 'Pause')).body.outcome, 'Applied');
   const answers = await Promise.all(waits);
-  const took = Date.now() - changedAt;
-  t.true(took < 2000, `all waiters answered ${took} ms after the change`);
   t.is(answers.length, 200);
   for (const a of answers) {
-    const body = json<{ changed: string; run: { standing: string } }>(a);
+    const body = json<Waited>(a);
     t.is(body.changed, 'Standing');
     t.is(body.run.standing, 'Paused');
   }
-  t.is(api.waiters('r1'), 0);
+  t.is(s.service.waiting, 0);
 });
 
 test('an ended run answers AlreadyEnded at once; a question answers Question', async (t) => {
-  const api = new FakeService();
-  const srv = await startServer(api, new FakeSettings());
-  const client = await connect(srv);
-  t.teardown(async () => { await client.close(); await srv.close(); });
-  api.put('done', 'Succeeded');
-  t.is(json(await call(client, 'wait_for_run', { run: 'done' })).changed, 'AlreadyEnded');
-  api.put('r2', 'Running');
-  const waiting = call(client, 'wait_for_run', { run: 'r2' });
-  await until(() => api.waiters('r2') === 1);
-  api.put('r2', 'Question');
-  t.is(json(await waiting).changed, 'Question');
+  const s = await mcpServer();
+  t.teardown(() => s.close());
+  const client = await s.connect();
+  t.teardown(() => client.close());
+  t.is(json(await call(client, 'wait_for_run', { run: await s.ended() })).changed, 'AlreadyEnded');
+  t.is(s.service.waiting, 0);
+  // The agent asks only once the waiter is in: its go-ahead is a file the test writes.
+  const runId = await startRun(s, { goal: '[until:go][ask:Which?|a|b]', workflow: 'two' });
+  await eventually(() => s.get(`/api/runs/${runId}/detail`), (r) => r.body.phase === 'Executing');
+  const waiting = call(client, 'wait_for_run', { run: runId });
+  await eventually(() => s.service.waiting, (n) => n === 1);
+  await release(s, runId, 'go');
+  const woke = json<Waited>(await waiting);
+  t.is(woke.changed, 'Question');
+  t.is(woke.run.standing, 'Question');
 });
 
-test('the default timeout is 60 s; the time running out answers Nothing', async (t) => {
-  const api = new FakeService();
-  const srv = await startServer(api, new FakeSettings());
-  const client = await connect(srv);
-  t.teardown(async () => { await client.close(); await srv.close(); });
-  api.put('r1', 'Running');
-  const started = Date.now();
-  t.is(json(await call(client, 'wait_for_run', { run: 'r1', timeout: 1 })).changed, 'Nothing');
-  t.true(Date.now() - started >= 900);
-  const waiting = call(client, 'wait_for_run', { run: 'r1' });
-  await until(() => api.waiters('r1') === 1);
-  t.deepEqual(api.calls.filter((c) => c.method === 'waitForRun').map((c) => c.args[1]), [1000, 60_000]);
-  api.put('r1', 'Failed');
-  t.is(json(await waiting).changed, 'Ended');
+test('the time running out answers Nothing; a wait without timeout outlives it, and answers Ended', async (t) => {
+  const s = await mcpServer();
+  t.teardown(() => s.close());
+  const client = await s.connect();
+  t.teardown(() => client.close());
+  const runId = await s.running();
+  const long = call(client, 'wait_for_run', { run: runId });
+  await eventually(() => s.service.waiting, (n) => n === 1);
+  const short = json<Waited>(await call(client, 'wait_for_run', { run: runId, timeout: 1 }));
+  t.is(short.changed, 'Nothing');
+  t.is(short.run.standing, 'Running');
+  // the default (60 s) wait is still held after a 1 s one has run out
+  t.is(s.service.waiting, 1);
+  t.is((await control(s, runId, 'Abort')).body.outcome, 'Applied');
+  t.is(json(await long).changed, 'Ended');
+  t.is(s.service.waiting, 0);
 });
 
 test('a waiter whose client goes away stops waiting', async (t) => {
-  const api = new FakeService();
-  const srv = await startServer(api, new FakeSettings());
-  const client = await connect(srv);
-  t.teardown(() => srv.close());
-  api.put('r1', 'Running');
-  const waiting = call(client, 'wait_for_run', { run: 'r1', timeout: 300 }).catch(() => 'gone');
-  await until(() => api.waiters('r1') === 1);
+  const s = await mcpServer();
+  t.teardown(() => s.close());
+  const client = await s.connect();
+  const runId = await s.running();
+  const waiting = call(client, 'wait_for_run', { run: runId, timeout: 300 }).catch(() => 'gone');
+  await eventually(() => s.service.waiting, (n) => n === 1);
   await client.close();
-  await until(() => api.waiters('r1') === 0);
-  t.is(api.waiters('r1'), 0);
+  await eventually(() => s.service.waiting, (n) => n === 0);
+  t.is(s.service.waiting, 0);
   await waiting;
+  t.is((await untilStanding(s, runId, 'Running')).standing, 'Running', 'the run itself is untouched');
 });

@@ -1,6 +1,7 @@
 // What the supervisor-turn tests share: a real server, a second real /mcp mount over the same
-// service that accepts one supervisor key (until part 1 wires keys into the server's own
-// endpoint), and turn deps on the real CLIs from node_modules/.bin.
+// service that accepts one made-up key with every tool (so a turn is tested apart from part 1's
+// records and rules; live-kit.ts drives the server's own endpoint), and turn deps on the real
+// CLIs from node_modules/.bin.
 import Koa from 'koa';
 import { right } from 'fp-ts/lib/Either.js';
 import { join } from 'node:path';
@@ -10,6 +11,7 @@ import { mountMcp } from '../../lib/mcp/endpoint.js';
 import { supervisorHarnesses } from '../../lib/supervisors/agent/harnesses.js';
 import { supervisorEndpointUrl, type SupervisorTurnDeps } from '../../lib/supervisors/agent/turn.js';
 import { repoRoot } from '../helpers/env.js';
+import { unscopedSession } from '../fixtures/supervisors/unscoped-session.js';
 import { realCliEnv } from '../helpers/real-run.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 
@@ -25,7 +27,7 @@ export const keyedEndpoint = async (s: TestServer, key: string): Promise<{ url: 
   mountMcp(app, {
     api: s.service, home: s.home,
     settings: { read: () => s.service.settings(), change: (change, source) => right(s.service.changeSetting(change, source)) },
-    supervisor: (k) => k === key,
+    supervisor: (k) => (k === key ? unscopedSession('fixture') : undefined),
   });
   const server = app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));

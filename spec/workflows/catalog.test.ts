@@ -62,10 +62,8 @@ test('files on disk: added, edited and removed are seen without a restart', asyn
   const w = world(t);
   t.is(originOf(w, 'nightly'), undefined); // starts the watchers; .svc does not exist yet
   await new Promise((r) => setTimeout(r, 300));
-  const started = Date.now();
   const file = write(w.project.primaryFolderPath, '.svc/workflows/nightly.dot', tinyWorkflow('v1'));
   t.true(await eventually(() => descriptionOf(w, 'nightly') === 'v1'), 'added');
-  t.true(Date.now() - started < 5000);
   write(w.project.primaryFolderPath, '.svc/workflows/nightly.dot', tinyWorkflow('v2'));
   t.true(await eventually(() => descriptionOf(w, 'nightly') === 'v2'), 'edited');
   write(w.home, 'workflows/homely.dot', tinyWorkflow('h1'));

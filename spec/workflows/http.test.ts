@@ -165,3 +165,33 @@ test('DELETE refuses a bad name', async (t) => {
     t.regex((await json(res)).detail, /workflow name/, name);
   }
 });
+
+test('POST /api/workflows/:name/validation checks a draft as that custom workflow without saving it', async (t) => {
+  const { base, project } = await serve(t);
+  const check = (path: string, body: string) => fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  // against the project's personas: one that does not exist is an error pinned to its node and attribute
+  write(project.primaryFolderPath, '.svc/personas/helper.md', 'You help.\n');
+  const draft = 'digraph d {\n start [kind=start]\n w [kind=agent, persona=nobody, prompt="x"]\n done [kind=exit]\n start -> w -> done\n}';
+  const res = await check('/api/workflows/draft/validation?project=p1', JSON.stringify({ source: draft }));
+  t.is(res.status, 200);
+  const body = await json(res);
+  t.like(body, { workflow: 'draft', origin: 'custom', loads: false });
+  t.like(body.errors[0], { node: 'w', attribute: 'persona' });
+  const good = await json(await check('/api/workflows/draft/validation?project=p1', JSON.stringify({ source: draft.replace('nobody', 'helper') })));
+  t.deepEqual(good, { workflow: 'draft', origin: 'custom', loads: true, errors: [], warnings: [] });
+  // text that is not DOT is a normal answer here (the editor shows where it breaks), not a refusal
+  const notDot = await json(await check('/api/workflows/draft/validation', JSON.stringify({ source: 'digraph {' })));
+  t.false(notDot.loads);
+  t.true(notDot.errors.length > 0);
+  t.is((await fetch(`${base}/api/workflows/draft?project=p1`)).status, 404, 'nothing was saved');
+  for (const [path, body, status] of [
+    ['/api/workflows/draft/validation', JSON.stringify({ sauce: draft }), 400],
+    ['/api/workflows/draft/validation', JSON.stringify({ source: 3 }), 400],
+    ['/api/workflows/bad%20name/validation', JSON.stringify({ source: draft }), 400],
+    ['/api/workflows/draft/validation?project=nope', JSON.stringify({ source: draft }), 404],
+  ] as const) {
+    const r = await check(path, body);
+    t.is(r.status, status, path + body);
+    t.is(typeof (await json(r)).detail, 'string');
+  }
+});

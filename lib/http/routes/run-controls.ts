@@ -1,10 +1,12 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
+import { isLeft } from 'fp-ts/lib/Either.js';
 import type { Service } from '../../service/service.js';
 import { readJson } from '../body.js';
 import { AnswerBody, ArchiveBody, ControlBody, GoalBody, MessageBody, ReasonBody } from '../codecs.js';
 import { decodeOr400 } from '../decode.js';
 import { intParam, personFrom, reply } from '../reply.js';
+import { replyShared } from '../shared-json.js';
 
 // Steering a run over HTTP: the same facade calls the MCP tools make.
 export const runControlRoutes = (router: Router, service: Service): void => {
@@ -46,7 +48,14 @@ export const runControlRoutes = (router: Router, service: Service): void => {
   router.get('/api/runs/:runId/wait', async (ctx: Context) => {
     const seconds = intParam(ctx, 'timeout', 0, 300, 60)!;
     const abort = new AbortController();
-    ctx.req.on('close', () => abort.abort());
-    reply(ctx, await service.waitForRun(id(ctx), seconds * 1000, abort.signal));
+    // A client gone before the answer ends its wait. Once answered the listener goes: abort()
+    // builds a DOMException with a stack, which 1,000 sockets closing after one wake would pay for.
+    const gone = () => abort.abort();
+    ctx.req.once('close', gone);
+    const r = await service.waitForRun(id(ctx), seconds * 1000, abort.signal);
+    ctx.req.off('close', gone);
+    // Every long-poll one append wakes holds the same answer: encoded once, the same bytes to each.
+    if (isLeft(r)) reply(ctx, r);
+    else replyShared(ctx, r.right);
   });
 };

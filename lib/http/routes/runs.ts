@@ -8,6 +8,8 @@ import { START_RUN_FIELDS, StartRunBody } from '../codecs.js';
 import { decodeOr400, refuseUnknownFields } from '../decode.js';
 import { BodyError } from '../body.js';
 import { personFrom, reply } from '../reply.js';
+import { noneMatchHas } from '../if-none-match.js';
+import { GZIP_FROM_BYTES, RunsListBody } from '../runs-list-body.js';
 
 // GET /api/runs, GET /api/runs/:runId, POST /api/runs.
 
@@ -30,9 +32,41 @@ export const startInputFrom = (b: StartBody): StartRunInput => {
 };
 
 export const runRoutes = (router: Router, service: Service): void => {
-  router.get('/api/runs', (ctx: Context) => {
+  const list = new RunsListBody();
+  // The list is large (10,000 runs: ~2.7 MB) and mostly unchanged between reads: a weak ETag from
+  // the list's version (no hashing), 304 when the client has it, gzip when the client takes it.
+  router.get('/api/runs', async (ctx: Context) => {
+    // Where the push stream's runs scope stands for this body: open /api/events?runs with it as
+    // Last-Event-ID and no change is missed or applied twice.
+    ctx.set('svc-event-id', service.events.runs.cursor());
+    const version = service.httpRunsVersion();
+    const etag = `W/"runs-${version}"`;
+    ctx.status = 200;
+    ctx.set('ETag', etag);
+    ctx.set('Cache-Control', 'no-cache');
+    ctx.vary('Accept-Encoding');
+    if (noneMatchHas(ctx.get('If-None-Match'), etag)) {
+      ctx.status = 304;
+      return;
+    }
+    const json = () => service.httpRunsJson();
+    const plain = list.identity(version, json);
     ctx.type = 'application/json';
-    ctx.body = service.httpRunsJson();
+    if (plain.length >= GZIP_FROM_BYTES && ctx.acceptsEncodings('gzip', 'identity') === 'gzip') {
+      const zipped = await list.gzipped(version, json);
+      ctx.set('Content-Encoding', 'gzip');
+      ctx.body = zipped;
+    } else {
+      ctx.body = plain;
+    }
+  });
+  // The app's runs board: the rows of GET /api/runs with what triage needs (see runs-board.ts).
+  router.get('/api/board', (ctx: Context) => {
+    const archived = ctx.query['archived'];
+    if (archived !== undefined && archived !== 'true' && archived !== 'false') throw new BodyError(400, 'archived is true or false');
+    ctx.set('svc-event-id', service.events.runs.cursor());
+    ctx.type = 'application/json';
+    ctx.body = service.boardJson(archived === 'true');
   });
   router.get('/api/runs/:runId', (ctx: Context) => reply(ctx, service.getHttpRun(ctx.params['runId']!)));
   router.get('/api/runs/:runId/detail', (ctx: Context) => reply(ctx, service.getRun(ctx.params['runId']!)));

@@ -5,7 +5,7 @@ import { isLeft } from 'fp-ts/lib/Either.js';
 import { workflowNameProblem } from '../../workflows/catalog-sources.js';
 import type { Catalog, ProjectRef } from '../../workflows/catalog.js';
 
-// /api/workflows: list, read, validate, save custom, delete custom. Handlers only decode input,
+// /api/workflows: list, read, validate (saved, or a draft not saved), save custom, delete custom. Handlers only decode input,
 // ask the catalog and map the answer; a workflow that does not load is a 200 with loads false.
 
 export interface WorkflowRouteDeps {
@@ -107,6 +107,15 @@ export const workflowRoutes = (router: Router, deps: WorkflowRouteDeps): void =>
     const name = nameOf(ctx);
     const project = projectOf(ctx, deps, true) as ProjectRef;
     ctx.body = catalog.validate(project, name) ?? refuse(404, `unknown workflow: ${name}`);
+  }));
+  // A draft from the editor, checked as the custom workflow it would become; nothing is stored.
+  router.post('/api/workflows/:name/validation', handle(async (ctx) => {
+    const name = nameOf(ctx);
+    const project = projectOf(ctx, deps, false);
+    const { source } = decodeSave(await rawBody(ctx));
+    const checked = catalog.check(name, source, project);
+    if (isLeft(checked)) return refuse(400, checked.left._tag === 'Invalid' ? checked.left.detail : 'workflow not checked');
+    ctx.body = checked.right;
   }));
   router.put('/api/workflows/:name', handle(async (ctx) => {
     const name = nameOf(ctx);

@@ -27,6 +27,8 @@ export interface AgentDeps {
   now(): Date;
 }
 
+const STOPPED = 'the server stopped during the turn; it runs again';
+
 /** a fresh session gets this many recent entries instead of only the new ones */
 const FRESH_HISTORY = 30;
 
@@ -36,6 +38,7 @@ export class SupervisorAgents {
   private unsubscribe: (() => void) | null = null;
   private clock: NodeJS.Timeout | null = null;
   private stopping = false;
+  private stopReason = STOPPED;
 
   constructor(private readonly deps: AgentDeps) {}
 
@@ -48,8 +51,10 @@ export class SupervisorAgents {
     this.clock.unref();
   }
 
-  async stop(): Promise<void> {
+  /** reason: what the chat says of a turn cut off by this stop (it runs again later) */
+  async stop(reason = STOPPED): Promise<void> {
     this.stopping = true;
+    this.stopReason = reason;
     this.unsubscribe?.();
     if (this.clock) clearInterval(this.clock);
     for (const b of this.busy.values()) b.abort.abort();
@@ -59,6 +64,12 @@ export class SupervisorAgents {
   /** a person's message: recorded in the chat, which wakes the supervisor */
   write(id: string, text: string, sender: string | null): Stored | undefined {
     return this.append(id, [{ type: 'PersonWrote', data: { text, sender } }])[0];
+  }
+
+  /** while the loop is not running: the chat says once why a wake waits */
+  sayHeld(id: string): void {
+    const held = this.deps.port.heldBecause(id);
+    if (held && this.state(id).heldReason !== held) this.append(id, [{ type: 'WakesHeld', data: { reason: held } }]);
   }
 
   state(id: string): TurnsState {
@@ -94,7 +105,7 @@ export class SupervisorAgents {
 
   private recover(id: string): void {
     const s = this.state(id);
-    if (s.inFlight) this.append(id, [{ type: 'TurnInterrupted', data: { turnId: s.inFlight.turnId, reason: 'the server stopped during the turn; it runs again' } }]);
+    if (s.inFlight) this.append(id, [{ type: 'TurnInterrupted', data: { turnId: s.inFlight.turnId, reason: STOPPED } }]);
   }
 
   // Listeners run inside the journal's notify: act a tick later, never re-entering an append.
@@ -158,14 +169,13 @@ export class SupervisorAgents {
 
   private ended(sup: AgentSupervisor, turnId: string, r: FallbackResult, model: string | undefined, stopped: boolean): void {
     if (stopped && r.outcome === 'interrupted') {
-      this.append(sup.id, [{ type: 'TurnInterrupted', data: { turnId, reason: 'the server stopped during the turn; it runs again' } }]);
+      this.append(sup.id, [{ type: 'TurnInterrupted', data: { turnId, reason: this.stopReason } }]);
       return;
     }
     const cost = turnCost(r.harness, model, r, this.deps.prices());
     const data = { turnId, harness: r.harness, outcome: r.outcome, summary: r.summary, cost, ...(r.failure ? { failure: r.failure } : {}), ...(r.sessionId ? { sessionId: r.sessionId } : {}) };
     this.append(sup.id, [{ type: 'TurnEnded', data }]);
     this.deps.port.recordCost(sup.id, turnId, cost, this.deps.now().toISOString());
-    const held = this.deps.port.heldBecause(sup.id); // e.g. this turn reached today's limit: say so now
-    if (held && this.state(sup.id).heldReason !== held) this.append(sup.id, [{ type: 'WakesHeld', data: { reason: held } }]);
+    this.sayHeld(sup.id); // e.g. this turn reached today's limit: say so now
   }
 }

@@ -23,6 +23,11 @@ const wakeText = (runId: string, ev: Stored): RunWake | undefined => {
       return { kind: 'question', runId, text: `run ${runId} asked a question: ${JSON.stringify(clip(String(d['prompt'] ?? '')))}` };
     case 'RunFailed':
       return { kind: 'failed', runId, text: `run ${runId} failed: ${JSON.stringify(clip(String(d['reason'] ?? '')))}` };
+    case 'PullRequestChecksFailed': {
+      const pr = d['pullRequest'] as { url?: unknown } | undefined;
+      const failing = Array.isArray(d['failing']) ? (d['failing'] as unknown[]).map(String) : [];
+      return { kind: 'checksFailed', runId, text: `run ${runId}'s pull request ${String(pr?.url ?? '')} has failing checks: ${JSON.stringify(clip(failing.join(', ')))}` };
+    }
     case 'StepStarted':
       return d['kind'] === 'gate' ? { kind: 'gate', runId, text: `run ${runId} stopped at gate ${String(d['node'])}` } : undefined;
     default:

@@ -1,0 +1,37 @@
+import { left, right, type Either } from 'fp-ts/lib/Either.js';
+import type { ActionSetting, Actions, Tier } from '../lib/supervisors/model.js';
+import { forbidden, type Refusal } from './refusal.js';
+
+// Rules 6 and 7 (spec, Supervisor scoping): each acting tool falls under one of the five action
+// settings, whose tier says DoIt (act now), AskFirst (post an approval card and wait) or Never
+// (refuse). change_setting is under none: tool groups decide it, not tiers.
+
+export const ACTING_TOOLS = ['start_run', 'control_run', 'revise_goal', 'secure_run_work', 'message_run', 'answer_question', 'archive_run', 'resolve_run'] as const;
+export type ActingTool = (typeof ACTING_TOOLS)[number];
+
+export const isActingTool = (name: string): name is ActingTool => (ACTING_TOOLS as readonly string[]).includes(name);
+
+/** the words the app shows for each setting (the spec's "What it may do" table) */
+export const SETTING_TEXT: Readonly<Record<ActionSetting, string>> = {
+  messageAndControl: 'Message and control runs',
+  secureWork: "Save and push a run's work to its own branch",
+  switchHarness: "Switch a run's harness",
+  startRuns: 'Start runs',
+  archiveRuns: 'Archive runs',
+};
+
+export const settingOf = (tool: ActingTool, action?: string): ActionSetting => {
+  switch (tool) {
+    case 'control_run': return action === 'ChangeHarness' ? 'switchHarness' : 'messageAndControl';
+    case 'revise_goal': case 'message_run': case 'answer_question': return 'messageAndControl';
+    case 'secure_run_work': return 'secureWork';
+    case 'start_run': return 'startRuns';
+    case 'archive_run': case 'resolve_run': return 'archiveRuns';
+  }
+};
+
+/** the tier a call goes ahead at, or Never's refusal */
+export const decideTier = (actions: Actions, setting: ActionSetting): Either<Refusal, Exclude<Tier, 'Never'>> => {
+  const tier = actions[setting];
+  return tier === 'Never' ? left(forbidden(`"${SETTING_TEXT[setting]}" is set to Never for this supervisor`)) : right(tier);
+};

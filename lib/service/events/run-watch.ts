@@ -1,0 +1,135 @@
+import type { Journal, Stored } from '../../../journal/journal.js';
+import type { LogLine, LogStore } from '../../state/log-store.js';
+import { runStream } from '../../state/run-store.js';
+import { detailOf, type ServiceCore } from '../core.js';
+import { historyEventOf, threadRowOf } from '../pages.js';
+import { frame, MAX_REPLAY, type Sink } from './frames.js';
+
+// One run's scope (`/api/events?run=<id>`, `&log` for its log lines): after each append the run's
+// detail (as get_run gives it) with the new thread rows and history events; with `&log`, new log
+// lines in batches. The id is `run:<runId>:<seq>:<line>` (the last journal seq and log line the
+// client holds), so a resume is exact: both are durable counters of the run.
+
+interface Watcher {
+  readonly runId: string;
+  readonly log: boolean;
+  seq: number;
+  line: number;
+  readonly sink: Sink;
+  /** live log lines that arrived while the resume was reading the store */
+  held: LogLine[] | null;
+}
+
+const LOG_FLUSH_MS = 50;
+
+export const parseRunId = (lastId: string, runId: string): { seq: number; line: number } | null => {
+  const m = /^run:(.+):(\d{1,15}):(\d{1,15})$/.exec(lastId);
+  return m && m[1] === runId ? { seq: Number(m[2]), line: Number(m[3]) } : null;
+};
+
+export class RunWatch {
+  private readonly watchers = new Map<string, Set<Watcher>>();
+  private readonly pendingLines = new Map<Watcher, LogLine[]>();
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly core: ServiceCore, journal: Journal, logs: LogStore) {
+    journal.subscribe((stream, events) => {
+      if (stream.startsWith('run:')) this.onAppended(stream.slice(4), events);
+    });
+    logs.subscribe((runId, line) => this.onLine(runId, line));
+  }
+
+  get size(): number {
+    let n = 0;
+    for (const set of this.watchers.values()) n += set.size;
+    return n;
+  }
+
+  private id(w: Watcher): string {
+    return `run:${w.runId}:${w.seq}:${w.line}`;
+  }
+
+  /** Starts following; with `from` (a parsed Last-Event-ID) it first sends what the client missed. */
+  async watch(runId: string, log: boolean, sink: Sink, from: { seq: number; line: number } | null): Promise<() => void> {
+    const state = this.core.runs.get(runId)!;
+    const w: Watcher = { runId, log, seq: from?.seq ?? state.seq, line: from?.line ?? this.core.logs.head(runId), sink, held: log ? [] : null };
+    const set = this.watchers.get(runId) ?? new Set<Watcher>();
+    this.watchers.set(runId, set);
+    set.add(w);
+    const stop = () => {
+      set.delete(w);
+      this.pendingLines.delete(w);
+      if (set.size === 0 && this.watchers.get(runId) === set) this.watchers.delete(runId);
+    };
+    const missed = this.core.journal.read(runStream(runId), w.seq + 1, w.seq + MAX_REPLAY + 1);
+    if (missed.length > MAX_REPLAY) return this.reset(w, stop);
+    this.send(w, missed, true);
+    if (log) {
+      // Log lines are written in batches; wait for the batch so the store holds every line before now.
+      await this.core.logs.flushed();
+      const lines = from ? this.core.logs.after(runId, w.line, MAX_REPLAY + 1) : [];
+      if (lines.length > MAX_REPLAY) return this.reset(w, stop);
+      const held = w.held ?? [];
+      w.held = null;
+      this.sendLines(w, [...lines, ...held]);
+    }
+    return stop;
+  }
+
+  private reset(w: Watcher, stop: () => void): () => void {
+    w.sink.deliver(frame('reset', { reason: 'too far behind; load the run again' }));
+    return stop;
+  }
+
+  private onAppended(runId: string, events: readonly Stored[]): void {
+    const set = this.watchers.get(runId);
+    if (!set) return;
+    for (const w of set) this.send(w, events.filter((e) => e.seq > w.seq), false);
+  }
+
+  /**
+   * One frame per append: the run's detail, the new thread rows and the new history events together,
+   * under one id, so a connection cut between frames can never leave half an append delivered.
+   * A fresh watch's first frame is the run as it is now (no rows, no events).
+   */
+  private send(w: Watcher, events: readonly Stored[], always: boolean): void {
+    const s = this.core.runs.get(w.runId);
+    if (!s || (!always && events.length === 0)) return;
+    w.seq = Math.max(w.seq, events[events.length - 1]?.seq ?? 0, always ? s.seq : 0);
+    const thread = events.map(threadRowOf).filter((r) => r !== null);
+    w.sink.deliver(frame('run', { run: detailOf(this.core, s), thread, history: events.map(historyEventOf) }, this.id(w)));
+  }
+
+  private onLine(runId: string, line: LogLine): void {
+    const set = this.watchers.get(runId);
+    if (!set) return;
+    for (const w of set) {
+      if (!w.log) continue;
+      if (w.held) { w.held.push(line); continue; }
+      const pending = this.pendingLines.get(w) ?? [];
+      pending.push(line);
+      this.pendingLines.set(w, pending);
+    }
+    if (!this.timer && this.pendingLines.size) this.timer = setTimeout(() => this.flushLines(), LOG_FLUSH_MS);
+  }
+
+  private flushLines(): void {
+    this.timer = null;
+    for (const [w, lines] of this.pendingLines) this.sendLines(w, lines);
+    this.pendingLines.clear();
+  }
+
+  private sendLines(w: Watcher, lines: readonly LogLine[]): void {
+    // Lines read back from the store and lines held while reading may overlap: keep each once, in order.
+    const fresh: LogLine[] = [];
+    for (const l of lines) if (l.n > (fresh[fresh.length - 1]?.n ?? w.line)) fresh.push(l);
+    if (fresh.length === 0) return;
+    w.line = fresh[fresh.length - 1]!.n;
+    w.sink.deliver(frame('log', { lines: fresh }, this.id(w)));
+  }
+
+  close(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+}

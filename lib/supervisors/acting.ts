@@ -1,0 +1,97 @@
+import { chain, isLeft, left, right, type Either } from 'fp-ts/lib/Either.js';
+import { notFound, refusalText, type Refusal } from '../../commands/refusal.js';
+import { decideSupervisorAction, type ActionFacts, type Verdict } from '../../commands/supervisor-action.js';
+import type { ActingTool } from '../../commands/supervisor-tiers.js';
+import { findProject } from '../../projections/projects.js';
+import { errorAnswer, okAnswer, type ToolAnswer } from '../mcp/answer.js';
+import type { Tool, ToolContext } from '../mcp/tool.js';
+import { availabilityText } from '../service/core.js';
+import type { Service } from '../service/service.js';
+import type { HarnessName } from '../workflows/model.js';
+import { appendChat } from './chat.js';
+
+// A supervisor's acting call (start, control, message, answer, revise, secure, archive, resolve):
+// gather the facts, ask decideSupervisorAction, then act now (DoIt) or post an approval card
+// (AskFirst). An approved card is carried out here too, as that supervisor.
+
+export type Args = Readonly<Record<string, unknown>>;
+
+const str = (a: Args, k: string): string | undefined => (typeof a[k] === 'string' ? (a[k] as string) : undefined);
+
+/** the facts a call is decided on, or why it names nothing that exists */
+export const factsOf = (service: Service, id: string, tool: ActingTool, a: Args, approved = false): Either<Refusal, ActionFacts> => {
+  const core = service.core;
+  const sups = core.supervisors;
+  const s = sups.get(id);
+  if (!s) return left(notFound('supervisor', id));
+  const base = {
+    supervisor: { id, project: s.project, ...s.settings }, held: sups.heldBecause(id), tool, reason: str(a, 'reason'),
+    runsAtWork: sups.runsAtWork(id), approved,
+    ...(str(a, 'action') ? { action: str(a, 'action')! } : {}),
+  };
+  if (tool === 'start_run') {
+    const p = findProject(core.projects.current, str(a, 'project') ?? '');
+    if (!p) return left(notFound('project', str(a, 'project') ?? ''));
+    return right({ ...base, project: { id: p.id, owner: sups.ownerOfNewRun(p.id) } });
+  }
+  const runId = str(a, 'run') ?? '';
+  const run = core.runs.get(runId);
+  if (!run) return left(notFound('run', runId));
+  const harness = str(a, 'harness') as HarnessName | undefined;
+  return right({
+    ...base, run: { id: runId, owner: sups.ownerOf(run) },
+    ...(harness ? { harness, harnessNotReady: availabilityText(core.availability.get(harness)) } : {}),
+  });
+};
+
+const decided = (service: Service, id: string, tool: ActingTool, a: Args, approved: boolean): Either<Refusal, Verdict> => {
+  return chain(decideSupervisorAction)(factsOf(service, id, tool, a, approved));
+};
+
+/** a short line of what came of a call, for the chat and the activity lines */
+const summaryOf = (answer: ToolAnswer): string => {
+  if (answer.isError) return `refused: ${answer.content[0]?.text ?? ''}`.slice(0, 300);
+  const body = answer.structuredContent ?? {};
+  if (typeof body['outcome'] === 'string') return String(body['outcome']);
+  if (typeof body['run'] === 'string') return `started run ${String(body['run'])}`;
+  return 'done';
+};
+
+const runOf = (tool: ActingTool, a: Args, answer: ToolAnswer): string | null =>
+  tool === 'start_run' ? (typeof answer.structuredContent?.['run'] === 'string' ? (answer.structuredContent['run'] as string) : null) : (str(a, 'run') ?? null);
+
+const invokeAs = async (id: string, tool: Tool, a: Args, ctx: ToolContext): Promise<ToolAnswer> => tool.invoke(a, { ...ctx, actor: { kind: 'supervisor', name: id } });
+
+/** a supervisor's call of an acting tool over /mcp */
+export const actAs = async (service: Service, id: string, tool: Tool & { name: ActingTool }, a: Args, ctx: ToolContext): Promise<ToolAnswer> => {
+  const v = decided(service, id, tool.name, a, false);
+  if (isLeft(v)) return errorAnswer(refusalText(v.left));
+  const at = () => service.core.now().toISOString();
+  const reason = str(a, 'reason')!.trim();
+  if (v.right.tier === 'AskFirst') {
+    const cardId = service.core.newId('card');
+    appendChat(service.core.journal, id, [{ type: 'ApprovalRequested', data: { cardId, tool: tool.name, run: str(a, 'run') ?? null, args: a, reason } }], at());
+    return okAnswer({
+      awaitingApproval: true, card: cardId,
+      detail: `${tool.name} waits for a person to approve card ${cardId} ("Ask me first"); nothing was done yet. You will be told the decision; do not call it again.`,
+    });
+  }
+  const answer = await invokeAs(id, tool, a, ctx);
+  appendChat(service.core.journal, id, [{ type: 'ActionTaken', data: { tool: tool.name, run: runOf(tool.name, a, answer), reason, summary: summaryOf(answer) } }], at());
+  return answer;
+};
+
+export interface CarriedOut {
+  readonly result: 'Applied' | 'Stale' | 'Refused';
+  readonly detail: string;
+}
+
+/** an approved card's call, carried out as the supervisor under the rules as they are now (its tier aside) */
+export const carryOut = async (service: Service, id: string, tool: Tool & { name: ActingTool }, a: Args, ctx: ToolContext): Promise<CarriedOut> => {
+  const v = decided(service, id, tool.name, a, true);
+  if (isLeft(v)) return { result: 'Refused', detail: refusalText(v.left) };
+  const answer = await invokeAs(id, tool, a, ctx);
+  if (answer.isError) return { result: 'Refused', detail: answer.content[0]?.text ?? 'refused' };
+  if (answer.structuredContent?.['outcome'] === 'Stale') return { result: 'Stale', detail: 'the run moved past the position the call named; nothing was applied' };
+  return { result: 'Applied', detail: summaryOf(answer) };
+};

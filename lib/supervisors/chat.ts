@@ -1,0 +1,46 @@
+import { decodeStored, isUnreadable } from '../../journal/decode.js';
+import type { Journal, Stored } from '../../journal/journal.js';
+import { SUPERVISOR_CHAT_EVENT_CODECS, type SupervisorChatEvent } from '../../journal/supervisor-chat-events.js';
+
+// A supervisor's chat: one journal stream per supervisor, written by part 1 (action reasons,
+// approval cards and decisions, hand_ups) and by the live agent (people's messages, replies,
+// turns). Several writers: an append reads the head and appends after it.
+
+const PREFIX = 'supervisor-chat:';
+
+export const chatStream = (id: string): string => `${PREFIX}${id}`;
+
+export const chatOwner = (stream: string): string | undefined => (stream.startsWith(PREFIX) ? stream.slice(PREFIX.length) : undefined);
+
+export const appendChat = (journal: Journal, id: string, events: readonly SupervisorChatEvent[], at: string): Stored[] => {
+  const stream = chatStream(id);
+  for (;;) {
+    const r = journal.append(stream, journal.head(stream), events, at);
+    if (r._tag === 'Appended') return [...r.events];
+  }
+};
+
+/** part 1's entries of a chat, decoded (other writers' entries are left out) */
+export const decodeChatEntry = (raw: Stored): (SupervisorChatEvent & { seq: number; at: string }) | undefined => {
+  if (!Object.prototype.hasOwnProperty.call(SUPERVISOR_CHAT_EVENT_CODECS, raw.type)) return undefined;
+  const d = decodeStored<SupervisorChatEvent>(SUPERVISOR_CHAT_EVENT_CODECS, raw);
+  return isUnreadable(d) ? undefined : (d as unknown as SupervisorChatEvent & { seq: number; at: string });
+};
+
+const quote = (s: string, max = 600): string => JSON.stringify(s.length > max ? `${s.slice(0, max - 1)}…` : s);
+const onRun = (run: string | null): string => (run ? ` on run ${run}` : '');
+
+/** one line for the live agent's prompt (what a person or another supervisor said is quoted as data) */
+export const describeChatEntry = (e: SupervisorChatEvent): string => {
+  switch (e.type) {
+    case 'ActionTaken': return `You called ${e.data.tool}${onRun(e.data.run)} (reason: ${quote(e.data.reason, 300)}): ${e.data.summary}`;
+    case 'ApprovalRequested': return `You asked a person to approve ${e.data.tool}${onRun(e.data.run)} (card ${e.data.cardId}, reason: ${quote(e.data.reason, 300)})`;
+    case 'ApprovalCarryingOut': return `A person approved card ${e.data.cardId}; it is being carried out`;
+    case 'ApprovalDecided': {
+      const verb = e.data.decision === 'Approve' ? 'approved' : 'denied';
+      return `A person ${verb} card ${e.data.cardId}${e.data.note ? ` with the note ${quote(e.data.note)}` : ''}: ${e.data.result}. ${e.data.detail}`;
+    }
+    case 'HandedUp': return `Supervisor ${e.data.from}${e.data.project ? ` (project ${e.data.project})` : ''} handed up: ${quote(e.data.text, 2000)}`;
+    case 'RunReceived': return `Supervisor ${e.data.from} handed run ${e.data.run} over to you (reason: ${quote(e.data.reason, 300)}); you own it now`;
+  }
+};

@@ -1,0 +1,62 @@
+import { api } from '../api.js';
+
+// Settings shapes (lib/settings/model.ts as GET /api/settings shows them) and the one way the
+// Settings page changes one: PUT /api/settings with one change, sent as "Settings page" so the
+// recent-changes list says where it came from.
+
+export const TOOL_GROUPS = ['reading', 'starting', 'controlling', 'messaging', 'archiving', 'settings'] as const;
+export type ToolGroup = (typeof TOOL_GROUPS)[number];
+
+export interface SettingsView {
+  readonly runCap: { readonly _tag: 'Chosen'; readonly value: number } | { readonly _tag: 'Default' };
+  readonly mcp: { readonly enabled: boolean; readonly groups: Readonly<Record<ToolGroup, boolean>> };
+  readonly watchdogSeconds: number;
+  readonly defaultHarness: string | null;
+  readonly codeHost: { readonly graphqlUrl: string; readonly webHost: string; readonly token: string | null };
+}
+
+export interface McpView {
+  readonly url: string;
+  readonly token: string;
+  readonly enabled: boolean;
+  readonly groups: Readonly<Record<ToolGroup, boolean>>;
+}
+
+export interface ChangeRow {
+  readonly seq: number;
+  readonly at: string;
+  readonly change: { readonly _tag: string } & Record<string, unknown>;
+  readonly source: { readonly via: string; readonly sender: string | null };
+}
+
+export const SOURCE = 'Settings page';
+export const DEFAULT_RUN_CAP = 3;
+
+export const changeSetting = (change: { readonly _tag: string } & Record<string, unknown>): Promise<unknown> =>
+  api('settings', { method: 'PUT', body: change, headers: { 'svc-setting-source': SOURCE } });
+
+const onOff = (b: unknown) => (b ? 'on' : 'off');
+
+/** one line a person reads: `Run cap: 5`, `MCP tool group archiving: on` */
+export const describeChange = (c: ChangeRow['change']): string => {
+  switch (c._tag) {
+    case 'RunCap': {
+      const cap = c['cap'] as SettingsView['runCap'];
+      return cap._tag === 'Chosen' ? `Run cap: ${cap.value}` : `Run cap: the default (${DEFAULT_RUN_CAP})`;
+    }
+    case 'McpEndpoint': return `MCP endpoint: ${onOff(c['enabled'])}`;
+    case 'McpToolGroup': return `MCP tool group ${String(c['group'])}: ${onOff(c['enabled'])}`;
+    case 'McpTokenRegenerated': return 'MCP token regenerated';
+    case 'WatchdogTimeout': return `Watchdog: ${String(c['seconds'])} s`;
+    case 'DefaultHarness': return `Default harness: ${String(c['harness'])}`;
+    case 'CodeHost': return `Code host: ${String(c['webHost'])} (${String(c['graphqlUrl'])})`;
+    case 'CodeHostToken': return c['token'] ? 'Code host token set' : 'Code host token cleared';
+    case 'TriggerPollInterval': return `Trigger poll interval: ${String(c['seconds'])} s`;
+    case 'ReleaseFeed': return `Release feed: ${onOff(c['enabled'])}${c['url'] ? ` (${String(c['url'])})` : ''}`;
+    case 'SupervisorPrices': return 'Supervisor prices changed';
+    case 'Supervisors': return `Supervisors: ${onOff(c['enabled'])}`;
+    default: return c._tag;
+  }
+};
+
+export const describeSource = (s: ChangeRow['source']): string => `${s.sender ?? 'an unnamed sender'} (${s.via === 'http' ? 'HTTP' : s.via === 'mcp' ? 'MCP' : s.via === 'cli' ? 'command line' : s.via})`;

@@ -1,0 +1,62 @@
+import { signal, type Signal } from '@preact/signals';
+import { useEffect, useMemo } from 'preact/hooks';
+import type { BoardRow } from '../../service/runs-board.js';
+import { apiResponse, type ApiError } from '../api.js';
+import { openEvents, type StreamState } from '../events.js';
+
+// The runs index, live: GET /api/board once, then the `?runs` push stream from the cursor that
+// answer carried (its `svc-event-id` header), so no change between the two is missed or applied
+// twice. A `reset` (the server restarted) loads the board again.
+
+export type { BoardRow };
+
+export interface RunsIndex {
+  /** run id -> row; replaced (not mutated) on each change so views re-render */
+  readonly rows: Signal<ReadonlyMap<string, BoardRow>>;
+  readonly loaded: Signal<boolean>;
+  readonly error: Signal<ApiError | null>;
+  readonly stream: Signal<StreamState>;
+}
+
+/** Follows the board until the returned function is called; `archived` keeps archived runs. */
+export const followRunsIndex = (index: RunsIndex, archived: boolean): (() => void) => {
+  let stop = () => {};
+  let stopped = false;
+  const load = async () => {
+    stop();
+    try {
+      const { body, headers } = await apiResponse<BoardRow[]>(`board?archived=${archived}`);
+      if (stopped) return;
+      index.rows.value = new Map(body.map((r) => [r.runId, r]));
+      index.loaded.value = true;
+      index.error.value = null;
+      const cursor = headers.get('svc-event-id');
+      const events = openEvents('runs', {
+        runs: (d: { rows: BoardRow[] }) => {
+          const next = new Map(index.rows.value);
+          for (const r of d.rows) {
+            if (r.archived && !archived) next.delete(r.runId);
+            else next.set(r.runId, r);
+          }
+          index.rows.value = next;
+        },
+        reset: () => void load(),
+      }, { ...(cursor ? { lastEventId: cursor } : {}), onState: (s) => { index.stream.value = s; } });
+      stop = () => events.close();
+    } catch (err) {
+      if (!stopped) index.error.value = err as ApiError;
+    }
+  };
+  void load();
+  return () => { stopped = true; stop(); };
+};
+
+/** The index for as long as the calling component is shown. */
+export const useRunsIndex = (archived = false): RunsIndex => {
+  const index = useMemo<RunsIndex>(() => ({ rows: signal(new Map()), loaded: signal(false), error: signal(null), stream: signal('connecting') }), []);
+  useEffect(() => {
+    index.loaded.value = false;
+    return followRunsIndex(index, archived);
+  }, [index, archived]);
+  return index;
+};

@@ -1,0 +1,103 @@
+import type { RunDetail } from '../../service-api.js';
+import type { PageProps } from '../routes.js';
+import { navigate } from '../router.js';
+import { RunActions } from '../run/actions.js';
+import { Controls } from '../run/controls.js';
+import { useRun } from '../run/data.js';
+import { History, Log, Thread } from '../run/feeds.js';
+import { WorkflowGraph } from '../run/graph.js';
+import { PullRequest } from '../run/pull-request.js';
+import { Question } from '../run/question.js';
+import { GoalForm, MessageBox } from '../run/steer.js';
+import { addRunStyle } from '../run/style.js';
+import { Tabs, type TabDef } from '../run/tabs.js';
+import { Worktree } from '../run/worktree.js';
+import { StandingBadge } from '../ui/badge.js';
+import { Link } from '../ui/link.js';
+import { ErrorNote, Loading, PageHeading } from '../ui/page.js';
+
+// One run, live over `/api/events?run=<id>&log`: the header (standing, phase, step, controls),
+// the agent's question, the message box and goal, the actions on the run as a whole, and the
+// content in tabs (thread, log, history, workflow graph, worktree and diff, pull request). The
+// selected tab is kept in the address (`?tab=`), so a link can open it.
+
+const TABS: readonly TabDef[] = [
+  { id: 'thread', label: 'Thread' }, { id: 'log', label: 'Log' }, { id: 'history', label: 'History' },
+  { id: 'workflow', label: 'Workflow' }, { id: 'worktree', label: 'Worktree' }, { id: 'pr', label: 'Pull request' },
+];
+
+const ENDED = ['Succeeded', 'Failed', 'Aborted'];
+
+addRunStyle();
+
+const Facts = ({ run }: { readonly run: RunDetail }) => {
+  const s = run.currentStepSettings;
+  return (
+    <p class="row run-facts">
+      <StandingBadge standing={run.standing} />
+      <span>phase <strong>{run.phase}</strong></span>
+      {run.currentStep ? <span>step <strong>{run.currentStep}</strong></span> : null}
+      {s ? <span class="muted">{s.harness.value}{s.model.value ? ` · ${s.model.value}` : ''}</span> : null}
+      <span class="muted">{run.project} · {run.workflow}</span>
+      {run.outcome ? <span class="muted">outcome {run.outcome}</span> : null}
+      {run.archived ? <span class="badge">archived</span> : null}
+      {run.resolved ? <span class="badge">resolved</span> : null}
+    </p>
+  );
+};
+
+// A restarted run is a new run: point to it (the old run's history names it).
+const RestartedAs = ({ data }: { readonly data: ReturnType<typeof useRun> }) => {
+  const e = [...data.history.items.value].reverse().find((h) => h.type === 'RunRestarted');
+  const as = (e?.data as { as?: unknown } | undefined)?.as;
+  return typeof as === 'string' ? <p class="note">Restarted as <Link href={`/runs/${encodeURIComponent(as)}`}>{as}</Link>.</p> : null;
+};
+
+export const Page = ({ params, query }: PageProps) => {
+  const runId = params['id']!;
+  const data = useRun(runId);
+  const run = data.run.value;
+  const error = data.error.value;
+  const tab = TABS.some((t) => t.id === query.get('tab')) ? query.get('tab')! : 'thread';
+  if (!run) return error ? <section><PageHeading title="Run" /><ErrorNote error={error} /></section> : <Loading what="the run" />;
+  const going = !ENDED.includes(run.standing);
+  const select = (id: string) => {
+    const q = new URLSearchParams(location.search);
+    if (id === 'thread') q.delete('tab'); else q.set('tab', id);
+    const qs = q.toString();
+    navigate(`${location.pathname}${qs ? `?${qs}` : ''}`, { replace: true });
+  };
+  return (
+    <article class="run-page" aria-labelledby="page-title">
+      <PageHeading title={run.title}>
+        <Facts run={run} />
+      </PageHeading>
+      <ErrorNote error={error} />
+      <RestartedAs data={data} />
+      {data.stream.value === 'retrying' ? <p class="muted" role="status">Reconnecting to the server…</p> : null}
+      <Controls data={data} run={run} />
+      <Question data={data} run={run} />
+      <div class="run-goal">
+        <h2>Goal</h2>
+        <p class="goal">{run.goal}</p>
+      </div>
+      {run.undeliveredMessages?.length ? (
+        <section class="panel" aria-labelledby="undelivered-title">
+          <h2 id="undelivered-title">Messages never delivered</h2>
+          <ul>{run.undeliveredMessages.map((m) => <li key={m.id}><span class="prose">{m.text}</span> <span class="muted">({m.reason})</span></li>)}</ul>
+        </section>
+      ) : null}
+      {going ? <MessageBox data={data} run={run} /> : null}
+      <GoalForm data={data} run={run} />
+      <RunActions data={data} run={run} />
+      <Tabs label="Run content" tabs={TABS} selected={tab} onSelect={select}>
+        {tab === 'thread' ? <Thread data={data} />
+          : tab === 'log' ? <Log data={data} />
+          : tab === 'history' ? <History data={data} />
+          : tab === 'workflow' ? <WorkflowGraph runId={runId} current={run.currentStep} />
+          : tab === 'worktree' ? <Worktree runId={runId} changes={data.changes.value} />
+          : <PullRequest run={run} changes={data.changes.value} />}
+      </Tabs>
+    </article>
+  );
+};

@@ -1,0 +1,97 @@
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import type { ProjectView } from '../../service-api.js';
+import { api, ApiError } from '../api.js';
+import { useRunsIndex, type BoardRow } from '../data/runs-index.js';
+import { navigate } from '../router.js';
+import type { PageProps } from '../routes.js';
+import { Link } from '../ui/link.js';
+import { ErrorNote, Loading, PageHeading } from '../ui/page.js';
+import { FilterBar } from './runs/filters.js';
+import { filtersFrom, filtersQuery, GROUPS, groupRuns, type Filters, type GroupKey } from './runs/groups.js';
+import { RunRow } from './runs/run-row.js';
+
+// The Runs page: a board grouped for triage, filtered by project, workflow, standing and text
+// (archived runs on request), live over the push stream. Each group shows a page of rows and
+// grows on request, so 10,000 runs never all render.
+
+export const PAGE_ROWS = 50;
+
+const INITIAL: Readonly<Record<GroupKey, number>> = { needs: PAGE_ROWS, active: PAGE_ROWS, queued: PAGE_ROWS, done: PAGE_ROWS };
+
+export const Page = ({ query }: PageProps) => {
+  const filters = filtersFrom(query);
+  const index = useRunsIndex(filters.archived);
+  const [projects, setProjects] = useState<ProjectView[]>([]);
+  const [limits, setLimits] = useState(INITIAL);
+  const [note, setNote] = useState<string | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+  useEffect(() => { api<ProjectView[]>('projects').then(setProjects, setError); }, []);
+
+  const rows = index.rows.value;
+  const grouped = useMemo(() => groupRuns(rows.values(), filters), [rows, filters.project, filters.workflow, filters.standing, filters.text, filters.archived]);
+  const workflows = useMemo(() => [...new Set([...rows.values()].map((r) => r.workflowName))].sort(), [rows]);
+  const projectName = useMemo(() => new Map(projects.map((p) => [p.id, p.name])), [projects]);
+  const queued = grouped.queued.filter((r) => r.standing === 'Queued');
+
+  const setFilters = (f: Filters) => navigate(`/${filtersQuery(f)}`, { replace: true });
+
+  const moveToFront = async (row: BoardRow) => {
+    setNote(null);
+    setError(null);
+    try {
+      const r = await api<{ outcome: 'Applied' | 'Stale' }>(`runs/${encodeURIComponent(row.runId)}/control`, { body: { position: row.position, action: 'MoveToFront' } });
+      // The board itself moves when the change arrives over the stream.
+      setNote(r.outcome === 'Stale' ? `“${row.title}” changed before the move reached it; the board shows it as it is now. Try again if it is still queued.` : `“${row.title}” moved to the front of the queue.`);
+    } catch (err) {
+      if (err instanceof ApiError) setError(err);
+      else throw err;
+    }
+  };
+
+  const total = GROUPS.reduce((n, g) => n + grouped[g.key].length, 0);
+  return (
+    <section aria-labelledby="page-title" class="runs-page">
+      <PageHeading title="Runs">
+        <Link class="button" href="/new">New run</Link>
+      </PageHeading>
+      <FilterBar filters={filters} projects={projects} workflows={workflows} onChange={setFilters} />
+      <div role="status" class="status-line">
+        {note ? <p>{note}</p> : null}
+        {index.stream.value === 'retrying' ? <p class="muted">Reconnecting to the server…</p> : null}
+      </div>
+      <ErrorNote error={index.error.value ?? error} />
+      {!index.loaded.value ? <Loading what="runs" />
+        : rows.size === 0 && !filters.archived ? <p class="muted">No runs yet. <Link href="/new">Start one</Link>.</p>
+        : (
+          <>
+            <p class="muted" aria-live="off">{total} of {rows.size} runs shown by these filters.</p>
+            <div class="board">
+              {GROUPS.map((g) => {
+                const list = grouped[g.key];
+                const shown = list.slice(0, limits[g.key]);
+                const headingId = `group-${g.key}`;
+                return (
+                  <section key={g.key} class={`group group-${g.key}`} aria-labelledby={headingId} data-group={g.key}>
+                    <h2 id={headingId}>{g.title} <span class="count">({list.length})</span></h2>
+                    {list.length === 0 ? <p class="muted">{g.empty}</p> : (
+                      <ul class="board-list">
+                        {shown.map((r) => (
+                          <RunRow key={r.runId} row={r} projectName={projectName.get(r.project) ?? r.project}
+                            {...(g.key === 'queued' && r.standing === 'Queued' ? { queuePlace: queued.indexOf(r) + 1, onMoveToFront: moveToFront } : {})} />
+                        ))}
+                      </ul>
+                    )}
+                    {list.length > shown.length ? (
+                      <button type="button" class="more" onClick={() => setLimits({ ...limits, [g.key]: limits[g.key] + PAGE_ROWS })}>
+                        Show {Math.min(PAGE_ROWS, list.length - shown.length)} more of {list.length - shown.length} in {g.title}
+                      </button>
+                    ) : null}
+                  </section>
+                );
+              })}
+            </div>
+          </>
+        )}
+    </section>
+  );
+};

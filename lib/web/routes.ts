@@ -1,0 +1,37 @@
+import type { ComponentType } from 'preact';
+
+// Every page of the app. To add one: a file under pages/ exporting `Page`, and a row here. Pages
+// are loaded when first shown (each is its own chunk), so a heavy page costs the first load nothing.
+
+export interface PageProps {
+  /** the `:name` parts of the route's path, decoded */
+  readonly params: Readonly<Record<string, string>>;
+  readonly query: URLSearchParams;
+}
+
+export interface PageModule {
+  readonly Page: ComponentType<PageProps>;
+}
+
+export interface Route {
+  readonly path: string;
+  readonly load: () => Promise<PageModule>;
+  /** shown in the main navigation, in this order */
+  readonly nav?: string;
+  /** the navigation entry marked current on this route, when it is not the route's own */
+  readonly section?: string;
+}
+
+export const ROUTES: readonly Route[] = [
+  { path: '/', nav: 'Runs', load: () => import('./pages/runs.js') },
+  { path: '/runs/:id', section: '/', load: () => import('./pages/run.js') },
+  { path: '/new', nav: 'New run', load: () => import('./pages/new-run.js') },
+  { path: '/projects', nav: 'Projects', load: () => import('./pages/projects.js') },
+  { path: '/workflows', nav: 'Workflows', load: () => import('./pages/workflows.js') },
+  { path: '/workflows/:name', section: '/workflows', load: () => import('./pages/workflows.js') },
+  { path: '/supervisors', nav: 'Supervisors', load: () => import('./pages/supervisors.js') },
+  { path: '/triggers', nav: 'Triggers', load: () => import('./pages/triggers.js') },
+  { path: '/settings', nav: 'Settings', load: () => import('./pages/settings.js') },
+];
+
+export const NOT_FOUND: Route = { path: '*', load: () => import('./pages/not-found.js') };

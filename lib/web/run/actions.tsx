@@ -1,0 +1,79 @@
+import { useState } from 'preact/hooks';
+import type { RunDetail } from '../../service-api.js';
+import { api, ApiError, authHeaders } from '../api.js';
+import { NoteLine, type Note } from './controls.js';
+import type { RunData } from './data.js';
+
+// What a person does with a run as a whole: secure its work (commit and push), export it (a
+// download), archive or bring it back, and resolve a run that ended without success. Each button
+// shows only when the server would take it.
+
+const ENDED = ['Succeeded', 'Failed', 'Aborted'];
+
+interface SecuredFolder { readonly folder: string; readonly commit: string | null; readonly pushedTo: string | null; readonly detail?: string }
+
+const securedText = (folders: readonly SecuredFolder[]) => folders.map((f) =>
+  f.detail ? `${f.folder}: ${f.detail}` : `${f.folder}: ${f.commit ? `committed ${f.commit.slice(0, 10)}` : 'nothing to commit'}${f.pushedTo ? `, pushed to ${f.pushedTo}` : ''}`).join('; ');
+
+// The export is fetched (so the window's Bearer header goes along) and handed to the browser as a
+// file; an <a href> to /api could not carry the header.
+const download = async (runId: string): Promise<void> => {
+  const res = await fetch(`/api/runs/${encodeURIComponent(runId)}/export`, { headers: authHeaders() });
+  if (!res.ok) {
+    const body = await res.json().catch(() => null) as { detail?: string } | null;
+    throw new ApiError(res.status, body?.detail ?? `export failed: HTTP ${res.status}`, body);
+  }
+  const url = URL.createObjectURL(await res.blob());
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = `${runId}.jsonl`;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+};
+
+export const RunActions = ({ data, run }: { readonly data: RunData; readonly run: RunDetail }) => {
+  const [busy, setBusy] = useState(false);
+  const [note, setNote] = useState<Note>(null);
+  const enc = encodeURIComponent(run.id);
+  const ended = ENDED.includes(run.standing);
+  const act = async (f: () => Promise<string>) => {
+    setBusy(true);
+    setNote(null);
+    try {
+      setNote({ kind: 'ok', text: await f() });
+    } catch (e) {
+      setNote({ kind: 'error', text: e instanceof ApiError ? e.detail : String(e) });
+    }
+    await data.refresh();
+    setBusy(false);
+  };
+  return (
+    <section class="run-actions" aria-label="Run actions">
+      <div class="row">
+        {!run.archived && run.standing !== 'Created' && run.standing !== 'Queued' ? (
+          <button type="button" disabled={busy} onClick={() => void act(async () => {
+            const r = await api<{ folders: SecuredFolder[] }>(`runs/${enc}/secure`, { body: {} });
+            return `Work secured. ${securedText(r.folders)}`;
+          })}>Secure work</button>
+        ) : null}
+        <button type="button" disabled={busy} onClick={() => void act(async () => { await download(run.id); return 'Export downloaded.'; })}>Export</button>
+        {ended ? (
+          <button type="button" disabled={busy} onClick={() => void act(async () => {
+            const state = run.archived ? 'Active' : 'Archived';
+            await api(`runs/${enc}/archive`, { body: { state } });
+            return state === 'Archived' ? 'Archived: its worktrees are removed, its branches kept.' : 'Back in the list.';
+          })}>{run.archived ? 'Unarchive' : 'Archive'}</button>
+        ) : null}
+        {ended && run.standing !== 'Succeeded' && !run.resolved ? (
+          <button type="button" disabled={busy} onClick={() => void act(async () => {
+            await api(`runs/${enc}/resolve`, { body: {} });
+            return 'Resolved.';
+          })}>Resolve</button>
+        ) : null}
+      </div>
+      <NoteLine note={note} />
+    </section>
+  );
+};

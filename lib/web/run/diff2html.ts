@@ -1,0 +1,28 @@
+import { Diff2HtmlUI } from 'diff2html/lib-esm/ui/js/diff2html-ui-slim.js';
+import type { ColorSchemeType } from 'diff2html/lib/types.js';
+import css from 'diff2html/bundles/css/diff2html.min.css' with { type: 'text' };
+import hljsCss from 'highlight.js/styles/github-dark-dimmed.min.css' with { type: 'text' };
+
+// diff2html (with highlight.js for the languages it knows, by file name) and their stylesheets, in
+// their own chunk, loaded with the Worktree tab. The CSS is bundled as text and added to the
+// document once: svc serves everything itself, no CDN. diff2html escapes the diff's text, and
+// highlight.js escapes what it colours.
+
+let styled = false;
+const style = (): void => {
+  if (styled) return;
+  styled = true;
+  const el = document.createElement('style');
+  el.dataset['from'] = 'diff2html';
+  el.textContent = `${css}\n${hljsCss}`;
+  document.head.append(el);
+};
+
+/** Draws the diff into `target`, one block per file, syntax coloured. */
+export const drawDiff = (target: HTMLElement, diff: string): void => {
+  style();
+  new Diff2HtmlUI(target, diff, {
+    drawFileList: true, fileListStartVisible: true, fileContentToggle: false, outputFormat: 'line-by-line', matching: 'none',
+    colorScheme: 'dark' as ColorSchemeType, highlight: true, synchronisedScroll: false,
+  }).draw();
+};

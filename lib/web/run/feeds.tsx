@@ -1,0 +1,80 @@
+import type { ComponentChildren } from 'preact';
+import type { ThreadRow } from '../../../projections/thread.js';
+import type { HistoryEvent } from '../../service/pages.js';
+import type { LogLine } from '../../state/log-store.js';
+import type { Feed, FeedState, RunData } from './data.js';
+
+// The thread, the log and the history: oldest first, new rows appended as the push stream brings
+// them, and a button for the page before the oldest row held. All of it is text.
+
+const time = (at: string) => at.slice(11, 19);
+
+const Earlier = ({ data, feed, state }: { readonly data: RunData; readonly feed: Feed; readonly state: FeedState<unknown> }) =>
+  state.before.value !== null
+    ? <button type="button" class="earlier" disabled={state.loading.value} onClick={() => void data.earlier(feed)}>{state.loading.value ? 'Loading…' : 'Show earlier'}</button>
+    : null;
+
+const Empty = ({ children }: { readonly children: ComponentChildren }) => <p class="muted">{children}</p>;
+
+const who = (r: ThreadRow) => (r.authorName ? `${r.author} ${r.authorName}` : r.author === 'run-agent' ? 'agent' : r.author);
+
+export const Thread = ({ data }: { readonly data: RunData }) => {
+  const rows = data.thread.items.value;
+  return (
+    <div>
+      <Earlier data={data} feed="thread" state={data.thread} />
+      {rows.length === 0 ? <Empty>Nothing said yet.</Empty> : (
+        <ol class="thread" aria-label="Thread">
+          {rows.map((r) => (
+            <li key={r.id} class={`t-${r.kind} a-${r.author}`} data-kind={r.kind}>
+              <div class="meta"><span class="who">{who(r)}</span> <span class="muted">{r.kind}</span> <time dateTime={r.at} class="muted">{time(r.at)}</time></div>
+              <p class="prose">{r.text}</p>
+            </li>
+          ))}
+        </ol>
+      )}
+    </div>
+  );
+};
+
+export const Log = ({ data }: { readonly data: RunData }) => {
+  const lines = data.log.items.value;
+  return (
+    <div>
+      <Earlier data={data} feed="log" state={data.log} />
+      {lines.length === 0 ? <Empty>No log lines yet.</Empty> : (
+        <ol class="log" aria-label="Log">
+          {lines.map((l: LogLine) => (
+            <li key={l.n} class={`l-${l.source}`}><time dateTime={l.at} class="muted">{time(l.at)}</time> <span class="muted">{l.source}</span> <span class="line">{l.text}</span></li>
+          ))}
+        </ol>
+      )}
+    </div>
+  );
+};
+
+const dataText = (d: unknown): string => {
+  if (d === undefined) return '';
+  const s = JSON.stringify(d);
+  return s.length > 600 ? `${s.slice(0, 600)}…` : s;
+};
+
+export const History = ({ data }: { readonly data: RunData }) => {
+  const events = data.history.items.value;
+  return (
+    <div>
+      <Earlier data={data} feed="history" state={data.history} />
+      {events.length === 0 ? <Empty>No events yet.</Empty> : (
+        <ol class="history" aria-label="History">
+          {events.map((e: HistoryEvent) => (
+            <li key={e.seq}>
+              <span class="muted">#{e.seq}</span> <time dateTime={e.at} class="muted">{time(e.at)}</time> <strong>{e.type}</strong>
+              {e.detail ? <span class="error"> {e.detail}</span> : null}
+              {e.data !== undefined ? <code class="data">{dataText(e.data)}</code> : null}
+            </li>
+          ))}
+        </ol>
+      )}
+    </div>
+  );
+};

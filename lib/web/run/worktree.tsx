@@ -1,0 +1,87 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api, type ApiError } from '../api.js';
+import { ErrorNote, Loading } from '../ui/page.js';
+import { useThrottledLoad } from './throttle.js';
+
+// The run's worktree: per folder what git says (branch, uncommitted counts, commits ahead), and the
+// diff of the run's changes against the commit its branch was made from, one block per file, drawn
+// and syntax coloured by diff2html with highlight.js. diff2html builds HTML from the diff text and escapes every line of it (the tests
+// feed it `<script>` and `<img onerror>`); this is the one place the app inserts HTML, and only
+// the library's output. Reloaded as the run moves, at most once a second.
+
+interface Counts { readonly staged: number; readonly unstaged: number; readonly untracked: number; readonly conflicted: number }
+type StatusFolder = { readonly folder: string; readonly branch: string; readonly directory: string } & (
+  | { readonly head: string | null; readonly uncommitted: Counts; readonly defaultBranch: string | null; readonly commitsAhead: number }
+  | { readonly detail: string });
+type DiffFolder = { readonly folder: string; readonly base: string } & ({ readonly diff: string; readonly truncated: boolean } | { readonly detail: string });
+
+type D2H = typeof import('./diff2html.js');
+let d2h: Promise<D2H> | null = null;
+const loadD2h = (): Promise<D2H> => (d2h ??= import('./diff2html.js'));
+
+const Status = ({ f }: { readonly f: StatusFolder }) => {
+  if ('detail' in f) return <p class="error">{f.detail}</p>;
+  const u = f.uncommitted;
+  return (
+    <dl class="facts">
+      <dt>Branch</dt><dd><code>{f.head ?? `${f.branch} (detached)`}</code></dd>
+      <dt>Commits ahead</dt><dd>{f.commitsAhead}{f.defaultBranch ? ` of ${f.defaultBranch}` : ' of the base'}</dd>
+      <dt>Uncommitted</dt><dd>{`${u.staged} staged, ${u.unstaged} unstaged, ${u.untracked} untracked${u.conflicted ? `, ${u.conflicted} conflicted` : ''}`}</dd>
+    </dl>
+  );
+};
+
+const Diff = ({ f }: { readonly f: DiffFolder }) => {
+  const box = useRef<HTMLDivElement>(null);
+  const [failed, setFailed] = useState<string | null>(null);
+  const text = 'diff' in f ? f.diff : '';
+  useEffect(() => {
+    if (!text || !box.current) return;
+    let live = true;
+    loadD2h().then((m) => {
+      if (!live || !box.current) return;
+      m.drawDiff(box.current, text);
+      // Each file's block scrolls sideways on a narrow screen: focusable, so a keyboard can scroll it.
+      for (const el of box.current.querySelectorAll('.d2h-file-diff')) el.setAttribute('tabindex', '0');
+    }, (e: Error) => { if (live) setFailed(e.message); });
+    return () => { live = false; };
+  }, [text]);
+  if ('detail' in f) return <p class="error">{f.detail}</p>;
+  if (failed) return <ErrorNote error={`The diff could not be shown: ${failed}`} />;
+  return (
+    <>
+      {f.diff ? null : <p class="muted">No changes against the base.</p>}
+      {f.truncated ? <p class="muted">The diff is too large to show whole; later files are left out.</p> : null}
+      <div class="diff" ref={box} />
+    </>
+  );
+};
+
+export const Worktree = ({ runId, changes }: { readonly runId: string; readonly changes: number }) => {
+  const [status, setStatus] = useState<readonly StatusFolder[] | null>(null);
+  const [diffs, setDiffs] = useState<readonly DiffFolder[] | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+  useThrottledLoad((live) => {
+    const enc = encodeURIComponent(runId);
+    Promise.all([api<{ folders: StatusFolder[] }>(`runs/${enc}/worktree`), api<{ folders: DiffFolder[] }>(`runs/${enc}/diff`)]).then(
+      ([s, d]) => { if (live()) { setStatus(s.folders); setDiffs(d.folders); setError(null); } },
+      (e: ApiError) => { if (live()) setError(e); },
+    );
+  }, [runId, changes], 1000);
+  if (error) return <p class="muted" role="status">{error.detail}</p>;
+  if (!status || !diffs) return <Loading what="the worktree" />;
+  return (
+    <div>
+      {status.map((f) => {
+        const d = diffs.find((x) => x.folder === f.folder);
+        return (
+          <section key={f.folder} class="folder" aria-label={`Folder ${f.folder}`}>
+            <h3>{f.folder}</h3>
+            <Status f={f} />
+            {d ? <Diff f={d} /> : null}
+          </section>
+        );
+      })}
+    </div>
+  );
+};

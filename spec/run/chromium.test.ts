@@ -1,0 +1,73 @@
+import test from 'ava';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot, tempDir } from '../helpers/env.js';
+import { DEBIAN_CHROMIUM, INSTALL, findChromium, machineProbe, plan, type Probe } from './chromium.js';
+
+// `npm test`'s entry: which Chromium it hands the browser tests, and what it does on a machine
+// without one. Probes describe machines; nothing is installed.
+
+const machine = (o: Partial<Probe> & { files?: string[] }): Probe => ({
+  chromePath: undefined, path: '/usr/local/bin:/usr/bin:/bin', isRoot: false, isDebian: true,
+  isExecutable: (f) => (o.files ?? []).includes(f), ...o,
+});
+
+test('Debian\'s chromium is found at /usr/bin/chromium, even when PATH lacks /usr/bin', (t) => {
+  t.deepEqual(plan(machine({ path: '/nowhere', files: [DEBIAN_CHROMIUM] })), { _tag: 'Found', path: DEBIAN_CHROMIUM });
+});
+
+test('CHROME_PATH wins over Debian\'s chromium', (t) => {
+  t.deepEqual(plan(machine({ chromePath: '/opt/c/chrome', files: ['/opt/c/chrome', DEBIAN_CHROMIUM] })), { _tag: 'Found', path: '/opt/c/chrome' });
+});
+
+test('a CHROME_PATH that names nothing is reported, not replaced by another browser, and nothing is installed', (t) => {
+  const p = plan(machine({ chromePath: '/opt/c/chrome', isRoot: true, files: [DEBIAN_CHROMIUM] }));
+  t.is(p._tag, 'Missing');
+  t.regex(p._tag === 'Missing' ? p.advice : '', /CHROME_PATH is \/opt\/c\/chrome/);
+});
+
+test('chromium elsewhere on PATH is found in PATH order', (t) => {
+  t.deepEqual(plan(machine({ path: '/a:/b:/c', files: ['/c/chromium', '/b/chromium'] })), { _tag: 'Found', path: '/b/chromium' });
+});
+
+test('missing, as root on Debian: installs Debian\'s chromium with apt-get', (t) => {
+  const p = plan(machine({ path: '/nowhere', isRoot: true }));
+  t.deepEqual(p, { _tag: 'Install', commands: INSTALL });
+  t.deepEqual(INSTALL, [['apt-get', 'update'], ['apt-get', 'install', '-y', 'chromium']]);
+});
+
+test('missing, not root: says exactly what to run, and installs nothing', (t) => {
+  const p = plan(machine({ path: '/nowhere', isRoot: false }));
+  t.is(p._tag, 'Missing');
+  t.true(p._tag === 'Missing' && p.advice.includes('sudo apt-get install -y chromium'));
+});
+
+test('missing, not Debian: asks for Chromium or CHROME_PATH instead of apt-get, even as root', (t) => {
+  const p = plan(machine({ path: '/nowhere', isRoot: true, isDebian: false }));
+  t.is(p._tag, 'Missing');
+  t.true(p._tag === 'Missing' && p.advice.includes('CHROME_PATH') && !p.advice.includes('apt-get'));
+});
+
+test('the machine probe finds an executable chromium on PATH, and skips one that is not executable', (t) => {
+  const a = tempDir('svc-path-a-'), b = tempDir('svc-path-b-');
+  writeFileSync(join(a, 'chromium'), '#!/bin/sh\n');
+  chmodSync(join(a, 'chromium'), 0o644);
+  writeFileSync(join(b, 'chromium'), '#!/bin/sh\n');
+  chmodSync(join(b, 'chromium'), 0o755);
+  const real = machineProbe({ PATH: `${a}:${b}` });
+  // This machine may have Debian's chromium; hide it to look at the PATH search alone.
+  const probe = { ...real, isExecutable: (f: string) => f !== DEBIAN_CHROMIUM && real.isExecutable(f) };
+  t.is(findChromium(probe), join(b, 'chromium'));
+  t.is(machineProbe({ CHROME_PATH: '' }).chromePath, undefined);
+});
+
+test('npm test\'s entry stops before the type-check and ava when it has no Chromium, with the reason', (t) => {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(repoRoot, 'spec', 'run', 'main.ts')], {
+    cwd: repoRoot, encoding: 'utf8', timeout: 60_000,
+    env: { ...process.env, CHROME_PATH: join(tempDir(), 'no-chrome'), SVC_CHROMIUM: '' },
+  });
+  t.is(r.status, 1);
+  t.regex(r.stderr, /npm test: CHROME_PATH is .*no-chrome, which is not an executable file/);
+  t.notRegex(r.stdout + r.stderr, /✔|passed|error TS/);
+});

@@ -1,0 +1,45 @@
+import { spawnSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { findChromium, machineProbe, plan } from './chromium.js';
+
+// `npm test`: make sure the browser tests have a Chromium (installing Debian's when running as
+// root), type-check, build the browser app, then run ava with any arguments given (`npm test -- spec/web/app.test.ts`).
+// Chromium comes first so a machine without it fails in seconds, not after the type-check; when it
+// cannot be had, nothing else runs: a green run always includes the browser tests.
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+const run = (cmd: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): number => {
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env });
+  if (r.error) { console.error(`npm test: ${cmd}: ${r.error.message}`); return 1; }
+  return r.status ?? 1;
+};
+
+const chromium = (): string => {
+  const first = plan(machineProbe());
+  if (first._tag === 'Found') return first.path;
+  if (first._tag === 'Missing') {
+    console.error(`npm test: ${first.advice}`);
+    process.exit(1);
+  }
+  console.error('npm test: Debian\'s Chromium is missing; installing it for the browser tests (running as root).');
+  for (const [cmd, ...args] of first.commands) {
+    if (run(cmd!, args, { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }) !== 0) {
+      console.error(`npm test: \`${[cmd, ...args].join(' ')}\` failed; install Chromium yourself (apt-get install -y chromium) and run \`npm test\` again.`);
+      process.exit(1);
+    }
+  }
+  const after = findChromium(machineProbe());
+  if (!after) { console.error('npm test: apt-get installed chromium, yet no executable chromium was found.'); process.exit(1); }
+  return after;
+};
+
+// The browser tests read SVC_CHROMIUM (spec/helpers/browser.ts): they drive the one found here.
+const env = { ...process.env, SVC_CHROMIUM: chromium() };
+const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+if (run(process.execPath, [tsc, '-p', 'tsconfig.json', '--noEmit']) !== 0) process.exit(1);
+// The browser app is generated (web-dist/ is not committed): the browser tests need it built.
+if (run(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'build-web.ts')]) !== 0) process.exit(1);
+const ava = join(root, 'node_modules', 'ava', 'entrypoints', 'cli.mjs');
+process.exit(run(process.execPath, [ava, ...process.argv.slice(2)], env));

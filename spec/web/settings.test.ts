@@ -1,0 +1,118 @@
+import test from 'ava';
+import { closeBrowser, openApp, VIEWPORTS } from './browser.js';
+
+// The Settings page in real Chromium against a real server: General changes stored and listed
+// with their source, refusals shown, harness readiness re-checked; the MCP section's address, the
+// token hidden until asked and copied, Regenerate behind a warning (the old token then refused on
+// /mcp), the endpoint and tool groups switched, and the registration lines.
+
+test.after.always(closeBrowser);
+
+const mcpStatus = async (url: string, token: string): Promise<number> =>
+  (await fetch(`${url}/mcp`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+  })).status;
+
+for (const viewport of VIEWPORTS) {
+  test(`General: run cap, watchdog, default harness, code host and token; recent changes with their source; harness Re-check (${viewport.name})`, async (t) => {
+    const app = await openApp(t, { viewport });
+    const { page, server } = app;
+    await app.goto('/settings');
+    await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+    await page.getByText('No change yet').waitFor();
+    await page.locator('[data-harness="claude"]').getByText('Ready (scripted)').waitFor();
+    await app.axe(t, 'settings as shipped');
+
+    const general = page.getByRole('region', { name: 'General' });
+    await general.getByLabel('Runs at work at once').fill('5');
+    await general.getByRole('button', { name: 'Save run cap' }).click();
+    await general.getByRole('status').filter({ hasText: 'Run cap set to 5.' }).waitFor();
+    await general.getByLabel('Seconds an agent may print nothing before its turn is stopped').fill('90');
+    await general.getByRole('button', { name: 'Save watchdog' }).click();
+    await general.getByRole('status').filter({ hasText: 'Watchdog set to 90 seconds.' }).waitFor();
+    await general.getByLabel('Harness of steps that choose none').selectOption('codex');
+    await general.getByRole('button', { name: 'Save default harness' }).click();
+    await general.getByRole('status').filter({ hasText: 'Default harness set to codex.' }).waitFor();
+    await general.getByLabel('Token', { exact: true }).fill('ghp_secret_value');
+    await general.getByRole('button', { name: 'Save token' }).click();
+    await general.getByText('A token is set. It is never shown again.').waitFor();
+    t.is(await general.getByLabel('Token', { exact: true }).inputValue(), '', 'the token leaves the form once saved');
+    // a refusal from the server is shown as it is, and changes nothing
+    await general.getByLabel('GraphQL address').fill('ftp://example.com/graphql');
+    await general.getByRole('button', { name: 'Save code host' }).click();
+    t.regex(await general.getByRole('alert').textContent() ?? '', /http\(s\) URL/);
+
+    const s = (await server.get('/api/settings')).body;
+    t.like(s, { runCap: { _tag: 'Chosen', value: 5 }, watchdogSeconds: 90, defaultHarness: 'codex', codeHost: { graphqlUrl: 'https://api.github.com/graphql', token: '(set)' } });
+
+    const changes = page.getByRole('list', { name: 'Recent changes, newest first' });
+    await changes.locator('li').nth(3).waitFor();
+    t.deepEqual((await changes.locator('li .grow').allTextContents()), ['Code host token set', 'Default harness: codex', 'Watchdog: 90 s', 'Run cap: 5']);
+    t.is(await changes.locator('li').first().locator('.muted').first().textContent(), 'by Settings page (HTTP)');
+    t.false((await page.locator('main').textContent())!.includes('ghp_secret_value'), 'the token is never shown');
+
+    await general.getByRole('button', { name: 'Use the default' }).click();
+    await general.getByRole('status').filter({ hasText: 'Run cap back to the default.' }).waitFor();
+    t.deepEqual((await server.get('/api/settings')).body.runCap, { _tag: 'Default' });
+
+    const harnesses = page.getByRole('region', { name: 'Harnesses' });
+    await harnesses.getByRole('button', { name: 'Re-check' }).click();
+    await harnesses.getByRole('status').filter({ hasText: 'Checked again.' }).waitFor();
+    t.is(await harnesses.getByRole('listitem').count(), 3);
+    await app.axe(t, 'after the changes');
+    app.noErrors(t);
+  });
+
+  // serial: the copy check reads the one clipboard this Chromium has
+  test.serial(`MCP: address, token hidden until asked and copied, Regenerate with a warning, endpoint and tool groups, registration lines (${viewport.name})`, async (t) => {
+    const app = await openApp(t, { viewport });
+    const { page, server, context } = app;
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+    const before = (await server.get('/api/settings/mcp')).body as { url: string; token: string };
+    await app.goto('/settings');
+    const mcp = page.getByRole('region', { name: 'MCP' });
+    await mcp.locator('#mcp-url').filter({ hasText: `${server.url}/mcp` }).waitFor();
+    t.false((await mcp.textContent())!.includes(before.token), 'the token is hidden until asked');
+    await mcp.getByRole('button', { name: 'Copy the token' }).click();
+    await mcp.getByText('Copied.').waitFor();
+    t.is(await page.evaluate(() => navigator.clipboard.readText()), before.token);
+    await mcp.getByRole('button', { name: 'Show token' }).click();
+    t.is(await mcp.locator('#mcp-token').textContent(), before.token);
+    t.is(await mcp.getByRole('button', { name: 'Hide token' }).getAttribute('aria-pressed'), 'true');
+
+    const claude = mcp.locator('[data-cli="Claude Code"] pre');
+    t.is(await claude.textContent(), `claude mcp add --transport http svc ${server.url}/mcp --header "Authorization: Bearer $(svc mcp token)"`);
+    t.regex(await mcp.locator('[data-cli="Codex"] pre').textContent() ?? '', /codex mcp add svc --url \S+\/mcp --bearer-token-env-var SVC_MCP_TOKEN/);
+    t.regex(await mcp.locator('[data-cli="OpenCode"] pre').textContent() ?? '', /opencode mcp add svc --url \S+\/mcp --header "Authorization=Bearer \$\(svc mcp token\)"/);
+    await app.axe(t, 'MCP with the token shown');
+
+    t.is(await mcpStatus(server.url, before.token), 200);
+    await mcp.getByRole('button', { name: 'Regenerate token…' }).click();
+    await mcp.getByText(/every agent registered with the old one is refused/).waitFor();
+    await app.axe(t, 'regenerate warning');
+    await mcp.getByRole('button', { name: 'Regenerate', exact: true }).click();
+    await mcp.getByRole('status').filter({ hasText: 'A new token is in place' }).waitFor();
+    const after = (await server.get('/api/settings/mcp')).body.token as string;
+    t.not(after, before.token);
+    t.is(await mcp.locator('#mcp-token').textContent(), after);
+    t.is(await mcpStatus(server.url, before.token), 401, 'the old token is refused');
+    t.is(await mcpStatus(server.url, after), 200);
+
+    await mcp.getByRole('checkbox', { name: /^Archiving/ }).check();
+    await mcp.getByRole('status').filter({ hasText: 'Archiving: on.' }).waitFor();
+    t.true((await server.get('/api/settings')).body.mcp.groups.archiving);
+    await mcp.getByRole('checkbox', { name: /^Endpoint on/ }).uncheck();
+    await mcp.getByRole('status').filter({ hasText: 'The endpoint is off.' }).waitFor();
+    t.is(await mcpStatus(server.url, after), 404, 'switched off, /mcp answers 404');
+    await mcp.getByRole('checkbox', { name: /^Endpoint on/ }).check();
+    await mcp.getByRole('status').filter({ hasText: 'The endpoint is on.' }).waitFor();
+    t.is(await mcpStatus(server.url, after), 200);
+
+    const changes = page.getByRole('list', { name: 'Recent changes, newest first' });
+    await changes.locator('li').nth(3).waitFor();
+    t.deepEqual(await changes.locator('li .grow').allTextContents(), ['MCP endpoint: on', 'MCP endpoint: off', 'MCP tool group archiving: on', 'MCP token regenerated']);
+    app.noErrors(t);
+  });
+}
