@@ -31,6 +31,9 @@ export const ROUTES: readonly Route[] = [
   { path: '/workflows/:name', section: '/workflows', load: () => import('./pages/workflows.js') },
   { path: '/supervisors', nav: 'Supervisors', load: () => import('./pages/supervisors.js') },
   { path: '/triggers', nav: 'Triggers', load: () => import('./pages/triggers.js') },
+  { path: '/personas', nav: 'Personas', load: () => import('./pages/personas.js') },
+  { path: '/personas/:name', section: '/personas', load: () => import('./pages/personas.js') },
+  { path: '/skills', nav: 'Skills', load: () => import('./pages/skills.js') },
   { path: '/settings', nav: 'Settings', load: () => import('./pages/settings.js') },
 ];
 

@@ -10,7 +10,7 @@ import { closeBrowser, openApp, PHONE, VIEWPORTS } from './browser.js';
 
 test.after.always(closeBrowser);
 
-const NAV = [['Runs', '/'], ['New run', '/new'], ['Projects', '/projects'], ['Workflows', '/workflows'], ['Supervisors', '/supervisors'], ['Triggers', '/triggers'], ['Settings', '/settings']] as const;
+const NAV = [['Runs', '/'], ['New run', '/new'], ['Projects', '/projects'], ['Workflows', '/workflows'], ['Supervisors', '/supervisors'], ['Triggers', '/triggers'], ['Personas', '/personas'], ['Skills', '/skills'], ['Settings', '/settings']] as const;
 
 const GATED = `digraph gated {
   start [kind=start]
