@@ -66,7 +66,7 @@ export const Page = ({ params, query }: PageProps) => {
         {name && <Link href={`/personas${q}`}>All personas</Link>}
       </PageHeading>
       {!name && <p class="muted about">Roles for agent steps: a prompt that frames the agent, and optionally its harness, model and tools. A workflow step names one with persona=NAME.</p>}
-      <ProjectPicker projects={projects.data} chosen={project} error={projects.error} none="None: custom, home and shipped personas" />
+      <ProjectPicker projects={projects.data} chosen={project} error={projects.error} none="No project" />
       {name ? <PersonaDetail key={`${projectId}/${name}`} project={projectId} name={name} /> : <List project={projectId} />}
     </section>
   );
