@@ -53,9 +53,13 @@ for (const [viewport, harness] of cases) {
     await row.locator('[data-state="Changed"]').waitFor();
     await row.getByRole('button', { name: `Replace with ${version}…: svc-mcp for ${harness}` }).click();
     const confirm = row.getByRole('group', { name: `Confirm replacing svc-mcp for ${harness}` });
-    await confirm.getByRole('button', { name: 'Keep mine' }).click();
+    t.is(await page.evaluate(() => document.activeElement?.textContent), 'Keep mine', 'the keyboard is on the safe answer');
+    await page.keyboard.press('Enter');
+    await confirm.waitFor({ state: 'detached' });
+    t.is(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), `Replace with ${version}…: svc-mcp for ${harness}`);
     t.true(readFileSync(join(FOLDER[harness], 'SKILL.md'), 'utf8').endsWith('My own note.\n'), 'Keep mine keeps it');
-    await row.getByRole('button', { name: `Replace with ${version}…: svc-mcp for ${harness}` }).click();
+    await page.keyboard.press('Enter');
+    await confirm.waitFor();
     await app.axe(t, 'asking to replace');
     await confirm.getByRole('button', { name: 'Replace my copy' }).click();
     await card.getByRole('status').filter({ hasText: 'Your copy was moved to' }).waitFor();

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { navigate } from '../router.js';
 import { ErrorNote, Loading } from '../ui/page.js';
@@ -28,6 +28,16 @@ export const PersonaDetail = ({ name, project }: { readonly name: string; readon
   const remove = useSave();
   const p = read.data;
   const custom = p?.origin === 'custom';
+  // A button that opens or closes a part goes away with it: focus then moves to what replaced it
+  // (by id, once that has rendered), so the keyboard never falls back to the top of the page.
+  const focusNext = useRef<string | null>(null);
+  useEffect(() => {
+    if (!focusNext.current) return;
+    document.getElementById(focusNext.current)?.focus();
+    focusNext.current = null;
+  });
+  const edit = (on: boolean) => { focusNext.current = on ? 'pe-description' : 'persona-edit'; setEditing(on); };
+  const confirm = (on: boolean) => { focusNext.current = on ? 'persona-keep' : 'persona-delete'; setConfirming(on); };
 
   const del = () => remove.run(async () => {
     await api(`personas/${enc(name)}`, { method: 'DELETE' });
@@ -50,13 +60,13 @@ export const PersonaDetail = ({ name, project }: { readonly name: string; readon
       {editing ? (
         <section class="panel" aria-labelledby="persona-edit-h">
           <h2 id="persona-edit-h" class="card-title">{custom ? `Edit ${name}` : `Customize ${name}`}</h2>
-          <PersonaForm name={name} initial={partsOf(p)} onCancel={() => setEditing(false)}
-            onSaved={(saved) => { setEditing(false); read.set(saved); setNote(custom ? 'Saved.' : `Saved as a custom persona: it now takes the place of the ${p.origin} one.`); }} />
+          <PersonaForm name={name} initial={partsOf(p)} onCancel={() => edit(false)}
+            onSaved={(saved) => { edit(false); read.set(saved); setNote(custom ? 'Saved.' : `Saved as a custom persona: it now takes the place of the ${p.origin} one.`); }} />
         </section>
       ) : (
         <div class="row">
-          <button type="button" onClick={() => { setNote(''); setEditing(true); }} aria-describedby={custom ? undefined : 'customize-about'}>{custom ? 'Edit' : 'Customize'}</button>
-          {custom && !confirming && <button type="button" class="danger" onClick={() => setConfirming(true)}>Delete</button>}
+          <button type="button" id="persona-edit" onClick={() => { setNote(''); edit(true); }} aria-describedby={custom ? undefined : 'customize-about'}>{custom ? 'Edit' : 'Customize'}</button>
+          {custom && !confirming && <button type="button" id="persona-delete" class="danger" onClick={() => confirm(true)}>Delete</button>}
         </div>
       )}
       {!custom && !editing && <p id="customize-about" class="muted about">Customize saves a copy as a custom persona named {name}, which takes this one's place until it is deleted.</p>}
@@ -65,7 +75,7 @@ export const PersonaDetail = ({ name, project }: { readonly name: string; readon
           <p>Delete the custom persona {name}? This cannot be undone; steps that name it use the next persona of that name, if any.</p>
           <div class="row">
             <button type="button" class="danger" disabled={remove.busy} onClick={() => void del()}>Delete for good</button>
-            <button type="button" onClick={() => setConfirming(false)}>Keep it</button>
+            <button type="button" id="persona-keep" onClick={() => confirm(false)}>Keep it</button>
           </div>
         </div>
       )}

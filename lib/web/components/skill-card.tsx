@@ -1,4 +1,4 @@
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { ErrorNote } from '../ui/page.js';
 import { describeInstalled, installAction, installedText, type InstallResult, type Skill, type SkillHarness } from './skill-shapes.js';
@@ -16,6 +16,17 @@ export const SkillCard = ({ skill, onInstalled }: { readonly skill: Skill; reado
   const [confirming, setConfirming] = useState<string | null>(null);
   const [done, setDone] = useState('');
   const status = useRef<HTMLParagraphElement>(null);
+  // opening the confirmation puts the keyboard on its safe answer, closing it back on the button
+  const focusNext = useRef<string | null>(null);
+  useEffect(() => {
+    if (!focusNext.current) return;
+    document.getElementById(focusNext.current)?.focus();
+    focusNext.current = null;
+  });
+  const confirm = (harness: string | null) => {
+    focusNext.current = harness ? `${key}-${harness}-keep` : confirming ? `${key}-${confirming}-act` : null;
+    setConfirming(harness);
+  };
   const act = (harness: string, force: boolean) => {
     setDone('');
     void save.run(async () => {
@@ -38,7 +49,8 @@ export const SkillCard = ({ skill, onInstalled }: { readonly skill: Skill; reado
           <span class={`badge${h.installed._tag === 'Changed' ? ' warning' : ''}`} data-state={h.supported ? h.installed._tag : 'Unsupported'}>{describeInstalled(h)}</span>
           {action && (
             <button type="button" disabled={save.busy} aria-label={`${action.label}: ${who}`} aria-expanded={action.force ? confirming === h.harness : undefined}
-              onClick={() => (action.force ? setConfirming(h.harness) : act(h.harness, false))}>{action.label}</button>
+              id={`${key}-${h.harness}-act`}
+              onClick={() => (action.force ? confirm(h.harness) : act(h.harness, false))}>{action.label}</button>
           )}
         </div>
         <code class="muted">{h.folder}</code>
@@ -48,7 +60,7 @@ export const SkillCard = ({ skill, onInstalled }: { readonly skill: Skill; reado
             <p>Replace your copy of {s.name} for {h.harness} with version {s.version}? Your copy is first moved to a backup folder in the svc home.</p>
             <div class="row">
               <button type="button" class="danger" disabled={save.busy} onClick={() => act(h.harness, true)}>Replace my copy</button>
-              <button type="button" onClick={() => setConfirming(null)}>Keep mine</button>
+              <button type="button" id={`${key}-${h.harness}-keep`} onClick={() => confirm(null)}>Keep mine</button>
             </div>
           </div>
         )}
