@@ -14,7 +14,9 @@ import { sleep, within } from './common.js';
 const CLIENT = `
 const http = require('node:http');
 const clock = () => performance.timeOrigin + performance.now();
-const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
+// every socket kept for the next poll, as 1,000 long-polling clients keep theirs (the agent's
+// default keeps 256 and closes the rest, which would time socket teardown, not the wake)
+const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity, maxFreeSockets: Infinity });
 const get = (url) => new Promise((resolve, reject) => {
   http.get(url, { agent }, (res) => {
     const chunks = [];
@@ -83,6 +85,47 @@ export const httpWaiters = async (service: Service, runId: string, limitMs: numb
     wake,
     close: async () => {
       service.waitForRun = original;
+      client.kill();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+};
+
+/**
+ * The floor: a bare `node:http` server holding the same number of requests from the same client,
+ * answering each with the same bytes at once. What 1,000 answers cost in Node and the kernel on
+ * this machine, whatever the service does.
+ */
+export const bareWaiters = async (body: Buffer, limitMs: number): Promise<HttpWaiters> => {
+  const held: import('node:http').ServerResponse[] = [];
+  const server: Server = createServer((_req, res) => { held.push(res); });
+  await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(0, '127.0.0.1', () => resolve()); });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/wait`;
+  const client = spawn(process.execPath, ['-e', CLIENT], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const wake = async (n: number): Promise<HttpWake> => {
+    held.length = 0;
+    const done = new Promise<{ times: number[]; bad: number }>((resolve) => client.once('message', resolve as (m: unknown) => void));
+    client.send({ url, n });
+    const until = Date.now() + limitMs;
+    while (held.length < n) {
+      if (Date.now() > until) throw new Error(`only ${held.length} of ${n} waits reached the bare server`);
+      await sleep(5);
+    }
+    const start = performance.timeOrigin + performance.now();
+    const cpu = process.cpuUsage();
+    for (const res of held) {
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
+      res.end(body);
+    }
+    const r = await within(done, limitMs, `${n} bare HTTP waiters`);
+    const used = process.cpuUsage(cpu);
+    if (r.bad) throw new Error(`${r.bad} of ${n} bare waits did not read the answer`);
+    return { lat: r.times.map((t) => t - start), cpuMs: (used.user + used.system) / 1000 };
+  };
+  return {
+    wake: (n) => wake(n),
+    close: async () => {
       client.kill();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -4,7 +4,7 @@ import type { RunEvent } from '../journal/run-events.js';
 import { closeService } from '../lib/service/open.js';
 import type { Service } from '../lib/service/service.js';
 import { benchTmp, heapAfterGc, median, now, percentile, removeDir, replyText, row, within, type BenchResult, type Row } from './common.js';
-import { httpWaiters } from './http-waiters.js';
+import { bareWaiters, httpWaiters } from './http-waiters.js';
 import { BY, benchService, createRuns } from './service-setup.js';
 
 // waitForRun at the facade: 1,000 waiters on one active run, then one Pause (or Resume) through
@@ -114,6 +114,24 @@ export const run = async (): Promise<BenchResult> => {
     await http.close();
   }
 
+  // The floor on this machine: bare node:http answering as many held requests with the same bytes.
+  const detail = service.getRun(runId!);
+  if (isLeft(detail)) throw new Error('no run');
+  const bare = await bareWaiters(Buffer.from(JSON.stringify({ run: detail.right, changed: 'Standing' })), WAKE_LIMIT_MS);
+  let bareSingles: number[] = [];
+  const bareMany: { p50: number; cpuMs: number }[] = [];
+  try {
+    for (let i = 0; i < 5; i++) await bare.wake(1, () => undefined);
+    await bare.wake(WAITERS, () => undefined);
+    for (let i = 0; i < HTTP_SINGLE_TRIALS; i++) bareSingles = [...bareSingles, ...(await bare.wake(1, () => undefined)).lat];
+    for (let r = 0; r < ROUNDS; r++) {
+      const w = await bare.wake(WAITERS, () => undefined);
+      bareMany.push({ p50: percentile(w.lat, 50), cpuMs: w.cpuMs });
+    }
+  } finally {
+    await bare.close();
+  }
+
   // Heap is noisy at this size: median of three measurements of each.
   const plains: number[] = [];
   const waiters: number[] = [];
@@ -150,6 +168,8 @@ export const run = async (): Promise<BenchResult> => {
     row({ bench: BENCH, measure: `wake p99, ${WAITERS.toLocaleString('en-US')} waiters`, measured: p99, baseline: single, unit: 'ms', baselineLabel: 'one waiter woken alike (median)', target: { op: '<', value: 50 } }),
     row({ bench: BENCH, measure: `HTTP wake p50, ${WAITERS.toLocaleString('en-US')} GET /wait`, measured: median(httpMany.map((m) => m.p50)), baseline: median(httpSingles), unit: 'ms', baselineLabel: 'one HTTP waiter woken alike', target: { op: '<', value: 50 } }),
     row({ bench: BENCH, measure: `HTTP wake p99, ${WAITERS.toLocaleString('en-US')} GET /wait`, measured: median(httpMany.map((m) => m.p99)), baseline: median(httpSingles), unit: 'ms', baselineLabel: 'one HTTP waiter woken alike', target: { op: '<', value: 50 } }),
+    row({ bench: BENCH, measure: `HTTP wake p50, ${WAITERS.toLocaleString('en-US')} GET /wait, against bare node:http`, measured: median(httpMany.map((m) => m.p50)), baseline: median(bareMany.map((m) => m.p50)), unit: 'ms', baselineLabel: `bare node:http answering ${WAITERS.toLocaleString('en-US')} held requests`, target: { op: '<', value: 2 } }),
+    row({ bench: BENCH, measure: `bare node:http: ${WAITERS.toLocaleString('en-US')} held requests answered, p50`, measured: median(bareMany.map((m) => m.p50)), baseline: median(bareSingles), unit: 'ms', baselineLabel: 'bare node:http answering one' }),
     row({ bench: BENCH, measure: `HTTP wake, server CPU, ${WAITERS.toLocaleString('en-US')} GET /wait`, measured: median(httpMany.map((m) => m.cpuMs)), baseline: median(httpSingleCpu), unit: 'ms CPU', baselineLabel: 'one HTTP waiter woken alike' }),
     row({ bench: BENCH, measure: 'heap per waiter (waitForRun with a signal)', measured: waiter, baseline: plain, unit: 'B/waiter', baselineLabel: 'plain pending promise + resolve', target: { op: '<', value: 10 } }),
     row({ bench: BENCH, measure: `append to another run while ${WAITERS.toLocaleString('en-US')} wait`, measured: busy, baseline: quiet, unit: 'µs/append', baselineLabel: 'same appends, no waiters', target: { op: '<', value: 1.5 } }),
@@ -161,6 +181,7 @@ export const run = async (): Promise<BenchResult> => {
       `for comparison, ${WAITERS} getRun calls (the run detail each waiter builds when it wakes) take ${detailsMs.toFixed(1)} ms`,
       `HTTP: one GET /api/runs/:id/wait?timeout=60 per socket (node:http, keep-alive agent) from a client process, timed from the same commit mark to each body read; one warm-up round of ${WAITERS}; single: median of ${httpSingles.length} trials`,
       `HTTP server CPU (user + system of the server's process, from the change to the last answer read; the change's own durable commit included): ${((median(httpMany.map((m) => m.cpuMs)) - median(httpSingleCpu)) * 1000 / (WAITERS - 1)).toFixed(1)} µs per further waiter`,
+      `the floor: a bare node:http server (no Koa, no service) holding ${WAITERS} requests from the same client and answering each with the same ${'answer-sized'} bytes: p50 ${median(bareMany.map((m) => m.p50)).toFixed(1)} ms, server CPU ${median(bareMany.map((m) => m.cpuMs)).toFixed(0)} ms; one: ${median(bareSingles).toFixed(3)} ms. Where the floor itself is over 50 single answers, the 50x target measures the machine (loopback syscalls), not svc`,
       `heap (median of 3, after GC): waitForRun ${waiters.map(Math.round).join('/')} B per call, its AbortController included (the HTTP route makes one per request too); plain promise ${plains.map(Math.round).join('/')} B`,
       'targets for this benchmark are this author\'s: waking 1,000 should cost under 50 single wakes (work shared, not repeated per waiter); a waiter under 10 plain promises; other runs\' appends barely slowed',
     ],
