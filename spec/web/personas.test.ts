@@ -11,7 +11,8 @@ import { closeBrowser, openApp, VIEWPORTS } from './browser.js';
 
 test.after.always(closeBrowser);
 
-const focused = (page: import('playwright-core').Page) => page.evaluate(() => document.activeElement?.id);
+/** waits until the element with this id has the focus (it moves once the page has rendered) */
+const focused = (page: import('playwright-core').Page, id: string) => page.waitForFunction((i) => document.activeElement?.id === i, id, { timeout: 5000 }).then(() => id, () => page.evaluate(() => document.activeElement?.id));
 const fits = (page: import('playwright-core').Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
 const EVIL = 'Tidies up <img src=x onerror=alert(1)>';
@@ -71,7 +72,7 @@ for (const viewport of VIEWPORTS) {
     // edit it: a bad model is refused with the detail and changes nothing
     await page.getByRole('button', { name: 'Edit', exact: true }).click();
     const edit = page.getByRole('form', { name: 'Edit tidy-up' });
-    t.is(await focused(page), 'pe-description', 'the keyboard is in the form');
+    t.is(await focused(page, 'pe-description'), 'pe-description', 'the keyboard is in the form');
     t.is(await edit.getByLabel('Model (optional)').inputValue(), 'gpt-5');
     t.is(await edit.getByLabel('Harness').inputValue(), 'codex');
     await edit.getByLabel('Model (optional)').fill('two words');
@@ -94,10 +95,10 @@ for (const viewport of VIEWPORTS) {
     // delete it, after a confirmation
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
     const confirm = page.getByRole('group', { name: 'Confirm deletion' });
-    t.is(await focused(page), 'persona-keep', 'the keyboard is on the safe answer');
+    t.is(await focused(page, 'persona-keep'), 'persona-keep', 'the keyboard is on the safe answer');
     await page.keyboard.press('Enter');
     await confirm.waitFor({ state: 'detached' });
-    t.is(await focused(page), 'persona-delete', 'and back on Delete');
+    t.is(await focused(page, 'persona-delete'), 'persona-delete', 'and back on Delete');
     t.is((await server.get('/api/personas/tidy-up')).status, 200, 'Keep it keeps it');
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
     await confirm.getByRole('button', { name: 'Delete for good' }).click();

@@ -40,7 +40,7 @@ for (const [viewport, harness] of cases) {
     await card.getByRole('status').filter({ hasText: `Installed svc-mcp ${version} for ${harness}` }).waitFor();
     await row.locator('[data-state="Installed"]').filter({ hasText: `Installed ${version}, up to date` }).waitFor();
     t.is(await row.getByRole('button').count(), 0, 'nothing to do for an up-to-date copy');
-    t.is(await page.evaluate(() => document.activeElement?.getAttribute('role')), 'status', 'the keyboard lands on what happened');
+    await page.waitForFunction(() => document.activeElement?.getAttribute('role') === 'status'); // the keyboard lands on what happened
     t.like(await stateOf(), { installed: { _tag: 'Installed', version, upToDate: true } });
     const skillMd = readFileSync(join(FOLDER[harness], 'SKILL.md'), 'utf8');
     t.regex(skillMd, /^---\nname: svc-mcp\n/);
@@ -53,10 +53,10 @@ for (const [viewport, harness] of cases) {
     await row.locator('[data-state="Changed"]').waitFor();
     await row.getByRole('button', { name: `Replace with ${version}…: svc-mcp for ${harness}` }).click();
     const confirm = row.getByRole('group', { name: `Confirm replacing svc-mcp for ${harness}` });
-    t.is(await page.evaluate(() => document.activeElement?.textContent), 'Keep mine', 'the keyboard is on the safe answer');
+    await page.waitForFunction(() => document.activeElement?.textContent === 'Keep mine'); // the keyboard is on the safe answer
     await page.keyboard.press('Enter');
     await confirm.waitFor({ state: 'detached' });
-    t.is(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), `Replace with ${version}…: svc-mcp for ${harness}`);
+    await page.waitForFunction((name) => document.activeElement?.getAttribute('aria-label') === name, `Replace with ${version}…: svc-mcp for ${harness}`); // back on the button
     t.true(readFileSync(join(FOLDER[harness], 'SKILL.md'), 'utf8').endsWith('My own note.\n'), 'Keep mine keeps it');
     await page.keyboard.press('Enter');
     await confirm.waitFor();

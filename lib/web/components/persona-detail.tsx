@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { navigate } from '../router.js';
 import { ErrorNote, Loading } from '../ui/page.js';
@@ -31,7 +31,7 @@ export const PersonaDetail = ({ name, project }: { readonly name: string; readon
   // A button that opens or closes a part goes away with it: focus then moves to what replaced it
   // (by id, once that has rendered), so the keyboard never falls back to the top of the page.
   const focusNext = useRef<string | null>(null);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (!focusNext.current) return;
     document.getElementById(focusNext.current)?.focus();
     focusNext.current = null;

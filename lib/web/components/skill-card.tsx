@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { ErrorNote } from '../ui/page.js';
 import { describeInstalled, installAction, installedText, type InstallResult, type Skill, type SkillHarness } from './skill-shapes.js';
@@ -18,7 +18,7 @@ export const SkillCard = ({ skill, onInstalled }: { readonly skill: Skill; reado
   const status = useRef<HTMLParagraphElement>(null);
   // opening the confirmation puts the keyboard on its safe answer, closing it back on the button
   const focusNext = useRef<string | null>(null);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (!focusNext.current) return;
     document.getElementById(focusNext.current)?.focus();
     focusNext.current = null;
