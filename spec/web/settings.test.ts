@@ -1,4 +1,5 @@
 import test from 'ava';
+import { eventually } from '../helpers/env.js';
 import { closeBrowser, openApp, VIEWPORTS } from './browser.js';
 
 // The Settings page in real Chromium against a real server: General changes stored and listed
@@ -46,6 +47,14 @@ for (const viewport of VIEWPORTS) {
 
     const s = (await server.get('/api/settings')).body;
     t.like(s, { runCap: { _tag: 'Chosen', value: 5 }, watchdogSeconds: 90, defaultHarness: 'codex', codeHost: { graphqlUrl: 'https://api.github.com/graphql', token: '(set)' } });
+
+    // what is saved is what the page shows when opened again
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+    const reopened = page.getByRole('region', { name: 'General' });
+    await eventually(() => reopened.getByLabel('Harness of steps that choose none').inputValue(), (v) => v === 'codex', 30_000).catch(() => undefined);
+    t.is(await reopened.getByLabel('Harness of steps that choose none').inputValue(), 'codex', 'the saved default harness is the one shown');
+    t.is(await reopened.getByLabel('Runs at work at once').inputValue(), '5');
 
     const changes = page.getByRole('list', { name: 'Recent changes, newest first' });
     await changes.locator('li').nth(3).waitFor();

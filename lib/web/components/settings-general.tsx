@@ -57,8 +57,9 @@ const DefaultHarness = ({ s, onChanged }: { readonly s: SettingsView; readonly o
       <h3 id="set-harness-h">Default harness</h3>
       <div class="inline-form">
         <label for="set-harness">Harness of steps that choose none</label>
-        <select id="set-harness" name="harness" key={s.defaultHarness ?? ''} defaultValue={s.defaultHarness ?? 'claude'}>
-          {HARNESSES.map((h) => <option key={h} value={h}>{h}{s.defaultHarness === null && h === 'claude' ? ' (shipped default)' : ''}</option>)}
+        {/* `selected` on the option: Preact gives a select no `defaultValue`, so the saved one would not show */}
+        <select id="set-harness" name="harness" key={s.defaultHarness ?? ''}>
+          {HARNESSES.map((h) => <option key={h} value={h} selected={h === (s.defaultHarness ?? 'claude')}>{h}{s.defaultHarness === null && h === 'claude' ? ' (shipped default)' : ''}</option>)}
         </select>
         <button type="submit" disabled={save.busy}>Save default harness</button>
       </div>
