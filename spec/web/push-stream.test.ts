@@ -36,3 +36,28 @@ test('a dropped stream reconnects with Last-Event-ID and the board catches up wi
   // Chromium logs the cut stream itself; nothing else may have gone wrong.
   t.deepEqual(app.errors.filter((e) => !e.includes('net::ERR_INCOMPLETE_CHUNKED_ENCODING')), []);
 });
+
+test('an idle app asks nothing more: no polling on the runs page or a run page, one stream each', async (t) => {
+  const app = await openApp(t, { viewport: PHONE });
+  const runId = await startRun(app.server, { title: 'Left alone', goal: 'x', workflow: 'linear', start: false });
+  const calls: string[] = [];
+  app.page.on('request', (r) => { const u = new URL(r.url()); if (u.pathname.startsWith('/api/')) calls.push(u.pathname + u.search); });
+  const idleFor = async (ms: number): Promise<string[]> => {
+    const before = calls.length;
+    await sleep(ms);
+    return calls.slice(before);
+  };
+  await app.goto('/');
+  await app.page.locator(`[data-run="${runId}"]`).waitFor();
+  await sleep(1_000); // the page's first reads settle
+  t.deepEqual(await idleFor(3_000), [], 'the runs page asks nothing while nothing happens');
+  t.is(calls.filter((c) => c.startsWith('/api/events')).length, 1);
+
+  const opened = calls.length;
+  await app.page.getByRole('link', { name: 'Left alone' }).click();
+  await app.page.getByRole('heading', { level: 1, name: 'Left alone' }).waitFor();
+  await sleep(1_500);
+  t.deepEqual(await idleFor(3_000), [], 'a run page asks nothing while the run stands still');
+  t.is(calls.slice(opened).filter((c) => c.startsWith('/api/events')).length, 1, 'one stream for the run page');
+  app.noErrors(t);
+});
