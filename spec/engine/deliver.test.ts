@@ -1,46 +1,19 @@
 import '../helpers/env.js';
 import test from 'ava';
-import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fixtureRepository } from '../fixtures/github/fixture.js';
 import { startGitHubServer } from '../fixtures/github/server.js';
-import { tempDir } from '../helpers/env.js';
 import { testServer } from '../helpers/server.js';
 import { detail, startRun, untilStanding } from '../helpers/steer.js';
+import { SHIP, WEB, git, githubOrigin } from '../helpers/code-host-origin.js';
 
 // A deliver step end to end: the agent's work is pushed to origin (a real bare repository behind a
 // GitHub-looking URL) and a pull request is opened on a GraphQL server built from GitHub's schema.
 
-const WEB = 'github.example';
-const SHIP = `digraph ship {
-  start [kind=start]
-  work [kind=agent, prompt="{{goal}}"]
-  ship [kind=deliver]
-  done [kind=exit]
-  start -> work -> ship -> done
-}`;
-
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, stdio: 'pipe' }).toString().trim();
-
-const origin = () => {
-  const root = tempDir('svc-origin-');
-  const bare = join(root, 'app.git');
-  const work = join(root, 'app');
-  const url = `https://${WEB}/acme/app.git`;
-  git(root, 'init', '-q', '--bare', bare);
-  git(root, 'config', '--global', `url.${bare}.insteadOf`, url);
-  git(root, 'init', '-q', '-b', 'main', work);
-  writeFileSync(join(work, 'README.md'), 'app\n');
-  git(work, 'add', '-A');
-  git(work, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'init');
-  git(work, 'remote', 'add', 'origin', url);
-  git(work, 'push', '-q', 'origin', 'main');
-  return { bare, work };
-};
 
 test('a deliver step pushes the run branch and opens a pull request, recorded on the run and readable by run', async (t) => {
-  const { bare, work } = origin();
+  const { bare, work } = githubOrigin();
   const gh = await startGitHubServer({ webHost: WEB, tokens: ['tok'], repositories: [fixtureRepository('acme', 'app')] });
   t.teardown(() => gh.close());
   const s = await testServer({ repo: work, workflows: { ship: SHIP } });

@@ -1,50 +1,20 @@
 import test from 'ava';
-import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { TOOLS } from '../../lib/mcp/registry.js';
 import { TOOL_GROUPS } from '../../lib/settings/model.js';
 import { fixturePullRequest, fixtureRepository } from '../fixtures/github/fixture.js';
 import { startGitHubServer, type GitHubTestServer } from '../fixtures/github/server.js';
-import { tempDir } from '../helpers/env.js';
 import { startRun, untilStanding } from '../helpers/steer.js';
 import { mcpServer, type McpServer } from './helpers/real.js';
 import { EXAMPLES } from './helpers/examples.js';
 import { call, textOf } from './helpers/call.js';
+import { SHIP, WEB, githubOrigin } from '../helpers/code-host-origin.js';
 
 // The official SDK client against the real server: listing by group, every tool with good and bad
 // arguments, and the server still answering after each bad call. The examples name run `r1`,
 // project `p1`, question `q1` and cursor `c1`; each valid call gets a real one in the standing the
 // tool needs, made through the real engine with the scripted harness.
 
-const WEB = 'github.example';
-const SHIP = `digraph ship {
-  start [kind=start]
-  work  [kind=agent, prompt="{{goal}}"]
-  ship  [kind=deliver]
-  done  [kind=exit]
-  start -> work -> ship -> done
-}`;
-
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, stdio: 'pipe' }).toString().trim();
-
-/** The project's repository, with an origin on the code host (a bare repository behind a GitHub-looking URL). */
-const originRepo = (): string => {
-  const root = tempDir('svc-origin-');
-  const bare = join(root, 'app.git');
-  const work = join(root, 'app');
-  const url = `https://${WEB}/acme/app.git`;
-  git(root, 'init', '-q', '--bare', bare);
-  git(root, 'config', '--global', `url.${bare}.insteadOf`, url);
-  git(root, 'init', '-q', '-b', 'main', work);
-  writeFileSync(join(work, 'README.md'), 'app\n');
-  git(work, 'add', '-A');
-  git(work, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'init');
-  git(work, 'remote', 'add', 'origin', url);
-  git(work, 'push', '-q', 'origin', 'main');
-  return work;
-};
 
 interface Ctx { srv: McpServer; client: Client; gh: GitHubTestServer; shipped: string; reading: string; cursor: string }
 
@@ -54,7 +24,7 @@ const allGroups = async (srv: McpServer, enabled: boolean, except?: string) => {
 
 const setup = async (): Promise<Ctx> => {
   const gh = await startGitHubServer({ webHost: WEB, tokens: ['tok'], repositories: [fixtureRepository('acme', 'app', [fixturePullRequest({ owner: 'acme', name: 'app' }, WEB, { number: 4 })])] });
-  const srv = await mcpServer({ workflows: { ship: SHIP }, repo: originRepo() });
+  const srv = await mcpServer({ workflows: { ship: SHIP }, repo: githubOrigin().work });
   await srv.setting({ _tag: 'CodeHost', graphqlUrl: gh.graphqlUrl, webHost: WEB });
   await srv.setting({ _tag: 'CodeHostToken', token: 'tok' });
   const shipped = await startRun(srv, { goal: '[write:feature.txt=done]', workflow: 'ship' });

@@ -1,46 +1,19 @@
 import '../helpers/env.js';
 import test from 'ava';
-import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { fixtureRepository, type FixturePullRequest } from '../fixtures/github/fixture.js';
 import { startGitHubServer } from '../fixtures/github/server.js';
-import { eventually, tempDir } from '../helpers/env.js';
+import { eventually } from '../helpers/env.js';
 import { testServer } from '../helpers/server.js';
 import { history, startRun, untilStanding } from '../helpers/steer.js';
 import { chatOver } from './live-kit.js';
+import { SHIP, WEB, githubOrigin } from '../helpers/code-host-origin.js';
 
 // The checks-failed wake's source: a run delivers a pull request (a real push, a pull request
 // opened on the GraphQL server built from GitHub's schema); once the code host reports a failing
 // check, the run records PullRequestChecksFailed (once per head commit) and its owning
 // supervisor is woken with it.
 
-const WEB = 'github.example';
-const SHIP = `digraph ship {
-  start [kind=start]
-  work [kind=agent, prompt="{{goal}}"]
-  ship [kind=deliver]
-  done [kind=exit]
-  start -> work -> ship -> done
-}`;
 const JSON_TYPE = { 'content-type': 'application/json' };
-
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, stdio: 'pipe' }).toString().trim();
-
-const origin = () => {
-  const root = tempDir('svc-origin-');
-  const bare = join(root, 'app.git');
-  const work = join(root, 'app');
-  git(root, 'init', '-q', '--bare', bare);
-  git(root, 'config', '--global', `url.${bare}.insteadOf`, `https://${WEB}/acme/app.git`);
-  git(root, 'init', '-q', '-b', 'main', work);
-  writeFileSync(join(work, 'README.md'), 'app\n');
-  git(work, 'add', '-A');
-  git(work, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'init');
-  git(work, 'remote', 'add', 'origin', `https://${WEB}/acme/app.git`);
-  git(work, 'push', '-q', 'origin', 'main');
-  return work;
-};
 
 const failing = (name: string) => ({ __typename: 'CheckRun' as const, name, status: 'COMPLETED', conclusion: 'FAILURE', required: true });
 
@@ -49,7 +22,7 @@ test('failing checks on a delivered pull request are recorded on the run once pe
   const repo = fixtureRepository('acme', 'app');
   const gh = await startGitHubServer({ webHost: WEB, tokens: ['tok'], repositories: [repo] });
   t.teardown(() => gh.close());
-  const s = await testServer({ repo: origin(), workflows: { ship: SHIP } });
+  const s = await testServer({ repo: githubOrigin().work, workflows: { ship: SHIP } });
   t.teardown(() => s.close());
   for (const change of [
     { _tag: 'CodeHost', graphqlUrl: gh.graphqlUrl, webHost: WEB }, { _tag: 'CodeHostToken', token: 'tok' },

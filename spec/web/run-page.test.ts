@@ -1,13 +1,12 @@
 import test from 'ava';
-import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fixtureRepository } from '../fixtures/github/fixture.js';
 import { startGitHubServer } from '../fixtures/github/server.js';
-import { tempDir } from '../helpers/env.js';
 import { testServer } from '../helpers/server.js';
 import { startRun, untilStanding } from '../helpers/steer.js';
 import { closeBrowser, DESKTOP, openApp, PHONE, VIEWPORTS, type AppSession } from './browser.js';
+import { SHIP, WEB, git, githubOrigin } from '../helpers/code-host-origin.js';
 
 // The run page in real Chromium against a real server, with runs moving on the scripted harness
 // and the page following the real push stream: a question answered from the page, the thread
@@ -198,36 +197,9 @@ test('a failed run: another ready harness from the picker, then export, resolve,
   app.noErrors(t);
 });
 
-const WEB = 'github.example';
-const SHIP = `digraph ship {
-  start [kind=start]
-  work [kind=agent, prompt="{{goal}}"]
-  ship [kind=deliver]
-  done [kind=exit]
-  start -> work -> ship -> done
-}`;
-
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, stdio: 'pipe' }).toString().trim();
-
-/** A checkout whose origin is a real bare repository behind a GitHub-looking URL. */
-const origin = () => {
-  const root = tempDir('svc-origin-');
-  const bare = join(root, 'app.git');
-  const work = join(root, 'app');
-  const url = `https://${WEB}/acme/app.git`;
-  git(root, 'init', '-q', '--bare', bare);
-  git(root, 'config', '--global', `url.${bare}.insteadOf`, url);
-  git(root, 'init', '-q', '-b', 'main', work);
-  writeFileSync(join(work, 'README.md'), 'app\n');
-  git(work, 'add', '-A');
-  git(work, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'init');
-  git(work, 'remote', 'add', 'origin', url);
-  git(work, 'push', '-q', 'origin', 'main');
-  return { bare, work };
-};
 
 test('the pull request panel: checks, reviews, requested reviewers, unresolved threads, merge state; secure work', async (t) => {
-  const { bare, work } = origin();
+  const { bare, work } = githubOrigin();
   const repo = fixtureRepository('acme', 'app');
   const gh = await startGitHubServer({ webHost: WEB, tokens: ['tok'], repositories: [repo] });
   t.teardown(() => gh.close());
