@@ -1,23 +1,15 @@
+import type { PersonaItem as ServerItem, PersonaView as ServerView } from '../../personas/personas.js';
+
 // Personas as /api/personas shows them (docs/personas.md). Types and plain words only: the server
 // checks what it is sent, and the pages render what they get as text.
 
-export interface PersonaItem {
-  readonly name: string;
-  readonly origin: 'custom' | 'project' | 'home' | 'shipped';
-  readonly description: string;
-  readonly harness: string | null;
-  readonly model: string | null;
-  readonly tools: string | null;
-  readonly loads: boolean;
-  readonly problems: readonly string[];
-}
+type Origin = 'custom' | 'project' | 'home' | 'shipped';
 
-export interface PersonaView extends PersonaItem {
-  /** the persona file's text as stored */
-  readonly source: string;
-  /** what the agent is given (null when it does not load) */
-  readonly prompt: string | null;
-}
+/** a persona as the list shows it: the server's shape, its origin one of the four */
+export type PersonaItem = Omit<ServerItem, 'origin'> & { readonly origin: Origin };
+
+/** one persona read whole: its file text and the prompt the agent is given */
+export type PersonaView = Omit<ServerView, 'origin'> & { readonly origin: Origin };
 
 /** what the form edits: the parts of PUT /api/personas/{name} */
 export interface PersonaParts {

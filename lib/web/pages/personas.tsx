@@ -1,6 +1,7 @@
 import { api } from '../api.js';
 import { PersonaDetail } from '../components/persona-detail.js';
 import { PersonaForm } from '../components/persona-form.js';
+import { OriginSections } from '../components/origin-sections.js';
 import { partsOf, PERSONA_ORIGINS, settingsLine, type PersonaItem } from '../components/persona-shapes.js';
 import { ProjectPicker, useProjects } from '../components/project-picker.js';
 import { useLoad } from '../components/use-load.js';
@@ -21,29 +22,17 @@ const List = ({ project }: { readonly project: string | undefined }) => {
   return (
     <>
       <ErrorNote error={list.error} />
-      {!rows ? <Loading what="personas" /> : PERSONA_ORIGINS.map(({ origin, title, about }) => {
-        const mine = rows.filter((p) => p.origin === origin);
-        if (mine.length === 0) return null;
-        return (
-          <section key={origin} aria-labelledby={`origin-${origin}`}>
-            <h2 id={`origin-${origin}`}>{title}</h2>
-            <p class="muted about">{about}</p>
-            <ul class="plain" aria-labelledby={`origin-${origin}`}>
-              {mine.map((p) => (
-                <li key={p.name} data-persona={p.name}>
-                  <div class="row">
-                    <Link href={`/personas/${enc(p.name)}${q}`}><strong>{p.name}</strong></Link>
-                    {!p.loads && <span class="badge warning">does not load</span>}
-                    {settingsLine(p) && <span class="muted">{settingsLine(p)}</span>}
-                  </div>
-                  {p.description && <p class="muted about">{p.description}</p>}
-                  {!p.loads && <p class="warning about">{p.problems.join('; ')}</p>}
-                </li>
-              ))}
-            </ul>
-          </section>
-        );
-      })}
+      {!rows ? <Loading what="personas" /> : <OriginSections rows={rows} groups={PERSONA_ORIGINS} item={(p) => (
+          <li key={p.name} data-persona={p.name}>
+            <div class="row">
+              <Link href={`/personas/${enc(p.name)}${q}`}><strong>{p.name}</strong></Link>
+              {!p.loads && <span class="badge warning">does not load</span>}
+              {settingsLine(p) && <span class="muted">{settingsLine(p)}</span>}
+            </div>
+            {p.description && <p class="muted about">{p.description}</p>}
+            {!p.loads && <p class="warning about">{p.problems.join('; ')}</p>}
+          </li>
+        )} />}
       <section aria-labelledby="new-persona" class="panel">
         <h2 id="new-persona" class="card-title">New persona</h2>
         <PersonaForm name={null} initial={partsOf(undefined)} onSaved={() => void list.reload()} />

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, type ApiError } from '../api.js';
 import { DiagnosticList, summary } from '../components/diagnostic-list.js';
 import { pin } from '../components/diagnostics.js';
+import { OriginSections } from '../components/origin-sections.js';
 import { chosenProject, ProjectPicker, useProjects } from '../components/project-picker.js';
 import type { Validation, WorkflowListItem, WorkflowRead } from '../components/shapes.js';
 import { SourceView } from '../components/source-view.js';
@@ -42,28 +43,16 @@ const List = ({ project }: { readonly project: string }) => {
   return (
     <>
       <ErrorNote error={list.error} />
-      {!rows ? <Loading what="workflows" /> : ORIGINS.map(({ origin, title, about }) => {
-        const mine = rows.filter((w) => w.origin === origin);
-        if (mine.length === 0) return null;
-        return (
-          <section key={origin} aria-labelledby={`origin-${origin}`}>
-            <h2 id={`origin-${origin}`}>{title}</h2>
-            <p class="muted about">{about}</p>
-            <ul class="plain" aria-labelledby={`origin-${origin}`}>
-              {mine.map((w) => (
-                <li key={w.name} data-workflow={w.name}>
-                  <div class="row">
-                    <Link href={`/workflows/${enc(w.name)}?project=${enc(project)}`}><strong>{w.name}</strong></Link>
-                    {w.standing === 'default' && <span class="badge">default</span>}
-                    {w.inputs.length > 0 && <span class="muted">inputs: {w.inputs.join(', ')}</span>}
-                  </div>
-                  {w.description && <p class="muted about">{w.description}</p>}
-                </li>
-              ))}
-            </ul>
-          </section>
-        );
-      })}
+      {!rows ? <Loading what="workflows" /> : <OriginSections rows={rows} groups={ORIGINS} item={(w) => (
+          <li key={w.name} data-workflow={w.name}>
+            <div class="row">
+              <Link href={`/workflows/${enc(w.name)}?project=${enc(project)}`}><strong>{w.name}</strong></Link>
+              {w.standing === 'default' && <span class="badge">default</span>}
+              {w.inputs.length > 0 && <span class="muted">inputs: {w.inputs.join(', ')}</span>}
+            </div>
+            {w.description && <p class="muted about">{w.description}</p>}
+          </li>
+        )} />}
       <section aria-labelledby="new-workflow" class="panel">
         <h2 id="new-workflow" class="card-title">New workflow</h2>
         {creating
