@@ -22,6 +22,15 @@ export const LINEAR = `digraph linear {
   start -> work -> done
 }`;
 
+/** An agent step, then a gate a person opens: runs that stop where a person is needed. */
+export const GATED = `digraph gated {
+  start  [kind=start]
+  work   [kind=agent, prompt="{{goal}}"]
+  review [kind=gate]
+  done   [kind=exit]
+  start -> work -> review -> done
+}`;
+
 /** Only the success route leaves `work`: a failed step fails the run (LINEAR's route is taken on any outcome). */
 export const STRICT = `digraph strict {
   start [kind=start]

@@ -5,20 +5,12 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readRunDiff } from '../../lib/git/run-diff.js';
 import { gitRepo } from '../helpers/env.js';
-import { testServer } from '../helpers/server.js';
+import { GATED, testServer } from '../helpers/server.js';
 import { startRun } from '../helpers/steer.js';
 
 // The run page's own reads: the run's workflow (source, nodes, current step, Jump's targets), the
 // diff of its worktree against its base (new, changed and committed files; capped), and the export
 // as a download.
-
-const GATED = `digraph gated {
-  start [kind=start]
-  work [kind=agent, prompt="{{goal}}"]
-  review [kind=gate]
-  done [kind=exit]
-  start -> work -> review -> done
-}`;
 
 test('the workflow, the diff and the export of a run, over HTTP', async (t) => {
   const s = await testServer({ workflows: { gated: GATED } });

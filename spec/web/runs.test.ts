@@ -1,6 +1,6 @@
 import anyTest, { type TestFn } from 'ava';
 import { setRunCap } from '../helpers/http-kit.js';
-import { STRICT, testServer, type TestServer } from '../helpers/server.js';
+import { GATED, STRICT, testServer, type TestServer } from '../helpers/server.js';
 import { startRun, untilStanding } from '../helpers/steer.js';
 import { closeBrowser, DESKTOP, openApp, PHONE, VIEWPORTS } from './browser.js';
 
@@ -9,14 +9,6 @@ import { closeBrowser, DESKTOP, openApp, PHONE, VIEWPORTS } from './browser.js';
 // push stream; and a group of many runs rendered a page at a time.
 
 const test = anyTest as TestFn<{ s: TestServer; ids: Record<string, string> }>;
-
-const GATED = `digraph gated {
-  start [kind=start]
-  first [kind=agent, prompt="{{goal}}"]
-  review [kind=gate]
-  done [kind=exit]
-  start -> first -> review -> done
-}`;
 
 test.before(async (t) => {
   const s = await testServer({ workflows: { gated: GATED, strict: STRICT } });

@@ -2,6 +2,7 @@ import test from 'ava';
 import { startServer } from '../../lib/cli/serve.js';
 import { freshHome } from '../helpers/env.js';
 import { startRun, untilStanding } from '../helpers/steer.js';
+import { GATED } from '../helpers/server.js';
 import { closeBrowser, openApp, PHONE, VIEWPORTS } from './browser.js';
 
 // The app's shell in real Chromium at both sizes: every page reachable and named, accessible by
@@ -11,14 +12,6 @@ import { closeBrowser, openApp, PHONE, VIEWPORTS } from './browser.js';
 test.after.always(closeBrowser);
 
 const NAV = [['Runs', '/'], ['New run', '/new'], ['Projects', '/projects'], ['Workflows', '/workflows'], ['Supervisors', '/supervisors'], ['Triggers', '/triggers'], ['Personas', '/personas'], ['Skills', '/skills'], ['Settings', '/settings']] as const;
-
-const GATED = `digraph gated {
-  start [kind=start]
-  first [kind=agent, prompt="{{goal}}"]
-  review [kind=gate]
-  done [kind=exit]
-  start -> first -> review -> done
-}`;
 
 const EVIL = 'Fix <img src=x onerror="document.title=\'pwned\'"> it';
 
