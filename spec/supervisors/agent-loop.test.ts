@@ -1,150 +1,110 @@
 import '../helpers/env.js';
 // Serial: the CLIs read the model server's address from process.env, which the tests share.
 import test from 'ava';
-import { newId } from '../../lib/ids.js';
-import { SupervisorAgents } from '../../lib/supervisors/agent/agents.js';
-import { DEFAULT_PRICES } from '../../lib/supervisors/agent/prices.js';
-import { fixturePort, type FixturePort } from '../fixtures/supervisors/port.js';
-import { startModelServer, type ModelServer } from '../fixtures/model-server/server.js';
-import { say, type ModelTurn } from '../fixtures/model-server/script.js';
-import { eventually } from '../helpers/env.js';
-import { turnKit, type TurnKit } from './turn-kit.js';
+import { supervisorStream } from '../../lib/supervisors/store.js';
+import { say } from '../fixtures/model-server/script.js';
+import { sleep } from '../helpers/env.js';
+import { liveKit, pointCodexAtModel, types, type ChatEntry, type LiveKit } from './live-kit.js';
 
-// The live agent's loop on the real claude CLI against the scripted model server, with part 1
-// stood in for by a fixture port: batching, held wakes, costs, the limit, a cut-off turn.
+// The live agent's loop in the REAL server, driven over HTTP as a person would: its turns on the
+// real claude (or codex) CLI against the scripted model server, its settings, pause and ledger
+// part 1's own. Batching, a pause, the daily limit, known and unknown costs. Elsewhere over the
+// same server: a question on an owned run answered through /mcp?supervisor= (live-server.test.ts),
+// a turn cut off by a crash (live-crash.test.ts).
 
-const KEY = 'loop-key';
+const of = (c: readonly ChatEntry[], type: string) => c.filter((e) => e.type === type);
+const ended = (n: number) => (c: readonly ChatEntry[]) => of(c, 'TurnEnded').length >= n;
 
-interface Loop { kit: TurnKit; port: FixturePort; agents: SupervisorAgents; model: ModelServer; chat(id: string): { seq: number; type: string; data: any }[] }
+const view = async (k: LiveKit) => ((await k.s.get('/api/supervisors')).body as any[]).find((x) => x.id === k.global);
 
-const loop = async (t: import('ava').ExecutionContext, script: ModelTurn[], setup?: (p: FixturePort, kit: TurnKit) => void): Promise<Loop> => {
-  const kit = await turnKit(KEY);
-  const model = await startModelServer(script);
-  Object.assign(process.env, { ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sk-test', OPENAI_API_KEY: 'sk-test' });
-  const port = fixturePort();
-  port.add('sup', { key: KEY });
-  setup?.(port, kit);
-  const journal = kit.s.service.core.journal;
-  const agents = new SupervisorAgents({ journal, port, turn: kit.deps, prices: () => DEFAULT_PRICES, defaultHarness: () => 'claude', newId, now: () => new Date() });
-  agents.start();
-  t.teardown(async () => (await agents.stop(), await model.close(), await kit.close()));
-  return { kit, port, agents, model, chat: (id) => journal.read(port.chatStream(id)) as any };
-};
-
-const types = (entries: { type: string }[]) => entries.map((e) => e.type);
-const ended = (l: Loop, n: number) => eventually(() => l.chat('sup'), (c) => c.filter((e) => e.type === 'TurnEnded').length >= n, 150_000);
+/** the supervisor's ledger: its CostRecorded events */
+const ledger = (k: LiveKit) => k.s.service.core.journal.read(supervisorStream(k.global)).filter((e) => e.type === 'CostRecorded').map((e) => e.data as any);
 
 test.serial('one turn at a time: messages written during a turn are batched into the next one', async (t) => {
-  t.timeout(300_000);
+  t.timeout(400_000);
   let release!: () => void;
   const gate = new Promise((r) => (release = () => r(undefined)));
-  const l = await loop(t, [{ kind: 'reply', text: 'First answer.', gate }, say('Both seen.')]);
-  l.agents.write('sup', 'FIRST message', 'ann');
-  await l.model.waitForScripted(1);
-  l.agents.write('sup', 'SECOND message', 'ann');
-  l.agents.write('sup', 'THIRD message', null);
+  const k = await liveKit(t, [{ kind: 'reply', text: 'First answer.', gate }, say('Both seen.')]);
+  t.is((await k.write(k.global, 'FIRST message', 'ann')).status, 200);
+  await k.model.waitForScripted(1);
+  for (const [text, sender] of [['SECOND message', 'ann'], ['THIRD message', undefined]] as const) {
+    const w = await k.write(k.global, text, sender);
+    t.like(w, { status: 200, body: { heldBecause: null } });
+  }
   release();
-  const chat = await ended(l, 2);
-  t.is(chat.filter((e) => e.type === 'TurnStarted').length, 2, 'two turns for three messages');
-  const bodies = l.model.scriptedBodies().map((b) => JSON.stringify(b));
+  const chat = await k.until(k.global, ended(2));
+  t.is(of(chat, 'TurnStarted').length, 2, 'two turns for three messages');
+  const bodies = k.model.scriptedBodies().map((b) => JSON.stringify(b));
   t.is(bodies.length, 2);
   t.true(bodies[0]!.includes('FIRST message') && !bodies[0]!.includes('SECOND message'));
   t.true(bodies[1]!.includes('SECOND message') && bodies[1]!.includes('THIRD message'), 'the second turn holds both');
-  t.deepEqual(chat.filter((e) => e.type === 'SupervisorReplied').map((e) => e.data.text), ['First answer.', 'Both seen.']);
-  const second = chat.filter((e) => e.type === 'TurnStarted')[1]!;
-  t.truthy(second.data.resumeSession, 'the second turn resumes the first one\'s session');
-  t.true(chat.filter((e) => e.type === 'TurnEnded').every((e) => e.data.cost._tag === 'Known' && e.data.cost.usd > 0), 'claude\'s cost is known');
-  t.is(l.port.sups.get('sup')!.costs.length, 2, 'each turn\'s cost went to the ledger');
+  t.deepEqual(of(chat, 'SupervisorReplied').map((e) => e.data.text), ['First answer.', 'Both seen.']);
+  const [first, second] = of(chat, 'TurnEnded');
+  t.truthy(first!.data.sessionId);
+  t.is(of(chat, 'TurnStarted')[1]!.data.resumeSession, first!.data.sessionId, 'the second turn resumes the first one\'s session');
+  const costs = of(chat, 'TurnEnded').map((e) => e.data.cost);
+  t.true(costs.every((c) => c._tag === 'Known' && c.usd > 0), `claude's cost is known: ${JSON.stringify(costs)}`);
+  t.deepEqual(ledger(k).map((c) => [c.turnId, c.cost]), [[first!.data.turnId, costs[0]], [second!.data.turnId, costs[1]]], 'each turn\'s cost went to the ledger');
+  const spent = (await view(k)).spentTodayUsd as number;
+  t.true(Math.abs(spent - (costs[0].usd + costs[1].usd)) < 1e-9, `today's spending is the two turns': ${spent}`);
 });
 
 test.serial('no wake while paused: the chat says why, and the wake runs once the pause ends', async (t) => {
-  t.timeout(300_000);
-  const l = await loop(t, [say('Back again.')], (p) => void (p.sups.get('sup')!.held = 'paused until tomorrow'));
-  l.agents.write('sup', 'are you there?', null);
-  const held = await eventually(() => l.chat('sup'), (c) => c.some((e) => e.type === 'WakesHeld'));
-  t.is(held.find((e) => e.type === 'WakesHeld')!.data.reason, 'paused until tomorrow');
-  l.agents.write('sup', 'still there?', null);
-  await new Promise((r) => setTimeout(r, 500));
-  t.false(types(l.chat('sup')).includes('TurnStarted'), 'no turn while paused');
-  t.is(l.chat('sup').filter((e) => e.type === 'WakesHeld').length, 1, 'the reason is said once');
-  t.is(l.model.scriptedBodies().length, 0);
-  l.port.sups.get('sup')!.held = null;
-  l.agents.poke('sup');
-  await ended(l, 1);
-  const body = JSON.stringify(l.model.scriptedBodies()[0]);
+  t.timeout(400_000);
+  const k = await liveKit(t, [say('Back again.')]);
+  const paused = await k.patch(k.global, { paused: true });
+  t.is(paused.status, 200, JSON.stringify(paused.body));
+  t.truthy(paused.body.pausedUntil, 'paused for the day');
+  const written = await k.write(k.global, 'are you there?');
+  t.regex(written.body.heldBecause, /is paused for the day \(until /);
+  const held = await k.until(k.global, (c) => c.some((e) => e.type === 'WakesHeld'), 20_000);
+  t.is(of(held, 'WakesHeld')[0]!.data.reason, written.body.heldBecause, 'the chat says why');
+  t.is((await k.write(k.global, 'still there?')).body.heldBecause, written.body.heldBecause);
+  await sleep(500); // a window for a turn that must not start
+  const still = await k.chat(k.global);
+  t.false(types(still).includes('TurnStarted'), 'no turn while paused');
+  t.is(of(still, 'WakesHeld').length, 1, 'the reason is said once');
+  t.is(k.model.scriptedBodies().length, 0);
+
+  const unpaused = await k.patch(k.global, { paused: false });
+  t.like(unpaused, { status: 200, body: { pausedUntil: null, heldBecause: null } });
+  const chat = await k.until(k.global, ended(1));
+  t.is(of(chat, 'TurnEnded')[0]!.data.outcome, 'success');
+  const body = JSON.stringify(k.model.scriptedBodies()[0]);
   t.true(body.includes('are you there?') && body.includes('still there?'), 'the held wakes are given to the turn');
 });
 
 test.serial('the daily limit: a turn that reaches it stops further turns, and the chat says so', async (t) => {
-  t.timeout(300_000);
-  const l = await loop(t, [say('Spent.'), say('never')], (p) => void (p.sups.get('sup')!.dailyLimitUsd = 0.000001));
-  l.agents.write('sup', 'do something', null);
-  const chat = await eventually(() => l.chat('sup'), (c) => c.some((e) => e.type === 'WakesHeld'), 150_000);
-  t.regex(chat.find((e) => e.type === 'WakesHeld')!.data.reason, /spending limit is reached/);
-  l.agents.write('sup', 'and again', null);
-  await new Promise((r) => setTimeout(r, 500));
-  t.is(l.chat('sup').filter((e) => e.type === 'TurnStarted').length, 1, 'no second turn today');
-  t.is(l.model.scriptedBodies().length, 1);
+  t.timeout(400_000);
+  const k = await liveKit(t, [say('Spent.'), say('never')]);
+  t.like(await k.patch(k.global, { dailyLimitUsd: 0.000001 }), { status: 200, body: { dailyLimitUsd: 0.000001, heldBecause: null } });
+  t.is((await k.write(k.global, 'do something')).body.heldBecause, null, 'under the limit: it will answer');
+  const chat = await k.until(k.global, (c) => c.some((e) => e.type === 'WakesHeld'));
+  const cost = of(chat, 'TurnEnded')[0]!.data.cost;
+  t.true(cost._tag === 'Known' && cost.usd >= 0.000001, JSON.stringify(cost));
+  t.regex(of(chat, 'WakesHeld')[0]!.data.reason, /has reached today's spending limit/);
+  t.like(await view(k), { spentTodayUsd: cost.usd });
+  t.regex((await k.write(k.global, 'and again')).body.heldBecause, /spending limit/);
+  await sleep(500); // a window for a turn that must not start
+  const after = await k.chat(k.global);
+  t.is(of(after, 'TurnStarted').length, 1, 'no second turn today');
+  t.is(of(after, 'WakesHeld').length, 1, 'the reason is said once');
+  t.is(k.model.scriptedBodies().length, 1);
 });
 
 test.serial('unknown cost: a codex turn on a model the price table lacks is recorded as unknown, not zero', async (t) => {
-  t.timeout(300_000);
-  const { writeCodexConfig } = await import('../harness/sandbox.js');
-  const l = await loop(t, [say('From codex.')], (p) => void p.add('sup', { key: KEY, harness: 'codex' }));
-  writeCodexConfig({ root: '', repo: '', env: process.env, cleanup: () => undefined }, l.model.url);
-  l.agents.write('sup', 'hello codex', null);
-  const chat = await ended(l, 1);
-  const end = chat.find((e) => e.type === 'TurnEnded')!;
+  t.timeout(400_000);
+  const k = await liveKit(t, [say('From codex.')]);
+  pointCodexAtModel(k.model.url);
+  t.like(await k.patch(k.global, { harness: 'codex' }), { status: 200, body: { harness: 'codex' } });
+  t.is((await k.write(k.global, 'hello codex')).status, 200);
+  const chat = await k.until(k.global, ended(1));
+  t.is(of(chat, 'TurnStarted')[0]!.data.harness, 'codex');
+  const end = of(chat, 'TurnEnded')[0]!;
   t.is(end.data.outcome, 'success', end.data.summary);
-  t.deepEqual(end.data.cost, { _tag: 'Unknown', why: 'no price for codex default model in the price table' });
-  t.deepEqual(l.port.sups.get('sup')!.costs.map((c) => c.cost._tag), ['Unknown']);
-  t.is(l.port.sups.get('sup')!.spentUsd, 0);
-});
-
-test.serial('a turn cut off by a crash is recorded as interrupted and runs again over the same entries', async (t) => {
-  t.timeout(300_000);
-  const l = await loop(t, [say('Recovered.')], (p, kit) => {
-    // what a SIGKILL mid-turn leaves: the message and the turn's start, and no end
-    const j = kit.s.service.core.journal;
-    const stream = p.chatStream('sup');
-    j.append(stream, 0, [{ type: 'PersonWrote', data: { text: 'BEFORE the crash', sender: null } }], new Date().toISOString());
-    j.append(stream, 1, [{ type: 'TurnStarted', data: { turnId: 'tcrashed', harness: 'claude', upTo: 1 } }], new Date().toISOString());
-  });
-  const chat = await ended(l, 1);
-  t.deepEqual(types(chat).slice(0, 4), ['PersonWrote', 'TurnStarted', 'TurnInterrupted', 'TurnStarted']);
-  t.is(chat[2]!.data.turnId, 'tcrashed');
-  t.true(JSON.stringify(l.model.scriptedBodies()[0]).includes('BEFORE the crash'), 'the retried turn is given the same message');
-  t.deepEqual(chat.filter((e) => e.type === 'SupervisorReplied').map((e) => e.data.text), ['Recovered.']);
-});
-
-test.serial('a question on an owned run wakes it; asked in the chat, it answers through /mcp?supervisor= and the run goes on', async (t) => {
-  t.timeout(300_000);
-  const { callMcp } = await import('../fixtures/model-server/script.js');
-  const { control, detail, history, untilStanding } = await import('../helpers/steer.js');
-  const l = await loop(t, [say('Noted: run asks something.')]);
-  const created = await l.kit.s.post('/api/runs', { project: l.kit.s.projectId, goal: '[ask:What should I say?]', workflow: 'linear', start: false });
-  const runId = created.body.runId as string;
-  l.port.sups.get('sup')!.owns.push(runId);
-  await control(l.kit.s, runId, 'Resume');
-  const asked = await untilStanding(l.kit.s, runId, 'Question', 60_000);
-  const woken = await ended(l, 1);
-  t.deepEqual(woken.filter((e) => e.type === 'WakeNoticed').map((e) => e.data.kind), ['question']);
-  const wakeBody = JSON.stringify(l.model.scriptedBodies()[0]);
-  t.true(wakeBody.includes(`run ${runId} asked a question`) && wakeBody.includes('What should I say?'), 'the wake and the brief are in its prompt');
-
-  l.model.push(
-    callMcp('get_run', { run: runId }, 'Checking the run.'),
-    callMcp('answer_question', { run: runId, question: asked.question.id, answer: 'hi', reason: 'the person in the chat asked me to' }),
-    say('Answered the question with hi.'),
-  );
-  l.agents.write('sup', `answer the question on run ${runId} with 'hi'`, 'ann');
-  await untilStanding(l.kit.s, runId, 'Succeeded', 150_000);
-  const chat = await ended(l, 2);
-  const answered = (await history(l.kit.s, runId)).find((e) => e.type === 'QuestionAnswered');
-  t.is(answered.data.answer, 'hi');
-  t.is(answered.data.why ?? answered.data.reason, 'the person in the chat asked me to', 'the reason is recorded on the run');
-  t.true(JSON.stringify(l.model.scriptedBodies()[2]).includes(asked.question.id), 'get_run\'s answer reached the model');
-  t.deepEqual(chat.filter((e) => e.type === 'PersonWrote').map((e) => e.data.text), [`answer the question on run ${runId} with 'hi'`]);
-  t.true(chat.some((e) => e.type === 'SupervisorReplied' && e.data.text === 'Answered the question with hi.'));
-  t.is((await detail(l.kit.s, runId)).standing, 'Succeeded');
+  t.deepEqual(of(chat, 'SupervisorReplied').map((e) => e.data.text), ['From codex.']);
+  const unknown = { _tag: 'Unknown', why: 'no price for codex default model in the price table' };
+  t.deepEqual(end.data.cost, unknown);
+  t.deepEqual(ledger(k).map((c) => [c.turnId, c.cost]), [[end.data.turnId, unknown]], 'the ledger records it as unknown');
+  t.is((await view(k)).spentTodayUsd, 0, 'and counts nothing for it');
 });

@@ -7,6 +7,7 @@ import { startModelServer, type ModelServer } from '../fixtures/model-server/ser
 import type { ModelTurn } from '../fixtures/model-server/script.js';
 import { eventually, repoRoot } from '../helpers/env.js';
 import { realCliEnv } from '../helpers/real-run.js';
+import { writeCodexConfig } from '../harness/sandbox.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 
 export interface ChatEntry { seq: number; at: string; type: string; data: any }
@@ -34,6 +35,12 @@ export const pointSupervisorsAtModel = (modelUrl: string): void => {
     ANTHROPIC_BASE_URL: modelUrl,
     ANTHROPIC_API_KEY: 'sk-test',
   });
+};
+
+/** codex too, for a supervisor whose harness is codex (call after pointSupervisorsAtModel: CODEX_HOME) */
+export const pointCodexAtModel = (modelUrl: string): void => {
+  Object.assign(process.env, { SVC_HARNESS_BIN_CODEX: join(repoRoot, 'node_modules', '.bin', 'codex'), OPENAI_API_KEY: 'sk-test' });
+  writeCodexConfig({ root: '', repo: '', env: process.env, cleanup: () => undefined }, modelUrl);
 };
 
 export const types = (c: readonly ChatEntry[]): string[] => c.map((e) => e.type);

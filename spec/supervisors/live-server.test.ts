@@ -40,6 +40,7 @@ test.serial('a question on an owned run wakes it; asked in the chat, it answers 
   const answered = (await history(k.s, runId)).find((e) => e.type === 'QuestionAnswered');
   t.is(answered.data.answer, 'hi');
   t.like(answered.data.by, { kind: 'supervisor', name: k.global });
+  t.is(answered.data.reason, 'the person in the chat asked me to', 'the reason is recorded on the run');
   t.deepEqual(chat.filter((e) => e.type === 'PersonWrote').map((e) => e.data.text), [`answer the question on run ${runId} with 'hi'`]);
   const action = chat.find((e) => e.type === 'ActionTaken');
   t.like(action?.data, { tool: 'answer_question', run: runId, reason: 'the person in the chat asked me to' });
