@@ -107,6 +107,11 @@ const serverFor = (backend: RunToolsBackend, runId: string): Server => {
   return server;
 };
 
+// These tools belong to one step of one run: the token is made for that step, given to its agent
+// in its MCP configuration, and ends with the step.
+const RUN_TOOLS_REFUSED = "this run's tool endpoint takes the current step's own token (Authorization: Bearer), which svc gives the step's agent; it no longer works once the step has ended";
+const RUN_TOOLS_CHALLENGE = `Bearer error="invalid_token", error_description="${RUN_TOOLS_REFUSED}"`;
+
 const bearer = (ctx: Context): string | undefined => {
   const m = /^Bearer\s+(.+)$/i.exec(ctx.get('authorization'));
   return m?.[1]?.trim();
@@ -115,8 +120,10 @@ const bearer = (ctx: Context): string | undefined => {
 const handle = async (ctx: Context, backend: RunToolsBackend, runId: string): Promise<void> => {
   const token = bearer(ctx);
   if (!token || !backend.authorize(runId, token)) {
+    // Said as the /mcp endpoint says it, so an MCP client reports an authentication problem.
     ctx.status = 401;
-    ctx.body = { error: 'unauthorized' };
+    ctx.set('WWW-Authenticate', RUN_TOOLS_CHALLENGE);
+    ctx.body = { detail: RUN_TOOLS_REFUSED };
     return;
   }
   const server = serverFor(backend, runId);

@@ -58,7 +58,7 @@ test('report_outcome reaches the backend; bad arguments are a tool error', async
   await client.close();
 });
 
-test('a wrong bearer token is refused with 401', async (t) => {
+test('a wrong bearer token is refused with 401, a challenge and a detail saying whose token it takes', async (t) => {
   const rt = await startRunTools();
   t.teardown(() => rt.close());
   const res = await fetch(rt.url('run-5'), {
@@ -67,5 +67,7 @@ test('a wrong bearer token is refused with 401', async (t) => {
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
   });
   t.is(res.status, 401);
+  t.regex(res.headers.get('www-authenticate') ?? '', /^Bearer error="invalid_token", error_description=".*step's own token/);
+  t.regex(((await res.json()) as { detail: string }).detail, /current step's own token/);
   t.is(rt.refused(), 1);
 });
