@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, readlinkSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { ensurePrivateDir } from '../paths.js';
 
@@ -66,4 +66,27 @@ export const openWindow = (b: BrowserChoice, url: string, home: string, extra: r
   ensurePrivateDir(profile);
   const args = [`--app=${url}`, `--user-data-dir=${profile}`, '--no-first-run', '--no-default-browser-check', ...extra];
   return spawn(b.path, args, { stdio: 'ignore' });
+};
+
+/**
+ * Is the window's profile held by a Chromium other than `ownPid`? Chromium keeps the profile's
+ * `SingletonLock` as a link to `<host>-<pid>` while it runs: a live pid there, not our own child,
+ * is the browser our window was handed to. An absent lock, or one left by a process that is gone,
+ * means nobody holds it.
+ */
+export const profileHeldByAnother = (home: string, ownPid: number | undefined): boolean => {
+  let target: string;
+  try {
+    target = readlinkSync(join(profileDir(home), 'SingletonLock'));
+  } catch {
+    return false;
+  }
+  const pid = Number(/-(\d+)$/.exec(target)?.[1]);
+  if (!Number.isInteger(pid) || pid <= 0 || pid === ownPid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 };

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { appCodes } from '../auth/app-codes.js';
-import { BrowserError, extraArgs, findBrowser, openWindow } from '../app/browser.js';
+import { BrowserError, extraArgs, findBrowser, openWindow, profileHeldByAnother } from '../app/browser.js';
 import { windowWatch } from '../app/window-watch.js';
 import { newToken } from '../ids.js';
 import { CliError } from './client.js';
@@ -38,7 +38,8 @@ export const appCommand = async (o: AppCommandOptions): Promise<number> => {
   let early: string | null = null;
   let finish: (why: string) => void = (why) => { early ??= why; };
   const times = { graceMs: seconds(o.env, 'SVC_APP_GRACE_SECONDS', 30_000), firstMs: seconds(o.env, 'SVC_APP_FIRST_SECONDS', 120_000) };
-  const watch = windowWatch(browser.kind, times, (why) => finish(why), (what) => o.out(`svc app: ${what}\n`));
+  let windowPid: number | undefined;
+  const watch = windowWatch(browser.kind, times, (why) => finish(why), (what) => o.out(`svc app: ${what}\n`), () => profileHeldByAnother(o.home, windowPid));
   const codes = appCodes();
   const s = await startServer({ home: o.home, port: o.port, bind: '127.0.0.1', secret: newToken(), codes, streams: watch }).catch((err: NodeJS.ErrnoException) => {
     watch.dispose();
@@ -47,6 +48,7 @@ export const appCommand = async (o: AppCommandOptions): Promise<number> => {
   o.out(`svc app serving at ${s.baseUrl}\n`);
   // The code goes in the fragment: browsers never send it, so it reaches no request log.
   const window: ChildProcess = openWindow(browser, `${s.baseUrl}#code=${encodeURIComponent(codes.issue())}`, o.home, extraArgs(o.env));
+  windowPid = window.pid;
   return new Promise<number>((resolve) => {
     let done = false;
     finish = (why) => {

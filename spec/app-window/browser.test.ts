@@ -1,8 +1,9 @@
 import '../helpers/env.js';
 import test from 'ava';
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { BrowserError, extraArgs, findBrowser } from '../../lib/app/browser.js';
+import { BrowserError, extraArgs, findBrowser, profileDir, profileHeldByAnother } from '../../lib/app/browser.js';
 import { tempDir } from '../helpers/env.js';
 
 // Which window `svc app` opens, on PATHs the test lays out with empty executables.
@@ -48,4 +49,20 @@ test('without any Chromium the default browser opens the app; without that eithe
 test('SVC_BROWSER_ARGS are split on white space', (t) => {
   t.deepEqual(extraArgs({ SVC_BROWSER_ARGS: ' --headless  --remote-debugging-port=0\t--no-sandbox ' }), ['--headless', '--remote-debugging-port=0', '--no-sandbox']);
   t.deepEqual(extraArgs({}), []);
+});
+
+test('the profile is held by another browser only when its SingletonLock names a live process that is not ours', (t) => {
+  const home = tempDir('svc-lock-');
+  mkdirSync(profileDir(home), { recursive: true });
+  const lock = join(profileDir(home), 'SingletonLock');
+  t.false(profileHeldByAnother(home, 1234), 'no lock');
+  symlinkSync(`${hostname()}-${process.pid}`, lock);
+  t.true(profileHeldByAnother(home, 1234), 'a live process that is not our window');
+  t.false(profileHeldByAnother(home, process.pid), 'our own window');
+  rmSync(lock);
+  symlinkSync(`${hostname()}-2147483646`, lock);
+  t.false(profileHeldByAnother(home, 1234), 'a lock left by a process that is gone');
+  rmSync(lock);
+  symlinkSync('garbage', lock);
+  t.false(profileHeldByAnother(home, 1234), 'a lock that names no pid');
 });

@@ -114,6 +114,20 @@ test('closing the window stops svc app and removes server.json', async (t) => {
   await t.throwsAsync(fetch(`${app.url}/api/health`));
 });
 
+test('a window closed before the app connected stops svc app too, without waiting for a stream', async (t) => {
+  const home = freshHome();
+  // a first wait far longer than the test may take: only the window's end can stop svc app here
+  const app = await spawnApp(home, { SVC_APP_FIRST_SECONDS: '3600' });
+  t.teardown(() => { if (!t.passed) t.log(app.output()); app.child.kill('SIGKILL'); });
+  const { browser } = await connectWindow(home);
+  await closeWindow(browser);
+  t.is(await app.exited, 0);
+  t.false(existsSync(recordPath(home)));
+  // the app may have connected before the close or not: either way it is the window closing
+  t.regex(app.output(), /stopping: the window closed/);
+  t.false(app.output().includes('handed the window'));
+});
+
 for (const [signal, why] of [['SIGTERM', 'terminated'], ['SIGINT', 'interrupted']] as const) test(`${signal} stops svc app, closes its window and removes server.json`, async (t) => {
   const home = freshHome();
   const app = await spawnApp(home);

@@ -6,10 +6,10 @@ import { eventually, sleep } from '../helpers/env.js';
 // When `svc app` takes its window for gone. Short periods; what is checked is whether the stop
 // comes and why, never how fast.
 
-const watching = (mode: 'app' | 'default') => {
+const watching = (mode: 'app' | 'default', handedOver = true) => {
   const stops: string[] = [];
   const notes: string[] = [];
-  const w = windowWatch(mode, { graceMs: 30, firstMs: 60 }, (why) => stops.push(why), (what) => notes.push(what));
+  const w = windowWatch(mode, { graceMs: 30, firstMs: 60 }, (why) => stops.push(why), (what) => notes.push(what), () => handedOver);
   return { w, stops, notes };
 };
 
@@ -41,6 +41,14 @@ test('a browser handing its window over (exit 0 before the app connected): the s
   w.closed();
   await eventually(() => stops.length, (n) => n === 1);
   t.regex(stops[0]!, /grace period/);
+});
+
+test('exit 0 before the app connected with no other browser holding the profile: the window closed early', (t) => {
+  const { w, stops, notes } = watching('app', false);
+  t.teardown(() => w.dispose());
+  w.browserExited(0);
+  t.deepEqual(stops, ['the window closed before the app connected']);
+  t.deepEqual(notes, []);
 });
 
 test('in --app mode open and closed streams alone never stop the server', async (t) => {
