@@ -58,6 +58,12 @@ for (const viewport of VIEWPORTS) {
     const thread = app.page.getByRole('list', { name: 'Thread' });
     await thread.locator('li[data-kind="answer"]', { hasText: 'blue' }).waitFor();
     await thread.locator('li[data-kind="agent"]', { hasText: 'done with' }).waitFor();
+    // the tabs sit above their panel, which takes the page's whole width
+    const tabsBox = (await app.page.getByRole('tablist').boundingBox())!;
+    const panelBox = (await app.page.getByRole('tabpanel').boundingBox())!;
+    const mainBox = (await app.page.getByRole('main').boundingBox())!;
+    t.true(panelBox.y >= tabsBox.y + tabsBox.height - 1, 'the panel is below the tabs');
+    t.true(panelBox.width >= mainBox.width * 0.8, `the panel is as wide as the page (${panelBox.width} of ${mainBox.width})`);
     t.is((await untilStanding(app.server, runId, 'Paused')).currentStep, 'review');
 
     // Something said elsewhere shows up without a reload.
