@@ -1,5 +1,6 @@
+import { join } from 'node:path';
 import { left, right } from 'fp-ts/lib/Either.js';
-import { invalid, notFound, type Outcome } from '../../commands/refusal.js';
+import { invalid, notFound, unavailable, type Outcome } from '../../commands/refusal.js';
 import { findProject, primaryFolderPath } from '../../projections/projects.js';
 import { httpRun } from '../../projections/run-views.js';
 import { standingOf } from '../../projections/standing.js';
@@ -123,7 +124,15 @@ export class Service implements ServiceApi {
   async exportRun(runId: string) {
     const s = this.core.runs.get(runId);
     if (!s) return left(notFound('run', runId));
-    return right(await exportRun(this.core.home, this.core.journal, this.core.logs, runId, detailOf(this.core, s)));
+    try {
+      return right(await exportRun(this.core.home, this.core.journal, this.core.logs, runId, detailOf(this.core, s)));
+    } catch (err) {
+      // The machine's fault (a full disk, an exports path that is not a folder), not the caller's:
+      // said plainly, with the path, rather than as an internal error. The run is untouched.
+      const e = err as NodeJS.ErrnoException;
+      if (!e.code) throw err;
+      return left(unavailable(`could not write the export under ${join(this.core.home, 'exports')}: ${e.code} ${e.message}`));
+    }
   }
 
   waitForRun(runId: string, timeoutMs: number, signal?: AbortSignal) { return this.waits.wait(runId, timeoutMs, signal); }

@@ -1,6 +1,6 @@
 import '../helpers/env.js';
 import anyTest, { type TestFn } from 'ava';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eventually } from '../helpers/env.js';
 import { untilEnded } from '../helpers/http-kit.js';
@@ -175,4 +175,17 @@ test('thread rows name who spoke: the svc-setting-source header names the person
   t.like(rows[2], { kind: 'goal-revised', author: 'person', text: 'who said what' });
   t.false('authorName' in rows[2]);
   t.is(rows.length, 3);
+});
+
+test('an export that cannot be written (the exports path is a file) is refused with the path and the cause; the run is untouched', async (t) => {
+  const s = await testServer();
+  t.teardown(() => s.close());
+  const runId = await startRun(s, { goal: 'export me', workflow: 'linear', start: false });
+  const before = await history(s, runId);
+  writeFileSync(join(s.home, 'exports'), 'not a folder');
+  const r = await s.post(`/api/runs/${runId}/export`, {});
+  t.is(r.status, 409);
+  t.regex(r.body.detail, /could not write the export under .*exports: E[A-Z]+/);
+  t.is((await s.get(`/api/runs/${runId}`)).status, 200);
+  t.deepEqual(await history(s, runId), before);
 });
