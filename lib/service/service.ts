@@ -131,7 +131,7 @@ export class Service implements ServiceApi {
       // said plainly, with the path, rather than as an internal error. The run is untouched.
       const e = err as NodeJS.ErrnoException;
       if (!e.code) throw err;
-      return left(unavailable(`could not write the export under ${join(this.core.home, 'exports')}: ${e.code} ${e.message}`));
+      return left(unavailable(`could not write the export under ${join(this.core.home, 'exports')}: ${e.message}`));
     }
   }
 
