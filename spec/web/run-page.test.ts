@@ -76,6 +76,11 @@ for (const viewport of VIEWPORTS) {
     await current.waitFor();
     t.is(await current.getAttribute('data-node'), 'review');
     t.is(await app.page.locator('.wf-graph svg g.node').count(), 4);
+    // drawn at its own size at most (Graphviz gives it in pt), never blown up to the page's width
+    const natural = Number.parseFloat(await app.page.locator('.wf-graph svg').getAttribute('width') ?? 'NaN') * 4 / 3;
+    const drawn = (await app.page.locator('.wf-graph svg').boundingBox())!;
+    t.true(drawn.width <= natural + 1, `the graph is drawn ${drawn.width} px wide, its own width being ${natural} px`);
+    t.true(drawn.width <= viewport.width, 'and never wider than the window');
     t.regex(await app.page.locator('.wf-graph svg').getAttribute('aria-label') ?? '', /now at step review/);
     await app.axe(t, 'workflow tab');
 

@@ -40,8 +40,8 @@ const draw = (v: Viz, source: string, current: string | null): SVGSVGElement => 
       g.setAttribute('aria-current', 'step');
     }
   }
-  svg.removeAttribute('width');
-  svg.removeAttribute('height');
+  // Its own size at most (width and height kept, the CSS lets it shrink to the page): a graph of a
+  // few nodes scaled up to the page's width would be drawn a screen tall per node.
   svg.setAttribute('role', 'img');
   return svg;
 };
