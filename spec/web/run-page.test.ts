@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fixtureRepository } from '../fixtures/github/fixture.js';
 import { startGitHubServer } from '../fixtures/github/server.js';
-import { testServer } from '../helpers/server.js';
+import { GATED, STRICT, testServer } from '../helpers/server.js';
 import { startRun, untilStanding } from '../helpers/steer.js';
 import { closeBrowser, DESKTOP, openApp, PHONE, VIEWPORTS, type AppSession } from './browser.js';
 import { SHIP, WEB, git, githubOrigin } from '../helpers/code-host-origin.js';
@@ -17,22 +17,6 @@ import { SHIP, WEB, git, githubOrigin } from '../helpers/code-host-origin.js';
 
 test.after.always(closeBrowser);
 
-const ASKING = `digraph asking {
-  start [kind=start]
-  work [kind=agent, prompt="{{goal}}"]
-  review [kind=gate]
-  done [kind=exit]
-  start -> work -> review -> done
-}`;
-
-const STRICT = `digraph strict {
-  start [kind=start]
-  work [kind=agent, prompt="{{goal}}"]
-  done [kind=exit]
-  start -> work
-  work -> done [condition="outcome=success"]
-}`;
-
 const EVIL_HTML = '<script>document.title=1</script><img src=x onerror="document.title=2">';
 const GOAL = '[ask:Which colour?|red|blue] [write:README.md=changed]';
 
@@ -41,8 +25,8 @@ const fits = (app: AppSession) => app.page.evaluate(() => document.documentEleme
 
 for (const viewport of VIEWPORTS) {
   test(`a question answered from the page moves the run, live; graph, diff and thread follow (${viewport.name})`, async (t) => {
-    const app = await openApp(t, { viewport, workflows: { asking: ASKING } });
-    const runId = await startRun(app.server, { goal: GOAL, title: 'Asking run', workflow: 'asking' });
+    const app = await openApp(t, { viewport, workflows: { gated: GATED } });
+    const runId = await startRun(app.server, { goal: GOAL, title: 'Asking run', workflow: 'gated' });
     await app.goto(`/runs/${runId}`);
     await app.page.getByRole('heading', { level: 1, name: 'Asking run' }).waitFor();
     const question = app.page.getByRole('region', { name: 'The agent asks' });
@@ -114,8 +98,8 @@ for (const viewport of VIEWPORTS) {
 }
 
 test('a control sent with a stale position says Stale, changes nothing, and refreshes', async (t) => {
-  const app = await openApp(t, { viewport: DESKTOP, workflows: { asking: ASKING } });
-  const runId = await startRun(app.server, { goal: '[write:a.txt=a]', title: 'Gated run', workflow: 'asking' });
+  const app = await openApp(t, { viewport: DESKTOP, workflows: { gated: GATED } });
+  const runId = await startRun(app.server, { goal: '[write:a.txt=a]', title: 'Gated run', workflow: 'gated' });
   await untilStanding(app.server, runId, 'Paused');
   // The page's push stream is cut (as a dropped network would), so the page keeps the position it
   // read while the run moves on underneath it.
