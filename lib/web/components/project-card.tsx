@@ -1,9 +1,10 @@
 import { useState } from 'preact/hooks';
-import { api, type ApiError } from '../api.js';
+import { api } from '../api.js';
 import { Link } from '../ui/link.js';
 import { ErrorNote } from '../ui/page.js';
 import type { ProjectView, WorkflowListItem } from './shapes.js';
 import { useLoad } from './use-load.js';
+import { useSave } from './use-save.js';
 
 // One project on the Projects page: rename it, choose its default workflow and its primary folder,
 // add and remove folders. Each change is one PATCH/POST/DELETE; the answer (the project as it now
@@ -15,25 +16,13 @@ export const ProjectCard = ({ project, onChange }: { readonly project: ProjectVi
   const p = project;
   const key = `p-${p.id}`;
   const workflows = useLoad(() => api<{ workflows: WorkflowListItem[] }>(`workflows?project=${enc(p.id)}`), [p.id, p.primaryFolder]);
-  const [error, setError] = useState<ApiError | null>(null);
-  const [done, setDone] = useState('');
-  const [busy, setBusy] = useState(false);
+  const save = useSave();
   const [wf, setWf] = useState(p.defaultWorkflow);
 
-  const act = async (what: string, call: () => Promise<ProjectView>, after?: () => void) => {
-    setBusy(true);
-    setError(null);
-    setDone('');
-    try {
-      onChange(await call());
-      setDone(what);
-      after?.();
-    } catch (err) {
-      setError(err as ApiError);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const act = (what: string, call: () => Promise<ProjectView>, after?: () => void) => save.run(async () => {
+    onChange(await call());
+    after?.();
+  }, what);
   const patch = (what: string, body: Record<string, string>) => act(what, () => api<ProjectView>(`projects/${enc(p.id)}`, { method: 'PATCH', body }));
   const value = (form: EventTarget | null, name: string) => String(new FormData(form as HTMLFormElement).get(name) ?? '').trim();
 
@@ -46,14 +35,14 @@ export const ProjectCard = ({ project, onChange }: { readonly project: ProjectVi
       <form class="inline-form" onSubmit={(e) => { e.preventDefault(); void patch('Renamed.', { name: value(e.currentTarget, 'name') }); }}>
         <label for={`${key}-name`}>Name</label>
         <input id={`${key}-name`} name="name" defaultValue={p.name} required maxLength={80} />
-        <button type="submit" disabled={busy}>Rename</button>
+        <button type="submit" disabled={save.busy}>Rename</button>
       </form>
       <form class="inline-form" onSubmit={(e) => { e.preventDefault(); void patch('Default workflow chosen.', { defaultWorkflow: wf }); }}>
         <label for={`${key}-wf`}>Default workflow</label>
         <select id={`${key}-wf`} name="workflow" value={wf} onChange={(e) => setWf(e.currentTarget.value)}>
           {(workflows.data?.workflows ?? [{ name: p.defaultWorkflow } as WorkflowListItem]).map((w) => <option key={w.name} value={w.name}>{w.name}</option>)}
         </select>
-        <button type="submit" disabled={busy || !workflows.data}>Set default</button>
+        <button type="submit" disabled={save.busy || !workflows.data}>Set default</button>
       </form>
       <h3 id={`${key}-folders`}>Folders</h3>
       <ul class="plain" aria-labelledby={`${key}-folders`}>
@@ -61,9 +50,9 @@ export const ProjectCard = ({ project, onChange }: { readonly project: ProjectVi
           <li key={f.name} class="row" data-folder={f.name}>
             <span class="grow"><strong>{f.name}</strong> <code class="muted">{f.path}</code></span>
             {f.name === p.primaryFolder ? <span class="badge">primary</span>
-              : <button type="button" disabled={busy} aria-label={`Make primary: ${f.name}`}
+              : <button type="button" disabled={save.busy} aria-label={`Make primary: ${f.name}`}
                   onClick={() => void patch(`${f.name} is the primary folder.`, { primaryFolder: f.name })}>Make primary</button>}
-            <button type="button" class="danger" disabled={busy || p.folders.length === 1} aria-label={`Remove folder ${f.name}`}
+            <button type="button" class="danger" disabled={save.busy || p.folders.length === 1} aria-label={`Remove folder ${f.name}`}
               title={p.folders.length === 1 ? 'a project keeps at least one folder' : undefined}
               onClick={() => void act(`Folder ${f.name} removed.`, () => api<ProjectView>(`projects/${enc(p.id)}/folders/${enc(f.name)}`, { method: 'DELETE' }))}>Remove</button>
           </li>
@@ -79,10 +68,10 @@ export const ProjectCard = ({ project, onChange }: { readonly project: ProjectVi
           <div class="field"><label for={`${key}-path`}>Folder path</label><input id={`${key}-path`} name="path" required placeholder="/home/me/code/repo" /></div>
           <div class="field"><label for={`${key}-fname`}>Folder name (optional)</label><input id={`${key}-fname`} name="name" placeholder="(its base name)" /></div>
         </div>
-        <button type="submit" disabled={busy}>Add folder</button>
+        <button type="submit" disabled={save.busy}>Add folder</button>
       </form>
-      <ErrorNote error={error} />
-      <p class="note" role="status">{done}</p>
+      <ErrorNote error={save.error} />
+      <p class="note" role="status">{save.done}</p>
     </section>
   );
 };

@@ -13,15 +13,7 @@ export type Availability =
 
 export interface HarnessRow { readonly name: string; readonly availability: Availability }
 
-export interface Diagnostic { readonly node: string | null; readonly attribute: string | null; readonly message: string }
-
-export interface Validation {
-  readonly workflow: string;
-  readonly origin: string;
-  readonly loads: boolean;
-  readonly errors: readonly Diagnostic[];
-  readonly warnings: readonly Diagnostic[];
-}
+export type { Diagnostic, ValidationResult as Validation } from '../../workflows/diagnostics.js';
 
 export interface WorkflowRead {
   readonly name: string;

@@ -1,9 +1,10 @@
 import { useState } from 'preact/hooks';
-import { api, type ApiError } from '../api.js';
+import { api } from '../api.js';
 import { ErrorNote } from '../ui/page.js';
 import type { ProjectView, WorkflowListItem } from './shapes.js';
 import type { TriggerRule, TriggerSource } from './trigger-shapes.js';
 import { useLoad } from './use-load.js';
+import { useSave } from './use-save.js';
 
 // A new trigger rule: name, project, workflow (with its inputs, as templates), the source and its
 // fields, goal and title templates. The server checks it all (cron, zone, folder, workflow and
@@ -37,8 +38,7 @@ export const TriggerForm = ({ projects, onCreated }: { readonly projects: readon
   const [workflow, setWorkflow] = useState('');
   const workflows = useLoad(project ? () => api<{ workflows: WorkflowListItem[] }>(`workflows?project=${enc(project)}`) : null, [project]);
   const wf = workflows.data?.workflows.find((w) => w.name === workflow) ?? workflows.data?.workflows.find((w) => w.standing === 'default' && !workflow);
-  const [error, setError] = useState<ApiError | null>(null);
-  const [busy, setBusy] = useState(false);
+  const save = useSave();
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
   const submit = async (e: Event) => {
@@ -51,16 +51,7 @@ export const TriggerForm = ({ projects, onCreated }: { readonly projects: readon
       ...(workflow ? { workflow } : {}), ...(text(f, 'title') ? { title: text(f, 'title') } : {}),
       ...(Object.keys(inputs).length ? { inputs } : {}),
     };
-    setBusy(true);
-    setError(null);
-    try {
-      onCreated(await api<TriggerRule>('triggers', { body }));
-      form.reset();
-    } catch (err) {
-      setError(err as ApiError);
-    } finally {
-      setBusy(false);
-    }
+    if (await save.run(async () => onCreated(await api<TriggerRule>('triggers', { body })), '')) form.reset();
   };
 
   return (
@@ -121,8 +112,8 @@ export const TriggerForm = ({ projects, onCreated }: { readonly projects: readon
           {wf.inputs.map((i) => <F key={i} id={`tr-in-${i}`} label={i}><input id={`tr-in-${i}`} name={`input-${i}`} defaultValue={wf.defaults[i] ?? ''} /></F>)}
         </fieldset>
       )}
-      <ErrorNote error={error} />
-      <button type="submit" disabled={busy || !project}>Create rule</button>
+      <ErrorNote error={save.error} />
+      <button type="submit" disabled={save.busy || !project}>Create rule</button>
     </form>
   );
 };

@@ -6,13 +6,14 @@ export const useSave = (after?: () => void) => {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError | null>(null);
   const [done, setDone] = useState('');
-  const run = async (call: () => Promise<unknown>, doneText: string): Promise<boolean> => {
+  /** `doneText` may be made from what the call answered (e.g. the name of what was created) */
+  const run = async <T>(call: () => Promise<T>, doneText: string | ((result: T) => string)): Promise<boolean> => {
     setBusy(true);
     setError(null);
     setDone('');
     try {
-      await call();
-      setDone(doneText);
+      const result = await call();
+      setDone(typeof doneText === 'function' ? doneText(result) : doneText);
       after?.();
       return true;
     } catch (err) {

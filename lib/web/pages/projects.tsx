@@ -1,8 +1,8 @@
-import { useState } from 'preact/hooks';
-import { api, type ApiError } from '../api.js';
+import { api } from '../api.js';
 import { ProjectCard } from '../components/project-card.js';
 import type { ProjectView } from '../components/shapes.js';
 import { useLoad } from '../components/use-load.js';
+import { useSave } from '../components/use-save.js';
 import type { PageProps } from '../routes.js';
 import { ErrorNote, Loading, PageHeading } from '../ui/page.js';
 
@@ -11,9 +11,7 @@ import { ErrorNote, Loading, PageHeading } from '../ui/page.js';
 
 export const Page = (_: PageProps) => {
   const projects = useLoad(() => api<ProjectView[]>('projects'), []);
-  const [error, setError] = useState<ApiError | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [created, setCreated] = useState('');
+  const save = useSave();
   const list = projects.data ?? [];
 
   const replace = (p: ProjectView) => projects.set(list.map((q) => (q.id === p.id ? p : q)));
@@ -23,19 +21,12 @@ export const Page = (_: PageProps) => {
     const form = e.currentTarget as HTMLFormElement;
     const data = new FormData(form);
     const folders = String(data.get('folders') ?? '').split('\n').map((l) => l.trim()).filter(Boolean).map((path) => ({ path }));
-    setBusy(true);
-    setError(null);
-    setCreated('');
-    try {
+    const created = await save.run(async () => {
       const p = await api<ProjectView>('projects', { body: { name: String(data.get('name') ?? '').trim(), folders } });
       projects.set([...list, p]);
-      setCreated(`Project ${p.name} created.`);
-      form.reset();
-    } catch (err) {
-      setError(err as ApiError);
-    } finally {
-      setBusy(false);
-    }
+      return p;
+    }, (p) => `Project ${p.name} created.`);
+    if (created) form.reset();
   };
 
   return (
@@ -52,9 +43,9 @@ export const Page = (_: PageProps) => {
           <textarea id="np-folders" name="folders" rows={2} required aria-describedby="np-folders-hint" placeholder="/home/me/code/repo" />
           <p id="np-folders-hint" class="muted about">The full path of each git folder, one a line; the first is the primary folder.</p>
         </div>
-        <ErrorNote error={error} />
-        <p class="note" role="status">{created}</p>
-        <button type="submit" disabled={busy}>Create project</button>
+        <ErrorNote error={save.error} />
+        <p class="note" role="status">{save.done}</p>
+        <button type="submit" disabled={save.busy}>Create project</button>
       </form>
     </section>
   );
