@@ -4,11 +4,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, realpathSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { eventually, gitRepo, repoRoot, tempDir, writeWorkflow } from '../helpers/env.js';
+import { CLI, runCli, type CliResult } from '../helpers/cli.js';
 import { LINEAR } from '../helpers/server.js';
 
 // The real CLI in child processes, each with its own HOME and SVC_HOME.
 
-const CLI = ['--import', 'tsx', join(repoRoot, 'lib', 'cli', 'run.ts')];
 
 const newHome = () => {
   const home = tempDir('svc-cli-');
@@ -17,18 +17,7 @@ const newHome = () => {
 
 const envOf = (h: { home: string; svc: string }) => ({ ...process.env, HOME: h.home, SVC_HOME: h.svc });
 
-const svc = (h: { home: string; svc: string }, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...CLI, ...args], { cwd: repoRoot, env: envOf(h), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
-    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
-    // A command that hangs (e.g. a serve that should have refused) must not outlive the test.
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', reject);
-    child.on('close', (code) => { clearTimeout(timer); resolve({ code, stdout, stderr }); });
-  });
+const svc = (h: { home: string; svc: string }, ...args: string[]): Promise<CliResult> => runCli(envOf(h), args);
 
 interface Serving { readonly url: string; readonly child: ChildProcess; readonly exited: Promise<number | null> }
 

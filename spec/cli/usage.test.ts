@@ -1,16 +1,14 @@
 import '../helpers/env.js';
 import test from 'ava';
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { main } from '../../lib/cli/main.js';
-import { repoRoot, tempDir } from '../helpers/env.js';
+import { runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/env.js';
 
 // Every command's --help (usage on stdout, exit 0) and its refusals: an unknown flag, a flag
 // without its value, a value on a switch, too few or too many words are usage errors: the
 // command's usage on stderr, exit 2, and nothing done. The real CLI, each row in its own homes.
-
-const CLI = ['--import', 'tsx', join(repoRoot, 'lib', 'cli', 'run.ts')];
 
 type Result = { code: number | null; stdout: string; stderr: string; svcHome: string };
 
@@ -27,19 +25,10 @@ const svc = async (...args: string[]): Promise<Result> => {
   return { code, stdout, stderr, svcHome };
 };
 
-const spawnSvc = (...args: string[]): Promise<Result> =>
-  new Promise((resolve, reject) => {
-    const svcHome = freshHome();
-    const child = spawn(process.execPath, [...CLI, ...args], { cwd: repoRoot, env: { ...process.env, HOME: join(svcHome, '..'), SVC_HOME: svcHome }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
-    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
-    // a row that wrongly starts a server must not hang the suite
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', reject);
-    child.on('close', (code) => { clearTimeout(timer); resolve({ code, stdout, stderr, svcHome }); });
-  });
+const spawnSvc = async (...args: string[]): Promise<Result> => {
+  const svcHome = freshHome();
+  return { ...(await runCli({ ...process.env, HOME: join(svcHome, '..'), SVC_HOME: svcHome }, args)), svcHome };
+};
 
 const HELP: readonly (readonly [args: string[], synopsis: RegExp])[] = [
   [['serve', '--help'], /^usage: svc serve \[--port N\] \[--bind ADDR\]$/m],
