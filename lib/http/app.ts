@@ -1,6 +1,5 @@
 import Koa from 'koa';
 import Router from '@koa/router';
-import { right } from 'fp-ts/lib/Either.js';
 import { requestGuard } from '../auth/host-rules.js';
 import type { AppCodes } from '../auth/app-codes.js';
 import { windowSecret } from '../auth/window-secret.js';
@@ -10,6 +9,7 @@ import { supervisorSession } from '../mcp/supervisor-session.js';
 import { findProject, primaryFolderPath } from '../../projections/projects.js';
 import type { Service } from '../service/service.js';
 import { BodyError } from './body.js';
+import { settingsAccess } from './settings-access.js';
 import { appSession } from './routes/app-session.js';
 import { watchStreams, type StreamWatch } from './stream-watch.js';
 import { eventRoutes } from './routes/events.js';
@@ -102,10 +102,7 @@ export const createApp = (service: Service, opts: AppOptions): Koa => {
       const s = sups.featureOn() ? sups.byKey(key) : undefined;
       return s ? supervisorSession(service, s.id) : undefined;
     },
-    settings: {
-      read: () => service.settings(),
-      change: (change, source) => right(service.changeSetting(change, source)),
-    },
+    settings: settingsAccess(service),
   });
   app.use(errors);
   app.use(requestGuard({ bind: opts.bind }));

@@ -33,6 +33,12 @@ export const decodeOr400 = <A>(codec: t.Decoder<unknown, A>, value: unknown): A 
 };
 
 /** Fields a body may not carry: a typo in a field name is an error, not silently ignored. */
+/** a query parameter the route does not take is refused by name, like an unknown body field */
+export const refuseUnknownQuery = (query: Readonly<Record<string, unknown>>, known: readonly string[]): void => {
+  const unknown = Object.keys(query).filter((k) => !known.includes(k));
+  if (unknown.length) throw new BodyError(400, `unknown query parameter ${unknown.join(', ')}; known: ${known.join(', ')}`);
+};
+
 export const refuseUnknownFields = (value: unknown, known: readonly string[]): void => {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new BodyError(400, 'the body must be a JSON object');
   const unknown = Object.keys(value).filter((k) => !known.includes(k));

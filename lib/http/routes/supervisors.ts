@@ -3,13 +3,12 @@ import type { Context } from 'koa';
 import type * as t from 'io-ts';
 import type { Service } from '../../service/service.js';
 import type { SettingSource } from '../../settings/model.js';
-import { right } from 'fp-ts/lib/Either.js';
 import { CHAT_FIELDS, ChatBody, DECISION_FIELDS, DecisionBody, NEW_SUPERVISOR_FIELDS, NewSupervisorBody, SUPERVISOR_PATCH_FIELDS, SupervisorPatchBody } from '../../supervisors/http-codecs.js';
 import { decideCard, listApprovals } from '../../supervisors/approvals.js';
 import { mayQuery } from '../../supervisors/may.js';
-import { BodyError } from '../body.js';
 import { readJson } from '../body.js';
-import { decodeOr400, refuseUnknownFields } from '../decode.js';
+import { decodeOr400, refuseUnknownFields, refuseUnknownQuery } from '../decode.js';
+import { settingsAccess } from '../settings-access.js';
 import { intParam, reply } from '../reply.js';
 
 // Supervisors: GET/POST /api/supervisors, PATCH /api/supervisors/:id, POST /api/supervisors/:id/key,
@@ -47,12 +46,10 @@ export const supervisorRoutes = (router: Router, service: Service): void => {
   router.get('/api/supervisors/:supervisorId/approvals', (ctx: Context) => reply(ctx, listApprovals(service, id(ctx))));
   router.post('/api/supervisors/:supervisorId/approvals/:card', async (ctx: Context) => {
     const b = await body(ctx, DECISION_FIELDS, DecisionBody);
-    const settings = { read: () => service.settings(), change: (c: Parameters<Service['changeSetting']>[0], src: SettingSource) => right(service.changeSetting(c, src)) };
-    reply(ctx, await decideCard(service, settings, id(ctx), ctx.params['card']!, { ...b, sender: sourceOf(ctx).sender }));
+    reply(ctx, await decideCard(service, settingsAccess(service), id(ctx), ctx.params['card']!, { ...b, sender: sourceOf(ctx).sender }));
   });
   router.get('/api/supervisors/:supervisorId/chat', (ctx: Context) => {
-    const unknown = Object.keys(ctx.query).filter((k) => !CHAT_QUERY.includes(k));
-    if (unknown.length) throw new BodyError(400, `unknown query parameter ${unknown.join(', ')}; known: ${CHAT_QUERY.join(', ')}`);
+    refuseUnknownQuery(ctx.query, CHAT_QUERY);
     reply(ctx, service.readChat(id(ctx), intParam(ctx, 'before', 1, Number.MAX_SAFE_INTEGER, undefined), intParam(ctx, 'pageSize', 1, 200, 25)!));
   });
   router.post('/api/supervisors/:supervisorId/chat', async (ctx: Context) => {
@@ -61,8 +58,7 @@ export const supervisorRoutes = (router: Router, service: Service): void => {
   });
   router.get('/api/supervisors/:supervisorId/may', (ctx: Context) => {
     const q = (k: string): string | undefined => (typeof ctx.query[k] === 'string' ? (ctx.query[k] as string) : undefined);
-    const unknown = Object.keys(ctx.query).filter((k) => !MAY_FIELDS.includes(k));
-    if (unknown.length) throw new BodyError(400, `unknown query parameter ${unknown.join(', ')}; known: ${MAY_FIELDS.join(', ')}`);
+    refuseUnknownQuery(ctx.query, MAY_FIELDS);
     reply(ctx, mayQuery(service, id(ctx), { tool: q('tool'), action: q('action'), run: q('run'), project: q('project'), harness: q('harness') }));
   });
 };
