@@ -84,7 +84,9 @@ export class RunWatch {
   private onAppended(runId: string, events: readonly Stored[]): void {
     const set = this.watchers.get(runId);
     if (!set) return;
-    for (const w of set) this.send(w, events.filter((e) => e.seq > w.seq), false);
+    // Watchers at the same place get the same text: built and encoded once per append, not per window.
+    const shared = new Map<number, string>();
+    for (const w of set) this.send(w, events.filter((e) => e.seq > w.seq), false, shared);
   }
 
   /**
@@ -92,12 +94,18 @@ export class RunWatch {
    * under one id, so a connection cut between frames can never leave half an append delivered.
    * A fresh watch's first frame is the run as it is now (no rows, no events).
    */
-  private send(w: Watcher, events: readonly Stored[], always: boolean): void {
+  private send(w: Watcher, events: readonly Stored[], always: boolean, shared?: Map<number, string>): void {
     const s = this.core.runs.get(w.runId);
     if (!s || (!always && events.length === 0)) return;
+    const from = w.seq;
     w.seq = Math.max(w.seq, events[events.length - 1]?.seq ?? 0, always ? s.seq : 0);
-    const thread = events.map(threadRowOf).filter((r) => r !== null);
-    w.sink.deliver(frame('run', { run: detailOf(this.core, s), thread, history: events.map(historyEventOf) }, this.id(w)));
+    let data = shared?.get(from);
+    if (data === undefined) {
+      const thread = events.map(threadRowOf).filter((r) => r !== null);
+      data = frame('run', { run: detailOf(this.core, s), thread, history: events.map(historyEventOf) }).data;
+      shared?.set(from, data);
+    }
+    w.sink.deliver({ event: 'run', data, id: this.id(w) });
   }
 
   private onLine(runId: string, line: LogLine): void {
