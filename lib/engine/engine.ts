@@ -1,3 +1,4 @@
+import { isLeft } from 'fp-ts/lib/Either.js';
 import { decideEndRun, decideFinishStep, decideGrantSlot, decideRecordWorktrees } from '../../commands/engine-steps.js';
 import { accept, nothing } from '../../commands/guards.js';
 import { undeliverHeld } from '../../commands/undelivered.js';
@@ -47,12 +48,16 @@ export class Engine {
     await Promise.race([settled, new Promise((r) => setTimeout(r, 10_000).unref())]);
   }
 
-  /** Re-read the cap (settings changed) and hand out free slots. */
+  /** Re-read the cap (settings changed) and offer slots in queue order; decideGrantSlot says when they are gone. */
   schedule(): void {
     if (this.stopped) return;
-    const runs = [...this.deps.runs.all()];
-    const free = effectiveRunCap(this.deps.settings()) - activeCount(runs);
-    for (const r of queueOrder(runs).slice(0, Math.max(0, free))) this.ctx.apply(r.runId, decideGrantSlot);
+    const cap = effectiveRunCap(this.deps.settings());
+    let held = activeCount(this.deps.runs.all());
+    for (const r of queueOrder([...this.deps.runs.all()])) {
+      const grant = (s: RunState) => decideGrantSlot(s, { held, cap });
+      if (isLeft(grant(r))) return; // every slot is held: the rest of the queue waits
+      if (this.ctx.apply(r.runId, grant)) held++;
+    }
   }
 
   private onAppended(stream: string, events: readonly Stored[]): void {

@@ -58,9 +58,9 @@ test('given a step that was interrupted, its late outcome is nothing', (t) => {
 
 test('given a queued run, a slot starts it at the first step; a repeated grant is nothing', (t) => {
   const s = given(created, queued);
-  const d = decideGrantSlot(s);
+  const d = decideGrantSlot(s, { held: 0, cap: 1 });
   t.true(isRight(d) && d.right[0]!.type === 'RunStarted' && (d.right[0]!.data as { node: string }).node === 'work');
-  const d2 = decideGrantSlot(given(created, queued, started));
+  const d2 = decideGrantSlot(given(created, queued, started), { held: 1, cap: 1 });
   t.deepEqual(isRight(d2) ? d2.right : d2.left, []);
 });
 
