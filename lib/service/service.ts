@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { left, right } from 'fp-ts/lib/Either.js';
-import { invalid, notFound, unavailable, type Outcome } from '../../commands/refusal.js';
+import { notFound, unavailable, type Outcome } from '../../commands/refusal.js';
 import { findProject, primaryFolderPath } from '../../projections/projects.js';
 import { httpRun } from '../../projections/run-views.js';
 import { standingOf } from '../../projections/standing.js';
@@ -110,9 +110,8 @@ export class Service implements ServiceApi {
     return this.core.runs.get(runId) ? right(f()) : left(notFound('run', runId));
   }
 
-  readThread(runId: string, before: string | undefined, pageSize: number) {
-    if (before !== undefined && !/^[1-9]\d{0,14}$/.test(before)) return left(invalid(`before ${JSON.stringify(before)} is not a cursor that read_run_thread returned`));
-    return this.known(runId, () => threadPage(this.core.journal, runId, before === undefined ? undefined : Number(before), pageSize));
+  readThread(runId: string, before: number | undefined, pageSize: number) {
+    return this.known(runId, () => threadPage(this.core.journal, runId, before, pageSize));
   }
   readHistory(runId: string, before: number | undefined, pageSize: number) {
     return this.known(runId, () => historyPage(this.core.journal, runId, before, pageSize));

@@ -6,10 +6,8 @@ import { intParam, reply } from '../reply.js';
 // Thread, history and log, as pages: `before` (cursor of the previous page), `pageSize` 1..200.
 export const runPageRoutes = (router: Router, service: Service): void => {
   const id = (ctx: Context) => ctx.params['runId']!;
-  router.get('/api/runs/:runId/thread', (ctx: Context) => {
-    const before = intParam(ctx, 'before', 1, Number.MAX_SAFE_INTEGER, undefined);
-    reply(ctx, service.readThread(id(ctx), before === undefined ? undefined : String(before), intParam(ctx, 'pageSize', 1, 200, 10)!));
-  });
+  router.get('/api/runs/:runId/thread', (ctx: Context) =>
+    reply(ctx, service.readThread(id(ctx), intParam(ctx, 'before', 1, Number.MAX_SAFE_INTEGER, undefined), intParam(ctx, 'pageSize', 1, 200, 10)!)));
   router.get('/api/runs/:runId/history', (ctx: Context) =>
     reply(ctx, service.readHistory(id(ctx), intParam(ctx, 'before', 1, Number.MAX_SAFE_INTEGER, undefined), intParam(ctx, 'pageSize', 1, 200, 25)!)));
   router.get('/api/runs/:runId/log', (ctx: Context) =>
