@@ -8,6 +8,7 @@ import { effectiveFeed } from '../release/available.js';
 import { ReleaseCheck } from '../release/check.js';
 import { packageId } from '../release/package-name.js';
 import type { Catalog } from '../workflows/catalog.js';
+import type { Triggers } from '../triggers/triggers.js';
 import type { Actor, ControlInput, HttpRun, ProjectView, RunSummary, ServiceApi, StartRunInput } from '../service-api.js';
 import type { SettingChange, SettingSource } from '../settings/model.js';
 import { detailOf, summaryOf, type ServiceCore } from './core.js';
@@ -37,7 +38,8 @@ export class Service implements ServiceApi {
   /** the live supervisor agents, started with the engine, running while the feature is on */
   readonly supervisorLoop: SupervisorLoop;
 
-  constructor(readonly core: ServiceCore, readonly catalog: Catalog) {
+  /** trigger rules and their sources (lib/triggers); sources run once the engine starts */
+  constructor(readonly core: ServiceCore, readonly catalog: Catalog, readonly triggers: Triggers) {
     this.supervisorLoop = new SupervisorLoop(core);
     this.waits = new WaitHub(core, core.journal);
     this.list = new RunsListCache(core.runs, core.journal);

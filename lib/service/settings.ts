@@ -4,10 +4,10 @@ import type { SettingChange, SettingSource } from '../settings/model.js';
 import type { ServiceCore } from './core.js';
 
 // A settings change is decoded at the boundary (lib/settings/codec.ts), so every change that
-// arrives here is one the Settings page would accept. It takes effect at once.
+// arrives here is one the Settings page would accept. It takes effect at once: the engine reacts
+// to a new run cap by handing out slots (lib/engine/engine.ts).
 export const changeSetting = (core: ServiceCore, change: SettingChange, source: SettingSource): { committed: SettingChange } => {
   core.settings.append([{ type: 'SettingChanged', data: { change, source } }], core.now().toISOString());
-  if (change._tag === 'RunCap') core.engine?.schedule();
   // switching the feature on makes the Orbital-wide supervisor (once), with its safe defaults
   if (change._tag === 'Supervisors' && change.enabled) core.supervisors.ensureGlobal(source);
   return { committed: redact(change) as SettingChange };

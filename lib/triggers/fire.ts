@@ -2,9 +2,8 @@ import { isLeft, left, right, type Either } from 'fp-ts/lib/Either.js';
 import { decideRecordEvent, decideSettleRun } from '../../commands/trigger-fire.js';
 import { refusalText, type Refusal } from '../../commands/refusal.js';
 import type { TriggerRule } from '../../projections/trigger-rule.js';
-import { startRun } from '../service/run-commands.js';
-import { titleFrom } from '../service/start-run.js';
-import type { ServiceCore } from '../service/core.js';
+import { titleFrom } from '../../commands/create-run.js';
+import type { TriggerPort } from './port.js';
 import type { StartedBy, StartRunInput } from '../service-api.js';
 import type { IncomingEvent } from './sources/source.js';
 import type { TriggerStore } from './store.js';
@@ -37,14 +36,14 @@ const startedBy = (rule: TriggerRule, e: IncomingEvent): StartedBy => ({
   event: { kind: e.kind, id: e.id, summary: e.summary, ...(e.url ? { url: e.url } : {}) },
 });
 
-export const fireRule = (core: ServiceCore, store: TriggerStore, now: () => Date, ruleId: string, e: IncomingEvent): Either<Refusal, FireOutcome> => {
+export const fireRule = (port: TriggerPort, store: TriggerStore, now: () => Date, ruleId: string, e: IncomingEvent): Either<Refusal, FireOutcome> => {
   const rule = store.get(ruleId);
-  const runId = core.newId('r');
+  const runId = port.newId('r');
   const d = decideRecordEvent(rule, { ruleId, event: e, runId });
   if (isLeft(d)) return d;
   if (d.right.length === 0) return right({ _tag: 'Duplicate', eventId: e.id, runId: rule?.events.find((x) => x.eventId === e.id)?.runId ?? null });
   const recorded = store.append(ruleId, d.right, now().toISOString())!;
-  const r = startRun(core, runInputFor(recorded, e), { kind: 'engine', name: `trigger ${recorded.definition.name}` }, undefined, { runId, startedBy: startedBy(recorded, e) });
+  const r = port.startRun(runInputFor(recorded, e), { kind: 'engine', name: `trigger ${recorded.definition.name}` }, { runId, startedBy: startedBy(recorded, e) });
   if (isLeft(r)) {
     const reason = refusalText(r.left);
     const settle = decideSettleRun(store.get(ruleId), { ruleId, eventId: e.id, refused: reason });
@@ -57,10 +56,10 @@ export const fireRule = (core: ServiceCore, store: TriggerStore, now: () => Date
 const LOST = 'the service stopped after recording this event and before creating its run; it is not fired again (fire the rule by hand if it should run)';
 
 /** On start: events recorded whose run was never created are reported as lost, once. */
-export const reportLostRuns = (core: ServiceCore, store: TriggerStore, now: () => Date): void => {
+export const reportLostRuns = (port: TriggerPort, store: TriggerStore, now: () => Date): void => {
   for (const rule of store.all()) {
     for (const e of rule.events) {
-      if (e.outcome._tag !== 'Recorded' || core.runs.get(e.runId)) continue;
+      if (e.outcome._tag !== 'Recorded' || port.run(e.runId)) continue;
       const d = decideSettleRun(store.get(rule.id), { ruleId: rule.id, eventId: e.eventId, lost: LOST });
       if (!isLeft(d)) store.append(rule.id, d.right, now().toISOString());
     }

@@ -11,19 +11,18 @@ const ctx = { at, by };
 const types = (d: { _tag: string; right?: { type: string }[] }) => (d._tag === 'Right' ? d.right!.map((e) => e.type) : 'refused');
 const asked = (allowText: boolean) => running({ type: 'QuestionAsked', data: { questionId: 'q1', stepId: 's1', prompt: 'Which?', options: ['a', 'b'], allowText } });
 
-test('message Resume into a live turn is delivered; Hold is kept; a blank text is refused', (t) => {
-  const base = { ...ctx, messageId: 'm1', text: 'hi', liveStep: 's1' };
-  t.deepEqual(types(decideSendMessage(running(), { ...base, delivery: 'Resume' })), ['MessageSent', 'MessageDelivered']);
+test('message Resume or Hold on a running step is recorded (reaching the live turn is the engine\'s reaction); a blank text is refused', (t) => {
+  const base = { ...ctx, messageId: 'm1', text: 'hi' };
+  t.deepEqual(types(decideSendMessage(running(), { ...base, delivery: 'Resume' })), ['MessageSent']);
   t.deepEqual(types(decideSendMessage(running(), { ...base, delivery: 'Hold' })), ['MessageSent']);
-  t.deepEqual(types(decideSendMessage(running(), { ...base, delivery: 'Resume', liveStep: null })), ['MessageSent']);
   t.true(isLeft(decideSendMessage(running(), { ...base, delivery: 'Resume', text: '  ' })));
 });
 
 test('message Resume on a paused run resumes it; on an ended run it is refused', (t) => {
   const paused = running({ type: 'StepInterrupted', data: { stepId: 's1', node: 'work', reason: 'paused' } }, { type: 'RunPaused', data: { by } });
-  t.deepEqual(types(decideSendMessage(paused, { ...ctx, messageId: 'm', text: 'go on', delivery: 'Resume', liveStep: null })), ['MessageSent', 'RunResumed']);
+  t.deepEqual(types(decideSendMessage(paused, { ...ctx, messageId: 'm', text: 'go on', delivery: 'Resume' })), ['MessageSent', 'RunResumed']);
   const ended = running({ type: 'RunAborted', data: { by } });
-  t.true(isLeft(decideSendMessage(ended, { ...ctx, messageId: 'm', text: 'x', delivery: 'Hold', liveStep: null })));
+  t.true(isLeft(decideSendMessage(ended, { ...ctx, messageId: 'm', text: 'x', delivery: 'Hold' })));
 });
 
 test('answers: labels must be options, text only where allowed, once', (t) => {
