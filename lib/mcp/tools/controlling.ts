@@ -6,7 +6,7 @@ import { ControlRunArgs, ReviseGoalArgs, SecureRunWorkArgs } from '../args/actin
 
 // `harness` belongs to ChangeHarness and `node` to Jump only; giving them with another action is
 // refused rather than silently dropped, and `model` is always refused (a run's model cannot change).
-const argumentProblem = (a: { action: string; harness?: string; model?: string; node?: string }): string | null => {
+export const argumentProblem = (a: { action: string; harness?: string; model?: string; node?: string }): string | null => {
   if (a.model !== undefined) return "changing a run's model is unsupported; leave out model";
   if (a.action === 'ChangeHarness' && a.harness === undefined) return 'ChangeHarness needs harness (claude, codex or opencode)';
   if (a.action !== 'ChangeHarness' && a.harness !== undefined) return 'harness is only for ChangeHarness';
