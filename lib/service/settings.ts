@@ -8,7 +8,7 @@ import type { ServiceCore } from './core.js';
 // to a new run cap by handing out slots (lib/engine/engine.ts).
 export const changeSetting = (core: ServiceCore, change: SettingChange, source: SettingSource): { committed: SettingChange } => {
   core.settings.append([{ type: 'SettingChanged', data: { change, source } }], core.now().toISOString());
-  // switching the feature on makes the Orbital-wide supervisor (once), with its safe defaults
+  // switching the feature on makes the global supervisor (once), with its safe defaults
   if (change._tag === 'Supervisors' && change.enabled) core.supervisors.ensureGlobal(source);
   return { committed: redact(change) as SettingChange };
 };

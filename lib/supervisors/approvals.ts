@@ -7,7 +7,7 @@ import type { Service } from '../service/service.js';
 import { carryOut, type Args } from './acting.js';
 import { appendChat, chatStream, decodeChatEntry } from './chat.js';
 
-// Approval cards (rule 6): listed from the supervisor's chat, and decided by a person. Approve
+// Approval cards ("Ask me first": the call waits for a person): listed from the supervisor's chat, and decided by a person. Approve
 // carries the original call out as the supervisor (a control with its position, so it may come
 // back Stale); Deny does nothing. Either way ApprovalDecided lands in the chat, which wakes it.
 

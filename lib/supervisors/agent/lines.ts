@@ -1,5 +1,5 @@
 // One prompt line per chat entry, for "since your last turn". Bookkeeping entries (turn starts,
-// interruptions) are left out; part 1's entries are described by part 1, else shown as JSON.
+// interruptions) are left out; the records' entries (cards, actions, hand_ups) are described by lib/supervisors, else shown as JSON.
 import type { ChatEntry } from '../../../projections/supervisor-turns.js';
 
 const clip = (s: string, max = 1000): string => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
