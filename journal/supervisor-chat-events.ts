@@ -2,7 +2,7 @@ import * as t from 'io-ts';
 import { CHAT_AGENT_EVENT_CODECS } from './chat-agent-events.js';
 import { oneOf, withOptional } from './codec-util.js';
 
-// Part 1's entries in a supervisor's chat stream (`supervisor-chat:<id>`, shared with the live
+// The supervisor records' entries in a supervisor's chat stream (`supervisor-chat:<id>`, shared with the live
 // agent's entries of chat-agent-events.ts): the reason of each action it took (every action needs one), approval
 // cards and their decisions ("Ask me first"), a hand_up arriving (global supervisor) and a run handed
 // over to it. A decision, a hand_up and a handed-over run wake the supervisor.

@@ -130,7 +130,7 @@ export const startEngine = (service: Service): void => {
       create: (runId, folders) => createRunWorktrees(core.home, runId, folders),
       remove: (runId, checkouts) => removeRunWorktrees(core.home, runId, checkouts.map((c) => ({ name: c.folder, path: c.path }))),
     },
-    deliver: deliverRun(core),
+    deliver: deliverRun(() => core.settings.current.codeHost),
     runTools: (runId, stepId) => { const t = core.runTools.issue(runId, stepId); return { url: `${core.baseUrl}/run-tools/${runId}/mcp`, token: t.token, revoke: t.revoke }; },
     newId, now: () => new Date(),
   }, held.live);
