@@ -1,0 +1,77 @@
+// A turn's own cost when a session is resumed. claude's total_cost_usd and codex's turn.completed
+// usage are the session's running totals; the adapter is given the totals it reported at the end
+// of the session's last recorded turn and reports only the difference. Each turn here is a fresh
+// CLI process resuming the session, as after a server restart.
+import test from 'ava';
+import { createAdapters } from '../../lib/harness/registry.js';
+import type { SessionTotals, TurnResult } from '../../lib/harness/adapter.js';
+import { ownCost, ownUsage } from '../../lib/harness/session-totals.js';
+import { startModelServer } from '../fixtures/model-server/server.js';
+import { sayCostly } from '../fixtures/model-server/script.js';
+import { startRunTools } from '../fixtures/run-tools/server.js';
+import { cliBin, makeSandbox, turnInput, writeCodexConfig } from './sandbox.js';
+
+const TOKENS = [100_000, 300_000, 50_000];
+const near = (a: number | undefined, b: number): boolean => a !== undefined && Math.abs(a - b) < 1e-9;
+
+test('own share: the difference from the totals before, or all of it when the CLI counted afresh', (t) => {
+  t.is(ownCost(1.5, undefined), 1.5);
+  t.true(near(ownCost(1.5, 0.4), 1.1));
+  t.is(ownCost(0.3, 0.4), 0.3, 'a total below the last one: the CLI started counting again');
+  t.deepEqual(ownUsage({ input_tokens: 30, output_tokens: 9 }, { input_tokens: 10, output_tokens: 4 }), { input_tokens: 20, output_tokens: 5 });
+  t.deepEqual(ownUsage({ input_tokens: 30, output_tokens: 9 }, undefined), { input_tokens: 30, output_tokens: 9 });
+  t.deepEqual(ownUsage({ input_tokens: 5, output_tokens: 9 }, { input_tokens: 10 }), { input_tokens: 5, output_tokens: 9 });
+});
+
+type Cli = 'claude' | 'codex';
+
+/** Turns of one session, each a new process resuming it with the totals the last one reported. */
+const sessionTurns = async (cli: Cli, tokens: readonly number[], resume: boolean): Promise<TurnResult[]> => {
+  const sb = makeSandbox();
+  const model = await startModelServer(tokens.map((n, i) => sayCostly(`turn ${i + 1}`, n)));
+  const tools = await startRunTools();
+  try {
+    if (cli === 'codex') writeCodexConfig(sb, model.url);
+    const env: Record<string, string> = cli === 'claude' ? { ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sk-test' } : { OPENAI_API_KEY: 'sk-test' };
+    const adapter = createAdapters({ commands: { [cli]: cliBin(cli) }, env: sb.env })[cli];
+    const results: TurnResult[] = [];
+    let last: { session?: string; totals?: SessionTotals } = {};
+    for (const [i] of tokens.entries()) {
+      const over = resume && last.session ? { resumeSession: last.session, ...(last.totals ? { sessionTotals: last.totals } : {}) } : {};
+      const { input } = turnInput(sb, { url: tools.url('run-1'), token: tools.token }, { prompt: `PROMPT-${i + 1}`, env, ...over });
+      const r = await adapter.startTurn(input).result;
+      if (r.outcome !== 'success') throw new Error(`${cli} turn ${i + 1}: ${r.summary}`);
+      results.push(r);
+      last = { session: r.sessionId, totals: r.sessionTotals ?? last.totals };
+    }
+    return results;
+  } finally {
+    await model.close();
+    await tools.close();
+    sb.cleanup();
+  }
+};
+
+test('claude: each resumed turn costs what the same requests cost on a fresh session; the sum is the session total', async (t) => {
+  t.timeout(240_000);
+  const resumed = await sessionTurns('claude', TOKENS, true);
+  const fresh = await Promise.all(TOKENS.map(async (n) => (await sessionTurns('claude', [n], false))[0]));
+  for (const [i, r] of resumed.entries()) {
+    t.true(typeof fresh[i].costUsd === 'number' && fresh[i].costUsd! > 0, `claude priced the fresh turn: ${fresh[i].costUsd}`);
+    t.true(near(r.costUsd, fresh[i].costUsd!), `turn ${i + 1}: recorded ${r.costUsd}, its requests cost ${fresh[i].costUsd}`);
+    t.is(r.usage?.input_tokens, TOKENS[i], 'usage is the turn\'s own');
+  }
+  const sum = resumed.reduce((a, r) => a + (r.costUsd ?? 0), 0);
+  t.true(near(sum, resumed.at(-1)!.sessionTotals!.costUsd!), `the turns sum to claude's own session total: ${sum}`);
+  t.true(resumed.at(-1)!.sessionTotals!.costUsd! > resumed[0].sessionTotals!.costUsd!, 'claude reports a running total');
+});
+
+test('codex: each resumed turn reports only its own tokens; they sum to the thread total', async (t) => {
+  t.timeout(240_000);
+  // small counts: a thread near its context window makes codex compact it (an extra request)
+  const tokens = [10_000, 30_000, 5_000];
+  const resumed = await sessionTurns('codex', tokens, true);
+  t.deepEqual(resumed.map((r) => r.usage?.input_tokens), tokens);
+  t.deepEqual(resumed.map((r) => r.usage?.output_tokens), [42, 42, 42]);
+  t.deepEqual(resumed.map((r) => r.sessionTotals?.usage?.input_tokens), [10_000, 40_000, 45_000], 'codex reports the thread\'s running total');
+});
