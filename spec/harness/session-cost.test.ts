@@ -9,10 +9,10 @@ import { ownCost, ownUsage } from '../../lib/harness/session-totals.js';
 import { startModelServer } from '../fixtures/model-server/server.js';
 import { sayCostly } from '../fixtures/model-server/script.js';
 import { startRunTools } from '../fixtures/run-tools/server.js';
+import { freshClaudeCost, near } from './claude-price.js';
 import { cliBin, makeSandbox, turnInput, writeCodexConfig } from './sandbox.js';
 
 const TOKENS = [100_000, 300_000, 50_000];
-const near = (a: number | undefined, b: number): boolean => a !== undefined && Math.abs(a - b) < 1e-9;
 
 test('own share: the difference from the totals before, or all of it when the CLI counted afresh', (t) => {
   t.is(ownCost(1.5, undefined), 1.5);
@@ -26,7 +26,7 @@ test('own share: the difference from the totals before, or all of it when the CL
 type Cli = 'claude' | 'codex';
 
 /** Turns of one session, each a new process resuming it with the totals the last one reported. */
-const sessionTurns = async (cli: Cli, tokens: readonly number[], resume: boolean): Promise<TurnResult[]> => {
+const sessionTurns = async (cli: Cli, tokens: readonly number[]): Promise<TurnResult[]> => {
   const sb = makeSandbox();
   const model = await startModelServer(tokens.map((n, i) => sayCostly(`turn ${i + 1}`, n)));
   const tools = await startRunTools();
@@ -37,7 +37,7 @@ const sessionTurns = async (cli: Cli, tokens: readonly number[], resume: boolean
     const results: TurnResult[] = [];
     let last: { session?: string; totals?: SessionTotals } = {};
     for (const [i] of tokens.entries()) {
-      const over = resume && last.session ? { resumeSession: last.session, ...(last.totals ? { sessionTotals: last.totals } : {}) } : {};
+      const over = last.session ? { resumeSession: last.session, ...(last.totals ? { sessionTotals: last.totals } : {}) } : {};
       const { input } = turnInput(sb, { url: tools.url('run-1'), token: tools.token }, { prompt: `PROMPT-${i + 1}`, env, ...over });
       const r = await adapter.startTurn(input).result;
       if (r.outcome !== 'success') throw new Error(`${cli} turn ${i + 1}: ${r.summary}`);
@@ -54,11 +54,10 @@ const sessionTurns = async (cli: Cli, tokens: readonly number[], resume: boolean
 
 test('claude: each resumed turn costs what the same requests cost on a fresh session; the sum is the session total', async (t) => {
   t.timeout(240_000);
-  const resumed = await sessionTurns('claude', TOKENS, true);
-  const fresh = await Promise.all(TOKENS.map(async (n) => (await sessionTurns('claude', [n], false))[0]));
+  const resumed = await sessionTurns('claude', TOKENS);
+  const fresh = await Promise.all(TOKENS.map(freshClaudeCost));
   for (const [i, r] of resumed.entries()) {
-    t.true(typeof fresh[i].costUsd === 'number' && fresh[i].costUsd! > 0, `claude priced the fresh turn: ${fresh[i].costUsd}`);
-    t.true(near(r.costUsd, fresh[i].costUsd!), `turn ${i + 1}: recorded ${r.costUsd}, its requests cost ${fresh[i].costUsd}`);
+    t.true(near(r.costUsd, fresh[i]), `turn ${i + 1}: recorded ${r.costUsd}, its requests cost ${fresh[i]}`);
     t.is(r.usage?.input_tokens, TOKENS[i], 'usage is the turn\'s own');
   }
   const sum = resumed.reduce((a, r) => a + (r.costUsd ?? 0), 0);
@@ -70,7 +69,7 @@ test('codex: each resumed turn reports only its own tokens; they sum to the thre
   t.timeout(240_000);
   // small counts: a thread near its context window makes codex compact it (an extra request)
   const tokens = [10_000, 30_000, 5_000];
-  const resumed = await sessionTurns('codex', tokens, true);
+  const resumed = await sessionTurns('codex', tokens);
   t.deepEqual(resumed.map((r) => r.usage?.input_tokens), tokens);
   t.deepEqual(resumed.map((r) => r.usage?.output_tokens), [42, 42, 42]);
   t.deepEqual(resumed.map((r) => r.sessionTotals?.usage?.input_tokens), [10_000, 40_000, 45_000], 'codex reports the thread\'s running total');
