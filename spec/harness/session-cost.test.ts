@@ -3,6 +3,8 @@
 // of the session's last recorded turn and reports only the difference. Each turn here is a fresh
 // CLI process resuming the session, as after a server restart.
 import test from 'ava';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createAdapters } from '../../lib/harness/registry.js';
 import type { SessionTotals, TurnResult } from '../../lib/harness/adapter.js';
 import { ownCost, ownUsage } from '../../lib/harness/session-totals.js';
@@ -10,7 +12,7 @@ import { startModelServer } from '../fixtures/model-server/server.js';
 import { sayCostly } from '../fixtures/model-server/script.js';
 import { startRunTools } from '../fixtures/run-tools/server.js';
 import { freshClaudeCost, near } from './claude-price.js';
-import { cliBin, makeSandbox, turnInput, writeCodexConfig } from './sandbox.js';
+import { cliBin, makeSandbox, opencodeTestEnv, turnInput, writeCodexConfig, writeOpencodeConfig, type Sandbox } from './sandbox.js';
 
 const TOKENS = [100_000, 300_000, 50_000];
 
@@ -23,7 +25,22 @@ test('own share: the difference from the totals before, or all of it when the CL
   t.deepEqual(ownUsage({ input_tokens: 5, output_tokens: 9 }, { input_tokens: 10 }), { input_tokens: 5, output_tokens: 9 });
 });
 
-type Cli = 'claude' | 'codex';
+type Cli = 'claude' | 'codex' | 'opencode';
+
+// opencode prices a model from its config: $3 input, $15 output per million tokens
+const pricedOpencode = (sb: Sandbox, url: string): void => {
+  writeOpencodeConfig(sb, url);
+  const file = join(sb.env.XDG_CONFIG_HOME!, 'opencode', 'opencode.json');
+  const config = JSON.parse(readFileSync(file, 'utf8'));
+  config.provider.scripted.models['scripted-model'].cost = { input: 3, output: 15 };
+  writeFileSync(file, JSON.stringify(config));
+};
+
+const ENV: Record<Cli, (url: string) => Record<string, string>> = {
+  claude: (url) => ({ ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: 'sk-test' }),
+  codex: () => ({ OPENAI_API_KEY: 'sk-test' }),
+  opencode: () => opencodeTestEnv,
+};
 
 /** Turns of one session, each a new process resuming it with the totals the last one reported. */
 const sessionTurns = async (cli: Cli, tokens: readonly number[]): Promise<TurnResult[]> => {
@@ -32,7 +49,8 @@ const sessionTurns = async (cli: Cli, tokens: readonly number[]): Promise<TurnRe
   const tools = await startRunTools();
   try {
     if (cli === 'codex') writeCodexConfig(sb, model.url);
-    const env: Record<string, string> = cli === 'claude' ? { ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sk-test' } : { OPENAI_API_KEY: 'sk-test' };
+    if (cli === 'opencode') pricedOpencode(sb, model.url);
+    const env = ENV[cli](model.url);
     const adapter = createAdapters({ commands: { [cli]: cliBin(cli) }, env: sb.env })[cli];
     const results: TurnResult[] = [];
     let last: { session?: string; totals?: SessionTotals } = {};
@@ -73,4 +91,14 @@ test('codex: each resumed turn reports only its own tokens; they sum to the thre
   t.deepEqual(resumed.map((r) => r.usage?.input_tokens), tokens);
   t.deepEqual(resumed.map((r) => r.usage?.output_tokens), [42, 42, 42]);
   t.deepEqual(resumed.map((r) => r.sessionTotals?.usage?.input_tokens), [10_000, 40_000, 45_000], 'codex reports the thread\'s running total');
+});
+
+test('opencode: step_finish counts this process only, also with -s: each turn\'s cost and tokens are its own', async (t) => {
+  t.timeout(240_000);
+  const tokens = [1_000, 3_000, 2_000];
+  const resumed = await sessionTurns('opencode', tokens);
+  t.is(new Set(resumed.map((r) => r.sessionId)).size, 1, 'one session');
+  t.deepEqual(resumed.map((r) => r.usage?.input_tokens), tokens);
+  for (const [i, r] of resumed.entries()) t.true(near(r.costUsd, (tokens[i]! * 3 + 42 * 15) / 1e6), `turn ${i + 1}: ${r.costUsd}`);
+  t.deepEqual(resumed.map((r) => r.sessionTotals), [undefined, undefined, undefined], 'nothing to subtract');
 });
