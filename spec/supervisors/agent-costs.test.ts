@@ -6,12 +6,13 @@ import { EMPTY_TURNS, evolveTurns, type TurnsState } from '../../projections/sup
 import { eventually } from '../helpers/env.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { freshClaudeCost, near } from '../harness/claude-price.js';
-import { chatOver, pointSupervisorsAtModel, type ChatEntry } from './live-kit.js';
+import { chatOver, pointCodexAtModel, pointSupervisorsAtModel, type ChatEntry } from './live-kit.js';
 
 // A supervisor resumes its claude session turn after turn, and claude reports the session's
 // running total. The ledger must get each turn's own cost, also for a turn after a server
-// restart: three turns on real claude against the scripted model, the server restarted before
-// the third, each turn's recorded cost compared with the same answer priced on a fresh session.
+// restart: three turns on the real CLI against the scripted model, the server restarted before the
+// third. claude's recorded cost is compared with the same answer priced on a fresh session; codex
+// reports its thread's running token totals, priced here by a price-table row set for the test.
 
 const TOKENS = [100_000, 300_000, 50_000];
 const JSON_TYPE = { 'content-type': 'application/json' };
@@ -34,33 +35,60 @@ const say = async (s: TestServer, id: string, text: string, ended: number): Prom
   return eventually(() => chatOver(s.get)(id), (c) => turnsEnded(c).length >= ended, 150_000);
 };
 
-test.serial('each resumed supervisor turn records its own cost, after a restart too; the ledger sums to the session total', async (t) => {
-  t.timeout(600_000);
-  const model = await startModelServer(TOKENS.map((n, i) => sayCostly(`reply ${i + 1}`, n)));
+interface Turns {
+  readonly chat: ChatEntry[];
+  readonly spent: number;
+}
+
+/** three turns of the global supervisor, the server restarted before the third */
+const threeTurns = async (t: import('ava').ExecutionContext, tokens: readonly number[], setup: (s: TestServer, id: string, modelUrl: string) => Promise<void>): Promise<Turns> => {
+  const model = await startModelServer(tokens.map((n, i) => sayCostly(`reply ${i + 1}`, n)));
   pointSupervisorsAtModel(model.url);
   let s = await serve();
   t.teardown(async () => (await s.close(), await model.close()));
   const id = await globalOf(s);
+  await setup(s, id, model.url);
   await say(s, id, 'first', 1);
   await say(s, id, 'second', 2);
   await s.close();
   s = await serve(s.home);
   const chat = await say(s, id, 'third, after a restart', 3);
-
   const starts = chat.filter((e) => e.type === 'TurnStarted');
-  t.falsy(starts[0].data.resumeSession);
-  t.truthy(starts[1].data.resumeSession);
-  t.is(starts[2].data.resumeSession, starts[1].data.resumeSession, 'the restarted server resumed the same session');
-  const expected = await Promise.all(TOKENS.map(freshClaudeCost));
-  const ends = turnsEnded(chat);
-  for (const [i, e] of ends.entries()) {
-    t.is(e.data.outcome, 'success', e.data.summary);
-    t.true(e.data.cost._tag === 'Known' && near(e.data.cost.usd, expected[i]), `turn ${i + 1}: recorded ${JSON.stringify(e.data.cost)}, its requests cost ${expected[i]}`);
+  t.falsy(starts[0]!.data.resumeSession);
+  t.truthy(starts[1]!.data.resumeSession);
+  t.is(starts[2]!.data.resumeSession, starts[1]!.data.resumeSession, 'the restarted server resumed the same session');
+  for (const e of turnsEnded(chat)) t.is(e.data.outcome, 'success', e.data.summary);
+  return { chat, spent: (await s.get(`/api/supervisors/${id}`)).body.spentTodayUsd };
+};
+
+const ownCosts = (t: import('ava').ExecutionContext, r: Turns, expected: readonly number[]): void => {
+  for (const [i, e] of turnsEnded(r.chat).entries()) {
+    t.true(e.data.cost._tag === 'Known' && near(e.data.cost.usd, expected[i]!), `turn ${i + 1}: recorded ${JSON.stringify(e.data.cost)}, its requests cost ${expected[i]}`);
   }
   const sum = expected.reduce((a, b) => a + b, 0);
-  t.true(near(ends[2].data.sessionTotals?.costUsd, sum), `claude's session total ${ends[2].data.sessionTotals?.costUsd} is the sum of the turns' own costs ${sum}`);
-  const view = (await s.get(`/api/supervisors/${id}`)).body;
-  t.true(Math.abs(view.spentTodayUsd - sum) < 1e-6, `the ledger: ${view.spentTodayUsd}, the requests: ${sum}`);
+  t.true(Math.abs(r.spent - sum) < 1e-6, `the ledger: ${r.spent}, the requests: ${sum}`);
+};
+
+test.serial('claude: each resumed supervisor turn records its own cost, after a restart too; the ledger sums to the session total', async (t) => {
+  t.timeout(600_000);
+  const r = await threeTurns(t, TOKENS, async () => undefined);
+  const expected = await Promise.all(TOKENS.map(freshClaudeCost));
+  ownCosts(t, r, expected);
+  const last = turnsEnded(r.chat)[2]!.data.sessionTotals?.costUsd;
+  t.true(near(last, expected.reduce((a, b) => a + b, 0)), `claude's session total ${last} is the sum of the turns' own costs`);
+});
+
+test.serial('codex: each resumed supervisor turn is priced on its own tokens, after a restart too', async (t) => {
+  t.timeout(600_000);
+  const tokens = [10_000, 30_000, 5_000]; // small: a thread near its context window makes codex compact it
+  const row = { harness: 'codex', model: '*', inputPerMTok: 2, cachedInputPerMTok: 0.5, outputPerMTok: 10 };
+  const r = await threeTurns(t, tokens, async (s, id, url) => {
+    pointCodexAtModel(url);
+    if ((await s.send('PUT', '/api/settings', JSON.stringify({ _tag: 'SupervisorPrices', prices: [row] }), JSON_TYPE)).status !== 200) throw new Error('prices');
+    if ((await s.send('PATCH', `/api/supervisors/${id}`, JSON.stringify({ harness: 'codex' }), JSON_TYPE)).status !== 200) throw new Error('harness');
+  });
+  // the scripted Responses API reports 20 of the input tokens as cached, and 42 output tokens
+  ownCosts(t, r, tokens.map((n) => ((n - 20) * 2 + 20 * 0.5 + 42 * 10) / 1e6));
 });
 
 test('the session to resume keeps the last totals claude reported when a turn on it reported none', (t) => {
