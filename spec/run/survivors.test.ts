@@ -8,7 +8,7 @@ import { SUITE_VARIABLE, belongsToSuite, endSurvivors, settledSurvivors, survivo
 // and ended. Real processes (node, waiting) stand in for a leftover browser.
 
 const started: ChildProcess[] = [];
-const WAIT = ['-e', 'setTimeout(() => undefined, 600_000)'];
+const WAIT = ['-e', 'setTimeout(() => undefined, 600_000)', '--'];
 const start = (args: string[], env: NodeJS.ProcessEnv): ChildProcess => {
   const child = spawn(process.execPath, [...WAIT, ...args], { env, stdio: 'ignore' });
   started.push(child);
