@@ -32,7 +32,8 @@ const answered = new WeakSet<Duplex>();
 const answerOnSocket = (err: ClientError, socket: Duplex): void => {
   if (answered.has(socket)) return; // the parser reports again for each chunk that still arrives
   answered.add(socket);
-  if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+  // A response already under way on this connection would be corrupted by a second one: just close.
+  if (err.code === 'ECONNRESET' || !socket.writable || (socket as Duplex & { _httpMessage?: unknown })._httpMessage) return void socket.destroy();
   const [status, detail] = answerFor(err.code);
   socket.end(wire(status, detail));
   socket.on('error', () => socket.destroy());

@@ -1,6 +1,8 @@
 import '../helpers/env.js';
 import test from 'ava';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { eventually, tempDir } from '../helpers/env.js';
 import { SUITE_VARIABLE, belongsToSuite, endSurvivors, settledSurvivors, survivorReport, survivors } from './survivors.js';
 
@@ -36,6 +38,17 @@ test('a process naming a folder inside the run\'s folder on its command line is 
   t.deepEqual(await settledSurvivors(dir, 100, 50), []);
 });
 
+test('a process working in a folder inside the run\'s folder is a survivor (an agent CLI in a worktree)', async (t) => {
+  const dir = tempDir('svc-suite-');
+  const worktree = join(dir, 'worktree');
+  mkdirSync(worktree);
+  const child = spawn(process.execPath, WAIT, { cwd: worktree, env: { PATH: process.env['PATH'] }, stdio: 'ignore' });
+  started.push(child);
+  await eventually(() => pids(dir), (p) => p.includes(child.pid!));
+  endSurvivors(survivors(dir));
+  t.deepEqual(await settledSurvivors(dir, 100, 50), []);
+});
+
 test('processes of another run, or of none, are not survivors of this one', async (t) => {
   const dir = tempDir('svc-suite-');
   const other = start([], { ...process.env, [SUITE_VARIABLE]: `${dir}-other` });
@@ -48,4 +61,6 @@ test('the run\'s variable must match exactly', (t) => {
   t.true(belongsToSuite(`A=1\0${SUITE_VARIABLE}=/tmp/s\0`, 'node x', '/tmp/s'));
   t.false(belongsToSuite(`${SUITE_VARIABLE}=/tmp/s2\0`, 'node x', '/tmp/s'));
   t.true(belongsToSuite('', 'chromium\0--user-data-dir=/tmp/s/h/app-window', '/tmp/s'));
+  t.true(belongsToSuite('', 'claude\0-p', '/tmp/s', '/tmp/s/h/.svc/worktrees/r1/app'));
+  t.false(belongsToSuite('', 'claude\0-p', '/tmp/s', '/tmp/s2/worktree'));
 });

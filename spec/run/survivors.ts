@@ -1,9 +1,10 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
 // What the test suite left running. `npm test` gives the whole run one temp folder (TMPDIR) and
-// names it in SVC_TEST_SUITE; every process a test starts inherits that variable or names a folder
-// inside it on its command line (a browser's profile, a server's home). After ava has ended, any such
-// process still alive is a survivor: a test started it and nothing ended it.
+// names it in SVC_TEST_SUITE; every process a test starts inherits that variable, names a folder
+// inside it on its command line (a browser's profile, a server's home) or works in one (an agent CLI
+// in a run's worktree). After ava has ended, any such process still alive is a survivor: a test
+// started it and nothing ended it.
 
 export interface Survivor { readonly pid: number; readonly command: string }
 
@@ -17,9 +18,17 @@ const read = (path: string): string | null => {
   }
 };
 
-/** whether a process's environment (NUL-separated) and command line tie it to the suite's folder */
-export const belongsToSuite = (environ: string, cmdline: string, suiteDir: string): boolean =>
-  environ.split('\0').includes(`${SUITE_VARIABLE}=${suiteDir}`) || cmdline.includes(suiteDir);
+const cwdOf = (path: string): string => {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return '';
+  }
+};
+
+/** whether a process's environment (NUL-separated), command line or working folder tie it to the suite's folder */
+export const belongsToSuite = (environ: string, cmdline: string, suiteDir: string, cwd = ''): boolean =>
+  environ.split('\0').includes(`${SUITE_VARIABLE}=${suiteDir}`) || cmdline.includes(suiteDir) || cwd === suiteDir || cwd.startsWith(`${suiteDir}/`);
 
 /** the live processes tied to `suiteDir`, this process excepted (Linux /proc; elsewhere none are seen) */
 export const survivors = (suiteDir: string, procRoot = '/proc'): Survivor[] => {
@@ -35,7 +44,7 @@ export const survivors = (suiteDir: string, procRoot = '/proc'): Survivor[] => {
     const cmdline = read(`${procRoot}/${p}/cmdline`);
     if (cmdline === null || cmdline === '') return []; // zombies and kernel threads have none
     const environ = read(`${procRoot}/${p}/environ`) ?? '';
-    return belongsToSuite(environ, cmdline, suiteDir) ? [{ pid, command: cmdline.split('\0').join(' ').trim() }] : [];
+    return belongsToSuite(environ, cmdline, suiteDir, cwdOf(`${procRoot}/${p}/cwd`)) ? [{ pid, command: cmdline.split('\0').join(' ').trim() }] : [];
   });
 };
 
