@@ -82,6 +82,8 @@ export interface Turn {
 
 export interface HarnessAdapter {
   readonly name: HarnessName;
+  /** the binary it runs (path or bare name on PATH); absent for stand-ins that run none */
+  readonly bin?: string;
   check(): Promise<Availability>;
   startTurn(input: TurnInput): Turn;
 }

@@ -82,5 +82,5 @@ const checkClaude = async (bin: string, config: HarnessConfig): Promise<Availabi
 
 export const claudeAdapter = (config: HarnessConfig = {}): HarnessAdapter => {
   const bin = binFor('claude', config);
-  return { name: 'claude', check: () => checkClaude(bin, config), startTurn: (input) => startClaudeTurn(bin, config, input) };
+  return { name: 'claude', bin, check: () => checkClaude(bin, config), startTurn: (input) => startClaudeTurn(bin, config, input) };
 };

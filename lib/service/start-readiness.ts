@@ -1,0 +1,58 @@
+import { decideStartReadiness, readinessOf, type HarnessReadiness } from '../../commands/start-readiness.js';
+import type { Refusal } from '../../commands/refusal.js';
+import type { Availability } from '../harness/adapter.js';
+import { onPath } from '../harness/setup.js';
+import type { ProjectView, StartRunInput } from '../service-api.js';
+import { resolveStepSettings } from '../workflows/step-settings.js';
+import type { HarnessName, Workflow } from '../workflows/model.js';
+import type { ServiceCore } from './core.js';
+
+// What a start needs from the agent CLIs, read from the service's state for the pure rule in
+// commands/start-readiness.ts. The same answer feeds the refusal and the New run form's warning.
+
+/** the harness each agent step would run on (run > node > persona > workflow > settings > shipped), each once */
+export const neededHarnesses = (core: ServiceCore, project: ProjectView, wf: Workflow, runHarness: HarnessName | undefined): HarnessName[] => {
+  const defaultHarness = core.settings.current.defaultHarness;
+  const needed = wf.nodes.filter((n) => n.kind === 'agent').map((node) => {
+    const personaName = node.persona ?? wf.stepDefaults.persona;
+    const persona = personaName ? core.workflows.persona(project, personaName) : undefined;
+    return resolveStepSettings({
+      run: runHarness ? { harness: runHarness } : {}, node, ...(persona ? { persona } : {}), workflow: wf.stepDefaults,
+      settings: defaultHarness ? { defaultHarness } : {},
+    }).harness.value;
+  });
+  return [...new Set(needed)];
+};
+
+// A NotInstalled answer is stale once the CLI is on PATH: it counts as not checked yet (allowed)
+// and a new check is asked for, so installing and starting again just works.
+const currentAvailability = (core: ServiceCore, needed: readonly HarnessName[]): Map<HarnessName, Availability> => {
+  const now = new Map(core.availability);
+  const stale = needed.filter((h) => {
+    const bin = core.harnesses[h]?.bin;
+    return now.get(h)?._tag === 'NotInstalled' && bin !== undefined && onPath(bin);
+  });
+  for (const h of stale) now.delete(h);
+  if (stale.length) void recheck(core, stale);
+  return now;
+};
+
+const recheck = async (core: ServiceCore, names: readonly HarnessName[]): Promise<void> => {
+  await Promise.all(names.map(async (h) => {
+    const a = await core.harnesses[h].check().catch((e: unknown): Availability => ({ _tag: 'NotInstalled', detail: String(e) }));
+    core.availability.set(h, a);
+  }));
+};
+
+export const startRefusal = (core: ServiceCore, project: ProjectView, wf: Workflow, input: StartRunInput): Refusal | null => {
+  if (input.start === false) return null;
+  const needed = neededHarnesses(core, project, wf, input.harness);
+  return decideStartReadiness({ needed, availability: currentAvailability(core, needed), start: true });
+};
+
+/** For the New run form: each harness the start would need, and whether it would be refused. */
+export const startNeeds = (core: ServiceCore, project: ProjectView, wf: Workflow, harness: HarnessName | undefined): HarnessReadiness[] => {
+  const needed = neededHarnesses(core, project, wf, harness);
+  const availability = currentAvailability(core, needed);
+  return needed.map((h) => readinessOf(h, availability.get(h)));
+};
