@@ -31,11 +31,11 @@ export const readinessOf = (harness: HarnessName, a: Availability | undefined): 
 };
 
 const problem = (r: HarnessReadiness): string =>
-  `harness ${r.harness} is ${r.state === 'NotInstalled' ? 'not installed' : 'not logged in'} (${r.detail}): ${r.fix}`;
+  `harness ${r.harness} is ${r.state === 'NotInstalled' ? 'not installed' : 'not logged in'} (${r.detail}); ${r.fix}`;
 
 /** One line a person can act on, the same for HTTP, MCP, the CLI and the app. */
 export const readinessText = (blocking: readonly HarnessReadiness[]): string =>
-  `this run needs ${blocking.map(problem).join('; ')}. Then start it again (\`svc doctor\` checks every harness), or choose another harness.`;
+  `not started: ${blocking.map(problem).join('; ')}. Then start it again (\`svc doctor\` checks every harness), or choose another harness.`;
 
 export interface StartReadiness {
   /** the harnesses the run's agent steps resolve to, in step order, each once */
