@@ -77,7 +77,7 @@ const checkClaude = async (bin: string, config: HarnessConfig): Promise<Availabi
   const auth = await askCli(bin, ['auth', 'status'], env);
   if (auth.code === 0) return version;
   const loggedIn = /"loggedIn":\s*true/.test(auth.stdout);
-  return loggedIn ? version : { _tag: 'NotLoggedIn', detail: 'claude auth status: not logged in (run `claude auth login` or set ANTHROPIC_API_KEY)' };
+  return loggedIn ? version : { _tag: 'NotLoggedIn', detail: 'claude auth status: not logged in' };
 };
 
 export const claudeAdapter = (config: HarnessConfig = {}): HarnessAdapter => {

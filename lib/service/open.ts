@@ -58,7 +58,8 @@ const workflowsFrom = (catalog: Catalog): Workflows => ({
   persona: (project, name) => catalog.persona(ref(project), name),
 });
 
-const loadHarnesses = async (): Promise<Record<HarnessName, HarnessAdapter>> => {
+// the adapters, or the stand-in SVC_HARNESS_MODULE names (tests); `svc doctor` checks with the same
+export const loadHarnesses = async (): Promise<Record<HarnessName, HarnessAdapter>> => {
   const module = process.env['SVC_HARNESS_MODULE'];
   if (!module) return createAdapters({});
   const m = (await import(pathToFileURL(module).href)) as { createAdapters(): Record<HarnessName, HarnessAdapter> };
