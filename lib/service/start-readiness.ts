@@ -1,5 +1,7 @@
 import { decideStartReadiness, readinessOf, type HarnessReadiness } from '../../commands/start-readiness.js';
-import type { Refusal } from '../../commands/refusal.js';
+import { isLeft, left, right } from 'fp-ts/lib/Either.js';
+import { invalid, notFound, refusalText, type Outcome, type Refusal } from '../../commands/refusal.js';
+import { findProject } from '../../projections/projects.js';
 import type { Availability } from '../harness/adapter.js';
 import { onPath } from '../harness/setup.js';
 import type { ProjectView, StartRunInput } from '../service-api.js';
@@ -50,9 +52,21 @@ export const startRefusal = (core: ServiceCore, project: ProjectView, wf: Workfl
   return decideStartReadiness({ needed, availability: currentAvailability(core, needed), start: true });
 };
 
-/** For the New run form: each harness the start would need, and whether it would be refused. */
-export const startNeeds = (core: ServiceCore, project: ProjectView, wf: Workflow, harness: HarnessName | undefined): HarnessReadiness[] => {
-  const needed = neededHarnesses(core, project, wf, harness);
+export interface StartNeeds {
+  /** each harness the run's agent steps would use, and how ready it is */
+  readonly harnesses: readonly HarnessReadiness[];
+  /** what starting it now would be refused with, or null */
+  readonly refusal: string | null;
+}
+
+/** For the New run form, before starting: the same rule the start applies, with its words. */
+export const startNeeds = (core: ServiceCore, q: { project: string; workflow?: string; harness?: HarnessName }): Outcome<StartNeeds> => {
+  const project = findProject(core.projects.current, q.project);
+  if (!project) return left(notFound('project', q.project));
+  const wf = core.workflows.load(project, q.workflow ?? project.defaultWorkflow);
+  if (isLeft(wf)) return left(invalid(wf.left));
+  const needed = neededHarnesses(core, project, wf.right, q.harness);
   const availability = currentAvailability(core, needed);
-  return needed.map((h) => readinessOf(h, availability.get(h)));
+  const refused = decideStartReadiness({ needed, availability, start: true });
+  return right({ harnesses: needed.map((h) => readinessOf(h, availability.get(h))), refusal: refused ? refusalText(refused) : null });
 };
