@@ -21,7 +21,7 @@ const cli = realCliEnv('claude');
 const bin = join(tempDir('svc-bin-'), 'bin');
 mkdirSync(bin);
 const claude = join(bin, 'claude');
-const putClaude = () => symlinkSync(join(repoRoot, 'node_modules', '.bin', 'claude'), claude);
+const putClaude = () => (rmSync(claude, { force: true }), symlinkSync(join(repoRoot, 'node_modules', '.bin', 'claude'), claude));
 Object.assign(process.env, {
   SVC_HARNESS_BIN_CLAUDE: claude,
   SVC_HARNESS_BIN_CODEX: join(bin, 'codex'),
@@ -38,13 +38,26 @@ const mcpClient = async (s: TestServer): Promise<Client> => {
   return client;
 };
 
+// start -> hold (a gate) -> work -> done; a failed `work` would go to `stuck`.
+const VANISH = `digraph vanish {
+  start [kind=start]
+  hold  [kind=gate]
+  work  [kind=agent, prompt="{{goal}}"]
+  stuck [kind=gate]
+  done  [kind=exit]
+  start -> hold -> work
+  work -> done [condition="outcome=success"]
+  work -> stuck [condition="outcome=failure"]
+  stuck -> done
+}`;
+
 const CLAUDE_MISSING = new RegExp(
   '^not started: harness claude is not installed \\(.*claude: not found\\); install it with `npm install -g @anthropic-ai/claude-code`\\. ' +
   'Then start it again \\(`svc doctor` checks every harness\\), or choose another harness\\.$',
 );
 
 test.serial('without claude, a start through HTTP, MCP or `svc start` is refused with the same detail; start:false is recorded', async (t) => {
-  const s = await testServer();
+  const s = await testServer({ workflows: { vanish: VANISH } });
   t.teardown(() => s.close());
   t.like((await checked(s)).body.harnesses.find((h: any) => h.name === 'claude').availability, { _tag: 'NotInstalled' });
 
@@ -68,23 +81,36 @@ test.serial('without claude, a start through HTTP, MCP or `svc start` is refused
   t.regex(codex.body.detail, /harness codex is not installed .*npm install -g @openai\/codex/);
   t.deepEqual((await s.get('/api/runs')).body, [], 'nothing was recorded by a refused start');
 
+  // what the New run form asks before starting: the same rule, the same words
+  const needed = await s.get(`/api/harnesses/needed?project=${s.projectId}&workflow=linear`);
+  t.is(needed.status, 200);
+  t.like(needed.body.harnesses, [{ harness: 'claude', state: 'NotInstalled', fix: 'install it with `npm install -g @anthropic-ai/claude-code`', blocks: true }]);
+  t.is(needed.body.refusal, http.body.detail);
+  t.like((await s.get(`/api/harnesses/needed?project=${s.projectId}&workflow=linear&harness=opencode`)).body.harnesses, [{ harness: 'opencode', blocks: true }]);
+  for (const [query, status, said] of [
+    [`project=${s.projectId}&flavour=x`, 400, /unknown query parameter flavour/],
+    [`project=${s.projectId}&harness=gpt`, 400, /harness/],
+    ['workflow=linear', 400, /project/],
+    ['project=nope', 404, /unknown project: nope/],
+    [`project=${s.projectId}&workflow=nope`, 400, /nope/],
+  ] as const) {
+    const bad = await s.get(`/api/harnesses/needed?${query}`);
+    t.is(bad.status, status, query);
+    t.regex(bad.body.detail, said, query);
+  }
+
   const later = await s.post('/api/runs', { project: s.projectId, goal: 'for later', workflow: 'linear', start: false });
   t.is(later.status, 200);
   t.is((await detail(s, later.body.runId)).standing, 'Created');
+
+  // installed after the refusal: the next start goes through without waiting for a re-check
+  putClaude();
+  const again = await s.post('/api/runs', { project: s.projectId, goal: 'first run', workflow: 'vanish' });
+  t.is(again.status, 200, JSON.stringify(again.body));
+  await untilStanding(s, again.body.runId, 'Paused');
+  await eventually(() => s.get('/api/harnesses'), (r) => r.body.harnesses.find((h: any) => h.name === 'claude').availability._tag === 'Ready');
 });
 
-// start -> hold (a gate) -> work -> done; a failed `work` would go to `stuck`.
-const VANISH = `digraph vanish {
-  start [kind=start]
-  hold  [kind=gate]
-  work  [kind=agent, prompt="{{goal}}"]
-  stuck [kind=gate]
-  done  [kind=exit]
-  start -> hold -> work
-  work -> done [condition="outcome=success"]
-  work -> stuck [condition="outcome=failure"]
-  stuck -> done
-}`;
 
 test.serial('a CLI that vanishes between steps pauses the run with the reason; Resume after it is back continues', async (t) => {
   t.timeout(240_000);
