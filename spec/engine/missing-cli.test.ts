@@ -136,6 +136,8 @@ test.serial('a CLI that vanishes between steps pauses the run with the reason; R
   const pause = events.filter((e) => e.type === 'RunPaused').pop();
   t.like(pause.data, { by: { kind: 'engine' } });
   t.regex(pause.data.reason, /^harness problem: claude is not installed \(.*ENOENT.*\)$/);
+  const thread = (await s.get(`/api/runs/${runId}/thread`)).body;
+  t.true(JSON.stringify(thread).includes(`paused: ${pause.data.reason}`.replace(/"/g, '\\"')), 'the reason shows in the thread');
 
   putClaude();
   t.is((await control(s, runId, 'Resume')).body.outcome, 'Applied');
