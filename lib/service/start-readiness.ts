@@ -26,13 +26,15 @@ export const neededHarnesses = (core: ServiceCore, project: ProjectView, wf: Wor
   return [...new Set(needed)];
 };
 
-// A NotInstalled answer is stale once the CLI is on PATH: it counts as not checked yet (allowed)
-// and a new check is asked for, so installing and starting again just works.
+// "Not there" is stale once the CLI is on PATH: it counts as not checked yet (allowed) and a new
+// check is asked for, so installing and starting again just works. (A CLI that is there but
+// fails its `--version` stays refused until a check says otherwise.)
 const currentAvailability = (core: ServiceCore, needed: readonly HarnessName[]): Map<HarnessName, Availability> => {
   const now = new Map(core.availability);
   const stale = needed.filter((h) => {
+    const a = now.get(h);
     const bin = core.harnesses[h]?.bin;
-    return now.get(h)?._tag === 'NotInstalled' && bin !== undefined && onPath(bin);
+    return a?._tag === 'NotInstalled' && a.missing === true && bin !== undefined && onPath(bin);
   });
   for (const h of stale) now.delete(h);
   if (stale.length) void recheck(core, stale);

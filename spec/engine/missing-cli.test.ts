@@ -1,6 +1,6 @@
 import '../helpers/env.js';
 import test from 'ava';
-import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -22,6 +22,8 @@ const bin = join(tempDir('svc-bin-'), 'bin');
 mkdirSync(bin);
 const claude = join(bin, 'claude');
 const putClaude = () => (rmSync(claude, { force: true }), symlinkSync(join(repoRoot, 'node_modules', '.bin', 'claude'), claude));
+// opencode is there but broken (its --version fails): on PATH, yet not a stale "not found"
+writeFileSync(join(bin, 'opencode'), '#!/bin/sh\necho broken >&2\nexit 3\n', { mode: 0o755 });
 Object.assign(process.env, {
   SVC_HARNESS_BIN_CLAUDE: claude,
   SVC_HARNESS_BIN_CODEX: join(bin, 'codex'),
@@ -86,7 +88,9 @@ test.serial('without claude, a start through HTTP, MCP or `svc start` is refused
   t.is(needed.status, 200);
   t.like(needed.body.harnesses, [{ harness: 'claude', state: 'NotInstalled', fix: 'install it with `npm install -g @anthropic-ai/claude-code`', blocks: true }]);
   t.is(needed.body.refusal, http.body.detail);
-  t.like((await s.get(`/api/harnesses/needed?project=${s.projectId}&workflow=linear&harness=opencode`)).body.harnesses, [{ harness: 'opencode', blocks: true }]);
+  const broken = (await s.get(`/api/harnesses/needed?project=${s.projectId}&workflow=linear&harness=opencode`)).body;
+  t.like(broken.harnesses, [{ harness: 'opencode', state: 'NotInstalled', blocks: true }]);
+  t.regex(broken.refusal, /harness opencode is not installed \(.*opencode --version failed: broken\)/);
   for (const [query, status, said] of [
     [`project=${s.projectId}&flavour=x`, 400, /unknown query parameter flavour/],
     [`project=${s.projectId}&harness=gpt`, 400, /harness/],
