@@ -37,11 +37,12 @@ const currentAvailability = (core: ServiceCore, needed: readonly HarnessName[]):
     return a?._tag === 'NotInstalled' && a.missing === true && bin !== undefined && onPath(bin);
   });
   for (const h of stale) now.delete(h);
-  if (stale.length) void recheck(core, stale);
+  if (stale.length) void recheckHarnesses(core, stale);
   return now;
 };
 
-const recheck = async (core: ServiceCore, names: readonly HarnessName[]): Promise<void> => {
+/** asks these harnesses again, in the background of whoever noticed they may have changed */
+export const recheckHarnesses = async (core: ServiceCore, names: readonly HarnessName[]): Promise<void> => {
   await Promise.all(names.map(async (h) => {
     const a = await core.harnesses[h].check().catch((e: unknown): Availability => ({ _tag: 'NotInstalled', detail: String(e) }));
     core.availability.set(h, a);

@@ -143,6 +143,10 @@ test.serial('a CLI that vanishes between steps pauses the run with the reason; R
   const thread = (await s.get(`/api/runs/${runId}/thread`)).body;
   t.true(JSON.stringify(thread).includes(`paused: ${pause.data.reason}`.replace(/"/g, '\\"')), 'the reason shows in the thread');
 
+  // the engine had claude checked again: a new start is now refused up front
+  await eventually(() => s.get('/api/harnesses'), (r) => r.body.harnesses.find((h: any) => h.name === 'claude').availability._tag === 'NotInstalled');
+  t.regex((await s.post('/api/runs', { project: s.projectId, goal: 'another', workflow: 'vanish' })).body.detail, CLAUDE_MISSING);
+
   putClaude();
   t.is((await control(s, runId, 'Resume')).body.outcome, 'Applied');
   const done = await untilStanding(s, runId, 'Succeeded', 200_000);
