@@ -1,5 +1,6 @@
 import type { RunState } from '../../projections/run-state.js';
 import type { StepNode } from '../workflows/model.js';
+import { untrusted, UNTRUSTED_RULE } from '../untrusted.js';
 import type { EngineDeps } from './deps.js';
 
 // The words a turn starts with. Messages people held for the run open the next turn; an
@@ -8,7 +9,6 @@ import type { EngineDeps } from './deps.js';
 // the run and wrote the workflow, and messages are how people (or a supervisor on their behalf)
 // steer it: those are given as instructions. What an agent or the service said of an earlier step
 // (its summary, why it was interrupted) is fenced as data (lib/untrusted.ts).
-import { untrusted, UNTRUSTED_RULE } from '../untrusted.js';
 
 const heldSection = (s: RunState): string =>
   s.held.length === 0 ? '' : `\n\nMessages for you from the people steering this run:\n${s.held.map((m) => `- ${m.text}`).join('\n')}`;

@@ -36,9 +36,9 @@ const clip = (text: string, max = 300): string => (text.length > max ? `${text.s
 const runLine = (r: RunBrief): string =>
   [
     `- run ${r.id}: ${r.standing}`,
-    untrusted(`Its title`, clip(r.title, 80)),
-    r.question ? untrusted(`Its open question`, clip(r.question)) : '',
-    r.failure ? untrusted(`Why it failed`, clip(r.failure)) : '',
+    untrusted('Its title', clip(r.title, 80)),
+    r.question ? untrusted('Its open question', clip(r.question)) : '',
+    r.failure ? untrusted('Why it failed', clip(r.failure)) : '',
   ].filter(Boolean).join('\n');
 
 const section = (title: string, body: string): string => `## ${title}\n${body}`;
