@@ -64,12 +64,23 @@ const chosen = (s: RunState, c: FinishStep): Pick<FinishStep, 'outcome' | 'summa
   return { outcome: pick.outcome, summary: pick.summary || pick.outcome };
 };
 
+// A CLI that cannot start (not installed, not logged in) says nothing about the agent's work: the
+// step is interrupted, not failed, so no failure edge is taken, and the run pauses with the reason
+// until a person fixes the harness (Resume runs the step again) or picks another (ChangeHarness).
+const harnessProblem = (s: RunState, c: FinishStep): RunEvent[] => {
+  const node = s.step!.node;
+  const reason = `harness problem: ${c.summary}`;
+  return [{ type: 'StepInterrupted', data: { stepId: c.stepId, node, reason } }, { type: 'RunPaused', data: { by: { kind: 'engine' }, reason } }];
+};
+
 export const decideFinishStep = (s: RunState, c: FinishStep): Decision => {
   if (s.step?.stepId !== c.stepId) return nothing();
   const node = s.step.node;
   // A question the step asked dies with it: the agent's call returns, and answering is refused.
   const withdrawn: RunEvent[] = s.question?.stepId === c.stepId ? [{ type: 'QuestionWithdrawn', data: { questionId: s.question.id, reason: 'the step ended' } }] : [];
   const cost = c.costUsd === undefined ? {} : { costUsd: c.costUsd };
+  // a CLI that could not start ran no agent: nothing was reported, and the harness is the problem
+  if (c.outcome === 'failure' && c.failure === 'unavailable') return accept(...withdrawn, ...harnessProblem(s, c));
   const { outcome, summary } = chosen(s, c);
   if (outcome === 'interrupted') return accept(...withdrawn, { type: 'StepInterrupted', data: { stepId: c.stepId, node, reason: summary } });
   if (outcome === 'success') return accept(...withdrawn, { type: 'StepSucceeded', data: { stepId: c.stepId, node, summary, ...cost } });
