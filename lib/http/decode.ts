@@ -1,6 +1,7 @@
 import * as t from 'io-ts';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { BodyError } from './body.js';
+import { describeErrors as describeInputErrors } from '../inputs/describe.js';
 
 // Turns io-ts errors into one sentence a person can act on: where, and what was expected.
 
@@ -32,13 +33,20 @@ export const decodeOr400 = <A>(codec: t.Decoder<unknown, A>, value: unknown): A 
   return r.right;
 };
 
-/** Fields a body may not carry: a typo in a field name is an error, not silently ignored. */
+/** an action's body (lib/inputs/): refused in the very words MCP's tool error uses for the same input */
+export const decodeInput = <A>(codec: t.Decoder<unknown, A>, value: unknown): A => {
+  const r = codec.decode(value);
+  if (isLeft(r)) throw new BodyError(400, describeInputErrors(r.left));
+  return r.right;
+};
+
 /** a query parameter the route does not take is refused by name, like an unknown body field */
 export const refuseUnknownQuery = (query: Readonly<Record<string, unknown>>, known: readonly string[]): void => {
   const unknown = Object.keys(query).filter((k) => !known.includes(k));
   if (unknown.length) throw new BodyError(400, `unknown query parameter ${unknown.join(', ')}; known: ${known.join(', ')}`);
 };
 
+/** Fields a body may not carry: a typo in a field name is an error, not silently ignored. */
 export const refuseUnknownFields = (value: unknown, known: readonly string[]): void => {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new BodyError(400, 'the body must be a JSON object');
   const unknown = Object.keys(value).filter((k) => !known.includes(k));

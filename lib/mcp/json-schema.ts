@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
-import { ArgsType } from './args/object.js';
-import { DefaultType, IntRangeType, TextType } from './args/kinds.js';
+import { ArgsType } from '../inputs/object.js';
+import { DefaultType, IntRangeType, TextType } from '../inputs/kinds.js';
 
 // Derives a tool's advertised inputSchema from the io-ts codec that decodes its arguments, so the
 // schema a client sees and the check the server applies cannot drift apart. Covers the io-ts

@@ -4,7 +4,7 @@ import type { Outcome } from '../../commands/refusal.js';
 import type { Actor, ServiceApi } from '../service-api.js';
 import type { Settings, SettingChange, SettingSource, ToolGroup } from '../settings/model.js';
 import { toJsonSchema, type JsonSchema } from './json-schema.js';
-import { describeErrors } from './decode-errors.js';
+import { describeErrors } from '../inputs/describe.js';
 import { answerOf, errorAnswer, type ToolAnswer } from './answer.js';
 
 // A tool is its name, group, description, argument codec and one call into the service. Tools
