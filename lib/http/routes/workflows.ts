@@ -1,5 +1,6 @@
 import type { Router } from '@koa/router';
-import type { ParameterizedContext } from 'koa';
+import type { Context, ParameterizedContext } from 'koa';
+import { BodyError, MAX_BODY_BYTES, readJson } from '../body.js';
 import * as t from 'io-ts';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { workflowNameProblem } from '../../workflows/catalog-sources.js';
@@ -14,8 +15,6 @@ export interface WorkflowRouteDeps {
 }
 
 type Ctx = ParameterizedContext;
-
-const MAX_BODY_BYTES = 1024 * 1024;
 
 const SaveBody = t.strict({ source: t.string });
 
@@ -48,26 +47,12 @@ const nameOf = (ctx: Ctx): string => {
   return name;
 };
 
-// A body parser mounted before us leaves its result on ctx.request.body; otherwise read it here.
+// The one body reader (lib/http/body.ts): size, media type and Content-Encoding answered as on
+// every route. An empty body is told apart, to say what the body should be.
+const NO_BODY = Symbol('no body');
 const rawBody = async (ctx: Ctx): Promise<unknown> => {
-  const parsed = (ctx.request as { body?: unknown }).body;
-  if (parsed !== undefined) return parsed;
-  const type = ctx.get('content-type');
-  if (type && !/^application\/(.+\+)?json\b/i.test(type)) refuse(415, `send the body as application/json (got ${type.slice(0, 80)})`);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) refuse(413, 'request body is larger than 1 MiB');
-    chunks.push(chunk as Buffer);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (text.trim() === '') return refuse(400, 'a JSON body {"source": "..."} is required');
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return refuse(400, 'the body is not valid JSON');
-  }
+  const body = await readJson(ctx as unknown as Context, MAX_BODY_BYTES, NO_BODY);
+  return body === NO_BODY ? refuse(400, 'a JSON body {"source": "..."} is required') : body;
 };
 
 // io-ts strips unknown fields; we refuse them instead, so a misspelt field is not silently lost.
@@ -86,6 +71,12 @@ const handle = (fn: (ctx: Ctx) => Promise<void> | void) => async (ctx: Ctx): Pro
   try {
     await fn(ctx);
   } catch (e) {
+    // answered here too, not only by the app's error middleware: these routes also mount alone
+    if (e instanceof BodyError) {
+      ctx.status = e.status;
+      ctx.body = { detail: e.message };
+      return;
+    }
     if (!(e instanceof HttpRefusal)) throw e;
     ctx.status = e.status;
     ctx.body = { detail: e.detail };
