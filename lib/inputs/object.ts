@@ -25,7 +25,7 @@ export class ArgsType<R extends t.Props, O extends t.Props> extends t.Type<ArgsO
       noun === 'argument' ? 'arguments' : 'a JSON object',
       (u): u is ArgsOf<R, O> => shape.is(u) && unknownKeys(u, required, optional).length === 0 && rule(u as ArgsOf<R, O>) === null,
       (u, c) => {
-        if (typeof u !== 'object' || u === null || Array.isArray(u)) return t.failure(u, c, `${noun === 'argument' ? 'arguments' : 'the body'} must be a JSON object`);
+        if (typeof u !== 'object' || u === null || Array.isArray(u)) return t.failure(u, c, `${noun === 'argument' ? 'arguments' : 'the body'} must be a JSON object (got ${kindOf(u)})`);
         const extra = unknownKeys(u, required, optional);
         if (extra.length > 0) return t.failure(u, c, `unknown ${noun}${extra.length > 1 ? 's' : ''}: ${extra.slice(0, 5).map(quoted).join(', ')}`);
         // validated part by part (not through the intersection) so error paths read "pageSize", not "1.pageSize"
@@ -41,6 +41,7 @@ export class ArgsType<R extends t.Props, O extends t.Props> extends t.Type<ArgsO
   }
 }
 
+const kindOf = (u: unknown): string => (u === null ? 'null' : Array.isArray(u) ? 'an array' : `a ${typeof u}`);
 const own = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
 const unknownKeys = (u: object, r: t.Props, o: t.Props): string[] => Object.keys(u).filter((k) => !own(r, k) && !own(o, k));
 

@@ -65,7 +65,8 @@ export const defineTool = <A>(spec: ToolSpec<A>): Tool => ({
   args: spec.args,
   inputSchema: toJsonSchema(spec.args, spec.notes),
   async invoke(raw, ctx) {
-    const decoded = spec.args.decode(raw ?? {});
+    // no arguments at all is an empty object; null, an array or a string is refused by the decoder
+    const decoded = spec.args.decode(raw === undefined ? {} : raw);
     if (isLeft(decoded)) return errorAnswer(`invalid arguments for ${spec.name}: ${describeErrors(decoded.left)}`);
     return answerOf(await spec.call(decoded.right, ctx));
   },
