@@ -10,7 +10,7 @@ import { AnswerInput } from '../../inputs/answer.js';
 import { ArchiveInput } from '../../inputs/archive.js';
 import { ResolveInput } from '../../inputs/resolve.js';
 import { SecureInput } from '../../inputs/secure.js';
-import { decodeInput } from '../decode.js';
+import { decodeInput, refuseUnknownFields } from '../decode.js';
 import { intParam, personFrom, reply } from '../reply.js';
 import { replyShared } from '../shared-json.js';
 
@@ -41,7 +41,10 @@ export const runControlRoutes = (router: Router, service: Service): void => {
     const b = decodeInput(ResolveInput, await readJson(ctx));
     reply(ctx, service.resolve(id(ctx), b.reason, personFrom(ctx)));
   });
-  router.post('/api/runs/:runId/export', async (ctx: Context) => reply(ctx, await service.exportRun(id(ctx))));
+  router.post('/api/runs/:runId/export', async (ctx: Context) => {
+    refuseUnknownFields(await readJson(ctx), []);
+    reply(ctx, await service.exportRun(id(ctx)));
+  });
   router.post('/api/runs/:runId/secure', async (ctx: Context) => {
     const b = decodeInput(SecureInput, await readJson(ctx));
     reply(ctx, await service.secureRunWork(id(ctx), b.reason, personFrom(ctx)));

@@ -7,7 +7,7 @@ import type { Service } from '../../service/service.js';
 import { SettingChangeCodec } from '../../settings/codec.js';
 import type { SettingSource } from '../../settings/model.js';
 import { readJson } from '../body.js';
-import { decodeOr400 } from '../decode.js';
+import { decodeOr400, refuseUnknownFields } from '../decode.js';
 
 // Health, settings (with the source of each change), the MCP connection, harness readiness.
 
@@ -31,7 +31,8 @@ export const serviceRoutes = (router: Router, service: Service): void => {
     const s = service.settings().mcp;
     ctx.body = { url: `${service.core.baseUrl}/mcp`, token: readToken(service.core.home), enabled: s.enabled, groups: s.groups };
   });
-  router.post('/api/settings/mcp/token', (ctx: Context) => {
+  router.post('/api/settings/mcp/token', async (ctx: Context) => {
+    refuseUnknownFields(await readJson(ctx), []);
     const token = regenerateToken(service.core.home);
     service.recordTokenRegenerated(sourceOf(ctx));
     ctx.body = { token };
@@ -40,6 +41,7 @@ export const serviceRoutes = (router: Router, service: Service): void => {
     ctx.body = { harnesses: Object.keys(service.core.harnesses).map((name) => ({ name, availability: service.core.availability.get(name as never) ?? { _tag: 'Unchecked' } })) };
   });
   router.post('/api/harnesses/check', async (ctx: Context) => {
+    refuseUnknownFields(await readJson(ctx), []);
     await refreshAvailability(service.core);
     ctx.body = { harnesses: Object.keys(service.core.harnesses).map((name) => ({ name, availability: service.core.availability.get(name as never) })) };
   });
