@@ -10,7 +10,7 @@ import { quoted } from '../inputs/quoted.js';
 const pathOf = (e: t.ValidationError): string =>
   e.context
     .filter((c, i) => c.key !== '' && !(i > 0 && (e.context[i - 1]!.type instanceof t.UnionType || e.context[i - 1]!.type instanceof t.IntersectionType)))
-    .map((c) => c.key)
+    .map((c) => quoted(c.key))
     .join('.');
 
 const expected = (e: t.ValidationError): string => e.context[e.context.length - 1]?.type.name ?? 'a valid value';

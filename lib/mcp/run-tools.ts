@@ -10,6 +10,7 @@ import type { Router } from '@koa/router';
 import type { Context } from 'koa';
 import * as t from 'io-ts';
 import { isLeft } from 'fp-ts/lib/Either.js';
+import { quoted } from '../inputs/quoted.js';
 
 export const ASK_QUESTION = 'ask_question';
 export const REPORT_OUTCOME = 'report_outcome';
@@ -97,7 +98,7 @@ const callTool = async (backend: RunToolsBackend, runId: string, name: string, a
     backend.reportOutcome(runId, o);
     return text(`Outcome recorded: ${o.outcome}.`);
   }
-  return text(`Unknown tool ${name}`, true);
+  return text(`Unknown tool ${quoted(name)}`, true);
 };
 
 const serverFor = (backend: RunToolsBackend, runId: string): Server => {

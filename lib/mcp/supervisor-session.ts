@@ -11,6 +11,7 @@ import { errorAnswer, okAnswer, type ToolAnswer } from './answer.js';
 import { findTool, groupOffText, groupOn, TOOLS } from './registry.js';
 import type { Tool, ToolContext } from './tool.js';
 import { SUPERVISOR_TOOLS } from './tools/supervisor-only.js';
+import { quoted } from '../inputs/quoted.js';
 
 // A call to /mcp?supervisor=<key>: the supervisor's tool list and every call held to the spec's
 // Supervisor scoping. Tool groups do not apply, except change_setting's. Reading tools are scoped
@@ -78,7 +79,7 @@ export const supervisorSession = (service: Service, id: string): SupervisorSessi
     const a = asArgs(raw);
     if (isSupervisorOnlyTool(name)) return hasTool(name, s.project) ? SUPERVISOR_TOOLS[name].invoke(a, ctx) : errorAnswer(refusalText(toolRefusal(name, id)));
     const tool = findTool(name);
-    if (!tool) return errorAnswer(`unknown tool: ${name}`);
+    if (!tool) return errorAnswer(`unknown tool: ${quoted(name)}`);
     if (tool.name === 'change_setting') {
       if (!groupOn(ctx.settings.read(), 'settings')) return errorAnswer(groupOffText('settings'));
       const held = service.core.supervisors.heldBecause(id);
