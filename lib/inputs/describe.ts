@@ -20,7 +20,7 @@ const pathOf = (context: t.Context): string =>
 
 const shown = (v: unknown): string => {
   const s = JSON.stringify(v);
-  return s === undefined ? String(v) : s.length > 60 ? `${s.slice(0, 57)}...` : s;
+  return s === undefined ? String(v) : s.length > 60 ? `${s.slice(0, 59)}…` : s;
 };
 
 const PLAIN: Readonly<Record<string, string>> = {

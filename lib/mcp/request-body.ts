@@ -6,10 +6,13 @@ import { BodyError, readJson } from '../http/body.js';
 
 type Ctx = ParameterizedContext;
 
+/** the SDK transport's own limit for a message (MAXIMUM_MESSAGE_SIZE), kept */
+const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+
 /** the body, or null once a JSON-RPC error has been answered for it */
 export const readRpcBody = async (ctx: Ctx): Promise<unknown> => {
   try {
-    return await readJson(ctx as unknown as Parameters<typeof readJson>[0]);
+    return await readJson(ctx as unknown as Parameters<typeof readJson>[0], MAX_MESSAGE_BYTES);
   } catch (e) {
     if (!(e instanceof BodyError)) throw e;
     // in JSON-RPC's words (-32700: not JSON), with the detail every other route gives
