@@ -10,7 +10,8 @@ export type { GroupLeader } from './process-group.js';
 
 export type Availability =
   | { readonly _tag: 'Ready'; readonly version?: string }
-  | { readonly _tag: 'NotInstalled'; readonly detail: string }
+  /** missing: the binary was not there at all (not: there, but `--version` failed) */
+  | { readonly _tag: 'NotInstalled'; readonly detail: string; readonly missing?: true }
   | { readonly _tag: 'NotLoggedIn'; readonly detail: string }
   | { readonly _tag: 'QuotaExhausted'; readonly detail: string; readonly resetsAt?: string };
 
@@ -30,6 +31,8 @@ export interface TurnInput {
   readonly tools: ToolAccess;
   /** continue this session/thread with `prompt` as the next user message */
   readonly resumeSession?: string;
+  /** with resumeSession: the running totals the CLI reported at the end of that session's last recorded turn */
+  readonly sessionTotals?: SessionTotals;
   /** the run's own tool server (ask_question, report_outcome): MCP over Streamable HTTP */
   readonly runTools: { readonly url: string; readonly token: string };
   /**
@@ -58,12 +61,26 @@ export interface TurnInput {
 
 export type TurnFailure = 'quota' | 'unavailable' | 'watchdog' | 'error';
 
+/**
+ * What a CLI reports as its session's running totals, where it reports those rather than the
+ * turn's own share (claude's cost, codex's tokens): journaled with the turn, given back as
+ * TurnInput.sessionTotals when the session resumes (lib/harness/session-totals.ts).
+ */
+export interface SessionTotals {
+  readonly costUsd?: number;
+  readonly usage?: Readonly<Record<string, number>>;
+}
+
 export interface TurnResult {
   readonly outcome: 'success' | 'failure' | 'interrupted';
   readonly summary: string;
   readonly sessionId?: string;
+  /** this turn's own cost, never the session's running total */
   readonly costUsd?: number;
+  /** this turn's own tokens, never the session's running total */
   readonly usage?: Readonly<Record<string, number>>;
+  /** the running totals the CLI reported, when it reports running totals */
+  readonly sessionTotals?: SessionTotals;
   readonly failure?: TurnFailure;
 }
 
@@ -82,6 +99,8 @@ export interface Turn {
 
 export interface HarnessAdapter {
   readonly name: HarnessName;
+  /** the binary it runs (path or bare name on PATH); absent for stand-ins that run none */
+  readonly bin?: string;
   check(): Promise<Availability>;
   startTurn(input: TurnInput): Turn;
 }

@@ -32,7 +32,8 @@ const holdDuringRunTool = (ev: Record<string, unknown>, open: Set<string>, hold:
 };
 
 export const startClaudeTurn = (bin: string, config: HarnessConfig, input: TurnInput): Turn => {
-  const state: ClaudeState = {};
+  const before = input.resumeSession ? input.sessionTotals?.costUsd : undefined;
+  const state: ClaudeState = before === undefined ? {} : { costBefore: before };
   const env = turnEnv(config, input, { [RUN_TOKEN_ENV]: input.runTools.token, MCP_TOOL_TIMEOUT: String(MCP_TOOL_TIMEOUT_MS) });
   let open = true;
   const runToolCalls = new Set<string>();
@@ -77,10 +78,10 @@ const checkClaude = async (bin: string, config: HarnessConfig): Promise<Availabi
   const auth = await askCli(bin, ['auth', 'status'], env);
   if (auth.code === 0) return version;
   const loggedIn = /"loggedIn":\s*true/.test(auth.stdout);
-  return loggedIn ? version : { _tag: 'NotLoggedIn', detail: 'claude auth status: not logged in (run `claude auth login` or set ANTHROPIC_API_KEY)' };
+  return loggedIn ? version : { _tag: 'NotLoggedIn', detail: 'claude auth status: not logged in' };
 };
 
 export const claudeAdapter = (config: HarnessConfig = {}): HarnessAdapter => {
   const bin = binFor('claude', config);
-  return { name: 'claude', check: () => checkClaude(bin, config), startTurn: (input) => startClaudeTurn(bin, config, input) };
+  return { name: 'claude', bin, check: () => checkClaude(bin, config), startTurn: (input) => startClaudeTurn(bin, config, input) };
 };

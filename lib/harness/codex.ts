@@ -28,7 +28,8 @@ const holdDuringRunTool = (ev: Record<string, unknown>, hold: (held: boolean) =>
 };
 
 export const startCodexTurn = (bin: string, config: HarnessConfig, input: TurnInput): Turn => {
-  const state: CodexState = {};
+  const before = input.resumeSession ? input.sessionTotals?.usage : undefined;
+  const state: CodexState = before === undefined ? {} : { usageBefore: before };
   const cli = runCli({
     bin,
     args: codexArgs(input),
@@ -62,5 +63,5 @@ const checkCodex = async (bin: string, config: HarnessConfig): Promise<Availabil
 
 export const codexAdapter = (config: HarnessConfig = {}): HarnessAdapter => {
   const bin = binFor('codex', config);
-  return { name: 'codex', check: () => checkCodex(bin, config), startTurn: (input) => startCodexTurn(bin, config, input) };
+  return { name: 'codex', bin, check: () => checkCodex(bin, config), startTurn: (input) => startCodexTurn(bin, config, input) };
 };

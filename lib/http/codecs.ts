@@ -1,4 +1,6 @@
 import * as t from 'io-ts';
+import { oneOf } from '../inputs/kinds.js';
+import { HARNESSES } from '../workflows/model.js';
 
 // Request bodies of the HTTP API. Refinements carry their own message, which becomes the detail.
 
@@ -13,6 +15,10 @@ export const NonBlank = refine(t.string, (s) => s.trim() !== '', 'must not be bl
 // Characters, not UTF-16 units: an emoji is one character of the 80.
 export const Title = refine(t.string, (s) => [...s].length <= 80 && !/[\r\n]/.test(s) && s.trim() !== '', 'must be one line of 1 to 80 characters', 'Title');
 // The bodies of actions on runs are the actions' own decoders, shared with MCP: lib/inputs/.
+const Harness = oneOf(HARNESSES);
+
+export const START_NEEDS_QUERY = ['project', 'workflow', 'harness'] as const;
+export const StartNeedsQuery = t.intersection([t.type({ project: NonBlank }), t.partial({ workflow: NonBlank, harness: Harness })]);
 
 const Folder = t.intersection([t.type({ path: NonBlank }), t.partial({ name: NonBlank })]);
 export const NewProjectBody = t.type({ name: NonBlank, folders: t.array(Folder) });

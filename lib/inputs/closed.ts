@@ -28,17 +28,17 @@ const unknownKeys = (type: t.Mixed, u: unknown): string[] => {
   return keys === null ? [] : Object.keys(u).filter((k) => !keys.includes(k) || !own(u, k));
 };
 
-export class ClosedType<A, O> extends t.Type<A, O, unknown> {
+export class ClosedType<C extends t.Mixed> extends t.Type<t.TypeOf<C>, t.OutputOf<C>, unknown> {
   readonly _tag = 'ClosedType' as const;
-  constructor(readonly type: t.Type<A, O, unknown>) {
+  constructor(readonly type: C) {
     super(
       type.name,
-      (u): u is A => type.is(u) && unknownKeys(type, u).length === 0,
+      (u): u is t.TypeOf<C> => type.is(u) && unknownKeys(type, u).length === 0,
       (u, c) => {
         // the inner codec stands in the context in our place, so error paths and union
         // explanations read as they would without the wrapper
         const last = c[c.length - 1];
-        const r = type.validate(u, last ? [...c.slice(0, -1), { ...last, type }] : c);
+        const r = type.validate(u, last ? [...c.slice(0, -1), { ...last, type }] : c) as t.Validation<t.TypeOf<C>>;
         if (r._tag === 'Left') return r;
         const extra = unknownKeys(type, u);
         return extra.length ? t.failure(u, c, `unknown field${extra.length > 1 ? 's' : ''}: ${extra.slice(0, 5).map(quoted).join(', ')}`) : r;
@@ -48,4 +48,4 @@ export class ClosedType<A, O> extends t.Type<A, O, unknown> {
   }
 }
 
-export const closed = <A, O>(type: t.Type<A, O, unknown>): ClosedType<A, O> => new ClosedType(type);
+export const closed = <C extends t.Mixed>(type: C): ClosedType<C> => new ClosedType(type);
