@@ -4,6 +4,7 @@ import { TOOLS } from '../../lib/mcp/registry.js';
 import { TOOL_GROUPS } from '../../lib/settings/model.js';
 import { mcpServer, type McpServer } from './helpers/real.js';
 import { MCP_HEADERS, rawRequest, rpc } from './helpers/raw-http.js';
+import { startRunTools } from '../fixtures/run-tools/server.js';
 
 // Issue 18, defect 5: a tools/call whose `arguments` is not an object (null, [1], "x") got
 // JSON-RPC -32603 Internal error on every tool. It is the tool's own argument error now, naming
@@ -41,4 +42,19 @@ test('an unknown tool with such arguments says the tool is unknown', async (t) =
   const { s, port } = t.context;
   const r = await rawRequest(port, 'POST', '/mcp', { ...MCP_HEADERS, authorization: `Bearer ${s.token}` }, rpc('tools/call', { name: 'no_such_tool', arguments: null }));
   t.is(JSON.parse(r.body).result.content[0].text, 'unknown tool: no_such_tool');
+});
+
+test("a run's own tool server answers such arguments with the tool's argument error too", async (t) => {
+  const rt = await startRunTools();
+  t.teardown(() => rt.close());
+  const url = new URL(rt.url('run-1'));
+  for (const name of ['ask_question', 'report_outcome']) {
+    const r = await rawRequest(Number(url.port), 'POST', url.pathname, { ...MCP_HEADERS, authorization: `Bearer ${rt.token}` }, rpc('tools/call', { name, arguments: null }));
+    t.is(r.status, 200, r.body);
+    const answer = JSON.parse(r.body);
+    t.is(answer.error, undefined, JSON.stringify(answer.error));
+    t.true(answer.result.isError);
+    t.regex(answer.result.content[0].text, new RegExp(`^${name} needs \\{`));
+  }
+  t.deepEqual(rt.outcomes, []);
 });
