@@ -1,6 +1,5 @@
 import * as t from 'io-ts';
-import { oneOf } from '../inputs/kinds.js';
-import { HARNESSES } from '../workflows/model.js';
+import { Harness } from '../inputs/common.js';
 
 // Request bodies of the HTTP API. Refinements carry their own message, which becomes the detail.
 
@@ -12,10 +11,8 @@ const refine = <A>(base: t.Type<A>, ok: (a: A) => boolean, message: string, name
   }, t.identity);
 
 export const NonBlank = refine(t.string, (s) => s.trim() !== '', 'must not be blank', 'NonBlank');
-// Characters, not UTF-16 units: an emoji is one character of the 80.
-export const Title = refine(t.string, (s) => [...s].length <= 80 && !/[\r\n]/.test(s) && s.trim() !== '', 'must be one line of 1 to 80 characters', 'Title');
-// The bodies of actions on runs are the actions' own decoders, shared with MCP: lib/inputs/.
-const Harness = oneOf(HARNESSES);
+
+// The bodies of actions on runs are not here: each action has one decoder, shared with MCP, in lib/inputs/.
 
 export const START_NEEDS_QUERY = ['project', 'workflow', 'harness'] as const;
 export const StartNeedsQuery = t.intersection([t.type({ project: NonBlank }), t.partial({ workflow: NonBlank, harness: Harness })]);
