@@ -3,8 +3,7 @@ import { isLeft, left, right } from 'fp-ts/lib/Either.js';
 import { invalid, type Outcome } from '../../commands/refusal.js';
 import type { ActingTool } from '../../commands/supervisor-tiers.js';
 import { AnswerQuestionArgs, ArchiveRunArgs, ControlRunArgs, MessageRunArgs, ResolveRunArgs, ReviseGoalArgs, SecureRunWorkArgs, StartRunArgs } from '../mcp/args/acting.js';
-import { describeErrors } from '../mcp/decode-errors.js';
-import { argumentProblem } from '../mcp/tools/controlling.js';
+import { describeErrors } from '../inputs/describe.js';
 import type { Actor } from '../service-api.js';
 import type { Service } from '../service/service.js';
 
@@ -31,8 +30,6 @@ const decoded = <A>(tool: ActingTool, codec: t.Type<A, A, unknown>, raw: Args, i
 const done = <T>(o: Outcome<T>): Outcome<Issued> => (isLeft(o) ? o : right({ stale: false, summary: 'done' }));
 
 const control = (service: Service, a: t.TypeOf<typeof ControlRunArgs>, by: Actor): Outcome<Issued> => {
-  const problem = argumentProblem(a);
-  if (problem) return left(invalid(problem));
   const { run, ...input } = a;
   const r = service.control(run, input, by);
   return isLeft(r) ? r : right({ stale: r.right.outcome === 'Stale', summary: r.right.outcome });
