@@ -30,7 +30,7 @@ import { renderPrompt } from '../workflows/template.js';
 import type { HarnessName } from '../workflows/model.js';
 import type { ProjectView } from '../service-api.js';
 import { stepSettingsOf, type ServiceCore, type Workflows } from './core.js';
-import { deliverRun } from './deliver.js';
+import { deliverRun } from '../engine/deliver-run.js';
 import { startRun } from './run-commands.js';
 import { Service } from './service.js';
 import { Supervisors } from '../supervisors/supervisors.js';

@@ -5,7 +5,7 @@ import { supervisorHarnesses } from '../supervisors/agent/harnesses.js';
 import { supervisorEndpointUrl } from '../supervisors/agent/turn.js';
 import { supervisorsPort } from '../supervisors/port.js';
 import type { ServiceCore } from './core.js';
-import { PullRequestChecksWatch, type ChecksWatchDeps } from './pr-checks-watch.js';
+import { PullRequestChecksWatch, type ChecksWatchDeps } from '../engine/pr-checks-watch.js';
 import { runStream } from '../state/run-store.js';
 
 // The live supervisors in the real server: the agent loop (lib/supervisors/agent) over the real
