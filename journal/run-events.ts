@@ -69,7 +69,7 @@ export const RUN_EVENT_CODECS = {
   PullRequestDelivered: t.type({ stepId: t.string, pullRequest: PullRequestCodec }),
   ServiceNoted: t.type({ text: t.string }),
   // the code host reports failing checks on a pull request the run delivered: once per head commit
-  // (lib/service/pr-checks-watch.ts); it wakes the supervisor that owns the run
+  // (lib/engine/pr-checks-watch.ts); it wakes the supervisor that owns the run
   PullRequestChecksFailed: t.type({ pullRequest: PullRequestCodec, headCommit: t.string, failing: t.array(t.string) }),
 } as const;
 

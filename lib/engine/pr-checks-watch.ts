@@ -15,7 +15,7 @@ import type { Settings } from '../settings/model.js';
 /** pull requests read per poll at most, newest runs first: a poll stays a handful of requests */
 const PER_POLL = 50;
 
-/** what the watch needs, and no more: the composition (supervisor-loop.ts) builds it from the service's parts */
+/** what the watch needs, and no more: lib/service/supervisor-loop.ts builds it from the service's parts */
 export interface ChecksWatchDeps {
   settings(): Settings;
   runs(): Iterable<RunState>;
