@@ -1,12 +1,7 @@
 // Which events on a run wake the supervisor that owns it, each kind switchable in its settings
 // (`wakeOn`, every kind on by default). The run's words (question, failure) are quoted as data.
 import type { Stored } from '../../../journal/journal.js';
-
-export const RUN_WAKE_KINDS = ['question', 'failed', 'gate', 'checksFailed'] as const;
-export type RunWakeKind = (typeof RUN_WAKE_KINDS)[number];
-export type WakeOn = Readonly<Record<RunWakeKind, boolean>>;
-
-export const DEFAULT_WAKE_ON: WakeOn = { question: true, failed: true, gate: true, checksFailed: true };
+import type { RunWakeKind } from '../model.js';
 
 export interface RunWake {
   readonly kind: RunWakeKind;
