@@ -36,7 +36,7 @@ export class RunToolsBackend {
   reportOutcome(runId: string, r: { outcome: 'success' | 'failure'; summary: string }): void {
     const stepId = this.stepOf(runId);
     if (!stepId) throw new Error('no step of this run is running');
-    const d = this.runs.transact(runId, (s) => (s ? decideReportOutcome(s, { stepId, ...r }) : left(notFound('run', runId))), { at: this.now().toISOString(), onStale: 'refuse' });
+    const d = this.runs.transact(runId, (s) => (s ? decideReportOutcome(s, { stepId, ...r }) : left(notFound('run', runId))), { at: this.now().toISOString(), onStale: 'retry' });
     if (isLeft(d)) throw new Error(refusalText(d.left));
   }
 

@@ -23,9 +23,10 @@ const runOf = (core: ServiceCore, runId: string): Outcome<RunState> => {
   return s ? right(s) : left(notFound('run', runId));
 };
 
-/** Decide against the run as it is now and append; refusals come back as they are. */
+/** Decide against the run as it is now and append; refusals come back as they are. These commands
+ * name no position: on a run that moved they are decided again, on what it is now. */
 const act = (core: ServiceCore, runId: string, decide: (s: RunState) => Decision): Outcome<RunState> => {
-  const r = core.runs.transact(runId, (s) => (s ? decide(s) : left(notFound('run', runId))), { at: core.now().toISOString(), onStale: 'refuse' });
+  const r = core.runs.transact(runId, (s) => (s ? decide(s) : left(notFound('run', runId))), { at: core.now().toISOString(), onStale: 'retry' });
   return isLeft(r) ? r : right(r.right.state!);
 };
 
