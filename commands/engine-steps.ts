@@ -43,6 +43,15 @@ export interface FinishStep {
   readonly costUsd?: number;
 }
 
+// A CLI that cannot start (not installed, not logged in) says nothing about the agent's work: the
+// step is interrupted, not failed, so no failure edge is taken, and the run pauses with the reason
+// until a person fixes the harness (Resume runs the step again) or picks another (ChangeHarness).
+const harnessProblem = (s: RunState, c: FinishStep): RunEvent[] => {
+  const node = s.step!.node;
+  const reason = `harness problem: ${c.summary}`;
+  return [{ type: 'StepInterrupted', data: { stepId: c.stepId, node, reason } }, { type: 'RunPaused', data: { by: { kind: 'engine' }, reason } }];
+};
+
 export const decideFinishStep = (s: RunState, c: FinishStep): Decision => {
   if (s.step?.stepId !== c.stepId) return nothing();
   const node = s.step.node;
@@ -50,6 +59,7 @@ export const decideFinishStep = (s: RunState, c: FinishStep): Decision => {
   const withdrawn: RunEvent[] = s.question?.stepId === c.stepId ? [{ type: 'QuestionWithdrawn', data: { questionId: s.question.id, reason: 'the step ended' } }] : [];
   const cost = c.costUsd === undefined ? {} : { costUsd: c.costUsd };
   if (c.outcome === 'interrupted') return accept(...withdrawn, { type: 'StepInterrupted', data: { stepId: c.stepId, node, reason: c.summary } });
+  if (c.outcome === 'failure' && c.failure === 'unavailable') return accept(...withdrawn, ...harnessProblem(s, c));
   if (c.outcome === 'success') return accept(...withdrawn, { type: 'StepSucceeded', data: { stepId: c.stepId, node, summary: c.summary, ...cost } });
   return accept(...withdrawn, { type: 'StepFailed', data: { stepId: c.stepId, node, summary: c.summary, ...cost, ...(c.failure ? { failure: c.failure } : {}) } });
 };

@@ -2,7 +2,9 @@ import type { RunEvent } from '../journal/run-events.js';
 import type { Actor } from '../lib/service-api.js';
 
 // Thread rows: the conversation of a run as people read it. One row per event that speaks;
-// every other event maps to null.
+// every other event maps to null. The reason an actor gave (a supervisor must give one, rule 1 of
+// docs/supervisors.md) is shown with what it did: in a control's text, and as `reason` beside a
+// goal, message or answer, whose text is the content itself.
 
 export interface ThreadRow {
   readonly id: string;
@@ -11,22 +13,26 @@ export interface ThreadRow {
   readonly author: 'person' | 'agent' | 'supervisor' | 'run-agent' | 'service';
   readonly authorName?: string;
   readonly text: string;
+  /** why the actor did it, when it said (goal, goal-revised, message, answer rows) */
+  readonly reason?: string;
 }
 
 const from = (by: Actor): Pick<ThreadRow, 'author' | 'authorName'> =>
   by.kind === 'engine' ? { author: 'service' } : by.name ? { author: by.kind, authorName: by.name } : { author: by.kind };
+
+const why = (d: { reason?: string }): Pick<ThreadRow, 'reason'> => (d.reason ? { reason: d.reason } : {});
 
 const control = (what: string, d: { by: Actor; reason?: string }): Omit<ThreadRow, 'id' | 'at'> =>
   ({ kind: 'control', ...from(d.by), text: d.reason ? `${what}: ${d.reason}` : what });
 
 export const threadRow = (e: RunEvent): Omit<ThreadRow, 'id' | 'at'> | null => {
   switch (e.type) {
-    case 'RunCreated': return { kind: 'goal', ...from(e.data.by), text: e.data.goal };
-    case 'GoalRevised': return { kind: 'goal-revised', ...from(e.data.by), text: e.data.goal };
-    case 'MessageSent': return { kind: 'message', ...from(e.data.by), text: e.data.text };
+    case 'RunCreated': return { kind: 'goal', ...from(e.data.by), text: e.data.goal, ...why(e.data) };
+    case 'GoalRevised': return { kind: 'goal-revised', ...from(e.data.by), text: e.data.goal, ...why(e.data) };
+    case 'MessageSent': return { kind: 'message', ...from(e.data.by), text: e.data.text, ...why(e.data) };
     case 'AgentReplied': return { kind: 'agent', author: 'run-agent', text: e.data.text };
     case 'QuestionAsked': return { kind: 'question', author: 'run-agent', text: e.data.options.length ? `${e.data.prompt} [${e.data.options.join(' | ')}]` : e.data.prompt };
-    case 'QuestionAnswered': return { kind: 'answer', ...from(e.data.by), text: typeof e.data.answer === 'string' ? e.data.answer : e.data.answer.join(', ') };
+    case 'QuestionAnswered': return { kind: 'answer', ...from(e.data.by), text: typeof e.data.answer === 'string' ? e.data.answer : e.data.answer.join(', '), ...why(e.data) };
     case 'QuestionWithdrawn': return { kind: 'note', author: 'service', text: `question withdrawn: ${e.data.reason}` };
     case 'StepStarted': return { kind: 'step', author: 'service', text: `step ${e.data.node} started` };
     case 'StepSucceeded': return { kind: 'step', author: 'service', text: `step ${e.data.node} succeeded: ${e.data.summary}` };
@@ -49,10 +55,12 @@ export const threadRow = (e: RunEvent): Omit<ThreadRow, 'id' | 'at'> | null => {
     case 'RunFailed': return { kind: 'ended', author: 'service', text: `failed: ${e.data.reason}` };
     case 'MessageUndelivered': return { kind: 'note', author: 'service', text: `message not delivered: ${e.data.reason}` };
     case 'StepProcessKilled': return { kind: 'note', author: 'service', text: `ended ${e.data.processes} agent process(es) left running by the stopped service (process group ${e.data.pid}) before running the step again` };
+    // what the service did on someone's behalf, their reason included (secure_run_work)
+    case 'ServiceNoted': return { kind: 'note', author: 'service', text: e.data.text };
     case 'PullRequestDelivered': return { kind: 'note', author: 'service', text: `pull request ${e.data.pullRequest.url}` };
     case 'PullRequestChecksFailed': return { kind: 'note', author: 'service', text: `checks failed on pull request ${e.data.pullRequest.url}: ${e.data.failing.join(', ')}` };
     case 'RunQueued': case 'RunStarted': case 'WorktreesPrepared': case 'WorktreesRemoved': case 'StepSessionStarted': case 'StepProcessStarted':
-    case 'OutcomeReported': case 'MessageDelivered': case 'ServiceNoted':
+    case 'OutcomeReported': case 'MessageDelivered':
       return null;
   }
 };

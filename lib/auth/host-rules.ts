@@ -1,29 +1,33 @@
 import type { Middleware } from 'koa';
-import { LOOPBACK_NAMES, hostName, isLoopbackBind, bindHostName } from './host-names.js';
+import { LOOPBACK_NAMES, isLoopbackBind, bindHostName } from './host-names.js';
 import { crossSiteRefusal } from './cross-site.js';
+import { quoteShort, requestHost } from './request-host.js';
 
-// The request guard for /api and /mcp alike (spec, Authentication 1-3): a loopback server answers
-// only loopback host names, which defeats DNS rebinding; a network bind answers any host name;
-// a state-changing request from another web site is refused either way.
+// The request guard for every path (/api, /mcp, /run-tools, the app's files) alike (spec,
+// Authentication 1-3): a loopback server answers only loopback host names, which defeats DNS
+// rebinding; a network bind answers any host name; a state-changing request from another web site
+// is refused either way. A request whose host cannot be read for certain (two Host lines, a Host
+// that is not `host[:port]`, an absolute-form target naming another host) is a 400 on any bind.
 
 export interface GuardOptions {
   /** the address the server is bound to, e.g. "127.0.0.1" (default) or what --bind gave */
   readonly bind: string;
 }
 
-const forbid = (ctx: Parameters<Middleware>[0], detail: string): void => {
-  ctx.status = 403;
+const refuse = (ctx: Parameters<Middleware>[0], status: number, detail: string): void => {
+  ctx.status = status;
   ctx.body = { detail };
 };
+const forbid = (ctx: Parameters<Middleware>[0], detail: string): void => refuse(ctx, 403, detail);
 
-export const hostAllowed = (bind: string, host: string | undefined): boolean => {
-  if (!isLoopbackBind(bind)) return true;
-  const name = hostName(host);
-  return name !== null && (LOOPBACK_NAMES.includes(name) || name === bindHostName(bind));
-};
+const nameAllowed = (bind: string, name: string | null): boolean =>
+  !isLoopbackBind(bind) || (name !== null && (LOOPBACK_NAMES.includes(name) || name === bindHostName(bind)));
 
 export const hostRules = (opts: GuardOptions): Middleware => async (ctx, next) => {
-  if (!hostAllowed(opts.bind, ctx.get('host'))) return forbid(ctx, `host name not allowed: ${ctx.get('host') || '(none)'}`);
+  const host = requestHost(ctx.req.rawHeaders, ctx.req.url ?? '');
+  if (host.kind === 'malformed') return refuse(ctx, 400, host.detail);
+  const name = host.kind === 'named' ? host.host.name : null;
+  if (!nameAllowed(opts.bind, name)) return forbid(ctx, `host name not allowed: ${name === null ? '(none)' : quoteShort(name)}`);
   await next();
 };
 

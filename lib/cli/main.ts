@@ -2,6 +2,7 @@ import { svcHome } from '../paths.js';
 import { parseCommand, UsageError, usageOf, type CommandSpec, type Parsed } from './args.js';
 import { appCommand } from './app.js';
 import { projectAddCommand, projectListCommand, runCommand, runsCommand, startCommand } from './commands.js';
+import { doctorCommand } from './doctor.js';
 import { mcpTokenCommand } from './mcp-token.js';
 import { bindWarning, startServer } from './serve.js';
 
@@ -58,6 +59,8 @@ const COMMANDS: readonly Command[] = [
     summary: 'start a run (put a goal word that starts with - after --)',
     options: { workflow: { type: 'string' }, harness: { type: 'string' }, model: { type: 'string' }, title: { type: 'string' } },
     positionals: { min: 2 }, run: (p, io) => startCommand(svcHome(), p, io.out) },
+  { words: ['doctor'], synopsis: 'doctor', summary: 'check that runs can start: the server, and each agent CLI (installed, version, logged in); exit 1 when none is ready',
+    run: (_, io) => doctorCommand(svcHome(), io.out) },
   { words: ['runs'], synopsis: 'runs', summary: 'list runs', run: (_, io) => runsCommand(svcHome(), io.out) },
   { words: ['run'], synopsis: 'run RUN_ID', summary: 'show one run', positionals: { min: 1, max: 1 }, run: (p, io) => runCommand(svcHome(), p, io.out) },
   { words: ['mcp', 'token'], synopsis: 'mcp token [--regenerate]', summary: "print (or replace) the MCP endpoint's token",

@@ -62,6 +62,7 @@ export const runAgentStep = (ctx: EngineContext, run: RunState, node: StepNode):
     ctx.live.remove(stepId);
     tools.revoke();
     ctx.log(run.runId, `step ${node.id} turn ended: ${r.outcome}${r.failure ? ` (${r.failure})` : ''}`);
+    if (r.failure === 'unavailable') deps.recheckHarness?.(harness);
     finish(ctx, run.runId, stepId, r);
   }));
 };

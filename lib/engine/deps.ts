@@ -24,6 +24,8 @@ export interface EngineDeps {
   project(id: string): ProjectView | undefined;
   settings(): Settings;
   harness(name: HarnessName): HarnessAdapter | undefined;
+  /** a turn could not start this harness's CLI: check it again, so starts and the app know (optional: tests' engines) */
+  recheckHarness?(name: HarnessName): void;
   stepSettings(run: RunState, node: StepNode): StepSettings;
   persona(run: RunState, name: string): Persona | undefined;
   renderPrompt(template: string, vars: PromptVars): string;

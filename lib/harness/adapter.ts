@@ -10,7 +10,8 @@ export type { GroupLeader } from './process-group.js';
 
 export type Availability =
   | { readonly _tag: 'Ready'; readonly version?: string }
-  | { readonly _tag: 'NotInstalled'; readonly detail: string }
+  /** missing: the binary was not there at all (not: there, but `--version` failed) */
+  | { readonly _tag: 'NotInstalled'; readonly detail: string; readonly missing?: true }
   | { readonly _tag: 'NotLoggedIn'; readonly detail: string }
   | { readonly _tag: 'QuotaExhausted'; readonly detail: string; readonly resetsAt?: string };
 
@@ -82,6 +83,8 @@ export interface Turn {
 
 export interface HarnessAdapter {
   readonly name: HarnessName;
+  /** the binary it runs (path or bare name on PATH); absent for stand-ins that run none */
+  readonly bin?: string;
   check(): Promise<Availability>;
   startTurn(input: TurnInput): Turn;
 }

@@ -17,8 +17,10 @@ const UNAVAILABLE = [
   /authentication[_ ]error/i,
   /unauthori[sz]ed/i,
   /invalid x-api-key/i,
-  /ENOENT/,
 ];
+// No /ENOENT/ here: a CLI that is missing is told by the spawn itself (common.ts processResult),
+// and an agent's own "no such file" must stay the agent's failure, not pause the run as a
+// harness problem.
 
 export const classifyText = (text: string): TurnFailure => {
   if (QUOTA.some((r) => r.test(text))) return 'quota';

@@ -77,10 +77,10 @@ const checkClaude = async (bin: string, config: HarnessConfig): Promise<Availabi
   const auth = await askCli(bin, ['auth', 'status'], env);
   if (auth.code === 0) return version;
   const loggedIn = /"loggedIn":\s*true/.test(auth.stdout);
-  return loggedIn ? version : { _tag: 'NotLoggedIn', detail: 'claude auth status: not logged in (run `claude auth login` or set ANTHROPIC_API_KEY)' };
+  return loggedIn ? version : { _tag: 'NotLoggedIn', detail: 'claude auth status: not logged in' };
 };
 
 export const claudeAdapter = (config: HarnessConfig = {}): HarnessAdapter => {
   const bin = binFor('claude', config);
-  return { name: 'claude', check: () => checkClaude(bin, config), startTurn: (input) => startClaudeTurn(bin, config, input) };
+  return { name: 'claude', bin, check: () => checkClaude(bin, config), startTurn: (input) => startClaudeTurn(bin, config, input) };
 };

@@ -62,5 +62,5 @@ const checkCodex = async (bin: string, config: HarnessConfig): Promise<Availabil
 
 export const codexAdapter = (config: HarnessConfig = {}): HarnessAdapter => {
   const bin = binFor('codex', config);
-  return { name: 'codex', check: () => checkCodex(bin, config), startTurn: (input) => startCodexTurn(bin, config, input) };
+  return { name: 'codex', bin, check: () => checkCodex(bin, config), startTurn: (input) => startCodexTurn(bin, config, input) };
 };

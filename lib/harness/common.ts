@@ -50,7 +50,7 @@ export const firstLine = (s: string): string => s.trim().split('\n')[0]?.trim() 
 export const versionOf = async (bin: string, env: NodeJS.ProcessEnv): Promise<Availability> => {
   const r = await askCli(bin, ['--version'], env);
   if (r.error && (r.error.code === 'ENOENT' || r.error.code === 'EACCES')) {
-    return { _tag: 'NotInstalled', detail: `${bin}: ${r.error.code === 'ENOENT' ? 'not found' : 'not executable'}` };
+    return { _tag: 'NotInstalled', detail: `${bin}: ${r.error.code === 'ENOENT' ? 'not found' : 'not executable'}`, missing: true };
   }
   if (r.code !== 0) return { _tag: 'NotInstalled', detail: `${bin} --version failed: ${firstLine(r.stderr || r.stdout) || 'timeout'}` };
   return { _tag: 'Ready', version: firstLine(r.stdout) };

@@ -44,5 +44,5 @@ export const startOpencodeTurn = (bin: string, config: HarnessConfig, input: Tur
 export const opencodeAdapter = (config: HarnessConfig = {}): HarnessAdapter => {
   const bin = binFor('opencode', config);
   const check = (): Promise<Availability> => versionOf(bin, config.env ?? process.env);
-  return { name: 'opencode', check, startTurn: (input) => startOpencodeTurn(bin, config, input) };
+  return { name: 'opencode', bin, check, startTurn: (input) => startOpencodeTurn(bin, config, input) };
 };

@@ -24,6 +24,9 @@ export const StartRunBody = t.partial({
   harness: Harness, model: NonBlank, start: t.boolean, ticket: NonBlank,
 });
 
+export const START_NEEDS_QUERY = ['project', 'workflow', 'harness'] as const;
+export const StartNeedsQuery = t.intersection([t.type({ project: NonBlank }), t.partial({ workflow: NonBlank, harness: Harness })]);
+
 export const ControlBody = t.intersection([
   t.type({ position: t.string, action: oneOf(ACTIONS) }),
   t.partial({ harness: Harness, model: t.string, node: NonBlank, reason: t.string }),

@@ -13,6 +13,7 @@ import { RunToolsBackend } from '../engine/run-tools-backend.js';
 import { createRunWorktrees, removeRunWorktrees } from '../git/worktrees.js';
 import type { HarnessAdapter } from '../harness/adapter.js';
 import { createAdapters } from '../harness/registry.js';
+import { recheckHarnesses } from './start-readiness.js';
 import { newId } from '../ids.js';
 import { packageRoot } from '../package-root.js';
 import { ensurePrivateDir } from '../paths.js';
@@ -58,7 +59,8 @@ const workflowsFrom = (catalog: Catalog): Workflows => ({
   persona: (project, name) => catalog.persona(ref(project), name),
 });
 
-const loadHarnesses = async (): Promise<Record<HarnessName, HarnessAdapter>> => {
+// the adapters, or the stand-in SVC_HARNESS_MODULE names (tests); `svc doctor` checks with the same
+export const loadHarnesses = async (): Promise<Record<HarnessName, HarnessAdapter>> => {
   const module = process.env['SVC_HARNESS_MODULE'];
   if (!module) return createAdapters({});
   const m = (await import(pathToFileURL(module).href)) as { createAdapters(): Record<HarnessName, HarnessAdapter> };
@@ -104,6 +106,7 @@ export const startEngine = (service: Service): void => {
     project: (id) => core.projects.current.get(id),
     settings: () => core.settings.current,
     harness: (name) => core.harnesses[name],
+    recheckHarness: (name) => void recheckHarnesses(core, [name]),
     stepSettings: (run, node) => stepSettingsOf(core, run, node),
     persona: (run, name) => { const p = core.projects.current.get(run.projectId); return p ? catalog.persona(ref(p), name) : undefined; },
     renderPrompt: (template, vars) => renderPrompt(template, vars as Parameters<typeof renderPrompt>[1]),

@@ -15,6 +15,7 @@ import { parsePosition } from '../../projections/run-views.js';
 import type { Actor, ControlInput, RunDetail, StartedBy, StartRunInput } from '../service-api.js';
 import { availabilityText, detailOf, type ServiceCore } from './core.js';
 import { decideCreateRun } from './start-run.js';
+import { startRefusal } from './start-readiness.js';
 
 const ctxOf = (core: ServiceCore, by: Actor, reason?: string): CommandContext => ({ at: core.now().toISOString(), by, ...(reason !== undefined ? { reason } : {}) });
 
@@ -37,6 +38,8 @@ export const startRun = (core: ServiceCore, input: StartRunInput, by: Actor, res
   const name = input.workflow ?? project.defaultWorkflow;
   const wf = core.workflows.load(project, name);
   if (isLeft(wf)) return left(invalid(wf.left));
+  const notReady = startRefusal(core, project, wf.right, input);
+  if (notReady) return left(notReady);
   const runId = trigger?.runId ?? core.newId('r');
   const d = decideCreateRun({ runId, projectId: project.id, workflow: wf.right, input, by, ...(restartOf ? { restartOf } : {}), ...(trigger ? { startedBy: trigger.startedBy } : {}) });
   if (isLeft(d)) return d;

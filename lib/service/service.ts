@@ -23,6 +23,8 @@ import { listedRun, RunsListCache } from './runs-list.js';
 import { chatPage, writeChat } from './supervisor-chat.js';
 import { SupervisorLoop } from './supervisor-loop.js';
 import { boardJson } from './runs-board.js';
+import { startNeeds } from './start-readiness.js';
+import type { HarnessName } from '../workflows/model.js';
 
 // The facade: every door (HTTP, MCP, CLI, app) calls these methods. Each one decodes nothing and
 // holds no rule of its own: it finds the state, asks a command's decide or a projection, and maps.
@@ -99,6 +101,8 @@ export class Service implements ServiceApi {
   }
 
   startRun(input: StartRunInput, by: Actor) { return commands.startRun(this.core, input, by); }
+  /** which harnesses a start would need, and whether it would be refused for one (the New run form) */
+  startNeeds(q: { project: string; workflow?: string; harness?: HarnessName }) { return startNeeds(this.core, q); }
   control(runId: string, input: ControlInput, by: Actor) { return commands.control(this.core, runId, input, by); }
   reviseGoal(runId: string, goal: string, reason: string | undefined, by: Actor) { return commands.reviseGoal(this.core, runId, goal, reason, by); }
   message(runId: string, text: string, delivery: 'Resume' | 'Hold', reason: string | undefined, by: Actor) { return commands.message(this.core, runId, text, delivery, reason, by); }

@@ -26,7 +26,7 @@ for (const c of cases) test(`${c.name}, svc app stops once the last /api/events 
   const home = freshHome();
   const opened = join(tempDir('svc-opened-'), 'url');
   const app = await spawnApp(home, { ...c.env, SVC_TEST_OPENED: opened, SVC_APP_GRACE_SECONDS: '2', SVC_APP_FIRST_SECONDS: '120' });
-  t.teardown(() => { app.child.kill('SIGKILL'); });
+  t.teardown(() => { app.end(); });
   const url = await eventually(() => (existsSync(opened) ? readFileSync(opened, 'utf8').trim() : ''), (u) => u !== '', 90_000);
   t.regex(url, /^http:\/\/127\.0\.0\.1:\d+\/#code=/);
   const secret = (JSON.parse(readFileSync(recordPath(home), 'utf8')) as ServerRecord).secret!;
@@ -61,7 +61,7 @@ test('with the default browser, a window that never connects stops svc app after
   const opened = join(tempDir('svc-opened-'), 'url');
   // a first wait of 0 s runs out while the server is still starting: the stop is kept for then
   const app = await spawnApp(home, { SVC_BROWSER: '', PATH: DOUBLES, SVC_TEST_OPENED: opened, SVC_APP_FIRST_SECONDS: '0' });
-  t.teardown(() => { app.child.kill('SIGKILL'); });
+  t.teardown(() => { app.end(); });
   t.is(await app.exited, 0);
   t.false(existsSync(recordPath(home)));
   t.regex(app.output(), /stopping: no app window connected within the first wait/);

@@ -45,7 +45,7 @@ const exchange = (url: string, body: unknown) =>
 test('the window trades its one-time code for the secret once, and /api answers only with the secret', async (t) => {
   const home = freshHome();
   const app = await spawnApp(home);
-  t.teardown(() => { if (!t.passed) t.log(app.output()); app.child.kill('SIGKILL'); });
+  t.teardown(() => { if (!t.passed) t.log(app.output()); app.end(); });
   const record = readRecord(home);
   const secret = record.secret!;
   t.regex(secret, /^[\w-]{40,}$/);
@@ -102,7 +102,7 @@ test('the window trades its one-time code for the secret once, and /api answers 
 test('closing the window stops svc app and removes server.json', async (t) => {
   const home = freshHome();
   const app = await spawnApp(home);
-  t.teardown(() => { if (!t.passed) t.log(app.output()); app.child.kill('SIGKILL'); });
+  t.teardown(() => { if (!t.passed) t.log(app.output()); app.end(); });
   t.true(existsSync(recordPath(home)));
   const { browser, page } = await connectWindow(home);
   // a window closed before the app connected looks like a hand-over to a running browser
@@ -118,7 +118,7 @@ test('a window closed before the app connected stops svc app too, without waitin
   const home = freshHome();
   // a first wait far longer than the test may take: only the window's end can stop svc app here
   const app = await spawnApp(home, { SVC_APP_FIRST_SECONDS: '3600' });
-  t.teardown(() => { if (!t.passed) t.log(app.output()); app.child.kill('SIGKILL'); });
+  t.teardown(() => { if (!t.passed) t.log(app.output()); app.end(); });
   const { browser } = await connectWindow(home);
   await closeWindow(browser);
   t.is(await app.exited, 0);
@@ -131,7 +131,7 @@ test('a window closed before the app connected stops svc app too, without waitin
 for (const [signal, why] of [['SIGTERM', 'terminated'], ['SIGINT', 'interrupted']] as const) test(`${signal} stops svc app, closes its window and removes server.json`, async (t) => {
   const home = freshHome();
   const app = await spawnApp(home);
-  t.teardown(() => { app.child.kill('SIGKILL'); });
+  t.teardown(() => { app.end(); });
   await connectWindow(home);
   t.true(windowProcesses(home).length > 0);
   app.child.kill(signal);
@@ -139,5 +139,19 @@ for (const [signal, why] of [['SIGTERM', 'terminated'], ['SIGINT', 'interrupted'
   t.false(existsSync(recordPath(home)));
   t.true(app.output().includes(`stopping: ${why}`));
   // the window went with it: nothing is left running on its profile
+  await eventually(() => windowProcesses(home).length, (n) => n === 0);
+});
+
+// svc app cannot close its window when it is killed outright; the test's process group ends both
+// (spec/helpers/process-groups.ts), so no headless Chromium outlives the suite.
+test('a svc app ended with SIGKILL leaves no window running: the process group ends with it', async (t) => {
+  const home = freshHome();
+  const app = await spawnApp(home);
+  t.teardown(() => { app.end(); });
+  const { browser } = await connectWindow(home);
+  t.teardown(() => browser.close());
+  t.true(windowProcesses(home).length > 0);
+  app.end();
+  t.is(await app.exited, null);
   await eventually(() => windowProcesses(home).length, (n) => n === 0);
 });

@@ -105,6 +105,15 @@ test('host names parse ports, brackets and case', (t) => {
   t.is(hostName('[::1'), null);
   t.is(hostName(''), null);
   t.is(hostName(undefined), null);
+  for (const bad of ['localhost:80@evil.example', 'localhost:80, evil.example', '[::1]evil.example', 'me@localhost', 'localhost:', 'localhost:65536', '[localhost]', 'local host'])
+    t.is(hostName(bad), null, bad);
+});
+
+test('network bind answers any host name, but not a malformed Host (400)', async (t) => {
+  const { port } = await network;
+  const res = await rawRequest(port, 'GET', '/', { host: 'anything.example, evil.example' });
+  t.is(res.status, 400);
+  t.regex(JSON.parse(res.body).detail, /Host header is not host\[:port\]/);
 });
 
 test('loopback binds are 127/8, ::1 and localhost; 0.0.0.0 is a network bind', (t) => {

@@ -67,4 +67,6 @@ test('failure classification from the CLIs own words', (t) => {
   t.is(classifyText('Quota exceeded. Check your plan and billing details.'), 'quota');
   t.is(classifyText('Invalid API key · Please run /login'), 'unavailable');
   t.is(classifyText('Something broke'), 'error');
+  // the agent's own tool failing on a missing file is its failure, not a harness problem
+  t.is(classifyText("Error: ENOENT: no such file or directory, open 'src/missing.ts'"), 'error');
 });

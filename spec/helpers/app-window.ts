@@ -1,13 +1,16 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { profileDir } from '../../lib/app/browser.js';
 import { CHROMIUM } from './browser.js';
 import { eventually, repoRoot } from './env.js';
+import { endGroup, spawnGroup } from './process-groups.js';
 
 // The real `svc app` in a child process, its window the real Debian Chromium made headless through
 // SVC_BROWSER_ARGS with a DevTools port, which the test reaches with playwright's connectOverCDP.
+// svc app and its window run in a process group of their own (process-groups.ts): `end()` ends both,
+// and the test file's after.always hook ends any group a test left.
 
 export const HEADLESS_ARGS = '--headless --no-sandbox --disable-gpu --disable-quic --disable-background-networking --disable-component-update --disable-sync --remote-debugging-port=0';
 
@@ -17,22 +20,24 @@ export interface AppProcess {
   readonly child: ChildProcess;
   readonly exited: Promise<number | null>;
   output(): string;
+  /** ends svc app and its window at once (SIGKILL to the process group) */
+  end(): void;
 }
 
 export const spawnApp = (home: string, env: Record<string, string> = {}): Promise<AppProcess> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'lib', 'cli', 'run.ts'), 'app', '--port', '0'], {
+    const child = spawnGroup(process.execPath, ['--import', 'tsx', join(repoRoot, 'lib', 'cli', 'run.ts'), 'app', '--port', '0'], {
       cwd: repoRoot,
       env: { ...process.env, SVC_HOME: home, SVC_BROWSER: CHROMIUM, SVC_BROWSER_ARGS: HEADLESS_ARGS, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
     const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-    const timer = setTimeout(() => reject(new Error(`svc app did not start: ${out}`)), 120_000);
+    const timer = setTimeout(() => { endGroup(child); reject(new Error(`svc app did not start: ${out}`)); }, 120_000);
     const onData = (b: Buffer) => {
       out += b.toString();
       const m = /serving at (http:\/\/\S+)/.exec(out);
-      if (m) { clearTimeout(timer); resolve({ url: m[1]!.replace(/\/$/, ''), child, exited, output: () => out }); }
+      if (m) { clearTimeout(timer); resolve({ url: m[1]!.replace(/\/$/, ''), child, exited, output: () => out, end: () => endGroup(child) }); }
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);

@@ -1,8 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { repoRoot } from './env.js';
+import { spawnGroup } from './process-groups.js';
 
-// The real CLI in a child process, so a test can kill it the hard way.
+// The real CLI in a child process, so a test can kill it the hard way; in a process group of its own,
+// which the test file ends when its tests are done (process-groups.ts), with the CLIs it started.
 export interface ChildServer {
   /** the origin without the trailing `/` that `svc serve` prints, so tests write `${url}/api/...` */
   readonly url: string;
@@ -12,7 +14,7 @@ export interface ChildServer {
 
 export const spawnServer = (home: string): Promise<ChildServer> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'lib', 'cli', 'run.ts'), 'serve', '--port', '0'], {
+    const child = spawnGroup(process.execPath, ['--import', 'tsx', join(repoRoot, 'lib', 'cli', 'run.ts'), 'serve', '--port', '0'], {
       cwd: repoRoot, env: { ...process.env, SVC_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';

@@ -1,8 +1,9 @@
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { repoRoot } from './env.js';
+import { spawnGroup } from './process-groups.js';
 
-// The real `svc` executable in a child process (through tsx, as bin/svc runs it in a checkout).
+// The real `svc` executable in a child process (through tsx, as bin/svc runs it in a checkout), in a
+// process group the test file ends when its tests are done (process-groups.ts).
 
 /** node's arguments that run the CLI's entry point */
 export const CLI = ['--import', 'tsx', join(repoRoot, 'lib', 'cli', 'run.ts')];
@@ -12,11 +13,11 @@ export interface CliResult { readonly code: number | null; readonly stdout: stri
 /** runs `svc <args>` with `env` to its end; one that hangs (a serve that should have refused) is killed after a minute */
 export const runCli = (env: NodeJS.ProcessEnv, args: readonly string[]): Promise<CliResult> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...CLI, ...args], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawnGroup(process.execPath, [...CLI, ...args], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
-    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+    child.stdout!.on('data', (b: Buffer) => (stdout += b.toString()));
+    child.stderr!.on('data', (b: Buffer) => (stderr += b.toString()));
     const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
     child.on('error', reject);
     child.on('close', (code) => { clearTimeout(timer); resolve({ code, stdout, stderr }); });

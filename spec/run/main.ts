@@ -1,12 +1,16 @@
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findChromium, machineProbe, plan } from './chromium.js';
+import { SUITE_VARIABLE, endSurvivors, settledSurvivors, survivorReport } from './survivors.js';
 
 // `npm test`: make sure the browser tests have a Chromium (installing Debian's when running as
 // root), type-check, build the browser app, then run ava with any arguments given (`npm test -- spec/web/app.test.ts`).
 // Chromium comes first so a machine without it fails in seconds, not after the type-check; when it
-// cannot be had, nothing else runs: a green run always includes the browser tests.
+// cannot be had, nothing else runs: a green run always includes the browser tests. Afterwards,
+// anything a test started that is still running fails the run (spec/run/survivors.ts).
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -41,5 +45,22 @@ const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 if (run(process.execPath, [tsc, '-p', 'tsconfig.json', '--noEmit']) !== 0) process.exit(1);
 // The browser app is generated (web-dist/ is not committed): the browser tests need it built.
 if (run(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'build-web.ts')]) !== 0) process.exit(1);
+
+// One temp folder for the whole run, named in the environment every test process inherits: what
+// outlives ava is found by it. A Ctrl-C ends ava; this process stays to end what the tests left.
+const suiteDir = mkdtempSync(join(tmpdir(), 'svc-suite-'));
+let interrupted = false;
+process.on('SIGINT', () => { interrupted = true; });
 const ava = join(root, 'node_modules', 'ava', 'entrypoints', 'cli.mjs');
-process.exit(run(process.execPath, [ava, ...process.argv.slice(2)], env));
+const status = run(process.execPath, [ava, ...process.argv.slice(2)], { ...env, TMPDIR: suiteDir, [SUITE_VARIABLE]: suiteDir });
+
+// A browser or server told to stop as the last test ended may take a moment to go: settled waits.
+const left = await settledSurvivors(suiteDir);
+endSurvivors(left);
+if (interrupted) process.exit(130);
+if (left.length > 0) {
+  console.error(survivorReport(left));
+  process.exit(1);
+}
+if (status === 0) rmSync(suiteDir, { recursive: true, force: true });
+process.exit(status);

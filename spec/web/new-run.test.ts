@@ -1,4 +1,5 @@
 import test from 'ava';
+import { eventually } from '../helpers/env.js';
 import { history, untilStanding } from '../helpers/steer.js';
 import { closeBrowser, openApp, VIEWPORTS } from './browser.js';
 
@@ -6,6 +7,49 @@ import { closeBrowser, openApp, VIEWPORTS } from './browser.js';
 // description and its inputs with their defaults, fills the form and lands on the new run.
 
 test.after.always(closeBrowser);
+
+// `work` runs on the workflow's choice (claude), `review` on opencode, which is not logged in.
+const MIXED = `digraph mixed {
+  start  [kind=start]
+  work   [kind=agent, prompt="{{goal}}"]
+  review [kind=agent, harness=opencode, prompt="review {{goal}}"]
+  done   [kind=exit]
+  start -> work -> review -> done
+}`;
+
+// Serial (before the others): opencode's readiness is this process's environment.
+for (const viewport of VIEWPORTS) {
+  test.serial(`a harness the chosen steps need that is not ready is said before starting (${viewport.name})`, async (t) => {
+    process.env['SCRIPTED_OPENCODE_DOWN'] = '1';
+    const app = await openApp(t, { viewport, workflows: { mixed: MIXED } });
+    const { page } = app;
+    await eventually(() => app.server.get('/api/harnesses'), (r) => r.body.harnesses.find((h: any) => h.name === 'opencode').availability._tag === 'NotLoggedIn');
+    await app.goto('/new?workflow=mixed');
+    const needs = page.locator('#nr-harness-needs');
+    await needs.getByRole('heading', { name: 'Not ready to start' }).waitFor();
+    t.is((await needs.locator('li').allTextContents()).join('|'), 'opencode is not logged in (scripted: down). To fix it, log in with opencode auth login.');
+    t.is(await needs.locator('li code').textContent(), 'opencode auth login');
+    await app.axe(t, 'warning shown');
+    if (process.env['SVC_SHOTS']) await page.screenshot({ path: `${process.env['SVC_SHOTS']}/new-run-needs-${viewport.width}.png`, fullPage: true });
+    await page.getByLabel('Harness').selectOption('claude');
+    await needs.waitFor({ state: 'detached' });
+    await page.getByLabel('Harness').selectOption('opencode');
+    await needs.waitFor();
+    await page.getByLabel('Harness').selectOption('');
+    await page.getByLabel('Goal').fill('Tidy up');
+    await page.getByRole('button', { name: 'Start run' }).click();
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    t.regex(await alert.textContent() ?? '', /^not started: harness opencode is not logged in \(scripted: down\); log in with `opencode auth login`/);
+    t.is(new URL(page.url()).pathname, '/new');
+    delete process.env['SCRIPTED_OPENCODE_DOWN'];
+    await needs.getByRole('button', { name: 'Check again' }).click();
+    await needs.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Start run' }).click();
+    await page.waitForURL(/\/runs\/[^/]+$/);
+    app.noErrors(t);
+  });
+}
 
 const BRIEFED = `digraph briefed {
   description="Work from a written brief, <b>carefully</b>."

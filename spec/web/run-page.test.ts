@@ -51,8 +51,8 @@ for (const viewport of VIEWPORTS) {
     t.is((await untilStanding(app.server, runId, 'Paused')).currentStep, 'review');
 
     // Something said elsewhere shows up without a reload.
-    await app.server.post(`/api/runs/${runId}/messages`, { text: 'from elsewhere <b>bold?</b>', delivery: 'Hold' });
-    await thread.locator('li[data-kind="message"]', { hasText: 'from elsewhere <b>bold?</b>' }).waitFor();
+    await app.server.post(`/api/runs/${runId}/messages`, { text: 'from elsewhere <b>bold?</b>', delivery: 'Hold', reason: 'the review waits' });
+    await thread.locator('li[data-kind="message"]', { hasText: 'from elsewhere <b>bold?</b>' }).getByText('Reason: the review waits').waitFor();
     t.is(await thread.locator('b').count(), 0);
 
     await tab(app, 'Workflow');

@@ -7,7 +7,9 @@ import type { Service } from '../../service/service.js';
 import { SettingChangeCodec } from '../../settings/codec.js';
 import type { SettingSource } from '../../settings/model.js';
 import { readJson } from '../body.js';
-import { decodeOr400 } from '../decode.js';
+import { START_NEEDS_QUERY, StartNeedsQuery } from '../codecs.js';
+import { decodeOr400, refuseUnknownQuery } from '../decode.js';
+import { reply } from '../reply.js';
 
 // Health, settings (with the source of each change), the MCP connection, harness readiness.
 
@@ -38,6 +40,11 @@ export const serviceRoutes = (router: Router, service: Service): void => {
   });
   router.get('/api/harnesses', (ctx: Context) => {
     ctx.body = { harnesses: Object.keys(service.core.harnesses).map((name) => ({ name, availability: service.core.availability.get(name as never) ?? { _tag: 'Unchecked' } })) };
+  });
+  // what a start would need (project, workflow, harness as the New run form has them chosen)
+  router.get('/api/harnesses/needed', (ctx: Context) => {
+    refuseUnknownQuery(ctx.query, START_NEEDS_QUERY);
+    reply(ctx, service.startNeeds(decodeOr400(StartNeedsQuery, ctx.query)));
   });
   router.post('/api/harnesses/check', async (ctx: Context) => {
     await refreshAvailability(service.core);

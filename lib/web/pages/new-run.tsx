@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, type ApiError } from '../api.js';
 import { type HarnessRow, type ProjectView, type WorkflowListItem, availabilityText } from '../components/shapes.js';
 import { Field } from '../components/field.js';
+import { HarnessNeeds } from '../components/harness-needs.js';
 import { useLoad } from '../components/use-load.js';
 import { navigate } from '../router.js';
 import type { PageProps } from '../routes.js';
@@ -9,7 +10,8 @@ import { Link } from '../ui/link.js';
 import { ErrorNote, Loading, PageHeading } from '../ui/page.js';
 
 // Starting a run: project, workflow (with its description), the workflow's declared inputs with
-// their defaults, goal, title, harness and model, start now or later. `?project=` and `?workflow=`
+// their defaults, goal, title, harness and model, start now or later. A harness the chosen steps
+// need that is known not to work is said before starting (components/harness-needs.tsx). `?project=` and `?workflow=`
 // preselect (the Projects and Workflows pages link here with them).
 
 const enc = encodeURIComponent;
@@ -117,6 +119,7 @@ export const Page = ({ query }: PageProps) => {
               <input id="nr-model" name="model" disabled={!harness} placeholder={harness ? `(${harness}'s default)` : '(choose a harness first)'} />
             </Field>
           </div>
+          <HarnessNeeds project={project} workflow={workflow} harness={harness} />
           <label class="check"><input type="checkbox" name="start" checked={startNow} onChange={(e) => setStartNow(e.currentTarget.checked)} /> Start now (otherwise the run is recorded and waits to be started)</label>
           <ErrorNote error={error} />
           <button type="submit" disabled={busy || !project || !workflow}>{startNow ? 'Start run' : 'Create run'}</button>

@@ -29,6 +29,7 @@ export const Thread = ({ data }: { readonly data: RunData }) => {
             <li key={r.id} class={`t-${r.kind} a-${r.author}`} data-kind={r.kind}>
               <div class="meta"><span class="who">{who(r)}</span> <span class="muted">{r.kind}</span> <time dateTime={r.at} class="muted">{time(r.at)}</time></div>
               <p class="prose">{r.text}</p>
+              {r.reason ? <p class="muted reason">Reason: {r.reason}</p> : null}
             </li>
           ))}
         </ol>
