@@ -158,7 +158,7 @@ const NOT_IN_TABLE: Record<string, string> = {
   decideMoveToFront: 'via decideControl', decideSkipWait: 'via decideControl', decideChangeHarness: 'via decideControl', decideJump: 'via decideControl', decideRestart: 'via decideControl',
   decideChecksFailed: 'a pure reading of a pull request against the last failure recorded; it returns null when that head commit was recorded',
   decideHeld: 'a guard: why a supervisor is held, no events', decideRunCap: 'a guard', decideHarnessMove: 'a guard', decideOwnsRun: 'a guard', decideMayStartIn: 'a guard',
-  decideRead: 'a guard', decideReason: 'a guard', decideTier: 'a reading of a tool\'s tier', decideSupervisorAction: 'a guard over the tiers', decideApproval: 'a reading of an approval card',
+  decideStartReadiness: 'a guard: whether the harnesses a start needs are known not to work', decideRead: 'a guard', decideReason: 'a guard', decideTier: 'a reading of a tool\'s tier', decideSupervisorAction: 'a guard over the tiers', decideApproval: 'a reading of an approval card',
   // Known not to be [] on a repeat today, left to their owners (see the report of issue 18's E1):
   decideSendMessage: 'a repeat with the same messageId is sent again once the first was delivered (the state keeps only held ids); message delivery is being reworked (E2)',
   decideReportOutcome: 'a repeat of the same report records it again (last one wins); commands/engine-steps.ts is being reworked (E2)',
