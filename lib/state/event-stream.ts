@@ -125,7 +125,7 @@ export class EventStream<S, E extends NewEvent> {
       state = this.foldStored(state, raw, key);
       seq = raw.seq;
     }
-    if (state !== null || seq > 0) this.entries.set(key, { state, seq });
+    if (seq !== entry.seq) this.entries.set(key, { state, seq });
     return state ?? undefined;
   }
 
