@@ -10,12 +10,19 @@ export interface ChatEntry {
   readonly data: unknown;
 }
 
+/** what a CLI reported as its session's running totals (lib/harness/adapter.ts SessionTotals) */
+export interface SessionTotals {
+  readonly costUsd?: number;
+  readonly usage?: Readonly<Record<string, number>>;
+}
+
 export interface TurnsState {
   readonly head: number;
   readonly coveredUpTo: number;
   /** before: coveredUpTo when it started; given: the wake seqs it was given */
   readonly inFlight?: { readonly turnId: string; readonly upTo: number; readonly before: number; readonly given: readonly number[] };
-  readonly session?: { readonly harness: HarnessName; readonly id: string };
+  /** totals: what the CLI last reported as the session's running totals, for the next turn to subtract */
+  readonly session?: { readonly harness: HarnessName; readonly id: string; readonly totals?: SessionTotals };
   /** seqs of wake entries not yet given to a turn */
   readonly wakes: readonly number[];
   readonly heldReason?: string;
@@ -32,10 +39,16 @@ const started = (s: TurnsState, e: ChatEntry): TurnsState => {
   return { ...rest, inFlight, coveredUpTo: upTo, wakes: s.wakes.filter((w) => w > upTo) };
 };
 
+// A turn on the same session that reported no totals (it failed before claude's result line)
+// keeps the last ones: the next report still includes what that turn spent, counted once.
 const ended = (s: TurnsState, e: ChatEntry): TurnsState => {
   const { inFlight: _done, ...rest } = s;
   const sessionId = field<string | undefined>(e, 'sessionId');
-  return sessionId ? { ...rest, session: { harness: field(e, 'harness'), id: sessionId } } : rest;
+  if (!sessionId) return rest;
+  const harness = field<HarnessName>(e, 'harness');
+  const same = s.session?.id === sessionId && s.session.harness === harness;
+  const totals = field<SessionTotals | undefined>(e, 'sessionTotals') ?? (same ? s.session?.totals : undefined);
+  return { ...rest, session: { harness, id: sessionId, ...(totals ? { totals } : {}) } };
 };
 
 // A cut-off turn hands its entries back: the next turn is given them again.

@@ -1,7 +1,7 @@
 import { decideContinueTurn, decideFinishStep, decideStartStep, meantForTurn } from '../../commands/engine-steps.js';
 import { accept, nothing } from '../../commands/guards.js';
 import type { RunState } from '../../projections/run-state.js';
-import type { Turn, TurnInput, TurnResult } from '../harness/adapter.js';
+import type { SessionTotals, Turn, TurnInput, TurnResult } from '../harness/adapter.js';
 import type { StepNode } from '../workflows/model.js';
 import type { EngineContext } from './context.js';
 import { continuationPrompt, RUN_TOOLS_GUIDE, turnPrompt } from './prompt.js';
@@ -57,7 +57,8 @@ export const runAgentStep = (ctx: EngineContext, run: RunState, node: StepNode):
   };
   let current = adapter.startTurn({ ...base, prompt, ...(resumeSession ? { resumeSession } : {}) });
   ctx.live.add(stepId, { runId: run.runId, abort, send: (text) => current.send(text), hold: (held) => current.holdWatchdog?.(held) });
-  const step: StepTurns = { runId: run.runId, stepId, node: node.id, abort: abort.signal, next: (p, session) => (current = adapter.startTurn({ ...base, prompt: p, resumeSession: session })) };
+  const next = (p: string, session: string, totals?: SessionTotals): Turn => (current = adapter.startTurn({ ...base, prompt: p, resumeSession: session, ...(totals ? { sessionTotals: totals } : {}) }));
+  const step: StepTurns = { runId: run.runId, stepId, node: node.id, abort: abort.signal, next };
   void ctx.track(runTurns(ctx, step, current).then((r) => {
     ctx.live.remove(stepId);
     tools.revoke();
@@ -72,8 +73,8 @@ interface StepTurns {
   readonly stepId: string;
   readonly node: string;
   readonly abort: AbortSignal;
-  /** start the next turn of the step's session with this prompt */
-  next(prompt: string, session: string): Turn;
+  /** start the next turn of the step's session with this prompt; totals: what its last turn reported */
+  next(prompt: string, session: string, totals?: SessionTotals): Turn;
 }
 
 const settle = (turn: Turn): Promise<TurnResult> =>
@@ -84,7 +85,10 @@ const addCost = (a: number | undefined, b: number | undefined): number | undefin
 // The step's turns: the first, then one more for each batch of Resume messages that arrived while a
 // turn ran and its CLI could not take them (codex, opencode; claude once its turn has ended). A turn
 // that was stopped or failed in the CLI itself is not continued: its messages stay held for the
-// step's next turn, or are reported undelivered if the run ends first.
+// step's next turn, or are reported undelivered if the run ends first. Each turn reports its own
+// cost (given the session totals the last one reported), so the step's cost is their sum. A step
+// that resumes an interrupted one starts without totals: nothing was recorded for that session
+// (StepInterrupted carries no cost), so all it reports is counted once.
 const runTurns = async (ctx: EngineContext, step: StepTurns, first: Turn): Promise<TurnResult> => {
   let r = await settle(first);
   for (;;) {
@@ -95,8 +99,10 @@ const runTurns = async (ctx: EngineContext, step: StepTurns, first: Turn): Promi
     if (pending.length === 0 || !session || !ctx.apply(step.runId, (st) => decideContinueTurn(st, { stepId: step.stepId }))) return r;
     ctx.log(step.runId, `step ${step.node}: continuing the session with ${pending.length} message(s) sent during the turn`);
     const cost = r.costUsd;
-    r = await settle(step.next(continuationPrompt(pending), session));
+    const totals = r.sessionTotals;
+    r = await settle(step.next(continuationPrompt(pending), session, totals));
     const total = addCost(cost, r.costUsd);
     if (total !== undefined) r = { ...r, costUsd: total };
+    if (!r.sessionTotals && totals) r = { ...r, sessionTotals: totals };
   }
 };

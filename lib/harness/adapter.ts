@@ -31,6 +31,8 @@ export interface TurnInput {
   readonly tools: ToolAccess;
   /** continue this session/thread with `prompt` as the next user message */
   readonly resumeSession?: string;
+  /** with resumeSession: the running totals the CLI reported at the end of that session's last recorded turn */
+  readonly sessionTotals?: SessionTotals;
   /** the run's own tool server (ask_question, report_outcome): MCP over Streamable HTTP */
   readonly runTools: { readonly url: string; readonly token: string };
   /**
@@ -59,12 +61,26 @@ export interface TurnInput {
 
 export type TurnFailure = 'quota' | 'unavailable' | 'watchdog' | 'error';
 
+/**
+ * What a CLI reports as its session's running totals, where it reports those rather than the
+ * turn's own share (claude's cost, codex's tokens): journaled with the turn, given back as
+ * TurnInput.sessionTotals when the session resumes (lib/harness/session-totals.ts).
+ */
+export interface SessionTotals {
+  readonly costUsd?: number;
+  readonly usage?: Readonly<Record<string, number>>;
+}
+
 export interface TurnResult {
   readonly outcome: 'success' | 'failure' | 'interrupted';
   readonly summary: string;
   readonly sessionId?: string;
+  /** this turn's own cost, never the session's running total */
   readonly costUsd?: number;
+  /** this turn's own tokens, never the session's running total */
   readonly usage?: Readonly<Record<string, number>>;
+  /** the running totals the CLI reported, when it reports running totals */
+  readonly sessionTotals?: SessionTotals;
   readonly failure?: TurnFailure;
 }
 

@@ -2,6 +2,7 @@
 // quota signals, the end-of-turn result) and yields a one-line rendering for the run log.
 import type { TurnResult } from './adapter.js';
 import { classifyStatus, classifyText, clip } from './classify.js';
+import { ownCost } from './session-totals.js';
 
 interface Block {
   readonly type?: string;
@@ -12,6 +13,8 @@ interface Block {
 }
 
 export interface ClaudeState {
+  /** what claude reported as the resumed session's total cost at the end of its last recorded turn */
+  readonly costBefore?: number;
   sessionId?: string;
   result?: Record<string, unknown>;
   quotaRejected?: { resetsAt?: unknown };
@@ -76,16 +79,19 @@ export const readClaudeEvent = (ev: Record<string, unknown>, state: ClaudeState,
 const numbers = (o: unknown): Record<string, number> =>
   Object.fromEntries(Object.entries((o ?? {}) as Record<string, unknown>).filter((e): e is [string, number] => typeof e[1] === 'number'));
 
+// `total_cost_usd` is the session's running total (a resumed session's earlier turns included);
+// `usage` counts this process's requests only. The turn's own cost is the difference.
+const costOf = (r: Record<string, unknown>, before: number | undefined): Pick<TurnResult, 'costUsd' | 'sessionTotals'> => {
+  const total = r.total_cost_usd;
+  return typeof total === 'number' ? { costUsd: ownCost(total, before), sessionTotals: { costUsd: total } } : {};
+};
+
 /** The turn's result from claude's own `result` line (undefined when it never printed one). */
 export const claudeTurnResult = (state: ClaudeState): TurnResult | undefined => {
   const r = state.result;
   if (!r) return undefined;
   const text = typeof r.result === 'string' ? r.result : '';
-  const base = {
-    sessionId: state.sessionId,
-    costUsd: typeof r.total_cost_usd === 'number' ? r.total_cost_usd : undefined,
-    usage: numbers(r.usage),
-  };
+  const base = { sessionId: state.sessionId, ...costOf(r, state.costBefore), usage: numbers(r.usage) };
   if (r.subtype === 'success' && !r.is_error) return { ...base, outcome: 'success', summary: clip(text || 'claude finished') };
   const status = typeof r.api_error_status === 'number' ? r.api_error_status : undefined;
   const failure = state.quotaRejected ? 'quota' : (classifyStatus(status) ?? classifyText(text));

@@ -32,7 +32,8 @@ const holdDuringRunTool = (ev: Record<string, unknown>, open: Set<string>, hold:
 };
 
 export const startClaudeTurn = (bin: string, config: HarnessConfig, input: TurnInput): Turn => {
-  const state: ClaudeState = {};
+  const before = input.resumeSession ? input.sessionTotals?.costUsd : undefined;
+  const state: ClaudeState = before === undefined ? {} : { costBefore: before };
   const env = turnEnv(config, input, { [RUN_TOKEN_ENV]: input.runTools.token, MCP_TOOL_TIMEOUT: String(MCP_TOOL_TIMEOUT_MS) });
   let open = true;
   const runToolCalls = new Set<string>();

@@ -2,8 +2,11 @@
 // file changes, MCP calls), turn.completed / turn.failed (the end of the turn), error.
 import type { TurnResult } from './adapter.js';
 import { classifyText, clip } from './classify.js';
+import { ownUsage } from './session-totals.js';
 
 export interface CodexState {
+  /** what codex reported as the resumed thread's token totals at the end of its last recorded turn */
+  readonly usageBefore?: Readonly<Record<string, number>>;
   sessionId?: string;
   lastMessage?: string;
   completed?: { usage: Record<string, number> };
@@ -81,7 +84,10 @@ export const codexTurnResult = (state: CodexState): TurnResult | undefined => {
     return { ...base, outcome: 'failure', failure: classifyText(state.failed), summary: clip(state.failed) };
   }
   if (state.completed) {
-    return { ...base, outcome: 'success', summary: clip(state.lastMessage ?? 'codex finished'), usage: state.completed.usage };
+    // turn.completed's usage is the thread's running total (a resumed thread's earlier turns included)
+    const total = state.completed.usage;
+    const usage = ownUsage(total, state.usageBefore);
+    return { ...base, outcome: 'success', summary: clip(state.lastMessage ?? 'codex finished'), usage, sessionTotals: { usage: total } };
   }
   return undefined;
 };

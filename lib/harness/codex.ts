@@ -28,7 +28,8 @@ const holdDuringRunTool = (ev: Record<string, unknown>, hold: (held: boolean) =>
 };
 
 export const startCodexTurn = (bin: string, config: HarnessConfig, input: TurnInput): Turn => {
-  const state: CodexState = {};
+  const before = input.resumeSession ? input.sessionTotals?.usage : undefined;
+  const state: CodexState = before === undefined ? {} : { usageBefore: before };
   const cli = runCli({
     bin,
     args: codexArgs(input),

@@ -1,5 +1,7 @@
 // Reading `opencode run --format json` lines: {type, timestamp, sessionID, part} with types
-// step_start, text, reasoning, tool_use, step_finish (tokens, cost), error.
+// step_start, text, reasoning, tool_use, step_finish (tokens, cost), error. Each step_finish
+// counts one model request of this process only (also with `-s <session>`), so their sum is the
+// turn's own cost and usage: no session totals to subtract (lib/harness/session-totals.ts).
 import type { TurnResult } from './adapter.js';
 import { classifyStatus, classifyText, clip } from './classify.js';
 

@@ -1,6 +1,7 @@
 import { decodeStored, isUnreadable } from '../../journal/decode.js';
 import type { Journal, Stored } from '../../journal/journal.js';
 import { SUPERVISOR_CHAT_EVENT_CODECS, type SupervisorChatEvent } from '../../journal/supervisor-chat-events.js';
+import { untrusted } from '../untrusted.js';
 
 // A supervisor's chat: one journal stream per supervisor, written by part 1 (action reasons,
 // approval cards and decisions, hand_ups) and by the live agent (people's messages, replies,
@@ -27,20 +28,22 @@ export const decodeChatEntry = (raw: Stored): (SupervisorChatEvent & { seq: numb
   return isUnreadable(d) ? undefined : (d as unknown as SupervisorChatEvent & { seq: number; at: string });
 };
 
-const quote = (s: string, max = 600): string => JSON.stringify(s.length > max ? `${s.slice(0, max - 1)}…` : s);
+const clip = (s: string, max = 600): string => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
+const quote = (s: string, max = 600): string => JSON.stringify(clip(s, max));
 const onRun = (run: string | null): string => (run ? ` on run ${run}` : '');
 
-/** one line for the live agent's prompt (what a person or another supervisor said is quoted as data) */
+/** one line for the live agent's prompt (tool answers and another supervisor's words are fenced as data) */
 export const describeChatEntry = (e: SupervisorChatEvent): string => {
   switch (e.type) {
-    case 'ActionTaken': return `You called ${e.data.tool}${onRun(e.data.run)} (reason: ${quote(e.data.reason, 300)}): ${e.data.summary}`;
+    case 'ActionTaken': return `You called ${e.data.tool}${onRun(e.data.run)} (reason: ${quote(e.data.reason, 300)}).\n${untrusted('What it answered', e.data.summary)}`;
     case 'ApprovalRequested': return `You asked a person to approve ${e.data.tool}${onRun(e.data.run)} (card ${e.data.cardId}, reason: ${quote(e.data.reason, 300)})`;
     case 'ApprovalCarryingOut': return `A person approved card ${e.data.cardId}; it is being carried out`;
     case 'ApprovalDecided': {
       const verb = e.data.decision === 'Approve' ? 'approved' : 'denied';
-      return `A person ${verb} card ${e.data.cardId}${e.data.note ? ` with the note ${quote(e.data.note)}` : ''}: ${e.data.result}. ${e.data.detail}`;
+      const note = e.data.note ? ` with the note ${quote(e.data.note)}` : '';
+      return `A person ${verb} card ${e.data.cardId}${note}: ${e.data.result}.${e.data.detail ? `\n${untrusted('What the call answered', e.data.detail)}` : ''}`;
     }
-    case 'HandedUp': return `Supervisor ${e.data.from}${e.data.project ? ` (project ${e.data.project})` : ''} handed up: ${quote(e.data.text, 2000)}`;
-    case 'RunReceived': return `Supervisor ${e.data.from} handed run ${e.data.run} over to you (reason: ${quote(e.data.reason, 300)}); you own it now`;
+    case 'HandedUp': return `Supervisor ${e.data.from}${e.data.project ? ` (project ${e.data.project})` : ''} handed up.\n${untrusted('What it wrote', clip(e.data.text, 2000))}`;
+    case 'RunReceived': return `Supervisor ${e.data.from} handed run ${e.data.run} over to you; you own it now.\n${untrusted('Its reason', clip(e.data.reason, 300))}`;
   }
 };

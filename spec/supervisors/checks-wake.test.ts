@@ -43,7 +43,8 @@ test('failing checks on a delivered pull request are recorded on the run once pe
   t.like(first[0].data, { pullRequest: { repository: 'acme/app', number: done.pullRequest.number }, headCommit: 'a'.repeat(40), failing: ['unit tests'] });
   const chat = await eventually(() => chatOver(s.get)(global), (c) => c.some((e) => e.type === 'WakeNoticed'));
   t.like(chat.find((e) => e.type === 'WakeNoticed')!.data, { kind: 'checksFailed', runId });
-  t.regex(chat.find((e) => e.type === 'WakeNoticed')!.data.text, /failing checks: .*unit tests/);
+  t.regex(chat.find((e) => e.type === 'WakeNoticed')!.data.text, /pull request has failing checks$/);
+  t.regex(chat.find((e) => e.type === 'WakeNoticed')!.data.quote, /failing checks: .*unit tests/, "the checks' names are kept apart, as the run's words");
   t.regex(chat.find((e) => e.type === 'WakesHeld')!.data.reason, /paused/, 'paused: the wake waits, and the chat says why');
 
   // the same failing commit on the next poll is not news; a new push that fails again is

@@ -154,12 +154,14 @@ export class SupervisorAgents {
   private async turn(sup: AgentSupervisor, s: TurnsState, abort: AbortController): Promise<void> {
     const turnId = this.deps.newId('t');
     const harness = sup.harness ?? this.deps.defaultHarness();
-    const resumeSession = s.session?.harness === harness ? s.session.id : undefined;
+    const session = s.session?.harness === harness ? s.session : undefined;
+    const resumeSession = session?.id;
     const model = sup.model ?? undefined;
     const { resumed, fresh } = this.prompts(sup, s);
     this.append(sup.id, [{ type: 'TurnStarted', data: { turnId, harness, upTo: s.head, ...(model ? { model } : {}), ...(resumeSession ? { resumeSession } : {}) } }]);
     const r = await runWithFallbacks(this.deps.turn, {
-      supervisorId: sup.id, key: sup.key, turnId, harness, ...(model ? { model } : {}), ...(resumeSession ? { resumeSession } : {}),
+      supervisorId: sup.id, key: sup.key, turnId, harness, ...(model ? { model } : {}),
+      ...(session ? { resumeSession: session.id, ...(session.totals ? { sessionTotals: session.totals } : {}) } : {}),
       prompt: resumeSession ? resumed : fresh, freshPrompt: fresh, quotaFallbacks: sup.quotaFallbacks, signal: abort.signal,
       onReply: (text) => this.append(sup.id, [{ type: 'SupervisorReplied', data: { turnId, text } }]),
       onFallback: (from, to, why) => this.append(sup.id, [{ type: 'TurnFellBack', data: { turnId, from, to, why } }]),
@@ -173,7 +175,8 @@ export class SupervisorAgents {
       return;
     }
     const cost = turnCost(r.harness, model, r, this.deps.prices());
-    const data = { turnId, harness: r.harness, outcome: r.outcome, summary: r.summary, cost, ...(r.failure ? { failure: r.failure } : {}), ...(r.sessionId ? { sessionId: r.sessionId } : {}) };
+    const session = r.sessionId ? { sessionId: r.sessionId, ...(r.sessionTotals ? { sessionTotals: r.sessionTotals } : {}) } : {};
+    const data = { turnId, harness: r.harness, outcome: r.outcome, summary: r.summary, cost, ...(r.failure ? { failure: r.failure } : {}), ...session };
     this.append(sup.id, [{ type: 'TurnEnded', data }]);
     this.deps.port.recordCost(sup.id, turnId, cost, this.deps.now().toISOString());
     this.sayHeld(sup.id); // e.g. this turn reached today's limit: say so now

@@ -37,7 +37,7 @@ export const runWithFallbacks = async (deps: SupervisorTurnDeps, req: FallbackRe
     if (!next) break;
     req.onFallback?.(result.harness, next, result.summary);
     tried.push(next);
-    const { model: _dropped, resumeSession: _session, ...rest } = req;
+    const { model: _dropped, resumeSession: _session, sessionTotals: _totals, ...rest } = req;
     result = await runSupervisorTurn(deps, { ...rest, harness: next, prompt: req.freshPrompt });
   }
   return { ...result, tried };

@@ -1,5 +1,6 @@
-// What a supervisor turn cost. claude computes its own cost (`total_cost_usd` on its result line).
-// codex and opencode report tokens; their cost is tokens × the price table (USD per million
+// What a supervisor turn cost: the turn's own share (the adapter subtracts what a resumed session
+// had already reported, lib/harness/session-totals.ts). claude computes its cost (`total_cost_usd`
+// on its result line). codex and opencode report tokens; their cost is tokens × the price table (USD per million
 // tokens) for the harness and model the turn used. A model the table does not list, or a turn
 // that reported nothing, is an unknown cost: recorded as unknown, never as zero.
 import type { TurnResult } from '../../harness/adapter.js';

@@ -1,7 +1,7 @@
 // One supervisor turn: one turn of a harness CLI through the engine's own adapters, in the
 // supervisor's scratch folder, with the svc tool endpoint scoped by its key as the CLI's `svc`
 // MCP server (every tool of it allowed: the endpoint enforces the supervisor's rules itself).
-import type { HarnessAdapter, TurnResult } from '../../harness/adapter.js';
+import type { HarnessAdapter, SessionTotals, TurnResult } from '../../harness/adapter.js';
 import type { HarnessName } from '../../workflows/model.js';
 import { SUPERVISOR_GUIDE } from './prompt.js';
 import { scratchDir } from './scratch.js';
@@ -29,6 +29,8 @@ export interface SupervisorTurnRequest {
   readonly model?: string;
   readonly prompt: string;
   readonly resumeSession?: string;
+  /** what the CLI last reported as resumeSession's running totals (the turn reports its own share) */
+  readonly sessionTotals?: SessionTotals;
   readonly signal: AbortSignal;
   /** each reply the model writes, as it writes it (so a crash loses none already written) */
   readonly onReply?: (text: string) => void;
@@ -59,7 +61,7 @@ export const runSupervisorTurn = async (deps: SupervisorTurnDeps, req: Superviso
     ...(req.model ? { model: req.model } : {}),
     // a supervisor acts through the endpoint only: no file edits in its scratch folder
     tools: 'read-only',
-    ...(req.resumeSession ? { resumeSession: req.resumeSession } : {}),
+    ...(req.resumeSession ? { resumeSession: req.resumeSession, ...(req.sessionTotals ? { sessionTotals: req.sessionTotals } : {}) } : {}),
     runTools: endpoint, allowAllServerTools: true,
     env: {}, watchdogMs: deps.watchdogMs(), signal: req.signal,
     onLog: (line) => deps.onLog?.(req.supervisorId, line.text),

@@ -28,7 +28,7 @@ export const said = (e: ChatEntry): Said => {
   switch (e.type) {
     case 'PersonWrote': return { who: d['sender'] === SOURCE ? 'You' : s(d['sender']) || 'A person', text: s(d['text']), kind: 'person' };
     case 'SupervisorReplied': return { who: 'Supervisor', text: s(d['text']), kind: 'supervisor' };
-    case 'WakeNoticed': return { who: 'Noticed', text: s(d['text']), kind: 'note' };
+    case 'WakeNoticed': return { who: 'Noticed', text: d['quote'] === undefined ? s(d['text']) : `${s(d['text'])}: ${s(d['quote'])}`, kind: 'note' };
     case 'TurnStarted': return { who: 'Turn started', text: `on ${s(d['harness'])}${d['model'] ? ` (${s(d['model'])})` : ''}`, kind: 'note' };
     case 'TurnFellBack': return { who: 'Turn fell back', text: `from ${s(d['from'])} to ${s(d['to'])}: ${s(d['why'])}`, kind: 'note' };
     case 'TurnEnded': return {
