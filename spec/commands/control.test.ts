@@ -78,3 +78,36 @@ test('allowed actions per standing', (t) => {
   t.deepEqual(allowedActions(given(created, queued)), ['Restart', 'Abort', 'MoveToFront']);
   t.deepEqual(allowedActions(running()), ['Pause', 'ChangeHarness', 'Jump', 'Restart', 'Abort']);
 });
+
+// A repeat of the very same control decides nothing (spec/commands/repeat.test.ts holds every
+// command to it); these are the four that used to decide again.
+const jumped = [...RUNNING, { type: 'StepInterrupted', data: { stepId: 's1', node: 'work', reason: 'jumped to gate' } }, { type: 'Jumped', data: { node: 'gate', by } }] as const;
+
+test('a move to the front at the same moment again is nothing; a later move moves again', (t) => {
+  const moved = [created, queued, { type: 'RunMovedToFront', data: { priority: -Date.parse(at), by } }] as const;
+  control(t).given(...moved).when({ ...ctx, action: 'MoveToFront' }).thenNothing();
+  const later = '2026-11-20T10:00:01.000Z';
+  control(t).given(...moved).when({ ...ctx, at: later, action: 'MoveToFront' }).then({ type: 'RunMovedToFront', data: { priority: -Date.parse(later), by } });
+});
+
+test('a jump to the step the run is about to start is nothing; to another step it jumps', (t) => {
+  control(t).given(...jumped).when({ ...ctx, action: 'Jump', node: 'gate' }).thenNothing();
+  control(t).given(...jumped).when({ ...ctx, action: 'Jump', node: 'work' }).then({ type: 'Jumped', data: { node: 'work', by } });
+});
+
+test('ChangeHarness to the harness the step is about to start on is nothing; to another it changes again', (t) => {
+  const changed = [...RUNNING, { type: 'StepInterrupted', data: { stepId: 's1', node: 'work', reason: 'harness changed to codex' } }, { type: 'HarnessChanged', data: { harness: 'codex', by } }] as const;
+  control(t).given(...changed).when({ ...ctx, action: 'ChangeHarness', harness: 'codex', available: null }).thenNothing();
+  control(t).given(...changed).when({ ...ctx, action: 'ChangeHarness', harness: 'opencode', available: null }).then({ type: 'HarnessChanged', data: { harness: 'opencode', by } });
+  // once the step runs on it, the same change means: run the step again there
+  control(t).given(...changed, stepStarted('s2')).when({ ...ctx, action: 'ChangeHarness', harness: 'codex', available: null }).then(
+    { type: 'StepInterrupted', data: { stepId: 's2', node: 'work', reason: 'harness changed to codex' } },
+    { type: 'HarnessChanged', data: { harness: 'codex', by } },
+  );
+});
+
+test('a Restart as the run it was restarted as already is nothing; as another new run it is recorded', (t) => {
+  const restarted = [...RUNNING, { type: 'RunRestarted', data: { as: 'r2', by } }, { type: 'RunAborted', data: { by, reason: 'restarted as r2' } }] as const;
+  control(t).given(...restarted).when({ ...ctx, action: 'Restart', newRunId: 'r2' }).thenNothing();
+  control(t).given(...restarted).when({ ...ctx, action: 'Restart', newRunId: 'r3' }).then({ type: 'RunRestarted', data: { as: 'r3', by } });
+});
