@@ -18,6 +18,7 @@ const MODEL_MODULES: Record<string, string> = {
   'lib/settings/model.ts': 'the settings, their defaults and tool groups, which the settings fold starts from',
   'lib/settings/codec.ts': 'a SettingChanged event holds the change the door decoded: the journal reads it with the same codec, not a second one that could drift',
   'lib/service-api.ts': 'the vocabulary the decides speak (ACTIONS, Actor, Standing)',
+  'lib/inputs/quoted.ts': 'a refusal quotes what it refused as a short prefix, in the same words at every door (pure string work)',
   'lib/harness/setup.ts': 'how each agent CLI is installed and logged in: the start rule\'s refusal says it in the same words as every door',
 };
 
