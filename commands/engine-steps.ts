@@ -93,8 +93,12 @@ export const decideAskQuestion = (s: RunState, c: { stepId: string; questionId: 
   return accept({ type: 'QuestionAsked', data: { ...c, options: [...c.options] } });
 };
 
-export const decideReportOutcome = (s: RunState, c: { stepId: string; outcome: 'success' | 'failure'; summary: string }): Decision =>
-  s.step?.stepId === c.stepId ? accept({ type: 'OutcomeReported', data: c }) : left(conflict('the step that reported is no longer running'));
+// A report the step holds already (the agent's call retried) is nothing; a different one replaces it.
+export const decideReportOutcome = (s: RunState, c: { stepId: string; outcome: 'success' | 'failure'; summary: string }): Decision => {
+  if (s.step?.stepId !== c.stepId) return left(conflict('the step that reported is no longer running'));
+  const held = s.step.reported;
+  return held?.outcome === c.outcome && held.summary === c.summary ? nothing() : accept({ type: 'OutcomeReported', data: c });
+};
 
 export const decideEndRun = (s: RunState, c: { success: boolean; text: string }): Decision => {
   if (s.lifecycle !== 'active' || s.step) return nothing();

@@ -1,3 +1,4 @@
+import { right } from 'fp-ts/lib/Either.js';
 import type { SettingChangeRow } from '../../projections/settings.js';
 import { redact } from '../../projections/settings.js';
 import type { SettingChange, SettingSource } from '../settings/model.js';
@@ -7,14 +8,14 @@ import type { ServiceCore } from './core.js';
 // arrives here is one the Settings page would accept. It takes effect at once: the engine reacts
 // to a new run cap by handing out slots (lib/engine/engine.ts).
 export const changeSetting = (core: ServiceCore, change: SettingChange, source: SettingSource): { committed: SettingChange } => {
-  core.settings.append([{ type: 'SettingChanged', data: { change, source } }], core.now().toISOString());
+  core.settings.transact(() => right([{ type: 'SettingChanged', data: { change, source } }]), { at: core.now().toISOString(), onStale: 'retry' });
   // switching the feature on makes the global supervisor (once), with its safe defaults
   if (change._tag === 'Supervisors' && change.enabled) core.supervisors.ensureGlobal(source);
   return { committed: redact(change) as SettingChange };
 };
 
 export const recordTokenRegenerated = (core: ServiceCore, source: SettingSource): void => {
-  core.settings.append([{ type: 'McpTokenRegenerated', data: { source } }], core.now().toISOString());
+  core.settings.transact(() => right([{ type: 'McpTokenRegenerated', data: { source } }]), { at: core.now().toISOString(), onStale: 'retry' });
 };
 
 export const recentChanges = (core: ServiceCore, limit = 50): SettingChangeRow[] =>

@@ -1,3 +1,4 @@
+import { isLeft, right } from 'fp-ts/lib/Either.js';
 import { ensureToken } from '../auth/mcp-token.js';
 import type { Stored } from '../../journal/journal.js';
 import { SupervisorAgents, type AgentDeps } from '../supervisors/agent/agents.js';
@@ -6,7 +7,7 @@ import { supervisorEndpointUrl } from '../supervisors/agent/turn.js';
 import { supervisorsPort } from '../supervisors/port.js';
 import type { ServiceCore } from './core.js';
 import { PullRequestChecksWatch, type ChecksWatchDeps } from '../engine/pr-checks-watch.js';
-import { runStream } from '../state/run-store.js';
+import { runStream } from '../state/run-stream.js';
 
 // The live supervisors in the real server: the agent loop (lib/supervisors/agent) over the real
 // supervisor records (lib/supervisors/port.ts), running only while the Supervisors setting is on. Its turns reach the server's own
@@ -22,7 +23,10 @@ const checksWatchDeps = (core: ServiceCore): ChecksWatchDeps => ({
     return owner !== null && core.supervisors.get(owner)?.settings.wakeOn.checksFailed === true;
   },
   history: (runId) => core.journal.read(runStream(runId)),
-  record: (runId, event) => core.runs.append(runId, [event], core.now().toISOString())._tag === 'Appended',
+  record: (runId, event) => {
+    const r = core.runs.transact(runId, () => right([event]), { at: core.now().toISOString(), onStale: 'refuse' });
+    return !isLeft(r) && r.right._tag === 'Appended';
+  },
 });
 
 const SWITCHED_OFF = 'the supervisor feature was switched off during the turn; it runs again once it is on';
