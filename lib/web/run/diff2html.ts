@@ -18,8 +18,9 @@ const style = (): void => {
   el.dataset['from'] = 'diff2html';
   // highlight.js colours for the light theme, and the dark ones nested under the dark theme (chosen,
   // or the system's when none is chosen), so the diff follows a theme switch without a redraw.
-  el.textContent = `${css}\n${hljsLight}\n:root[data-theme="dark"] { ${hljsDark} }\n`
-    + `@media (prefers-color-scheme: dark) { :root:not([data-theme]) { ${hljsDark} } }`;
+  // :where() keeps the nested rules as specific as the stylesheet's own, so run.css still adjusts them.
+  el.textContent = `${css}\n${hljsLight}\n:where(:root[data-theme="dark"]) { ${hljsDark} }\n`
+    + `@media (prefers-color-scheme: dark) { :where(:root:not([data-theme])) { ${hljsDark} } }`;
   document.head.append(el);
 };
 
