@@ -44,8 +44,7 @@ export const App = () => {
   }, [route]);
 
   useEffect(() => {
-    const current = nav.current?.querySelector<HTMLElement>('[aria-current="page"]');
-    current?.parentElement?.parentElement?.scrollTo({ left: Math.max(0, current.offsetLeft - 48) });
+    nav.current?.querySelector('[aria-current="page"]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
   }, [route]);
 
   useEffect(() => {
@@ -60,7 +59,8 @@ export const App = () => {
       <a class="skip" href="#main">Skip to content</a>
       <header class="banner">
         <Link href="/" class="brand" aria-label="svc, runs">svc</Link>
-        <nav aria-label="Main" ref={nav}>
+        <nav aria-label="Main" ref={nav}
+          onFocusIn={(e) => (e.target as HTMLElement).scrollIntoView({ block: 'nearest', inline: 'nearest' })}>
           <ul>
             {ROUTES.filter((r) => r.nav).map((r) => (
               <li key={r.path}>
