@@ -20,7 +20,7 @@ for (const viewport of [DESKTOP, PHONE]) {
     for (const title of ['First run', 'Second run', 'Third run']) await startRun(app.server, { goal: 'g', title, workflow: 'linear', start: false });
     await app.goto('/');
     await page.locator('.board-row').nth(2).waitFor();
-    const order = await page.locator('.board-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-run')));
+    const order = await page.locator('.board-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-run') ?? ''));
 
     await page.keyboard.press('j');
     t.is((await focused(page)).row, order[0]);
