@@ -14,7 +14,8 @@ export interface RunWorkflowView {
   readonly description: string;
   /** the DOT source, @files inlined */
   readonly source: string;
-  readonly nodes: readonly { readonly id: string; readonly kind: NodeKind; readonly label?: string }[];
+  /** a gate's prompt is here for the person deciding at it; an agent's prompt is in `source` */
+  readonly nodes: readonly { readonly id: string; readonly kind: NodeKind; readonly label?: string; readonly prompt?: string }[];
   /** the step in flight or the node the run is at; null once it has left the graph */
   readonly current: string | null;
   /** the nodes Jump accepts */
@@ -27,7 +28,7 @@ export const readRunWorkflow = (core: ServiceCore, runId: string): Outcome<RunWo
   const wf = s.workflow;
   return right({
     name: wf.name, version: wf.version, description: wf.description, source: wf.source,
-    nodes: wf.nodes.map((n) => ({ id: n.id, kind: n.kind, ...(n.label ? { label: n.label } : {}) })),
+    nodes: wf.nodes.map((n) => ({ id: n.id, kind: n.kind, ...(n.label ? { label: n.label } : {}), ...(n.kind === 'gate' && n.prompt ? { prompt: n.prompt } : {}) })),
     current: s.step?.node ?? s.node ?? null,
     jumpTargets: jumpTargets(s),
   });
