@@ -121,10 +121,10 @@ test('a Created run has Start, which queues it; an ended run has no goal form', 
   const runId = await startRun(app.server, { goal: '[fail]', title: 'Not started', workflow: 'strict', start: false });
   await app.goto(`/runs/${runId}`);
   await app.page.locator('.run-facts .badge', { hasText: 'Created' }).waitFor();
-  t.deepEqual(await controls(app).locator('.row').first().getByRole('button').allTextContents(), ['Start', 'Abort']);
+  t.deepEqual(await controls(app).locator('.row').first().getByRole('button').allTextContents(), ['Start', 'Restart', 'Abort']);
   await app.axe(t, 'created');
   await shot(app, 'created', PHONE.width);
-  await controls(app).getByRole('button', { name: 'Start' }).click();
+  await controls(app).getByRole('button', { name: 'Start', exact: true }).click();
   await controls(app).getByRole('status').filter({ hasText: 'Resume applied.' }).waitFor();
   await app.page.locator('.run-facts .badge', { hasText: 'Failed' }).waitFor({ timeout: 20_000 });
   t.is(await app.page.getByText('Revise the goal').count(), 0, 'the server would refuse a revision now');
