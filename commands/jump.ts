@@ -5,6 +5,7 @@ import type { CommandContext } from './context.js';
 import { byAndWhy } from './context.js';
 import { accept, refuseAction, stopInFlight, type Decision } from './guards.js';
 import { invalid } from './refusal.js';
+import { quoted } from '../lib/inputs/quoted.js';
 
 /** Nodes a run can jump to: every step but the start. */
 export const jumpTargets = (s: RunState): string[] => s.workflow.nodes.filter((n) => n.kind !== 'start').map((n) => n.id);
@@ -13,6 +14,6 @@ export const decideJump = (s: RunState, c: CommandContext & { node: string }): D
   const reopenable = s.lifecycle === 'active' || (s.lifecycle === 'ended' && s.ending === 'Failed');
   if (!reopenable) return refuseAction('Jump');
   const target = findNode(s.workflow, c.node);
-  if (!target || target.kind === 'start') return left(invalid(`no step ${JSON.stringify(c.node)} to jump to; valid steps: ${jumpTargets(s).join(', ')}`));
+  if (!target || target.kind === 'start') return left(invalid(`no step ${JSON.stringify(quoted(c.node))} to jump to; valid steps: ${jumpTargets(s).join(', ')}`));
   return accept(...stopInFlight(s, `jumped to ${c.node}`), { type: 'Jumped', data: { node: c.node, ...byAndWhy(c) } });
 };

@@ -33,6 +33,7 @@ import { Service } from './service.js';
 import { Supervisors } from '../supervisors/supervisors.js';
 import { chatStream } from '../supervisors/chat.js';
 import { recoverApprovals } from '../supervisors/approvals.js';
+import { quoted } from '../inputs/quoted.js';
 
 // The composition root: opens the store, folds the journals, builds the real parts and starts the
 // engine. Tests open the same service; the only choice made by configuration is the harness set
@@ -52,8 +53,8 @@ const ref = (p: ProjectView) => ({ primaryFolderPath: primaryFolderPath(p), defa
 const workflowsFrom = (catalog: Catalog): Workflows => ({
   load(project, name) {
     const r = catalog.load(ref(project), name);
-    if (!r) return left(`unknown workflow ${JSON.stringify(name)}`);
-    if (isLeft(r)) return left(`workflow ${name} does not load: ${r.left.errors.slice(0, 3).map((e) => `${e.node ? `${e.node}: ` : ''}${e.message}`).join('; ')}`);
+    if (!r) return left(`unknown workflow ${JSON.stringify(quoted(name))}`);
+    if (isLeft(r)) return left(`workflow ${quoted(name)} does not load: ${r.left.errors.slice(0, 3).map((e) => `${e.node ? `${e.node}: ` : ''}${e.message}`).join('; ')}`);
     return right(r.right);
   },
   persona: (project, name) => catalog.persona(ref(project), name),

@@ -15,6 +15,7 @@ import { parsePosition } from '../../projections/run-views.js';
 import type { Actor, ControlInput, RunDetail, StartedBy, StartRunInput } from '../service-api.js';
 import { availabilityText, detailOf, type ServiceCore } from './core.js';
 import { decideCreateRun } from './start-run.js';
+import { quoted } from '../inputs/quoted.js';
 import { startRefusal } from './start-readiness.js';
 
 const ctxOf = (core: ServiceCore, by: Actor, reason?: string): CommandContext => ({ at: core.now().toISOString(), by, ...(reason !== undefined ? { reason } : {}) });
@@ -77,7 +78,7 @@ export const control = (core: ServiceCore, runId: string, input: ControlInput, b
   if (isLeft(found)) return found;
   const s = found.right;
   const position = parsePosition(input.position);
-  if (position === null) return left(invalid(`position ${JSON.stringify(input.position)} is not one that get_run returned`));
+  if (position === null) return left(invalid(`position ${JSON.stringify(quoted(input.position))} is not one that get_run returned`));
   if (position !== s.position) return right({ outcome: 'Stale', run: detailOf(core, s) });
   const built = controlCommand(core, input, ctxOf(core, by, input.reason));
   if (isLeft(built)) return built;
