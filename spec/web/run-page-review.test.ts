@@ -131,7 +131,7 @@ test('a Created run has Start, which queues it; an ended run has no goal form', 
   app.noErrors(t);
 });
 
-test('on a phone every line of the diff can be read: a long line scrolls inside its box', async (t) => {
+test('on a phone every line of the diff can be read: a long line wraps inside its box', async (t) => {
   const app = await openApp(t, { viewport: PHONE });
   const runId = await startRun(app.server, { goal: '[write:README.md=changed]', title: 'Diff run', workflow: 'linear' });
   await untilStanding(app.server, runId, 'Succeeded');
