@@ -17,6 +17,16 @@ import { startNote, startRuns } from './runs/start.js';
 
 export const PAGE_ROWS = 50;
 
+// Ages and durations move on with the clock, not only when a run changes: the board redraws once a
+// minute (nothing is read from the server for it).
+const useMinuteTick = (): void => {
+  const [, setTick] = useState(0);
+  useEffect(() => {
+    const id = setInterval(() => setTick((n) => n + 1), 60_000);
+    return () => clearInterval(id);
+  }, []);
+};
+
 const INITIAL: Readonly<Record<GroupKey, number>> = { needs: PAGE_ROWS, active: PAGE_ROWS, queued: PAGE_ROWS, done: PAGE_ROWS };
 
 export const Page = ({ query }: PageProps) => {
@@ -27,6 +37,7 @@ export const Page = ({ query }: PageProps) => {
   const [note, setNote] = useState<string | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
   const [picked, setPicked] = useState<ReadonlySet<string>>(new Set());
+  useMinuteTick();
   useEffect(() => { api<ProjectView[]>('projects').then(setProjects, setError); }, []);
 
   const rows = index.rows.value;

@@ -21,10 +21,12 @@ export const ConfirmButton = ({ label, question, yes, no, disabled, onConfirm }:
   const button = useRef<HTMLButtonElement>(null);
   const keep = useRef<HTMLButtonElement>(null);
   const focusNext = useRef<'keep' | 'button' | null>(null);
+  // A button still disabled (the act under way) cannot take focus: try again on the next render.
   useLayoutEffect(() => {
     const target = focusNext.current === 'keep' ? keep.current : focusNext.current === 'button' ? button.current : null;
+    if (!target || target.disabled) return;
     focusNext.current = null;
-    target?.focus();
+    target.focus();
   });
   const toggle = (on: boolean) => { focusNext.current = on ? 'keep' : 'button'; setOpen(on); };
   if (!open) return <button type="button" class="danger" ref={button} disabled={disabled} onClick={() => toggle(true)}>{label}</button>;
