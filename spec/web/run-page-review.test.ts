@@ -64,6 +64,34 @@ for (const viewport of VIEWPORTS) {
   });
 }
 
+/** A gate whose route leads on to an agent step (a workflow's own way back, like `stuck -> implement`). */
+const FIXED = `digraph fixed {
+  start  [kind=start]
+  work   [kind=agent, prompt="{{goal}}"]
+  review [kind=gate]
+  fix    [kind=agent, prompt="fix what the person says"]
+  done   [kind=exit]
+  start -> work -> review -> fix -> done
+}`;
+
+test('Send back at a gate whose route leads to an agent: the note opens that step (Resume)', async (t) => {
+  const app = await openApp(t, { viewport: DESKTOP, workflows: { fixed: FIXED } });
+  const runId = await startRun(app.server, { goal: 'first pass', title: 'Fixed run', workflow: 'fixed' });
+  await untilStanding(app.server, runId, 'Paused');
+  await app.goto(`/runs/${runId}`);
+  const gate = app.page.getByRole('region', { name: 'Gate review' });
+  await gate.getByText('Send back gives the note to the agent at fix, which runs next.').waitFor();
+  await gate.getByRole('textbox', { name: 'Note for the agent' }).fill('[write:fixed.txt=as asked]');
+  await gate.getByRole('button', { name: 'Send back' }).click();
+  await app.page.getByRole('status').filter({ hasText: 'Sent back to fix with your note.' }).waitFor();
+  await untilStanding(app.server, runId, 'Succeeded');
+  const dir = (await app.server.get(`/api/runs/${runId}/worktree`)).body.folders[0].directory;
+  t.is(readFileSync(join(dir, 'fixed.txt'), 'utf8'), 'as asked');
+  const steps = (await app.server.get(`/api/runs/${runId}/history?pageSize=200`)).body.events.filter((e: any) => e.type === 'StepStarted').map((e: any) => e.data.node);
+  t.deepEqual(steps, ['work', 'review', 'fix'], 'the gate passed on to fix, no jump');
+  app.noErrors(t);
+});
+
 for (const viewport of VIEWPORTS) {
   test(`Abort asks first: the safe answer has focus, Escape keeps the run, focus returns to Abort (${viewport.name})`, async (t) => {
     const app = await openApp(t, { viewport });
