@@ -50,7 +50,7 @@ const resolveAll = async (fs: readonly FolderRequest[]): Promise<Either<Refusal,
 
 const commit = (core: ServiceCore, projectId: string, d: Either<Refusal, ProjectEvent[]>): Outcome<ProjectView> => {
   if (isLeft(d)) return d;
-  core.projects.append(d.right, core.now().toISOString());
+  core.projects.transact(() => d, { at: core.now().toISOString(), onStale: 'refuse' });
   const p = core.projects.current.get(projectId);
   return p ? right(p) : left(notFound('project', projectId));
 };

@@ -2,7 +2,7 @@ import * as t from 'io-ts';
 import { oneOf } from '../../journal/codec-util.js';
 import { NonBlank } from '../http/codecs.js';
 import { HARNESSES } from '../workflows/model.js';
-import { RUN_WAKE_KINDS } from './agent/wakes.js';
+import { RUN_WAKE_KINDS } from './model.js';
 import { ACTION_SETTINGS, TIERS } from './model.js';
 import { quoted } from '../inputs/quoted.js';
 
