@@ -64,6 +64,8 @@ export interface RunDetail extends RunSummary {
   readonly currentStepToolClasses: readonly string[];
   readonly currentStepSettings: StepSettings | null;
   readonly allowedActions: readonly Action[];
+  /** whether a goal revision would be taken now (the run has not ended, its history reads) */
+  readonly canReviseGoal: boolean;
   readonly question?: { readonly id: string; readonly prompt: string; readonly options: readonly string[]; readonly allowText: boolean };
   readonly waitEndsAt?: string;
   readonly startedBy?: StartedBy;

@@ -86,6 +86,11 @@ export interface RunState {
   readonly handedTo?: string;
   /** the supervisor that started the run: it counts against that supervisor's cap of runs at work */
   readonly startedBySupervisor?: string;
+  /** when the run first left the queue, when it last ended, and the harness of its latest step: the
+   * board's age, duration and harness (optional: snapshots from before the board showed them lack them) */
+  readonly startedAt?: string;
+  readonly endedAt?: string;
+  readonly lastHarness?: HarnessName;
 }
 
 export const firstNode = (wf: Workflow): string | null => {
@@ -93,8 +98,9 @@ export const firstNode = (wf: Workflow): string | null => {
   return start ? (nextNodeId(wf, start.id, 'success') ?? null) : null;
 };
 
+// `updatedAt` is the time of the event being folded (applyStored sets it first).
 const ended = (s: RunState, ending: Ending, reason: string | null): RunState => ({
-  ...s, lifecycle: 'ended', ending, endReason: reason, step: null, question: null, paused: false,
+  ...s, lifecycle: 'ended', ending, endReason: reason, step: null, question: null, paused: false, endedAt: s.updatedAt,
 });
 
 // After a step ends, the run moves along the route for its outcome; no route leaves node null,
@@ -106,8 +112,11 @@ const afterStep = (s: RunState, node: string, outcome: 'success' | 'failure', su
 const interrupted = (s: RunState, reason: string): RunState =>
   s.step ? { ...s, step: null, question: null, previous: { node: s.step.node, outcome: 'interrupted', summary: reason } } : s;
 
-const reopen = (s: RunState): RunState =>
-  s.lifecycle === 'ended' ? { ...s, lifecycle: 'queued', ending: null, endReason: null, resolved: false } : s;
+const reopen = (s: RunState): RunState => {
+  if (s.lifecycle !== 'ended') return s;
+  const { endedAt: _endedAt, ...open } = s;
+  return { ...open, lifecycle: 'queued', ending: null, endReason: null, resolved: false };
+};
 
 // A Resume message sent while an agent turn runs is meant for that turn, even if its CLI cannot
 // take it mid-turn. (When it was taken, MessageDelivered follows at once and drops it.)
@@ -137,13 +146,16 @@ export const evolveRun = (s: RunState, e: RunEvent): RunState => {
     case 'RunCreated': return s;
     case 'RunQueued': return { ...s, lifecycle: 'queued' };
     case 'RunMovedToFront': return { ...s, queuePriority: e.data.priority };
-    case 'RunStarted': return { ...s, lifecycle: 'active', node: s.node ?? e.data.node };
+    case 'RunStarted': return { ...s, lifecycle: 'active', node: s.node ?? e.data.node, startedAt: s.startedAt ?? s.updatedAt };
     case 'WorktreesPrepared': return { ...s, checkouts: e.data.checkouts };
     case 'WorktreesRemoved': return { ...s, checkouts: null };
     case 'StepStarted': {
       const step: StepInFlight = { stepId: e.data.stepId, node: e.data.node, kind: e.data.kind, attempt: e.data.attempt, startedAt: s.updatedAt, harness: e.data.harness, endsAt: e.data.endsAt };
       const delivered = new Set(e.data.messages ?? []);
-      return { ...s, step, node: e.data.node, stepCount: s.stepCount + 1, paused: e.data.kind === 'gate' ? true : s.paused, held: s.held.filter((m) => !delivered.has(m.id)) };
+      return {
+        ...s, step, node: e.data.node, stepCount: s.stepCount + 1, paused: e.data.kind === 'gate' ? true : s.paused, held: s.held.filter((m) => !delivered.has(m.id)),
+        ...(e.data.harness ? { lastHarness: e.data.harness } : {}),
+      };
     }
     case 'StepSessionStarted': return { ...s, sessions: { ...s.sessions, [s.step?.node ?? '']: e.data.sessionId } };
     case 'StepProcessStarted': return s.step?.stepId === e.data.stepId ? { ...s, step: { ...s.step, process: { pid: e.data.pid, startTime: e.data.startTime } } } : s;

@@ -1,5 +1,7 @@
 import type { HttpRun, ProjectView, RunDetail, RunSummary, StepSettings } from '../lib/service-api.js';
+import { isRight } from 'fp-ts/lib/Either.js';
 import { allowedActions } from '../commands/control.js';
+import { decideReviseGoal } from '../commands/revise-goal.js';
 import type { RunState } from './run-state.js';
 import { outcomeOf, phaseOf, standingOf } from './standing.js';
 
@@ -39,6 +41,11 @@ export interface StepFacts {
   readonly toolClasses: readonly string[];
 }
 
+// Asked of decide with a goal that differs, as allowedActions asks each control: the app offers
+// "Revise the goal" exactly when the server would take a revision.
+const goalRevisable = (s: RunState): boolean =>
+  isRight(decideReviseGoal(s, { at: new Date(0).toISOString(), by: { kind: 'engine' }, goal: `${s.goal} ` }));
+
 /** owner: the supervisor that owns the run (projections/ownership.ts), null when none exists */
 export const runDetail = (s: RunState, project: ProjectView | undefined, step: StepFacts, owner: string | null = null): RunDetail => {
   const outcome = outcomeOf(s);
@@ -52,6 +59,7 @@ export const runDetail = (s: RunState, project: ProjectView | undefined, step: S
     currentStepToolClasses: step.toolClasses,
     currentStepSettings: step.settings,
     allowedActions: allowedActions(s),
+    canReviseGoal: goalRevisable(s),
     ...(s.question ? { question: { id: s.question.id, prompt: s.question.prompt, options: s.question.options, allowText: s.question.allowText } } : {}),
     ...(s.step?.kind === 'wait' && s.step.endsAt && !s.paused ? { waitEndsAt: s.step.endsAt } : {}),
     ...(s.startedBy ? { startedBy: s.startedBy } : {}),

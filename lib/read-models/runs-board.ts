@@ -1,11 +1,14 @@
 import { isAllowed } from '../../commands/control.js';
 import type { RunState } from '../../projections/run-state.js';
 import { positionToken } from '../../projections/run-views.js';
+import type { HarnessName } from '../workflows/model.js';
 import { listedRun } from './runs-list.js';
 
 // The runs board's row (the app's Runs page, and the `?runs` push stream): the run as GET /api/runs
 // lists it, plus what triage needs: archived and resolved, the queue priority (lower goes first),
-// the position a control must carry, and whether MoveToFront is allowed now. Rows are serialised once
+// the position a control must carry, whether MoveToFront and Start (Resume on a Created run) are
+// allowed now, and the facts a row shows: when it started and ended, the harness of its latest
+// step (else the one chosen for it), and why it ended. Rows are serialised once
 // per run state (states are replaced, never changed, on each append), so a board of 10,000 runs is
 // mostly a join of kept strings.
 
@@ -15,12 +18,23 @@ export type BoardRow = ReturnType<typeof listedRun> & {
   readonly queuePriority: number;
   readonly position: string;
   readonly canMoveToFront: boolean;
+  readonly canStart: boolean;
+  readonly startedAt: string | null;
+  readonly endedAt: string | null;
+  readonly harness: HarnessName | null;
+  /** why a run that did not succeed ended (the failure's reason, the abort's), else null */
+  readonly endReason: string | null;
 };
 
 const extra = (s: RunState) => ({
   archived: s.archived, resolved: s.resolved, queuePriority: s.queuePriority, position: positionToken(s),
   // only a queued run can move (decideMoveToFront); decide is asked only then, as it is not free
   canMoveToFront: s.lifecycle === 'queued' && isAllowed(s, 'MoveToFront'),
+  canStart: s.lifecycle === 'created' && isAllowed(s, 'Resume'),
+  startedAt: s.startedAt ?? null,
+  endedAt: s.lifecycle === 'ended' ? s.endedAt ?? null : null,
+  harness: s.step?.harness ?? s.lastHarness ?? s.harnessOverride ?? s.harness ?? s.workflow.stepDefaults.harness ?? null,
+  endReason: s.lifecycle === 'ended' && s.ending !== 'Succeeded' ? s.endReason : null,
 });
 
 export const boardRow = (s: RunState): BoardRow => ({ ...listedRun(s), ...extra(s) });

@@ -10,7 +10,8 @@ export const NODE_ATTRS_BY_KIND: Readonly<Record<NodeKind, readonly string[]>> =
   start: [],
   exit: [],
   agent: ['prompt', 'persona', 'harness', 'model', 'tools'],
-  gate: [],
+  // a gate's prompt is what the person deciding there reads (not sent to any agent)
+  gate: ['prompt'],
   wait: ['duration'],
   command: ['command'],
   deliver: [],

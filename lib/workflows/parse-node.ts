@@ -67,7 +67,8 @@ export const parseNode = (n: DotNode, base: PromptFileBase | undefined, f: Findi
     const w = nodeAttrWarning(kind, key);
     if (w) addWarning(f, n.id, key, w, n.lines[key]);
   }
-  const prompt = kind === 'agent' ? readPrompt(n, base, files, f) : undefined;
+  // An agent needs a prompt; a gate may have one, for the person who decides there.
+  const prompt = kind === 'agent' || (kind === 'gate' && n.attrs.prompt !== undefined) ? readPrompt(n, base, files, f) : undefined;
   const extra = kind === 'agent' ? readStepChoices(n.attrs, n.id, f) : kind === 'wait' ? waitFields(n, f) : kind === 'command' ? commandFields(n, f) : {};
   const label = n.attrs.label;
   const node: StepNode = { id: n.id, kind, ...(label ? { label } : {}), ...(prompt !== undefined ? { prompt } : {}), ...extra, attrs: { ...n.attrs } };

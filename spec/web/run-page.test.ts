@@ -88,11 +88,11 @@ for (const viewport of VIEWPORTS) {
     await tab(app, 'Pull request');
     await app.page.getByText('This run has no pull request yet.').waitFor();
 
-    // Resume at the gate is the approval.
+    // Approve at the gate (the control Resume) passes it.
     await tab(app, 'Thread');
-    await app.page.getByRole('region', { name: 'Controls' }).getByRole('button', { name: 'Resume', exact: true }).click();
+    await app.page.getByRole('region', { name: 'Gate review' }).getByRole('button', { name: 'Approve', exact: true }).click();
     await app.page.locator('.run-facts .badge', { hasText: 'Succeeded' }).waitFor({ timeout: 20_000 });
-    await app.page.getByRole('status').filter({ hasText: 'Resume applied.' }).waitFor();
+    await app.page.getByRole('status').filter({ hasText: 'Approved: the run goes on.' }).waitFor();
     app.noErrors(t);
   });
 }
@@ -111,18 +111,22 @@ test('a control sent with a stale position says Stale, changes nothing, and refr
   const steps = controls.getByRole('combobox', { name: 'Step' });
   await app.page.waitForFunction(() => document.querySelectorAll('.run-controls select option').length > 0);
   t.deepEqual(await steps.locator('option').allTextContents(), ['work', 'review', 'done']);
-  t.deepEqual(await controls.getByRole('button').allTextContents(), ['Resume', 'Restart', 'Abort', 'Jump']);
+  t.deepEqual(await controls.getByRole('button').allTextContents(), ['Restart', 'Abort', 'Jump'], 'at a gate, Resume is the gate panel\'s Approve');
   const before = (await app.server.get(`/api/runs/${runId}/detail`)).body;
   const moved = await app.server.post(`/api/runs/${runId}/control`, { position: before.position, action: 'Jump', node: 'review' });
   t.is(moved.body.outcome, 'Applied');
   await untilStanding(app.server, runId, 'Paused');
 
-  await controls.getByRole('button', { name: 'Abort' }).click();
+  const abort = async () => {
+    await controls.getByRole('button', { name: 'Abort', exact: true }).click();
+    await controls.getByRole('button', { name: 'Abort the run' }).click();
+  };
+  await abort();
   await controls.getByRole('alert').filter({ hasText: /^Stale/ }).waitFor();
   const after = (await app.server.get(`/api/runs/${runId}/detail`)).body;
   t.is(after.standing, 'Paused', 'the stale Abort changed nothing');
   // The page now holds the run as it is: the same control goes through.
-  await controls.getByRole('button', { name: 'Abort' }).click();
+  await abort();
   await controls.getByRole('status').filter({ hasText: 'Abort applied.' }).waitFor();
   await app.page.locator('.run-facts .badge', { hasText: 'Aborted' }).waitFor();
   t.is((await app.server.get(`/api/runs/${runId}/detail`)).body.standing, 'Aborted');
@@ -161,7 +165,7 @@ test('a failed run: another ready harness from the picker, then export, resolve,
   const picker = controls.getByRole('combobox', { name: 'Harness' });
   await picker.waitFor();
   await app.page.waitForFunction(() => [...document.querySelectorAll('select option')].some((o) => (o as HTMLOptionElement).value === 'codex'));
-  t.deepEqual(await picker.locator('option').allTextContents(), ['claude', 'codex', 'opencode'], 'every ready harness');
+  t.deepEqual(await picker.locator('option').allTextContents(), ['choose a harness', 'claude', 'codex', 'opencode'], 'every ready harness, none chosen');
   await picker.selectOption('opencode');
   await controls.getByRole('button', { name: 'Change harness' }).click();
   await controls.getByRole('status').filter({ hasText: 'Change harness applied.' }).waitFor();

@@ -7,6 +7,7 @@ import { useRun } from '../run/data.js';
 import { History, Log, Thread } from '../run/feeds.js';
 import { WorkflowGraph } from '../run/graph.js';
 import { PullRequest } from '../run/pull-request.js';
+import { Gate } from '../run/gate.js';
 import { Question } from '../run/question.js';
 import { GoalForm, MessageBox } from '../run/steer.js';
 import { addRunStyle } from '../run/style.js';
@@ -77,6 +78,7 @@ export const Page = ({ params, query }: PageProps) => {
       {data.stream.value === 'retrying' ? <p class="muted" role="status">Reconnecting to the server…</p> : null}
       <Controls data={data} run={run} />
       <Question data={data} run={run} />
+      <Gate data={data} run={run} />
       <div class="run-goal">
         <h2>Goal</h2>
         <p class="goal">{run.goal}</p>
@@ -88,7 +90,7 @@ export const Page = ({ params, query }: PageProps) => {
         </section>
       ) : null}
       {going ? <MessageBox data={data} run={run} /> : null}
-      <GoalForm data={data} run={run} />
+      {run.canReviseGoal ? <GoalForm data={data} run={run} /> : null}
       <RunActions data={data} run={run} />
       <Tabs label="Run content" tabs={TABS} selected={tab} onSelect={select}>
         {tab === 'thread' ? <Thread data={data} />

@@ -9,12 +9,23 @@ import { ErrorNote, Loading, PageHeading } from '../ui/page.js';
 import { FilterBar } from './runs/filters.js';
 import { filtersFrom, filtersQuery, GROUPS, groupRuns, type Filters, type GroupKey } from './runs/groups.js';
 import { RunRow } from './runs/run-row.js';
+import { startNote, startRuns } from './runs/start.js';
 
 // The Runs page: a board grouped for triage, filtered by project, workflow, standing and text
 // (archived runs on request), live over the push stream. Each group shows a page of rows and
 // grows on request, so 10,000 runs never all render.
 
 export const PAGE_ROWS = 50;
+
+// Ages and durations move on with the clock, not only when a run changes: the board redraws once a
+// minute (nothing is read from the server for it).
+const useMinuteTick = (): void => {
+  const [, setTick] = useState(0);
+  useEffect(() => {
+    const id = setInterval(() => setTick((n) => n + 1), 60_000);
+    return () => clearInterval(id);
+  }, []);
+};
 
 const INITIAL: Readonly<Record<GroupKey, number>> = { needs: PAGE_ROWS, active: PAGE_ROWS, queued: PAGE_ROWS, done: PAGE_ROWS };
 
@@ -25,6 +36,8 @@ export const Page = ({ query }: PageProps) => {
   const [limits, setLimits] = useState(INITIAL);
   const [note, setNote] = useState<string | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
+  const [picked, setPicked] = useState<ReadonlySet<string>>(new Set());
+  useMinuteTick();
   useEffect(() => { api<ProjectView[]>('projects').then(setProjects, setError); }, []);
 
   const rows = index.rows.value;
@@ -47,6 +60,21 @@ export const Page = ({ query }: PageProps) => {
       else throw err;
     }
   };
+
+  const start = async (list: readonly BoardRow[]) => {
+    setNote(null);
+    setError(null);
+    setNote(startNote(await startRuns(list)));
+    setPicked(new Set());
+  };
+  const pick = (row: BoardRow, on: boolean) => {
+    const next = new Set(picked);
+    if (on) next.add(row.runId); else next.delete(row.runId);
+    setPicked(next);
+  };
+  // only runs still startable count: a picked run that started elsewhere drops out of the bulk Start
+  const startable = grouped.queued.filter((r) => r.canStart && picked.has(r.runId));
+  const now = Date.now();
 
   const total = GROUPS.reduce((n, g) => n + grouped[g.key].length, 0);
   return (
@@ -73,11 +101,18 @@ export const Page = ({ query }: PageProps) => {
                 return (
                   <section key={g.key} class={`group group-${g.key}`} aria-labelledby={headingId} data-group={g.key}>
                     <h2 id={headingId}>{g.title} <span class="count">({list.length})</span></h2>
+                    {g.key === 'queued' && list.some((r) => r.canStart) ? (
+                      <div class="board-bulk">
+                        <button type="button" disabled={startable.length === 0} onClick={() => void start(startable)}>Start selected ({startable.length})</button>
+                        <span class="muted">Runs created without starting can be picked and started together.</span>
+                      </div>
+                    ) : null}
                     {list.length === 0 ? <p class="muted">{g.empty}</p> : (
                       <ul class="board-list">
                         {shown.map((r) => (
-                          <RunRow key={r.runId} row={r} projectName={projectName.get(r.project) ?? r.project}
-                            {...(g.key === 'queued' && r.standing === 'Queued' ? { queuePlace: queued.indexOf(r) + 1, onMoveToFront: moveToFront } : {})} />
+                          <RunRow key={r.runId} row={r} projectName={projectName.get(r.project) ?? r.project} now={now}
+                            {...(g.key === 'queued' && r.standing === 'Queued' ? { queuePlace: queued.indexOf(r) + 1, onMoveToFront: moveToFront } : {})}
+                            {...(r.canStart ? { onStart: (row: BoardRow) => void start([row]), selected: picked.has(r.runId), onSelect: pick } : {})} />
                         ))}
                       </ul>
                     )}

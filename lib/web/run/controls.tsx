@@ -1,7 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Action, RunDetail } from '../../service-api.js';
 import { api, ApiError } from '../api.js';
+import { ConfirmButton } from './confirm.js';
 import type { RunData } from './data.js';
+import { HarnessForm } from './harness-form.js';
 
 // The run's controls: exactly its `allowedActions`, each sent with the `position` the page holds.
 // If the run moved on before the control reached it, the server answers `Stale` and changes
@@ -11,8 +13,6 @@ const LABEL: Record<Action, string> = {
   Pause: 'Pause', Resume: 'Resume', Retry: 'Retry', ChangeHarness: 'Change harness', Jump: 'Jump',
   SkipWait: 'Skip wait', Restart: 'Restart', Abort: 'Abort', MoveToFront: 'Move to front',
 };
-
-interface Harness { readonly name: string; readonly availability?: { readonly _tag: string; readonly detail?: string } }
 
 export type Note = { readonly kind: 'ok' | 'stale' | 'error'; readonly text: string } | null;
 
@@ -34,17 +34,6 @@ export const sendControl = async (data: RunData, run: RunDetail, action: Action,
   }
 };
 
-const useReadyHarnesses = (wanted: boolean): readonly Harness[] | null => {
-  const [list, setList] = useState<readonly Harness[] | null>(null);
-  useEffect(() => {
-    if (!wanted) return;
-    let live = true;
-    api<{ harnesses: Harness[] }>('harnesses').then((r) => { if (live) setList(r.harnesses.filter((h) => h.availability?._tag === 'Ready')); }, () => { if (live) setList([]); });
-    return () => { live = false; };
-  }, [wanted]);
-  return list;
-};
-
 const useJumpTargets = (runId: string, wanted: boolean): readonly string[] | null => {
   const [targets, setTargets] = useState<readonly string[] | null>(null);
   useEffect(() => {
@@ -59,13 +48,17 @@ const useJumpTargets = (runId: string, wanted: boolean): readonly string[] | nul
 export const NoteLine = ({ note }: { readonly note: Note }) =>
   note ? <p class={`note note-${note.kind}`} role={note.kind === 'ok' ? 'status' : 'alert'}>{note.text}</p> : null;
 
+// A run at a gate is approved or sent back from the gate's own panel (gate.tsx), so its Resume is
+// not repeated here; a Created run's Resume is its Start (it joins the queue).
+const labelOf = (run: RunDetail, a: Action): string => (a === 'Resume' && run.standing === 'Created' ? 'Start' : LABEL[a]);
+const shown = (run: RunDetail, a: Action): boolean =>
+  a !== 'ChangeHarness' && a !== 'Jump' && a !== 'Abort' && !(a === 'Resume' && run.phase === 'AtGate');
+
 export const Controls = ({ data, run }: { readonly data: RunData; readonly run: RunDetail }) => {
   const [busy, setBusy] = useState(false);
   const [note, setNote] = useState<Note>(null);
   const allowed = run.allowedActions;
-  const harnesses = useReadyHarnesses(allowed.includes('ChangeHarness'));
   const targets = useJumpTargets(run.id, allowed.includes('Jump'));
-  const [harness, setHarness] = useState('');
   const [node, setNode] = useState('');
   const act = async (action: Action, extra: Record<string, string> = {}) => {
     setBusy(true);
@@ -73,30 +66,19 @@ export const Controls = ({ data, run }: { readonly data: RunData; readonly run: 
     setNote(await sendControl(data, run, action, extra));
     setBusy(false);
   };
-  const plain = allowed.filter((a) => a !== 'ChangeHarness' && a !== 'Jump');
-  // The harness of the step in flight is no choice; a run that ended has none in flight.
-  const currentHarness = run.currentStepSettings?.harness.value;
-  const otherHarnesses = (harnesses ?? []).filter((h) => h.name !== currentHarness);
   return (
     <section class="run-controls" aria-label="Controls">
       {allowed.length === 0 ? <p class="muted">No control applies to this run now.</p> : null}
       <div class="row">
-        {plain.map((a) => (
-          <button key={a} type="button" class={a === 'Abort' ? 'danger' : undefined} disabled={busy} onClick={() => void act(a)}>{LABEL[a]}</button>
+        {allowed.filter((a) => shown(run, a)).map((a) => (
+          <button key={a} type="button" disabled={busy} onClick={() => void act(a)}>{labelOf(run, a)}</button>
         ))}
+        {allowed.includes('Abort') ? (
+          <ConfirmButton label="Abort" disabled={busy} yes="Abort the run" no="Keep it going" onConfirm={() => void act('Abort')}
+            question="Abort this run? It ends for good: its step in flight is stopped and it cannot be resumed (Restart makes a new run)." />
+        ) : null}
       </div>
-      {allowed.includes('ChangeHarness') ? (
-        <form class="row inline-form" onSubmit={(e) => { e.preventDefault(); const h = harness || otherHarnesses[0]?.name; if (h) void act('ChangeHarness', { harness: h }); }}>
-          <label class="inline">Harness
-            <select value={harness || otherHarnesses[0]?.name || ''} onChange={(e) => setHarness((e.target as HTMLSelectElement).value)} disabled={!otherHarnesses.length}>
-              {harnesses === null ? <option value="">checking…</option>
-                : otherHarnesses.length === 0 ? <option value="">no other harness is ready</option>
-                : otherHarnesses.map((h) => <option key={h.name} value={h.name}>{h.name}</option>)}
-            </select>
-          </label>
-          <button type="submit" disabled={busy || !otherHarnesses.length}>Change harness</button>
-        </form>
-      ) : null}
+      {allowed.includes('ChangeHarness') ? <HarnessForm current={run.currentStepSettings?.harness.value} busy={busy} onChange={(h) => act('ChangeHarness', { harness: h })} /> : null}
       {allowed.includes('Jump') ? (
         <form class="row inline-form" onSubmit={(e) => { e.preventDefault(); const n = node || targets?.[0]; if (n) void act('Jump', { node: n }); }}>
           <label class="inline">Step

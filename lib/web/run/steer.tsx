@@ -5,7 +5,8 @@ import { NoteLine, type Note } from './controls.js';
 import type { RunData } from './data.js';
 
 // Talking to the run's agent: a message delivered now where the CLI can take it (Resume) or held
-// for the next turn (Hold), and a revised goal. The server says whether it was delivered and why
+// for the next turn (Hold), and a revised goal (the page shows the goal form only while the run's
+// detail says `canReviseGoal`, which the server asks of its own rule). The server says whether it was delivered and why
 // not; the page shows that as it is.
 
 interface MessageReply { readonly run: RunDetail; readonly delivered: boolean; readonly detail: string | null }
@@ -50,7 +51,6 @@ export const GoalForm = ({ data, run }: { readonly data: RunData; readonly run: 
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
   const [note, setNote] = useState<Note>(null);
-  const ended = ['Succeeded', 'Failed', 'Aborted'].includes(run.standing);
   const value = goal ?? run.goal;
   const save = async () => {
     setBusy(true);
@@ -69,17 +69,15 @@ export const GoalForm = ({ data, run }: { readonly data: RunData; readonly run: 
   return (
     <details class="panel">
       <summary>Revise the goal</summary>
-      {ended ? <p class="muted">The run has ended; its goal can no longer change.</p> : (
-        <form onSubmit={(e) => { e.preventDefault(); void save(); }}>
-          <label>Goal
-            <textarea rows={4} value={value} onInput={(e) => setGoal((e.target as HTMLTextAreaElement).value)} />
-          </label>
-          <label>Reason (optional)
-            <input value={reason} onInput={(e) => setReason((e.target as HTMLInputElement).value)} />
-          </label>
-          <button type="submit" disabled={busy || !value.trim() || value === run.goal}>Save goal</button>
-        </form>
-      )}
+      <form onSubmit={(e) => { e.preventDefault(); void save(); }}>
+        <label>Goal
+          <textarea rows={4} value={value} onInput={(e) => setGoal((e.target as HTMLTextAreaElement).value)} />
+        </label>
+        <label>Reason (optional)
+          <input value={reason} onInput={(e) => setReason((e.target as HTMLInputElement).value)} />
+        </label>
+        <button type="submit" disabled={busy || !value.trim() || value === run.goal}>Save goal</button>
+      </form>
       <NoteLine note={note} />
     </details>
   );

@@ -2,22 +2,46 @@ import type { BoardRow } from '../../data/runs-index.js';
 import { StandingBadge } from '../../ui/badge.js';
 import { Link } from '../../ui/link.js';
 import { needsReason } from './groups.js';
+import { ago, span } from './time.js';
 
-// One run on the board: what it is, where it stands, and MoveToFront for a queued run.
+// One run on the board: what it is, where it stands, its age, how long it has run (or ran), its
+// harness and last activity, why it failed; MoveToFront for a queued run; Start, and a checkbox for
+// the bulk Start, for a run that was created without starting.
 
 export interface RunRowProps {
   readonly row: BoardRow;
   readonly projectName: string;
+  /** the time the board was drawn at, for ages and durations */
+  readonly now: number;
   readonly queuePlace?: number;
   readonly onMoveToFront?: (row: BoardRow) => void;
+  readonly onStart?: (row: BoardRow) => void;
+  readonly selected?: boolean;
+  readonly onSelect?: (row: BoardRow, on: boolean) => void;
 }
 
-export const RunRow = ({ row, projectName, queuePlace, onMoveToFront }: RunRowProps) => {
+const Times = ({ row, now }: { readonly row: BoardRow; readonly now: number }) => {
+  const ran = row.startedAt ? span((row.endedAt ? Date.parse(row.endedAt) : now) - Date.parse(row.startedAt)) : null;
+  return (
+    <div class="board-times muted">
+      <span title={row.createdAt}>created {ago(row.createdAt, now)}</span>
+      {ran ? <> · <span>{row.endedAt ? `ran ${ran}` : `running for ${ran}`}</span></> : null}
+      {row.harness ? <> · <span>{row.harness}</span></> : null}
+      {' · '}<span title={row.updatedAt}>last activity {ago(row.updatedAt, now)}</span>
+    </div>
+  );
+};
+
+export const RunRow = ({ row, projectName, now, queuePlace, onMoveToFront, onStart, selected, onSelect }: RunRowProps) => {
   const reason = needsReason(row);
   const canMove = onMoveToFront && row.canMoveToFront;
+  const canStart = onStart && row.canStart;
   return (
     <li class="board-row" data-run={row.runId}>
       <div class="board-main">
+        {canStart && onSelect ? (
+          <input type="checkbox" checked={selected ?? false} aria-label={`Select ${row.title}`} onChange={(e) => onSelect(row, e.currentTarget.checked)} />
+        ) : null}
         <StandingBadge standing={row.standing} />
         {reason && reason !== row.standing ? <span class="chip">{reason}</span> : null}
         {row.archived ? <span class="chip">Archived</span> : null}
@@ -28,7 +52,10 @@ export const RunRow = ({ row, projectName, queuePlace, onMoveToFront }: RunRowPr
         <span>{projectName}</span> · <span>{row.workflowName}</span>
         {row.currentStep ? <> · <span>at {row.currentStep}</span></> : null}
       </div>
+      <Times row={row} now={now} />
+      {row.endReason ? <p class="board-reason">{row.standing === 'Failed' ? 'Failed: ' : `${row.standing}: `}{row.endReason}</p> : null}
       {canMove ? <button type="button" class="small" onClick={() => onMoveToFront(row)} aria-label={`Move to front: ${row.title}`}>Move to front</button> : null}
+      {canStart ? <button type="button" class="small" onClick={() => onStart(row)} aria-label={`Start: ${row.title}`}>Start</button> : null}
     </li>
   );
 };
