@@ -19,6 +19,7 @@ export const decideSendMessage = (s: RunState, c: SendMessage): Decision => {
   const blocked = readable(s, 'message_run');
   if (blocked) return left(blocked);
   if (c.text.trim() === '') return left(invalid('text must not be blank'));
+  if (s.sentMessages?.includes(c.messageId)) return nothing();
   if (s.lifecycle === 'ended') return left(ended(`the run has ended (${s.ending}); the message was not taken`));
   const sent = { type: 'MessageSent' as const, data: { messageId: c.messageId, text: c.text, delivery: c.delivery, ...byAndWhy(c) } };
   if (c.delivery === 'Hold') return accept(sent);

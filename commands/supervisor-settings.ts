@@ -67,5 +67,7 @@ export const decideRecordCost = (s: SupervisorState | null, c: { supervisorId: s
   if (!s) return left(notFound('supervisor', c.supervisorId));
   if (!/^\d{4}-\d{2}-\d{2}$/.test(c.day)) return left(invalid(`day must be YYYY-MM-DD (got ${quoted(c.day)})`));
   if (c.cost._tag === 'Known' && !(Number.isFinite(c.cost.usd) && c.cost.usd >= 0)) return left(invalid('a known cost is a non-negative number of dollars'));
+  // a turn's cost is recorded once; turns run one at a time, so the last recorded turn is the one a retry repeats
+  if (c.turnId !== null && c.turnId === s.lastCostTurn) return right([]);
   return right([{ type: 'CostRecorded', data: { day: c.day, cost: c.cost, turnId: c.turnId } }]);
 };

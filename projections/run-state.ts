@@ -67,6 +67,8 @@ export interface RunState {
    * flight but could not take it: the step's session continues with it before the step ends
    */
   readonly held: readonly HeldMessage[];
+  /** every message id the run was sent (optional: snapshots from before it lack it); a repeat is not sent twice */
+  readonly sentMessages?: readonly string[];
   /** messages the run ended with still held (optional: snapshots from before it lack it) */
   readonly undelivered?: readonly { readonly id: string; readonly text: string; readonly reason: string }[];
   readonly sessions: Readonly<Record<string, string>>;
@@ -176,7 +178,7 @@ export const evolveRun = (s: RunState, e: RunEvent): RunState => {
     case 'RunSucceeded': return ended(s, 'Succeeded', null);
     case 'RunFailed': return ended(s, 'Failed', e.data.reason);
     case 'GoalRevised': return { ...s, goal: e.data.goal };
-    case 'MessageSent': return { ...s, held: [...s.held, heldMessage(s, e.data)] };
+    case 'MessageSent': return { ...s, held: [...s.held, heldMessage(s, e.data)], sentMessages: [...(s.sentMessages ?? []), e.data.messageId] };
     case 'MessageDelivered': return { ...s, held: s.held.filter((m) => m.id !== e.data.messageId) };
     case 'MessageUndelivered': return undeliver(s, e.data.messageId, e.data.reason);
     case 'QuestionAsked': return { ...s, question: { id: e.data.questionId, stepId: e.data.stepId, prompt: e.data.prompt, options: e.data.options, allowText: e.data.allowText } };

@@ -21,6 +21,8 @@ export interface SupervisorState {
   readonly notes: string;
   readonly keyChangedAt: string;
   readonly spent: Readonly<Record<string, DaySpend>>;
+  /** the turn whose cost was recorded last: a repeat of that record is not counted twice */
+  readonly lastCostTurn?: string | null;
   readonly seq: number;
 }
 
@@ -59,7 +61,7 @@ const evolve = (s: SupervisorState | null, e: SupervisorEvent, at: string): Supe
     case 'SupervisorKeyRegenerated': return { ...s, keyChangedAt: at };
     case 'SupervisorNotesKept': return { ...s, notes: e.data.text };
     case 'CostRecorded':
-      return { ...s, spent: spend(s.spent, e.data.day, e.data.cost._tag === 'Known' ? e.data.cost.usd : 0, e.data.cost._tag === 'Unknown' ? 1 : 0) };
+      return { ...s, lastCostTurn: e.data.turnId ?? null, spent: spend(s.spent, e.data.day, e.data.cost._tag === 'Known' ? e.data.cost.usd : 0, e.data.cost._tag === 'Unknown' ? 1 : 0) };
   }
 };
 

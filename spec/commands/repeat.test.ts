@@ -6,13 +6,13 @@ import { decideAnswerQuestion } from '../../commands/answer-question.js';
 import { decideArchive } from '../../commands/archive.js';
 import { decideControl } from '../../commands/control.js';
 import { decideAskQuestion, decideContinueTurn, decideEndRun, decideFinishStep, decideGrantSlot, decideRecordWorktrees, decideReportOutcome, decideStartStep } from '../../commands/engine-steps.js';
-import { decideDeliverMessage } from '../../commands/send-message.js';
+import { decideDeliverMessage, decideSendMessage } from '../../commands/send-message.js';
 import { decideAddFolder, decideAddProject, decideChooseDefaultWorkflow, decideChoosePrimaryFolder, decideRemoveFolder, decideRenameProject } from '../../commands/projects.js';
 import type { Refusal } from '../../commands/refusal.js';
 import { decideResolve } from '../../commands/resolve.js';
 import { decideReviseGoal } from '../../commands/revise-goal.js';
 import { decideHandOver } from '../../commands/supervisor-only.js';
-import { decideChangeSupervisor, decideCreateSupervisor, decideKeepNotes, decideRegenerateKey } from '../../commands/supervisor-settings.js';
+import { decideChangeSupervisor, decideCreateSupervisor, decideKeepNotes, decideRecordCost, decideRegenerateKey } from '../../commands/supervisor-settings.js';
 import { decideChangeTrigger, decideCreateTrigger, decideDeleteTrigger } from '../../commands/trigger-define.js';
 import { decideRecordEvent, decideSettleRun, decideSkipFirings } from '../../commands/trigger-fire.js';
 import type { ProjectEvent } from '../../journal/project-events.js';
@@ -60,6 +60,7 @@ const done: RunEvent[] = [...RUNNING, { type: 'StepSucceeded', data: { stepId: '
 const owned = (s: RunState) => ({ supervisor: { id: 'sp', project: 'p' }, run: { id: s.runId, owner: s.handedTo ?? 'sp' }, global: 'global', reason: 'too hard', by: { kind: 'supervisor' as const, name: 'sp' } });
 
 const RUN_ROWS: Row[] = [
+  runRow('SendMessage', RUNNING, decideSendMessage, { ...ctx, messageId: 'm9', text: 'hi', delivery: 'Hold' }, NOTHING),
   runRow('Pause', RUNNING, decideControl, { ...ctx, action: 'Pause' }, { refused: 'NotAllowed', why: 'the run is paused now: what is allowed is Resume' }),
   runRow('Resume (paused)', paused, decideControl, { ...ctx, action: 'Resume' }, { refused: 'NotAllowed', why: 'the run goes on now: what is allowed is Pause' }),
   runRow('Resume (created)', [created], decideControl, { ...ctx, action: 'Resume' }, { refused: 'NotAllowed', why: 'the run is queued now' }),
@@ -116,6 +117,7 @@ const SUPERVISOR_ROWS: Row[] = [
   supervisorRow('CreateSupervisor', null, (s) => decideCreateSupervisor({ supervisorId: 'sp', project: 'p', projectExists: true, existing: s?.id ?? null, source }),
     { refused: 'Conflict', why: 'the project has its supervisor: the one just made' }),
   supervisorRow('ChangeSupervisor', supervisor, (s) => decideChangeSupervisor(s, { supervisorId: 'sp', patch: { runCap: 3 }, source }), NOTHING),
+  supervisorRow('RecordCost', supervisor, (s) => decideRecordCost(s, { supervisorId: 'sp', day: '2026-11-24', cost: { _tag: 'Known', usd: 0.5 }, turnId: 't1' }), NOTHING),
   supervisorRow('KeepNotes', supervisor, (s) => decideKeepNotes(s, { supervisorId: 'sp', text: 'remember', source }), NOTHING),
   supervisorRow('RegenerateKey', supervisor, (s) => decideRegenerateKey(s, { supervisorId: 'sp', source }),
     { again: 'each call asks for a new key (the caller makes the key): a second call is a second rotation, and the old key must die again' }),
@@ -163,9 +165,7 @@ const NOT_IN_TABLE: Record<string, string> = {
   decideHeld: 'a guard: why a supervisor is held, no events', decideRunCap: 'a guard', decideHarnessMove: 'a guard', decideOwnsRun: 'a guard', decideMayStartIn: 'a guard',
   decideStartReadiness: 'a guard: whether the harnesses a start needs are known not to work', decideRead: 'a guard', decideReason: 'a guard', decideTier: 'a reading of a tool\'s tier', decideSupervisorAction: 'a guard over the tiers', decideApproval: 'a reading of an approval card',
   // Known not to be [] on a repeat today, left to their owners (see the report of issue 18's E1):
-  decideSendMessage: 'a repeat with the same messageId is sent again once the first was delivered (the state keeps only held ids); every call makes a new messageId, so no caller repeats one today',
   decideCreateRun: 'no state to decide on: its caller appends at expected seq 0, so a repeat with the same run id is refused by the journal (Stale), not decided again',
-  decideRecordCost: 'a repeat with the same turnId is counted again (the ledger keeps sums, not turn ids); costs are being reworked (C)',
 };
 
 test('every decide in commands/ is in the table or named above with why', (t) => {
@@ -174,4 +174,9 @@ test('every decide in commands/ is in the table or named above with why', (t) =>
     .flatMap((f) => [...readFileSync(join(dir, f), 'utf8').matchAll(/^export const (decide\w+)/gm)].map((m) => m[1]!));
   const covered = new Set([...ROWS.map((r) => `decide${r.command.split(' ')[0]}`), ...Object.keys(NOT_IN_TABLE)]);
   t.deepEqual(decides.filter((d) => !covered.has(d)), []);
+});
+
+test('SendMessage, repeated after the first was delivered: nothing (the run remembers every message id it was sent)', (t) => {
+  const delivered = given(...heldForTurn, { type: 'MessageDelivered', data: { messageId: 'm1', stepId: 's1' } });
+  t.deepEqual(decideSendMessage(delivered, { ...ctx, messageId: 'm1', text: 'hi', delivery: 'Resume' }), { _tag: 'Right', right: [] });
 });
