@@ -7,7 +7,9 @@ import { quoteShort, requestHost } from './request-host.js';
 // Authentication 1-3): a loopback server answers only loopback host names, which defeats DNS
 // rebinding; a network bind answers any host name; a state-changing request from another web site
 // is refused either way. A request whose host cannot be read for certain (two Host lines, a Host
-// that is not `host[:port]`, an absolute-form target naming another host) is a 400 on any bind.
+// that is not `host[:port]`, an absolute-form target naming another host) names none of the allowed
+// host names: on a loopback bind it is the spec's 403 like any other name (the detail says what was
+// malformed); on a network bind, which answers any name, it is the HTTP standard's 400.
 
 export interface GuardOptions {
   /** the address the server is bound to, e.g. "127.0.0.1" (default) or what --bind gave */
@@ -25,7 +27,7 @@ const nameAllowed = (bind: string, name: string | null): boolean =>
 
 export const hostRules = (opts: GuardOptions): Middleware => async (ctx, next) => {
   const host = requestHost(ctx.req.rawHeaders, ctx.req.url ?? '');
-  if (host.kind === 'malformed') return refuse(ctx, 400, host.detail);
+  if (host.kind === 'malformed') return refuse(ctx, isLoopbackBind(opts.bind) ? 403 : 400, host.detail);
   const name = host.kind === 'named' ? host.host.name : null;
   if (!nameAllowed(opts.bind, name)) return forbid(ctx, `host name not allowed: ${name === null ? '(none)' : quoteShort(name)}`);
   await next();
