@@ -12,6 +12,10 @@ const Why = { reason: t.string };
 const By = { by: ActorCodec };
 
 const CheckoutCodec = withOptional({ folder: t.string, path: t.string, directory: t.string, branch: t.string, base: t.string }, { baseBranch: t.union([t.string, t.null]) });
+const ReviewCommentCodec = withOptional(
+  { path: t.string, side: oneOf(['new', 'old'] as const), line: t.number, body: t.string, quote: t.string },
+  { endLine: t.number },
+);
 const PullRequestCodec = t.type({ repository: t.string, number: t.number, url: t.string });
 // the trigger rule and event that started a run (lib/triggers)
 const StartedByCodec = t.type({
@@ -54,7 +58,10 @@ export const RUN_EVENT_CODECS = {
   RunSucceeded: t.type({ summary: t.string }),
   RunFailed: t.type({ reason: t.string }),
   GoalRevised: withOptional({ goal: t.string, previous: t.string, ...By }, Why),
-  MessageSent: withOptional({ messageId: t.string, text: t.string, delivery: oneOf(['Resume', 'Hold'] as const), ...By }, Why),
+  // `review`: the message is a review's (ReviewSubmitted just before it), so the thread shows the review, not the text twice
+  MessageSent: withOptional({ messageId: t.string, text: t.string, delivery: oneOf(['Resume', 'Hold'] as const), ...By }, { review: t.string, ...Why }),
+  // comments on lines of the run's diff, each with the code it quotes as it was when submitted
+  ReviewSubmitted: withOptional({ reviewId: t.string, messageId: t.string, comments: t.array(ReviewCommentCodec), ...By }, { summary: t.string, ...Why }),
   MessageDelivered: t.type({ messageId: t.string, stepId: t.string }),
   // a held message that can never reach an agent now (the run ended or was aborted with it held)
   MessageUndelivered: t.type({ messageId: t.string, reason: t.string }),
@@ -78,6 +85,7 @@ export type RunEventType = keyof Codecs;
 export type RunEvent = { [K in RunEventType]: { readonly type: K; readonly data: t.TypeOf<Codecs[K]> } }[RunEventType];
 export type RunEventOf<K extends RunEventType> = Extract<RunEvent, { type: K }>;
 export type Checkout = t.TypeOf<typeof CheckoutCodec>;
+export type ReviewComment = t.TypeOf<typeof ReviewCommentCodec>;
 
 // Events that only add to the thread or log: they do not move the run's position, so a control
 // taken from a view stays valid while the agent keeps talking.

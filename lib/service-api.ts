@@ -1,4 +1,5 @@
 import type { Outcome } from '../commands/refusal.js';
+import type { ReviewInputOf } from './inputs/review.js';
 import type { HarnessName, Origin } from './workflows/model.js';
 
 // The one door into the service for the HTTP routes, the MCP tools, the CLI and the browser app.
@@ -162,6 +163,9 @@ export interface ServiceApi {
   listWorkflows(project: string): Outcome<{ workflows: readonly WorkflowListItem[] }>;
   readWorkflow(project: string, workflow: string): Outcome<unknown>;
   validateWorkflow(project: string, workflow: string): Outcome<unknown>;
+  /** comments on lines of the run's diff, recorded and sent to its agent as one message (docs/app.md) */
+  submitReview(runId: string, input: ReviewInputOf, by: Actor): Promise<Outcome<{ review: unknown; delivered: boolean; detail: string | null; run: RunDetail }>>;
+  readReviews(runId: string): Promise<Outcome<{ reviews: readonly unknown[] }>>;
   readRunWorktree(runId: string): Promise<Outcome<{ run: RunDetail; folders: readonly unknown[] }>>;
   secureRunWork(runId: string, reason: string | undefined, by: Actor): Promise<Outcome<{ run: RunDetail; folders: readonly unknown[] }>>;
   readPullRequest(address: { run?: string; project?: string; number?: number }): Promise<Outcome<{ pullRequest: unknown }>>;

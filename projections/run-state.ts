@@ -1,4 +1,4 @@
-import type { Checkout, RunEvent } from '../journal/run-events.js';
+import type { Checkout, ReviewComment, RunEvent } from '../journal/run-events.js';
 import { QUIET_EVENTS } from '../journal/run-events.js';
 import type { HarnessName, Workflow } from '../lib/workflows/model.js';
 import type { StartedBy } from '../lib/service-api.js';
@@ -93,6 +93,15 @@ export interface RunState {
   readonly startedAt?: string;
   readonly endedAt?: string;
   readonly lastHarness?: HarnessName;
+  /** reviews of the run's diff, each comment with the code it quoted (optional: snapshots from before reviews lack it) */
+  readonly reviews?: readonly SubmittedReview[];
+}
+
+export interface SubmittedReview {
+  readonly reviewId: string;
+  readonly at: string;
+  readonly comments: readonly ReviewComment[];
+  readonly summary?: string;
 }
 
 export const firstNode = (wf: Workflow): string | null => {
@@ -132,6 +141,9 @@ const undeliver = (s: RunState, id: string, reason: string): RunState => {
   if (!m) return s;
   return { ...s, held: s.held.filter((h) => h.id !== id), undelivered: [...(s.undelivered ?? []), { id, text: m.text, reason }] };
 };
+
+const submitted = (at: string, d: { reviewId: string; comments: readonly ReviewComment[]; summary?: string }): SubmittedReview =>
+  ({ reviewId: d.reviewId, at, comments: d.comments, ...(d.summary !== undefined ? { summary: d.summary } : {}) });
 
 export const createdState = (e: Extract<RunEvent, { type: 'RunCreated' }>, at: string): RunState => ({
   runId: e.data.runId, projectId: e.data.projectId, title: e.data.title, goal: e.data.goal, workflow: e.data.workflow,
@@ -179,6 +191,7 @@ export const evolveRun = (s: RunState, e: RunEvent): RunState => {
     case 'RunFailed': return ended(s, 'Failed', e.data.reason);
     case 'GoalRevised': return { ...s, goal: e.data.goal };
     case 'MessageSent': return { ...s, held: [...s.held, heldMessage(s, e.data)], sentMessages: [...(s.sentMessages ?? []), e.data.messageId] };
+    case 'ReviewSubmitted': return { ...s, reviews: [...(s.reviews ?? []), submitted(s.updatedAt, e.data)] };
     case 'MessageDelivered': return { ...s, held: s.held.filter((m) => m.id !== e.data.messageId) };
     case 'MessageUndelivered': return undeliver(s, e.data.messageId, e.data.reason);
     case 'QuestionAsked': return { ...s, question: { id: e.data.questionId, stepId: e.data.stepId, prompt: e.data.prompt, options: e.data.options, allowText: e.data.allowText } };

@@ -9,7 +9,7 @@ import type { Actor } from '../lib/service-api.js';
 export interface ThreadRow {
   readonly id: string;
   readonly at: string;
-  readonly kind: 'goal' | 'goal-revised' | 'message' | 'agent' | 'question' | 'answer' | 'step' | 'control' | 'ended' | 'note';
+  readonly kind: 'goal' | 'goal-revised' | 'message' | 'review' | 'agent' | 'question' | 'answer' | 'step' | 'control' | 'ended' | 'note';
   readonly author: 'person' | 'agent' | 'supervisor' | 'run-agent' | 'service';
   readonly authorName?: string;
   readonly text: string;
@@ -25,11 +25,22 @@ const why = (d: { reason?: string }): Pick<ThreadRow, 'reason'> => (d.reason ? {
 const control = (what: string, d: { by: Actor; reason?: string }): Omit<ThreadRow, 'id' | 'at'> =>
   ({ kind: 'control', ...from(d.by), text: d.reason ? `${what}: ${d.reason}` : what });
 
+// what a person reads of a review in the thread: each comment's place and words, then the summary
+const reviewText = (d: { comments: readonly { path: string; side: string; line: number; endLine?: number; body: string }[]; summary?: string }): string =>
+  [`review: ${d.comments.length} comment${d.comments.length === 1 ? '' : 's'}`,
+    ...d.comments.map((c) => `${c.path}:${lines(c)}${c.side === 'old' ? ' (old)' : ''}: ${c.body}`),
+    ...(d.summary ? [d.summary] : [])].join('\n');
+
+/** `12` or `12-15`: where a comment is, as the agent's message names it too */
+export const lines = (c: { line: number; endLine?: number }): string => (c.endLine !== undefined && c.endLine !== c.line ? `${c.line}-${c.endLine}` : String(c.line));
+
 export const threadRow = (e: RunEvent): Omit<ThreadRow, 'id' | 'at'> | null => {
   switch (e.type) {
     case 'RunCreated': return { kind: 'goal', ...from(e.data.by), text: e.data.goal, ...why(e.data) };
     case 'GoalRevised': return { kind: 'goal-revised', ...from(e.data.by), text: e.data.goal, ...why(e.data) };
-    case 'MessageSent': return { kind: 'message', ...from(e.data.by), text: e.data.text, ...why(e.data) };
+    // a review's message is shown as the review (its row just before)
+    case 'MessageSent': return e.data.review ? null : { kind: 'message', ...from(e.data.by), text: e.data.text, ...why(e.data) };
+    case 'ReviewSubmitted': return { kind: 'review', ...from(e.data.by), text: reviewText(e.data), ...why(e.data) };
     case 'AgentReplied': return { kind: 'agent', author: 'run-agent', text: e.data.text };
     case 'QuestionAsked': return { kind: 'question', author: 'run-agent', text: e.data.options.length ? `${e.data.prompt} [${e.data.options.join(' | ')}]` : e.data.prompt };
     case 'QuestionAnswered': return { kind: 'answer', ...from(e.data.by), text: typeof e.data.answer === 'string' ? e.data.answer : e.data.answer.join(', '), ...why(e.data) };

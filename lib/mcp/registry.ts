@@ -5,7 +5,7 @@ import { readRunHistory, readRunLog, readRunThread } from './tools/reading-pages
 import { listWorkflows, readPullRequest, readRunWorktree, readWorkflow, validateWorkflow } from './tools/reading-more.js';
 import { startRun } from './tools/starting.js';
 import { controlRun, reviseGoal, secureRunWork } from './tools/controlling.js';
-import { answerQuestion, messageRun } from './tools/messaging.js';
+import { answerQuestion, messageRun, submitReview } from './tools/messaging.js';
 import { archiveRun, resolveRun } from './tools/archiving.js';
 import { changeSetting } from './tools/settings.js';
 
@@ -15,7 +15,7 @@ export const TOOLS: readonly Tool[] = [
   listWorkflows, readWorkflow, validateWorkflow, waitForRun, readPullRequest, readRunWorktree,
   startRun,
   controlRun, reviseGoal, secureRunWork,
-  messageRun, answerQuestion,
+  messageRun, answerQuestion, submitReview,
   archiveRun, resolveRun,
   changeSetting,
 ];

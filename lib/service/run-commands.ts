@@ -95,7 +95,7 @@ export const reviseGoal = (core: ServiceCore, runId: string, goal: string, reaso
   return isLeft(r) ? r : right({ run: detailOf(core, r.right), goal: r.right.goal });
 };
 
-const deliveryDetail = (delivered: boolean, s: RunState, delivery: 'Resume' | 'Hold', held: HeldMessage | undefined): string | null => {
+export const deliveryDetail = (delivered: boolean, s: RunState, delivery: 'Resume' | 'Hold', held: HeldMessage | undefined): string | null => {
   if (delivered) return null;
   if (delivery === 'Hold') return 'held for the run\'s next turn';
   if (held?.forStep) return 'this agent\'s CLI cannot take a message mid-turn; held, and the step\'s session continues with it as soon as the turn ends';

@@ -17,6 +17,8 @@ import { historyPage, logPage, threadPage } from '../read-models/pages.js';
 import * as projects from './projects.js';
 import * as commands from './run-commands.js';
 import { readPullRequest, readRunWorktree, secureRunWork } from './run-git.js';
+import { readReviews, submitReview } from './reviews.js';
+import type { ReviewInputOf } from '../inputs/review.js';
 import * as settings from './settings.js';
 import { WaitHub } from '../read-models/wait.js';
 import { EventsHub } from '../push/hub.js';
@@ -170,6 +172,8 @@ export class Service implements ServiceApi {
     return v ? right(v) : left(notFound('workflow', workflow));
   }
 
+  submitReview(runId: string, input: ReviewInputOf, by: Actor) { return submitReview(this.core, runId, input, by); }
+  readReviews(runId: string) { return readReviews(this.core, runId); }
   readRunWorktree(runId: string) { return readRunWorktree(this.core, runId); }
   secureRunWork(runId: string, reason: string | undefined, by: Actor) { return secureRunWork(this.core, runId, reason, by); }
   readPullRequest(address: { run?: string; project?: string; number?: number }) { return readPullRequest(this.core, address); }

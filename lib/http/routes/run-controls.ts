@@ -7,6 +7,7 @@ import { ControlInput } from '../../inputs/control.js';
 import { ReviseGoalInput } from '../../inputs/goal.js';
 import { MessageInput } from '../../inputs/message.js';
 import { AnswerInput } from '../../inputs/answer.js';
+import { ReviewInput } from '../../inputs/review.js';
 import { ArchiveInput } from '../../inputs/archive.js';
 import { ResolveInput } from '../../inputs/resolve.js';
 import { SecureInput } from '../../inputs/secure.js';
@@ -29,6 +30,11 @@ export const runControlRoutes = (router: Router, service: Service): void => {
     const b = decodeInput(MessageInput, await readJson(ctx));
     reply(ctx, service.message(id(ctx), b.text, b.delivery, b.reason, personFrom(ctx)));
   });
+  router.post('/api/runs/:runId/reviews', async (ctx: Context) => {
+    const b = decodeInput(ReviewInput, await readJson(ctx));
+    reply(ctx, await service.submitReview(id(ctx), b, personFrom(ctx)));
+  });
+  router.get('/api/runs/:runId/reviews', async (ctx: Context) => reply(ctx, await service.readReviews(id(ctx))));
   router.post('/api/runs/:runId/answers', async (ctx: Context) => {
     const b = decodeInput(AnswerInput, await readJson(ctx));
     reply(ctx, service.answer(id(ctx), b.question, b.answer, b.reason, personFrom(ctx)));

@@ -1,6 +1,6 @@
 import { defineTool, type Tool } from '../tool.js';
 import { runNotes } from '../args/common.js';
-import { AnswerQuestionArgs, MessageRunArgs } from '../args/acting.js';
+import { AnswerQuestionArgs, MessageRunArgs, SubmitReviewArgs } from '../args/acting.js';
 
 export const messageRun: Tool = defineTool({
   name: 'message_run',
@@ -18,4 +18,17 @@ export const answerQuestion: Tool = defineTool({
   args: AnswerQuestionArgs,
   notes: { ...runNotes, question: 'The question id from get_run.', answer: 'Written text, or an array of chosen option labels.' },
   call: (a, { api, actor }) => api.answer(a.run, a.question, a.answer, a.reason, actor),
+});
+
+export const submitReview: Tool = defineTool({
+  name: 'submit_review',
+  group: 'messaging',
+  description: "Review a run's changes: comments on lines of its diff (read_run_worktree or GET /api/runs/{id}/diff), recorded and sent to its agent as one message with each comment's path:line and quoted code. A path or line not in the diff is refused; an ended run takes a follow-up instead.",
+  args: SubmitReviewArgs,
+  notes: {
+    ...runNotes,
+    comments: 'Each {path, side: new|old, line, endLine?, body}: path as the diff names it, line numbers on that side.',
+    summary: 'Optional words after the comments.',
+  },
+  call: ({ run, ...review }, { api, actor }) => api.submitReview(run, review, actor),
 });

@@ -1,0 +1,39 @@
+import { isLeft, left, right } from 'fp-ts/lib/Either.js';
+import type { ReviewComment, RunEvent } from '../journal/run-events.js';
+import type { RunState } from '../projections/run-state.js';
+import type { CommandContext } from './context.js';
+import { byAndWhy } from './context.js';
+import { nothing, readable, type Decision } from './guards.js';
+import { ended } from './refusal.js';
+import { decideResume } from './resume.js';
+import { decideSendMessage } from './send-message.js';
+
+export interface SubmitReview extends CommandContext {
+  readonly reviewId: string;
+  readonly messageId: string;
+  /** each with the code it quotes, read from the diff when submitted */
+  readonly comments: readonly ReviewComment[];
+  readonly summary?: string;
+  /** the message the agent receives (lib/engine/review-message.ts) */
+  readonly text: string;
+}
+
+// A review is recorded, then sent as one message with delivery Resume: the same path as
+// message_run (into a live turn, held for the step's session, or resuming a paused run). At a gate
+// the review is the person's answer: the gate passes as with Resume and the message opens the next turn.
+// An ended run takes no messages: a review for it is a follow-up (a new run continuing this one).
+export const decideSubmitReview = (s: RunState, c: SubmitReview): Decision => {
+  const blocked = readable(s, 'submit_review');
+  if (blocked) return left(blocked);
+  if (s.reviews?.some((r) => r.reviewId === c.reviewId)) return nothing();
+  if (s.lifecycle === 'ended') return left(ended(`the run has ended (${s.ending}); send the review as a follow-up: POST /api/runs/${s.runId}/follow-ups with {"review": …} continues the run with it`));
+  const sent = decideSendMessage(s, { ...c, delivery: 'Resume' });
+  if (isLeft(sent)) return sent;
+  const reviewed: RunEvent = {
+    type: 'ReviewSubmitted',
+    data: { reviewId: c.reviewId, messageId: c.messageId, comments: [...c.comments], ...(c.summary !== undefined ? { summary: c.summary } : {}), ...byAndWhy(c) },
+  };
+  const tagged = sent.right.map((e): RunEvent => (e.type === 'MessageSent' ? { ...e, data: { ...e.data, review: c.reviewId } } : e));
+  const gate = s.lifecycle === 'active' && s.step?.kind === 'gate' ? decideResume(s, c) : right([]);
+  return right([reviewed, ...tagged, ...(isLeft(gate) ? [] : gate.right)]);
+};
