@@ -1,4 +1,5 @@
 import { Diff2HtmlUI } from 'diff2html/lib-esm/ui/js/diff2html-ui-slim.js';
+import { parse } from 'diff2html/lib-esm/diff-parser.js';
 import type { ColorSchemeType } from 'diff2html/lib/types.js';
 import { shownTheme } from '../theme.js';
 import css from 'diff2html/bundles/css/diff2html.min.css' with { type: 'text' };
@@ -32,3 +33,14 @@ export const drawDiff = (target: HTMLElement, diff: string): void => {
     colorScheme: shownTheme() as ColorSchemeType, highlight: true, synchronisedScroll: false,
   }).draw();
 };
+
+/** The diff's files in the order they are drawn, each with the lines it shows per side: what a
+ * review comment can point at (the server reads the diff with the same parser). */
+export interface DiffFileShown { readonly path: string; readonly new: readonly number[]; readonly old: readonly number[] }
+
+export const filesOf = (diff: string): DiffFileShown[] =>
+  parse(diff).map((f) => ({
+    path: f.newName === '/dev/null' ? f.oldName : f.newName,
+    new: f.blocks.flatMap((b) => b.lines.flatMap((l) => (l.newNumber !== undefined ? [l.newNumber] : []))),
+    old: f.blocks.flatMap((b) => b.lines.flatMap((l) => (l.oldNumber !== undefined ? [l.oldNumber] : []))),
+  }));

@@ -2,12 +2,16 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, type ApiError } from '../api.js';
 import { ErrorNote, Loading } from '../ui/page.js';
 import { useThrottledLoad } from './throttle.js';
+import { CommentForm, DraftReview, SentReviews, type ReviewFile, type SentReview, type Target } from './review.js';
+import { useDraft } from './review-draft.js';
 
 // The run's worktree: per folder what git says (branch, uncommitted counts, commits ahead), and the
 // diff of the run's changes against the commit its branch was made from, one block per file, drawn
 // and syntax coloured by diff2html with highlight.js. diff2html builds HTML from the diff text and escapes every line of it (the tests
 // feed it `<script>` and `<img onerror>`); this is the one place the app inserts HTML, and only
-// the library's output. Reloaded as the run moves, at most once a second.
+// the library's output. Reloaded as the run moves, at most once a second. A click on a line number
+// picks that line for a review comment (review.tsx); the reviews sent are read back with the diff,
+// so a comment whose code the agent changed since shows as outdated.
 
 interface Counts { readonly staged: number; readonly unstaged: number; readonly untracked: number; readonly conflicted: number }
 type StatusFolder = { readonly folder: string; readonly branch: string; readonly directory: string } & (
@@ -31,7 +35,22 @@ const Status = ({ f }: { readonly f: StatusFolder }) => {
   );
 };
 
-const Diff = ({ f }: { readonly f: DiffFolder }) => {
+type Pick = (file: number, side: 'new' | 'old', line: number, extend: boolean) => void;
+
+// A click in a line-number cell: which file (its block's place in the drawing), which side and line.
+const picked = (box: HTMLElement, e: MouseEvent, pick: Pick): void => {
+  const cell = (e.target as HTMLElement).closest('.d2h-code-linenumber');
+  const wrapper = cell?.closest('.d2h-file-wrapper');
+  if (!cell || !wrapper) return;
+  const oldN = cell.querySelector('.line-num1')?.textContent?.trim() ?? '';
+  const newN = cell.querySelector('.line-num2')?.textContent?.trim() ?? '';
+  const onOld = (e.target as HTMLElement).closest('.line-num1') !== null || newN === '';
+  const n = Number(onOld ? oldN : newN);
+  if (!Number.isInteger(n) || n < 1) return;
+  pick([...box.querySelectorAll('.d2h-file-wrapper')].indexOf(wrapper), onOld ? 'old' : 'new', n, e.shiftKey);
+};
+
+const Diff = ({ f, pick }: { readonly f: DiffFolder; readonly pick: Pick }) => {
   const box = useRef<HTMLDivElement>(null);
   const [failed, setFailed] = useState<string | null>(null);
   const text = 'diff' in f ? f.diff : '';
@@ -52,7 +71,8 @@ const Diff = ({ f }: { readonly f: DiffFolder }) => {
     <>
       {f.diff ? null : <p class="muted">No changes against the base.</p>}
       {f.truncated ? <p class="muted">The diff is too large to show whole; later files are left out.</p> : null}
-      <div class="diff" ref={box} />
+      {/* line numbers are picked with the mouse; the comment form above takes them from the keyboard */}
+      <div class="diff" ref={box} onClick={(e) => box.current && picked(box.current, e, pick)} />
     </>
   );
 };
@@ -61,27 +81,64 @@ export const Worktree = ({ runId, changes }: { readonly runId: string; readonly 
   const [status, setStatus] = useState<readonly StatusFolder[] | null>(null);
   const [diffs, setDiffs] = useState<readonly DiffFolder[] | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
+  const [reviews, setReviews] = useState<readonly SentReview[]>([]);
+  const [sent, setSent] = useState(0);
   useThrottledLoad((live) => {
     const enc = encodeURIComponent(runId);
-    Promise.all([api<{ folders: StatusFolder[] }>(`runs/${enc}/worktree`), api<{ folders: DiffFolder[] }>(`runs/${enc}/diff`)]).then(
-      ([s, d]) => { if (live()) { setStatus(s.folders); setDiffs(d.folders); setError(null); } },
+    Promise.all([api<{ folders: StatusFolder[] }>(`runs/${enc}/worktree`), api<{ folders: DiffFolder[] }>(`runs/${enc}/diff`), api<{ reviews: SentReview[] }>(`runs/${enc}/reviews`)]).then(
+      ([s, d, r]) => { if (live()) { setStatus(s.folders); setDiffs(d.folders); setReviews(r.reviews); setError(null); } },
       (e: ApiError) => { if (live()) setError(e); },
     );
-  }, [runId, changes], 1000);
+  }, [runId, changes, sent], 1000);
+  const files = useReviewFiles(diffs);
+  const [draft, save] = useDraft(runId);
+  const [target, setTarget] = useState<Target | null>(null);
+  const pickIn = (folder: string): Pick => (i, side, line, extend) => {
+    const path = files.byFolder.get(folder)?.[i]?.path;
+    if (path === undefined) return;
+    const from = target && extend && target.path === path && target.side === side ? target.line : null;
+    setTarget(from === null ? { path, side, line } : { path, side, line: Math.min(from, line), endLine: Math.max(from, line) });
+  };
   if (error) return <p class="muted" role="status">{error.detail}</p>;
   if (!status || !diffs) return <Loading what="the worktree" />;
   return (
     <div>
+      <SentReviews reviews={reviews} />
+      {files.all.length > 0 || draft.comments.length > 0 ? (
+        <DraftReview runId={runId} draft={draft} save={save} onSent={() => setSent((n) => n + 1)} />
+      ) : null}
+      {files.all.length > 0 ? (
+        <CommentForm files={files.all} target={target} setTarget={setTarget}
+          onAdd={(c) => save({ ...draft, comments: [...draft.comments, { ...c, id: `${Date.now()}-${draft.comments.length}` }] })} />
+      ) : null}
       {status.map((f) => {
         const d = diffs.find((x) => x.folder === f.folder);
         return (
           <section key={f.folder} class="folder" aria-label={`Folder ${f.folder}`}>
             <h3>{f.folder}</h3>
             <Status f={f} />
-            {d ? <Diff f={d} /> : null}
+            {d ? <Diff f={d} pick={pickIn(f.folder)} /> : null}
           </section>
         );
       })}
     </div>
   );
+};
+
+// The files a comment can point at, per folder in drawing order; with several folders a path names its folder first.
+const useReviewFiles = (diffs: readonly DiffFolder[] | null): { all: readonly ReviewFile[]; byFolder: ReadonlyMap<string, readonly ReviewFile[]> } => {
+  const [files, setFiles] = useState<{ all: readonly ReviewFile[]; byFolder: ReadonlyMap<string, readonly ReviewFile[]> }>({ all: [], byFolder: new Map() });
+  useEffect(() => {
+    if (!diffs) return;
+    let live = true;
+    loadD2h().then((m) => {
+      if (!live) return;
+      const byFolder = new Map(diffs.map((d) => [d.folder, 'diff' in d
+        ? m.filesOf(d.diff).map((f) => ({ ...f, path: diffs.length > 1 ? `${d.folder}/${f.path}` : f.path }))
+        : []] as const));
+      setFiles({ all: [...byFolder.values()].flat(), byFolder });
+    }, () => undefined);
+    return () => { live = false; };
+  }, [diffs]);
+  return files;
 };
