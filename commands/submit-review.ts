@@ -4,8 +4,10 @@ import type { RunState } from '../projections/run-state.js';
 import type { CommandContext } from './context.js';
 import { byAndWhy } from './context.js';
 import { nothing, readable, type Decision } from './guards.js';
-import { ended } from './refusal.js';
+import { conflict, ended } from './refusal.js';
 import { decideResume } from './resume.js';
+import { decideJump } from './jump.js';
+import { findNode, nextNodeId } from '../lib/workflows/model.js';
 import { decideSendMessage } from './send-message.js';
 
 export interface SubmitReview extends CommandContext {
@@ -20,7 +22,8 @@ export interface SubmitReview extends CommandContext {
 
 // A review is recorded, then sent as one message with delivery Resume: the same path as
 // message_run (into a live turn, held for the step's session, or resuming a paused run). At a gate
-// the review is the person's answer: the gate passes as with Resume and the message opens the next turn.
+// the review is the person's answer, as the app's "Send back": the message opens the turn of the agent
+// step the gate leads to (Resume), or else of the agent step the run came from (Jump back to it).
 // An ended run takes no messages: a review for it is a follow-up (a new run continuing this one).
 export const decideSubmitReview = (s: RunState, c: SubmitReview): Decision => {
   const blocked = readable(s, 'submit_review');
@@ -34,6 +37,17 @@ export const decideSubmitReview = (s: RunState, c: SubmitReview): Decision => {
     data: { reviewId: c.reviewId, messageId: c.messageId, comments: [...c.comments], ...(c.summary !== undefined ? { summary: c.summary } : {}), ...byAndWhy(c) },
   };
   const tagged = sent.right.map((e): RunEvent => (e.type === 'MessageSent' ? { ...e, data: { ...e.data, review: c.reviewId } } : e));
-  const gate = s.lifecycle === 'active' && s.step?.kind === 'gate' ? decideResume(s, c) : right([]);
-  return right([reviewed, ...tagged, ...(isLeft(gate) ? [] : gate.right)]);
+  const gate = s.lifecycle === 'active' && s.step?.kind === 'gate' ? sendBack(s, c) : right([]);
+  if (isLeft(gate)) return gate;
+  return right([reviewed, ...tagged, ...gate.right]);
+};
+
+const isAgent = (s: RunState, node: string | null | undefined): node is string => !!node && findNode(s.workflow, node)?.kind === 'agent';
+
+const sendBack = (s: RunState, c: CommandContext): Decision => {
+  const gate = s.step!.node;
+  if (isAgent(s, nextNodeId(s.workflow, gate, 'success'))) return decideResume(s, c);
+  const back = s.previous?.node;
+  if (isAgent(s, back)) return decideJump(s, { ...c, node: back });
+  return left(conflict(`the gate ${gate} leads to no agent step and the run did not come from one: no agent would read the review`));
 };

@@ -62,7 +62,9 @@ export const submitReview = async (core: ServiceCore, runId: string, input: Revi
   const held = after.held.find((m) => m.id === ctx.messageId);
   const events = r.right._tag === 'Appended' ? r.right.events : [];
   const delivered = events.some((e) => e.type === 'RunResumed') || (!held && !after.undelivered?.some((m) => m.id === ctx.messageId));
-  return right({ review, delivered, detail: deliveryDetail(delivered, s, 'Resume', held), run: detailOf(core, after) });
+  const jumped = events.find((e) => e.type === 'Jumped');
+  const detail = jumped ? `sent back from the gate: the run goes back to step ${jumped.data.node}, whose turn opens with the review` : deliveryDetail(delivered, s, 'Resume', held);
+  return right({ review, delivered, detail, run: detailOf(core, after) });
 };
 
 const outdatedOf = (files: Files | null, c: ReviewComment): boolean | null => {

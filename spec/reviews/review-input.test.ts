@@ -5,7 +5,7 @@ import { mcpServer, type McpServer } from '../mcp/helpers/real.js';
 import { call, textOf } from '../mcp/helpers/call.js';
 import { GATED } from '../helpers/server.js';
 import { eventually } from '../helpers/env.js';
-import { detail, history, startRun, untilStanding } from '../helpers/steer.js';
+import { detail, history, startRun } from '../helpers/steer.js';
 
 // Reviews over both doors: POST /api/runs/{run}/reviews and the submit_review tool refuse the same
 // bad input in the same words, including a path or line that is not in the run's diff (read from the
@@ -64,20 +64,25 @@ test.serial('an unknown run is a 404 at both doors', async (t) => {
   t.true((await call(client, 'submit_review', { run: 'nope', comments: [ok] })).isError);
 });
 
-test.serial('a review at a gate is recorded with its quoted code, passes the gate, and shows in the thread', async (t) => {
+test.serial('a review at a gate is recorded with its quoted code, sends the run back to the agent step it came from, and shows in the thread', async (t) => {
   const { s, run } = t.context;
   const r = await s.post(`/api/runs/${run}/reviews`, { comments: [ok], summary: 'Otherwise fine.' });
   t.is(r.status, 200, JSON.stringify(r.body));
-  t.like(r.body, { delivered: true, detail: null, review: { summary: 'Otherwise fine.', comments: [{ path: 'notes.txt', line: 1, quote: 'first line', body: 'Say more.' }] } });
-  await untilStanding(s, run, 'Succeeded');
-  const types = (await history(s, run)).map((e) => e.type);
-  t.deepEqual(types.slice(types.indexOf('ReviewSubmitted'), types.indexOf('ReviewSubmitted') + 4), ['ReviewSubmitted', 'MessageSent', 'RunResumed', 'StepSucceeded']);
+  t.like(r.body, { delivered: false, review: { summary: 'Otherwise fine.', comments: [{ path: 'notes.txt', line: 1, quote: 'first line', body: 'Say more.' }] } });
+  t.regex(r.body.detail, /goes back to step work/);
+  const messageId = (await history(s, run)).find((e) => e.type === 'ReviewSubmitted').data.messageId;
+  // the agent step runs again, its turn opened with the review, and the run is back at the gate
+  const events = await eventually(() => history(s, run), (es) => es.some((e) => e.type === 'StepStarted' && e.data.node === 'work' && e.data.messages?.includes(messageId)));
+  const types = events.map((e) => e.type);
+  const at = types.indexOf('ReviewSubmitted');
+  t.deepEqual(types.slice(at, at + 4), ['ReviewSubmitted', 'MessageSent', 'StepInterrupted', 'Jumped']);
+  await eventually(() => detail(s, run), (d) => d.phase === 'AtGate');
   const rows = (await s.get(`/api/runs/${run}/thread?pageSize=50`)).body.rows as { kind: string; text: string }[];
   const review = rows.filter((x) => x.kind === 'review');
   t.is(review.length, 1);
   t.regex(review[0]!.text, /notes\.txt:1: Say more\./);
   t.false(rows.some((x) => x.kind === 'message'), 'the review\'s message is not shown a second time');
-  const read = await eventually(() => s.get(`/api/runs/${run}/reviews`), (x) => x.status === 200);
+  const read = await s.get(`/api/runs/${run}/reviews`);
   t.like(read.body.reviews[0].comments[0], { path: 'notes.txt', outdated: false });
 });
 

@@ -57,7 +57,7 @@ export const CommentForm = ({ files, target, setTarget, onAdd }: {
         <label>Line <input class="narrow" inputMode="numeric" value={String(t.line)} disabled={whole} onInput={(e) => setTarget({ ...t, line: num(input(e)) ?? t.line })} /></label>
         <label>To line <input class="narrow" inputMode="numeric" value={t.endLine === undefined ? '' : String(t.endLine)} disabled={whole}
           onInput={(e) => { const { endLine: _e, ...rest } = t; const n = num(input(e)); setTarget(n === undefined ? rest : { ...rest, endLine: n }); }} /></label>
-        <label class="inline"><input type="checkbox" checked={whole} onChange={(e) => setWhole((e.target as HTMLInputElement).checked)} /> Whole file</label>
+        <label class="check"><input type="checkbox" checked={whole} onChange={(e) => setWhole((e.target as HTMLInputElement).checked)} /> Whole file</label>
       </div>
       <label>Comment
         <textarea rows={3} value={body} onInput={(e) => setBody(input(e))} />
@@ -84,7 +84,7 @@ export const DraftReview = ({ runId, draft, save, onSent }: {
       const comments = draft.comments.map(({ id: _id, ...c }) => c);
       const r = await api<ReviewReply>(`runs/${encodeURIComponent(runId)}/reviews`, { body: { comments, ...(draft.summary.trim() ? { summary: draft.summary } : {}) } });
       save({ comments: [], summary: '' });
-      setNote({ kind: 'ok', text: r.delivered ? 'Review sent to the agent.' : `Review held for the next turn${r.detail ? `: ${r.detail}` : '.'}` });
+      setNote({ kind: 'ok', text: r.delivered ? 'Review sent to the agent.' : `Review recorded; ${r.detail ?? 'held for the next turn'}.` });
       onSent();
     } catch (e) {
       setNote({ kind: 'error', text: e instanceof ApiError ? e.detail : String(e) });

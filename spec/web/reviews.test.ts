@@ -1,0 +1,64 @@
+import test from 'ava';
+import { GATED } from '../helpers/server.js';
+import { eventually } from '../helpers/env.js';
+import { detail, history, startRun } from '../helpers/steer.js';
+import { closeBrowser, openApp, VIEWPORTS, type AppSession } from './browser.js';
+
+// Reviewing a run's diff in real Chromium against the real server (runs on the scripted harness):
+// a line picked in the diff gets a comment, the draft survives a reload, "Send to agent" sends it,
+// the thread shows the review and the Worktree tab lists it with whether its code is still current.
+// At a gate the review is the person's answer: the run goes back to the agent step with it.
+// Screenshots go to /tmp/reviews-*.png for a look.
+
+test.after.always(closeBrowser);
+
+const shot = (app: AppSession, name: string, w: number) => app.page.screenshot({ path: `/tmp/reviews-${name}-${w}.png`, fullPage: true });
+const tab = (app: AppSession, name: string) => app.page.getByRole('tab', { name, exact: true }).click();
+
+for (const viewport of VIEWPORTS) {
+  test(`pick a line in the diff, comment, reload with the draft kept, send; the thread shows the review (${viewport.name})`, async (t) => {
+    const app = await openApp(t, { viewport, workflows: { gated: GATED } });
+    const runId = await startRun(app.server, { goal: '[write:notes.txt=first line]', title: 'Reviewed run', workflow: 'gated' });
+    await eventually(() => detail(app.server, runId), (d) => d.phase === 'AtGate');
+    await app.goto(`/runs/${runId}`);
+    await tab(app, 'Worktree');
+    // the new side's line 1 of notes.txt, picked by its line number
+    await app.page.locator('.d2h-file-wrapper', { hasText: 'notes.txt' }).locator('.d2h-code-linenumber .line-num2', { hasText: '1' }).first().click();
+    const form = app.page.getByRole('form', { name: 'Comment on the diff' });
+    t.is(await form.getByRole('combobox', { name: 'File' }).inputValue(), 'notes.txt');
+    t.is(await form.getByRole('textbox', { name: 'Line', exact: true }).inputValue(), '1');
+    await form.getByRole('textbox', { name: 'Comment' }).fill('Say which line this is.');
+    await form.getByRole('button', { name: 'Add to review' }).click();
+    const draft = app.page.getByRole('region', { name: /Draft review/ });
+    await draft.getByText('1 comment').waitFor();
+    await draft.getByRole('textbox', { name: 'Summary (optional)' }).fill('Small things only.');
+
+    await app.page.reload();
+    await tab(app, 'Worktree');
+    await draft.getByText('1 comment').waitFor();
+    t.is(await draft.getByRole('textbox', { name: 'Comment on notes.txt:1' }).inputValue(), 'Say which line this is.', 'the draft survives a reload');
+    t.is(await draft.getByRole('textbox', { name: 'Summary (optional)' }).inputValue(), 'Small things only.');
+    // edited in the draft, then sent
+    await draft.getByRole('textbox', { name: 'Comment on notes.txt:1' }).fill('Say which line this is (edited).');
+    await app.axe(t, 'draft review');
+    await shot(app, 'draft', viewport.width);
+    await draft.getByRole('button', { name: 'Send to agent' }).click();
+    await draft.getByText('Review recorded; sent back from the gate: the run goes back to step work, whose turn opens with the review.').waitFor();
+    await draft.getByText('0 comments').waitFor();
+    const sent = app.page.getByRole('region', { name: 'Reviews sent' });
+    await sent.locator('li[data-outdated="false"]', { hasText: 'Say which line this is (edited).' }).getByText('Current').waitFor();
+    await app.axe(t, 'review sent');
+    await shot(app, 'sent', viewport.width);
+
+    const submitted = (await history(app.server, runId)).find((e) => e.type === 'ReviewSubmitted');
+    t.like(submitted.data, { summary: 'Small things only.', comments: [{ path: 'notes.txt', side: 'new', line: 1, quote: 'first line', body: 'Say which line this is (edited).' }] });
+    // at a gate the review sends the run back: the agent step runs again with it, then the gate
+    await eventually(() => history(app.server, runId), (es) => es.filter((e) => e.type === 'StepStarted' && e.data.node === 'work').length === 2);
+    await eventually(() => detail(app.server, runId), (d) => d.phase === 'AtGate');
+    await tab(app, 'Thread');
+    await app.page.getByRole('list', { name: 'Thread' }).locator('li[data-kind="review"]', { hasText: 'notes.txt:1: Say which line this is (edited).' }).waitFor();
+    await shot(app, 'thread', viewport.width);
+    await app.axe(t, 'thread with a review');
+    app.noErrors(t);
+  });
+}
