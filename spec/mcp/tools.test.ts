@@ -5,6 +5,7 @@ import { TOOL_GROUPS } from '../../lib/settings/model.js';
 import { fixturePullRequest, fixtureRepository } from '../fixtures/github/fixture.js';
 import { startGitHubServer, type GitHubTestServer } from '../fixtures/github/server.js';
 import { startRun, untilStanding } from '../helpers/steer.js';
+import { eventually } from '../helpers/env.js';
 import { mcpServer, type McpServer } from './helpers/real.js';
 import { EXAMPLES } from './helpers/examples.js';
 import { call, textOf } from './helpers/call.js';
@@ -51,6 +52,11 @@ const realArgs = async (ctx: Ctx, tool: string, args: Record<string, unknown>): 
   if (['archive_run', 'resolve_run', 'wait_for_run'].includes(tool)) run = await srv.ended(); // ended: wait_for_run answers at once
   if (['control_run', 'revise_goal', 'secure_run_work', 'message_run'].includes(tool)) run = await srv.running();
   if (tool === 'read_pull_request') run = ctx.shipped;
+  if (tool === 'submit_review') {
+    // a review needs a diff: the agent writes the file its examples comment on, then keeps its turn
+    run = await srv.running('[write:review.txt=line one][silent]');
+    await eventually(() => srv.get(`/api/runs/${run}/diff`), (r) => JSON.stringify(r.body).includes('review.txt'));
+  }
   if (tool === 'answer_question') ({ runId: run, questionId: question } = await srv.asking(typeof args['answer'] === 'string' ? 'Which?' : 'Which?|a|b'));
   const real = JSON.parse(JSON.stringify(args)
     .replaceAll('"r1"', JSON.stringify(run)).replaceAll('"p1"', JSON.stringify(srv.projectId))
@@ -65,7 +71,7 @@ test('by default tools/list shows every tool but the archiving and settings grou
   t.teardown(() => client.close());
   const names = (await client.listTools()).tools.map((x) => x.name);
   t.deepEqual(names, TOOLS.filter((x) => x.group !== 'archiving' && x.group !== 'settings').map((x) => x.name));
-  t.is(names.length, 19);
+  t.is(names.length, 20);
 });
 
 test('each listed tool advertises the schema derived from its codec', async (t) => {

@@ -79,6 +79,13 @@ export const EXAMPLES: Readonly<Record<string, Examples>> = {
     bad: [bad({ run: 'r1', text: '   ', delivery: 'Hold' }, /text: must be a non-blank string/), bad({ run: 'r1', text: 'hi' }, /delivery: is required/),
       bad({ run: 'r1', text: 'hi', delivery: 'Now' }, /delivery: must be one of Resume, Hold/)],
   },
+  submit_review: {
+    valid: [{ run: 'r1', comments: [{ path: 'review.txt', side: 'new', line: 1, body: 'Say more.' }] },
+      { run: 'r1', comments: [{ path: 'review.txt', side: 'new', line: 1, endLine: 1, body: 'Say more.' }], summary: 'Fine otherwise.', reason: 'r' }],
+    bad: [bad({ run: 'r1' }, /comments: is required/), bad({ run: 'r1', comments: [] }, /a review needs at least one comment/, false),
+      bad({ run: 'r1', comments: [{ path: 'a', side: 'left', line: 1, body: 'b' }] }, /side: must be one of new, old/),
+      bad({ run: 'r1', comments: [{ path: 'a', side: 'new', line: 1 }] }, /body: is required/)],
+  },
   answer_question: {
     valid: [{ run: 'r1', question: 'q1', answer: 'text' }, { run: 'r1', question: 'q1', answer: ['a', 'b'] }],
     bad: [bad({ run: 'r1', question: 'q1' }, /answer: is required/), bad({ run: 'r1', question: 'q1', answer: 3 }, /answer: must be a string or an array of strings \(got 3\)/),
