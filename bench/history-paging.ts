@@ -2,9 +2,9 @@ import { isLeft } from 'fp-ts/lib/Either.js';
 import { join } from 'node:path';
 import type { RunEvent } from '../journal/run-events.js';
 import { closeService } from '../lib/service/open.js';
-import { runStream } from '../lib/state/run-store.js';
+import { runStream } from '../lib/state/run-stream.js';
 import { benchTmp, median, now, removeDir, replyText, row, type BenchResult } from './common.js';
-import { benchService, createRuns } from './service-setup.js';
+import { appendRun, benchService, createRuns } from './service-setup.js';
 
 // A run with 100,000 events: a page of 200 at the end (newest, before = undefined) against a page
 // at the start (before = 201), straight from Journal.page and through the facade's readHistory
@@ -43,8 +43,7 @@ export const run = async (): Promise<BenchResult> => {
   const tw = now();
   for (let from = 0; from < EVENTS - 1; from += APPEND_BATCH) {
     const n = Math.min(APPEND_BATCH, EVENTS - 1 - from);
-    const r = service.core.runs.append(runId!, Array.from({ length: n }, (_, j) => reply(from + j)), new Date().toISOString());
-    if (r._tag !== 'Appended') throw new Error('stale');
+    if (!appendRun(service, runId!, Array.from({ length: n }, (_, j) => reply(from + j)))) throw new Error('stale');
   }
   const writeS = (now() - tw) / 1000;
   const journal = service.core.journal;
@@ -65,6 +64,6 @@ export const run = async (): Promise<BenchResult> => {
   ];
   return {
     bench: BENCH, rows, seconds: (Date.now() - t0) / 1000,
-    notes: [`${head.toLocaleString('en-US')} events written in ${APPEND_BATCH}-event appends through RunStore in ${writeS.toFixed(1)} s; median of ${raw.rounds}/${facade.rounds} rounds × ${PER_ROUND} pages after ${WARMUP} warm-up pages each`],
+    notes: [`${head.toLocaleString('en-US')} events written in ${APPEND_BATCH}-event appends through the run streams in ${writeS.toFixed(1)} s; median of ${raw.rounds}/${facade.rounds} rounds × ${PER_ROUND} pages after ${WARMUP} warm-up pages each`],
   };
 };

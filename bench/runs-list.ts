@@ -6,7 +6,7 @@ import { startServer } from '../lib/cli/serve.js';
 import { closeService } from '../lib/service/open.js';
 import { benchTmp, median, now, removeDir, replyText, row, type BenchResult, type Row } from './common.js';
 import { LoadDriver, type LoadResult } from './load.js';
-import { benchService, createRuns } from './service-setup.js';
+import { appendRun, benchService, createRuns } from './service-setup.js';
 
 // 10,000 runs made through the real startRun, then the real server (startServer on port 0, the
 // scripted harness set) against a bare Koa server on another port that answers the same bytes as
@@ -94,7 +94,7 @@ export const run = async (): Promise<BenchResult> => {
   const busyRun = listedIds(bodies.get('/api/runs')!)[0]!;
   let replies = 0;
   const appender = (on: boolean) => (on ? setInterval(() => {
-    real.service.core.runs.append(busyRun, [{ type: 'AgentReplied', data: { stepId: 'step-1', text: replyText(replies++) } }], new Date().toISOString());
+    appendRun(real.service, busyRun, [{ type: 'AgentReplied', data: { stepId: 'step-1', text: replyText(replies++) } }]);
   }, APPEND_MS) : null);
   const rows: Row[] = [];
   const notes: string[] = [];
@@ -150,7 +150,7 @@ export const run = async (): Promise<BenchResult> => {
     const stringify: number[] = [];
     const views = real.service.listHttpRuns();
     for (let i = 0; i < 10; i++) {
-      real.service.core.runs.append(busyRun, [{ type: 'AgentReplied', data: { stepId: 'step-1', text: replyText(replies++) } }], new Date().toISOString());
+      appendRun(real.service, busyRun, [{ type: 'AgentReplied', data: { stepId: 'step-1', text: replyText(replies++) } }]);
       const t = now();
       real.service.httpRunsJson();
       rebuilds.push(now() - t);

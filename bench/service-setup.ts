@@ -1,4 +1,5 @@
-import { isLeft } from 'fp-ts/lib/Either.js';
+import { isLeft, right } from 'fp-ts/lib/Either.js';
+import type { RunEvent } from '../journal/run-events.js';
 import { join } from 'node:path';
 import { openService } from '../lib/service/open.js';
 import type { Service } from '../lib/service/service.js';
@@ -43,4 +44,10 @@ export const createRuns = (service: Service, projectId: string, count: number, g
     });
   }
   return ids;
+};
+
+/** Appends events to a run as they are (the benches write history, they decide nothing); true when appended. */
+export const appendRun = (service: Service, runId: string, events: readonly RunEvent[], expected?: number): boolean => {
+  const r = service.core.runs.transact(runId, () => right(events), { at: new Date().toISOString(), onStale: 'refuse', ...(expected !== undefined ? { expected } : {}) });
+  return !isLeft(r) && r.right._tag === 'Appended';
 };

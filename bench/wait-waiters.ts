@@ -5,7 +5,7 @@ import { closeService } from '../lib/service/open.js';
 import type { Service } from '../lib/service/service.js';
 import { benchTmp, heapAfterGc, median, now, percentile, removeDir, replyText, row, within, type BenchResult, type Row } from './common.js';
 import { bareWaiters, httpWaiters } from './http-waiters.js';
-import { BY, benchService, createRuns } from './service-setup.js';
+import { BY, appendRun, benchService, createRuns } from './service-setup.js';
 
 // waitForRun at the facade: 1,000 waiters on one active run, then one Pause (or Resume) through
 // service.control. Wake latency is timed from the moment the journal starts telling its listeners
@@ -27,7 +27,7 @@ const activate = (service: Service, runId: string): void => {
     { type: 'WorktreesPrepared', data: { checkouts: [] } },
     { type: 'StepStarted', data: { stepId: 'step-1', node: 'work', kind: 'agent', attempt: 1 } },
   ];
-  if (service.core.runs.append(runId, events, new Date().toISOString())._tag !== 'Appended') throw new Error('stale');
+  if (!appendRun(service, runId, events)) throw new Error('stale');
 };
 
 /** Pause when running, Resume when paused: each flips the standing, so every waiter wakes. */
@@ -71,7 +71,7 @@ const unrelatedAppendUs = (service: Service, other: string): number => {
   const n = 2_000;
   for (let i = 0; i < n; i += 200) {
     service.core.store.root.transactionSync(() => {
-      for (let j = i; j < i + 200; j++) service.core.runs.append(other, [{ type: 'AgentReplied', data: { stepId: 'step-1', text: replyText(j) } }], new Date().toISOString());
+      for (let j = i; j < i + 200; j++) appendRun(service, other, [{ type: 'AgentReplied', data: { stepId: 'step-1', text: replyText(j) } }]);
     });
   }
   return ((now() - t) * 1000) / n;

@@ -4,12 +4,13 @@ import type { CommandContext } from './context.js';
 import { byAndWhy } from './context.js';
 import { accept, readable, type Decision } from './guards.js';
 import { conflict, invalid, notFound } from './refusal.js';
+import { quoted } from '../lib/inputs/quoted.js';
 
 export const decideAnswerQuestion = (s: RunState, c: CommandContext & { questionId: string; answer: string | readonly string[] }): Decision => {
   const blocked = readable(s, 'answer_question');
   if (blocked) return left(blocked);
   const past = s.answered[c.questionId];
-  if (past) return left(conflict(`question ${c.questionId} was already ${past}`));
+  if (past) return left(conflict(`question ${quoted(c.questionId)} was already ${past}`));
   const q = s.question;
   if (!q || q.id !== c.questionId) return left(notFound('question', c.questionId));
   if (typeof c.answer === 'string') {
@@ -18,7 +19,7 @@ export const decideAnswerQuestion = (s: RunState, c: CommandContext & { question
   } else {
     if (c.answer.length === 0) return left(invalid('choose at least one option'));
     const unknown = c.answer.filter((label) => !q.options.includes(label));
-    if (unknown.length) return left(invalid(`not an option: ${unknown.join(', ')}; options: ${q.options.join(', ')}`));
+    if (unknown.length) return left(invalid(`not an option: ${unknown.slice(0, 5).map(quoted).join(', ')}; options: ${q.options.join(', ')}`));
   }
   return accept({ type: 'QuestionAnswered', data: { questionId: q.id, answer: typeof c.answer === 'string' ? c.answer : [...c.answer], ...byAndWhy(c) } });
 };

@@ -3,7 +3,8 @@ import type { RunState } from '../projections/run-state.js';
 import { findNode, type HarnessName } from '../lib/workflows/model.js';
 import type { CommandContext } from './context.js';
 import { byAndWhy } from './context.js';
-import { accept, refuseAction, stopInFlight, type Decision } from './guards.js';
+import { accept, nothing, refuseAction, stopInFlight, type Decision } from './guards.js';
+import { aboutToStart } from './jump.js';
 import { unavailable } from './refusal.js';
 
 /** The agent step ChangeHarness would retry: the one in flight, the one the run is at, or the one that failed. */
@@ -17,6 +18,8 @@ export const retryableAgentNode = (s: RunState): string | null => {
 export const decideChangeHarness = (s: RunState, c: CommandContext & { harness: HarnessName; available: string | null }): Decision => {
   const reopenable = s.lifecycle === 'active' || (s.lifecycle === 'ended' && s.ending === 'Failed');
   if (!reopenable || retryableAgentNode(s) === null) return refuseAction('ChangeHarness');
+  // the step is about to start again on this harness already: the change is made
+  if (s.harnessOverride === c.harness && aboutToStart(s, retryableAgentNode(s)!)) return nothing();
   if (c.available !== null) return left(unavailable(`harness ${c.harness} is not available: ${c.available}`));
   return accept(...stopInFlight(s, `harness changed to ${c.harness}`), { type: 'HarnessChanged', data: { harness: c.harness, ...byAndWhy(c) } });
 };

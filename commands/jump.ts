@@ -3,16 +3,21 @@ import type { RunState } from '../projections/run-state.js';
 import { findNode } from '../lib/workflows/model.js';
 import type { CommandContext } from './context.js';
 import { byAndWhy } from './context.js';
-import { accept, refuseAction, stopInFlight, type Decision } from './guards.js';
+import { accept, nothing, refuseAction, stopInFlight, type Decision } from './guards.js';
 import { invalid } from './refusal.js';
+import { quoted } from '../lib/inputs/quoted.js';
 
 /** Nodes a run can jump to: every step but the start. */
 export const jumpTargets = (s: RunState): string[] => s.workflow.nodes.filter((n) => n.kind !== 'start').map((n) => n.id);
+
+/** going, not paused, nothing in flight, and its next step is `node`: the engine starts it next */
+export const aboutToStart = (s: RunState, node: string): boolean => s.lifecycle === 'active' && !s.paused && s.step === null && s.node === node;
 
 export const decideJump = (s: RunState, c: CommandContext & { node: string }): Decision => {
   const reopenable = s.lifecycle === 'active' || (s.lifecycle === 'ended' && s.ending === 'Failed');
   if (!reopenable) return refuseAction('Jump');
   const target = findNode(s.workflow, c.node);
-  if (!target || target.kind === 'start') return left(invalid(`no step ${JSON.stringify(c.node)} to jump to; valid steps: ${jumpTargets(s).join(', ')}`));
+  if (!target || target.kind === 'start') return left(invalid(`no step ${JSON.stringify(quoted(c.node))} to jump to; valid steps: ${jumpTargets(s).join(', ')}`));
+  if (aboutToStart(s, c.node)) return nothing(); // already there, nothing in flight: the jump is made
   return accept(...stopInFlight(s, `jumped to ${c.node}`), { type: 'Jumped', data: { node: c.node, ...byAndWhy(c) } });
 };

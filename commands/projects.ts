@@ -2,6 +2,7 @@ import { left, right, type Either } from 'fp-ts/lib/Either.js';
 import type { ProjectEvent } from '../journal/project-events.js';
 import type { Projects } from '../projections/projects.js';
 import { conflict, invalid, notFound, type Refusal } from './refusal.js';
+import { quoted } from '../lib/inputs/quoted.js';
 
 // Project commands. Whether a path is a git folder needs I/O: the caller checks and passes the
 // facts (`folders` arrive already resolved to absolute paths that are git work trees).
@@ -12,7 +13,7 @@ export interface FolderInput { readonly name: string; readonly path: string }
 const NAME = /^[^\s/\\][^/\\\n\r\t]{0,79}$/;
 
 const checkName = (name: string): Refusal | null =>
-  NAME.test(name) && name.trim() === name ? null : invalid(`project name ${JSON.stringify(name)} must be 1 to 80 characters, no slashes, no surrounding spaces`);
+  NAME.test(name) && name.trim() === name ? null : invalid(`project name ${JSON.stringify(quoted(name))} must be 1 to 80 characters, no slashes, no surrounding spaces`);
 
 const nameTaken = (ps: Projects, name: string, except?: string): boolean => [...ps.values()].some((p) => p.name === name && p.id !== except);
 
@@ -28,7 +29,7 @@ const checkFolders = (existing: readonly FolderInput[], added: readonly FolderIn
 export const decideAddProject = (ps: Projects, c: { projectId: string; name: string; folders: readonly FolderInput[] }): ProjectDecision => {
   const bad = checkName(c.name) ?? (c.folders.length === 0 ? invalid('a project needs at least one folder') : null) ?? checkFolders([], c.folders);
   if (bad) return left(bad);
-  if (nameTaken(ps, c.name)) return left(conflict(`a project named ${JSON.stringify(c.name)} exists already`));
+  if (nameTaken(ps, c.name)) return left(conflict(`a project named ${JSON.stringify(quoted(c.name))} exists already`));
   return right([{ type: 'ProjectAdded', data: { projectId: c.projectId, name: c.name, folders: [...c.folders] } }]);
 };
 
@@ -38,7 +39,7 @@ export const decideRenameProject = (ps: Projects, c: { projectId: string; name: 
   const bad = checkName(c.name);
   if (bad) return left(bad);
   if (p.name === c.name) return right([]);
-  if (nameTaken(ps, c.name, p.id)) return left(conflict(`a project named ${JSON.stringify(c.name)} exists already`));
+  if (nameTaken(ps, c.name, p.id)) return left(conflict(`a project named ${JSON.stringify(quoted(c.name))} exists already`));
   return right([{ type: 'ProjectRenamed', data: { projectId: p.id, name: c.name } }]);
 };
 
@@ -60,7 +61,7 @@ export const decideRemoveFolder = (ps: Projects, c: { projectId: string; name: s
 export const decideChooseDefaultWorkflow = (ps: Projects, c: { projectId: string; workflow: string; exists: boolean }): ProjectDecision => {
   const p = ps.get(c.projectId);
   if (!p) return left(notFound('project', c.projectId));
-  if (!c.exists) return left(invalid(`unknown workflow ${JSON.stringify(c.workflow)}`));
+  if (!c.exists) return left(invalid(`unknown workflow ${JSON.stringify(quoted(c.workflow))}`));
   return right(p.defaultWorkflow === c.workflow ? [] : [{ type: 'DefaultWorkflowChosen', data: { projectId: p.id, workflow: c.workflow } }]);
 };
 

@@ -1,4 +1,5 @@
 import type { Either } from 'fp-ts/lib/Either.js';
+import { quoted } from '../lib/inputs/quoted.js';
 
 // Every way a command or a read can be refused. One table (lib/http/refusal-status.ts and
 // lib/mcp/refusal-text.ts) maps each to an HTTP status and to an MCP error text.
@@ -22,7 +23,7 @@ export const forbidden = (detail: string): Refusal => ({ _tag: 'Forbidden', deta
 
 export const refusalText = (r: Refusal): string => {
   switch (r._tag) {
-    case 'NotFound': return `unknown ${r.what}: ${r.id}`;
+    case 'NotFound': return `unknown ${r.what}: ${quoted(r.id)}`;
     case 'Invalid': return r.detail;
     case 'NotAllowed': return `${r.action} is not allowed now; allowed actions: ${r.allowed.length ? r.allowed.join(', ') : 'none'}`;
     case 'Ended': return r.detail;

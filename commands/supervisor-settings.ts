@@ -4,6 +4,7 @@ import { applyPatch, type SupervisorState } from '../projections/supervisor.js';
 import type { SettingSource } from '../lib/settings/model.js';
 import { GLOBAL_SUPERVISOR, MAX_NOTES, type SupervisorPatch, type SupervisorSettings } from '../lib/supervisors/model.js';
 import { conflict, invalid, notFound, type Refusal } from './refusal.js';
+import { quoted } from '../lib/inputs/quoted.js';
 
 // Creating a supervisor, changing its settings, rotating its key, keeping its notes, and the
 // spending ledger. Facts that need I/O (does the project exist, which supervisors exist) arrive on
@@ -26,7 +27,7 @@ export interface CreateSupervisor {
 
 export const decideCreateSupervisor = (c: CreateSupervisor): SupervisorDecision => {
   if (c.project !== null && !c.projectExists) return left(notFound('project', c.project));
-  if (c.existing) return left(conflict(c.project === null ? `the Orbital-wide supervisor exists already (${c.existing})` : `project ${c.project} has a supervisor already (${c.existing})`));
+  if (c.existing) return left(conflict(c.project === null ? `the Orbital-wide supervisor exists already (${c.existing})` : `project ${quoted(c.project)} has a supervisor already (${c.existing})`));
   const supervisorId = c.project === null ? GLOBAL_SUPERVISOR : c.supervisorId;
   return right([{ type: 'SupervisorCreated', data: { supervisorId, project: c.project, source: c.source } }]);
 };
@@ -64,7 +65,7 @@ export const decideKeepNotes = (s: SupervisorState | null, c: { supervisorId: st
 /** day: the local day of the moment the cost was spent (lib/supervisors/model.ts localDay) */
 export const decideRecordCost = (s: SupervisorState | null, c: { supervisorId: string; day: string; cost: SupervisorCost; turnId: string | null }): SupervisorDecision => {
   if (!s) return left(notFound('supervisor', c.supervisorId));
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(c.day)) return left(invalid(`day must be YYYY-MM-DD (got ${c.day})`));
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(c.day)) return left(invalid(`day must be YYYY-MM-DD (got ${quoted(c.day)})`));
   if (c.cost._tag === 'Known' && !(Number.isFinite(c.cost.usd) && c.cost.usd >= 0)) return left(invalid('a known cost is a non-negative number of dollars'));
   return right([{ type: 'CostRecorded', data: { day: c.day, cost: c.cost, turnId: c.turnId } }]);
 };

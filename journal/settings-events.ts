@@ -1,12 +1,12 @@
 import * as t from 'io-ts';
-import { SettingChangeCodec } from '../lib/settings/codec.js';
+import { StoredSettingChangeCodec } from '../lib/settings/codec.js';
 import { oneOf } from './codec-util.js';
 import type { SettingChange } from '../lib/settings/model.js';
 
 // Settings are one journal ('settings'): each change with who sent it.
 export const SETTINGS_EVENT_CODECS = {
   SettingChanged: t.type({
-    change: SettingChangeCodec,
+    change: StoredSettingChangeCodec,
     source: t.type({ via: oneOf(['http', 'mcp', 'cli'] as const), sender: t.union([t.string, t.null]) }),
   }),
   McpTokenRegenerated: t.type({ source: t.type({ via: oneOf(['http', 'mcp', 'cli'] as const), sender: t.union([t.string, t.null]) }) }),

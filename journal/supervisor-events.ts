@@ -1,7 +1,6 @@
 import * as t from 'io-ts';
 import { HARNESSES } from '../lib/workflows/model.js';
-import { ACTION_SETTINGS, TIERS, type SupervisorPatch } from '../lib/supervisors/model.js';
-import { RUN_WAKE_KINDS } from '../lib/supervisors/agent/wakes.js';
+import { ACTION_SETTINGS, RUN_WAKE_KINDS, TIERS, type SupervisorPatch } from '../lib/supervisors/model.js';
 import type { SettingSource } from '../lib/settings/model.js';
 import { oneOf } from './codec-util.js';
 

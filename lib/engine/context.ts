@@ -1,5 +1,5 @@
 import { isLeft } from 'fp-ts/lib/Either.js';
-import type { Decision } from '../../commands/guards.js';
+import { nothing, type Decision } from '../../commands/guards.js';
 import type { RunState } from '../../projections/run-state.js';
 import type { EngineDeps } from './deps.js';
 import type { LiveTurns } from './live-turns.js';
@@ -27,12 +27,9 @@ export const makeContext = (deps: EngineDeps, live: LiveTurns, stopped: () => bo
   },
   apply(runId, decide) {
     if (stopped()) return null;
-    const s = deps.runs.get(runId);
-    if (!s) return null;
-    const d = decide(s);
-    if (isLeft(d) || d.right.length === 0) return null;
-    const r = deps.runs.append(runId, d.right, deps.now().toISOString());
-    return r._tag === 'Appended' ? r.state : null;
+    // the engine's decisions are its own reading of the run: decided again if the run moved
+    const r = deps.runs.transact(runId, (s) => (s ? decide(s) : nothing()), { at: deps.now().toISOString(), onStale: 'retry' });
+    return !isLeft(r) && r.right._tag === 'Appended' ? (r.right.state ?? null) : null;
   },
   log(runId, text) {
     if (stopped()) return;

@@ -5,7 +5,7 @@ import type { HarnessAdapter } from '../harness/adapter.js';
 import type { ProjectView, PullRequestRef, StepSettings } from '../service-api.js';
 import type { Settings } from '../settings/model.js';
 import type { LogStore } from '../state/log-store.js';
-import type { RunStore } from '../state/run-store.js';
+import type { RunStreams } from '../state/run-stream.js';
 import type { HarnessName, Persona, StepNode } from '../workflows/model.js';
 
 // What the engine needs from the rest of the service: handed in, so each piece is the real one in
@@ -19,7 +19,7 @@ export interface PromptVars {
 
 export interface EngineDeps {
   readonly journal: Journal;
-  readonly runs: RunStore;
+  readonly runs: RunStreams;
   readonly logs: LogStore;
   project(id: string): ProjectView | undefined;
   settings(): Settings;

@@ -1,9 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
-import { isLeft } from 'fp-ts/lib/Either.js';
+import { isLeft, left } from 'fp-ts/lib/Either.js';
 import { decideAskQuestion, decideReportOutcome } from '../../commands/engine-steps.js';
-import { refusalText } from '../../commands/refusal.js';
+import { notFound, refusalText } from '../../commands/refusal.js';
 import type { Journal, Stored } from '../../journal/journal.js';
-import type { RunStore } from '../state/run-store.js';
+import type { RunStreams } from '../state/run-stream.js';
 import { newToken } from '../ids.js';
 
 // The service side of each run's own tool server (ask_question, report_outcome). Tokens are made
@@ -16,7 +16,7 @@ const same = (a: string, b: string): boolean => a.length === b.length && timingS
 export class RunToolsBackend {
   private readonly tokens = new Map<string, { runId: string; stepId: string }>();
 
-  constructor(private readonly runs: RunStore, private readonly journal: Journal, private readonly newId: (p: string) => string, private readonly now: () => Date) {}
+  constructor(private readonly runs: RunStreams, private readonly journal: Journal, private readonly newId: (p: string) => string, private readonly now: () => Date) {}
 
   issue(runId: string, stepId: string): { token: string; revoke(): void } {
     const token = newToken();
@@ -35,11 +35,9 @@ export class RunToolsBackend {
 
   reportOutcome(runId: string, r: { outcome: 'success' | 'failure'; summary: string }): void {
     const stepId = this.stepOf(runId);
-    const s = this.runs.get(runId);
-    if (!s || !stepId) throw new Error('no step of this run is running');
-    const d = decideReportOutcome(s, { stepId, ...r });
+    if (!stepId) throw new Error('no step of this run is running');
+    const d = this.runs.transact(runId, (s) => (s ? decideReportOutcome(s, { stepId, ...r }) : left(notFound('run', runId))), { at: this.now().toISOString(), onStale: 'retry' });
     if (isLeft(d)) throw new Error(refusalText(d.left));
-    this.runs.append(runId, d.right, this.now().toISOString());
   }
 
   askQuestion(runId: string, q: { prompt: string; options?: readonly string[]; allowText?: boolean }): Promise<AskAnswer> {
@@ -50,8 +48,9 @@ export class RunToolsBackend {
     const options = q.options ?? [];
     const d = decideAskQuestion(s, { stepId, questionId, prompt: q.prompt, options, allowText: q.allowText ?? options.length === 0 });
     if (isLeft(d)) return Promise.reject(new Error(refusalText(d.left)));
+    // listening before the question is recorded: the answer is an event the append's listeners may cause
     const answered = this.answerOf(runId, questionId);
-    this.runs.append(runId, d.right, this.now().toISOString());
+    this.runs.transact(runId, () => d, { at: this.now().toISOString(), onStale: 'refuse' });
     return answered;
   }
 

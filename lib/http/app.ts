@@ -26,6 +26,7 @@ import { triggerRoutes } from './routes/triggers.js';
 import { workflowRoutes } from './routes/workflows.js';
 import { jsonNotFound } from './not-found.js';
 import { staticApp } from './static.js';
+import { cappedDetail, quoted } from '../inputs/quoted.js';
 
 // One port: the browser app, /api, /mcp, and each run's own tool server at /run-tools/:runId/mcp.
 
@@ -48,7 +49,7 @@ const errors: Koa.Middleware = async (ctx, next) => {
   } catch (err) {
     if (err instanceof BodyError) {
       ctx.status = err.status;
-      ctx.body = { detail: err.message };
+      ctx.body = { detail: cappedDetail(err.message) };
       return;
     }
     console.error('request failed', ctx.method, ctx.path, err);
@@ -63,7 +64,7 @@ const methodRefusals: Koa.Middleware = async (ctx, next) => {
   await next();
   if (!ctx.path.startsWith('/api/') || (ctx.status !== 405 && ctx.status !== 501)) return;
   ctx.status = 405;
-  ctx.body = { detail: `${ctx.method} is not allowed on ${ctx.path}; allowed: ${ctx.response.get('Allow') || 'none'}` };
+  ctx.body = { detail: `${quoted(ctx.method)} is not allowed on ${quoted(ctx.path)}; allowed: ${ctx.response.get('Allow') || 'none'}` };
 };
 
 // A client that goes away mid-answer (a window closed while a file or a stream was being sent) is

@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
 import parse from 'co-body';
+import { quoted } from '../inputs/quoted.js';
 
 // Reads a JSON body through co-body (raw-body underneath) with a size limit. Every way it can go
 // wrong is a 4xx with a detail: a body that is too large, not JSON, not declared as JSON, or in an
@@ -20,20 +21,25 @@ const failure = (e: unknown): ReadFailure | null =>
 
 const refusal = (e: ReadFailure, limit: number): BodyError => {
   if (e.type === 'entity.too.large') return new BodyError(413, `request body is larger than ${limit} bytes`);
-  if (e instanceof SyntaxError) return new BodyError(400, `malformed JSON: ${e.message}`);
-  if (e.status === 415) return new BodyError(415, `send the body as application/json without a content-encoding it cannot read (${e.message})`);
-  if (e.status !== undefined && e.status >= 400 && e.status < 500) return new BodyError(400, `the request body could not be read: ${e.message}`);
+  if (e instanceof SyntaxError) return new BodyError(400, `malformed JSON: ${quoted(e.message)} (the body is not valid JSON)`);
+  if (e.status === 415) return new BodyError(415, `send the body as application/json without a content-encoding it cannot read (${quoted(e.message)})`);
+  if (e.status !== undefined && e.status >= 400 && e.status < 500) return new BodyError(400, `the request body could not be read: ${quoted(e.message)}`);
   return new BodyError(400, 'the request body could not be read');
 };
 
-export const readJson = async (ctx: Context, limit = MAX_BODY_BYTES): Promise<unknown> => {
+/**
+ * The one reader of request bodies: every route that takes a body reads it here, so each answers
+ * the same to a body too large, not JSON, or in a Content-Encoding it cannot undo (415). An empty
+ * body reads as `empty` ({} unless the route says otherwise).
+ */
+export const readJson = async (ctx: Context, limit = MAX_BODY_BYTES, empty: unknown = {}): Promise<unknown> => {
   const type = ctx.get('content-type');
   if (type && !/^application\/(.+\+)?json\b/i.test(type)) throw new BodyError(415, `send the body as application/json (got ${type.slice(0, 80)})`);
   try {
     // strict: false lets any JSON value through, so the route's decoder names what it wanted
     // ("the body must be a JSON object") instead of co-body's generic refusal.
     const value: unknown = await parse.json(ctx.req, { limit, strict: false });
-    return value === '' ? {} : value;
+    return value === '' ? empty : value;
   } catch (e) {
     // raw-body stops reading at the limit; the rest is read and dropped so the client, still
     // sending, gets the 413 instead of a hang-up.

@@ -1,4 +1,5 @@
 import type Koa from 'koa';
+import { quoted } from '../inputs/quoted.js';
 
 // Paths that belong to the API, the tool endpoint, the run tool servers or /.well-known are
 // answered in JSON: a 404 with a detail when no route took them, never the browser app's HTML.
@@ -21,7 +22,7 @@ export const OAUTH_DETAIL = 'svc has no OAuth: its tool endpoint takes a bearer 
 
 export const notFound = (ctx: Koa.ParameterizedContext): void => {
   ctx.status = 404;
-  ctx.body = { detail: isOauthPath(ctx.path) ? OAUTH_DETAIL : `no route ${ctx.method} ${ctx.path}` };
+  ctx.body = { detail: isOauthPath(ctx.path) ? OAUTH_DETAIL : `no route ${quoted(ctx.method)} ${quoted(ctx.path)}` };
 };
 
 /** answers a JSON path that no route took; every other path goes on to the app */

@@ -5,13 +5,16 @@ import { refusalText } from '../../commands/refusal.js';
 import type { Actor } from '../service-api.js';
 import { BodyError } from './body.js';
 import { refusalStatus } from './refusal-status.js';
+import { cappedDetail } from '../inputs/quoted.js';
 
 // Maps a facade answer onto the response: refusals become a status from the one table, with a
 // detail (and the allowed actions where that is the reason).
 export const reply = <T>(ctx: Context, o: Outcome<T>): void => {
   if (isLeft(o)) {
     ctx.status = refusalStatus(o.left);
-    ctx.body = o.left._tag === 'NotAllowed' ? { detail: refusalText(o.left), allowedActions: o.left.allowed } : { detail: refusalText(o.left) };
+    // capped: the last net under any message that quotes input
+    const detail = cappedDetail(refusalText(o.left));
+    ctx.body = o.left._tag === 'NotAllowed' ? { detail, allowedActions: o.left.allowed } : { detail };
     return;
   }
   ctx.status = 200;

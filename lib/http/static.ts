@@ -6,6 +6,7 @@ import conditional from 'koa-conditional-get';
 import send from 'koa-send';
 import { packageRoot } from '../package-root.js';
 import { notFound } from './not-found.js';
+import { quoted } from '../inputs/quoted.js';
 
 // The browser app from web-dist, through koa-send. Only the app's own routes (a path without a file
 // extension, /runs/<id>) get index.html; a file that is not there is a JSON 404, so a client that
@@ -44,7 +45,7 @@ export const staticApp = (root = join(packageRoot(), 'web-dist')): Koa.Middlewar
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
       ctx.status = 405;
       ctx.set('Allow', 'GET, HEAD');
-      ctx.body = { detail: `${ctx.method} is not allowed on ${ctx.path}; the app's files take GET and HEAD` };
+      ctx.body = { detail: `${quoted(ctx.method)} is not allowed on ${quoted(ctx.path)}; the app's files take GET and HEAD` };
       return;
     }
     const path = hasExtension(ctx.path) ? ctx.path : '/index.html';
@@ -56,7 +57,7 @@ export const staticApp = (root = join(packageRoot(), 'web-dist')): Koa.Middlewar
       if (!isHttpError(e) || e.status >= 500) throw e;
       if (e.status !== 404) {
         ctx.status = e.status;
-        ctx.body = { detail: e.status === 400 ? 'malformed path' : `path not allowed: ${ctx.path}` };
+        ctx.body = { detail: e.status === 400 ? 'malformed path' : `path not allowed: ${quoted(ctx.path)}` };
         return;
       }
     }

@@ -1,5 +1,6 @@
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { refusalText, type Outcome } from '../../commands/refusal.js';
+import { cappedDetail } from '../inputs/quoted.js';
 
 // A tool's answer as MCP carries it: the JSON object both as text (for clients that read only
 // text) and as structuredContent; a refusal is an error result whose text says why.
@@ -20,7 +21,8 @@ export const okAnswer = (value: unknown): ToolAnswer => {
   return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
 };
 
-export const errorAnswer = (text: string): ToolAnswer => ({ content: [{ type: 'text', text }], isError: true });
+/** capped: the last net under any message that quotes input */
+export const errorAnswer = (text: string): ToolAnswer => ({ content: [{ type: 'text', text: cappedDetail(text) }], isError: true });
 
 export const answerOf = (outcome: Outcome<unknown>): ToolAnswer =>
   isLeft(outcome) ? errorAnswer(refusalText(outcome.left)) : okAnswer(outcome.right);

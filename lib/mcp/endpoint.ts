@@ -6,7 +6,8 @@ import type { ServiceApi } from '../service-api.js';
 import { bearerToken } from '../auth/bearer.js';
 import { ensureToken, tokenCheck, type TokenCheck } from '../auth/mcp-token.js';
 import type { SettingsAccess } from './tool.js';
-import { buildServer, type RequestScope } from './server.js';
+import { buildServer, callTool, type RequestScope } from './server.js';
+import { callWithBadArguments, readRpcBody } from './request-body.js';
 import type { SupervisorSession } from './supervisor-session.js';
 import { clientName, rememberClient } from './client-name.js';
 
@@ -56,6 +57,14 @@ const serve = async (ctx: Ctx, deps: McpDeps, session: SupervisorSession | undef
     signal: aborter.signal,
     ...(session ? { session } : {}),
   };
+  const body = await readRpcBody(ctx);
+  if (body === null) return;
+  const bad = callWithBadArguments(body);
+  if (bad) {
+    ctx.status = 200;
+    ctx.body = { jsonrpc: '2.0', id: bad.id, result: await callTool(bad.name, bad.args, scope) };
+    return;
+  }
   const server = buildServer(scope);
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   ctx.res.on('close', () => {
@@ -65,7 +74,7 @@ const serve = async (ctx: Ctx, deps: McpDeps, session: SupervisorSession | undef
   });
   await server.connect(transport);
   ctx.respond = false;
-  await transport.handleRequest(ctx.req, ctx.res, (ctx.request as { body?: unknown }).body);
+  await transport.handleRequest(ctx.req, ctx.res, body);
   rememberClient(ctx.req.socket, ctx.get('user-agent') || undefined, server.getClientVersion()?.name);
 };
 

@@ -1,6 +1,7 @@
 import * as t from 'io-ts';
-import { ArgsType } from './args/object.js';
-import { DefaultType, IntRangeType, TextType } from './args/kinds.js';
+import { ArgsType } from '../inputs/object.js';
+import { DefaultType, IntRangeType, TextType } from '../inputs/kinds.js';
+import { ClosedType } from '../inputs/closed.js';
 
 // Derives a tool's advertised inputSchema from the io-ts codec that decodes its arguments, so the
 // schema a client sees and the check the server applies cannot drift apart. Covers the io-ts
@@ -59,6 +60,8 @@ const refinement = (x: t.RefinementType<t.Mixed>): JsonSchema => {
 /** JSON Schema (draft 2020-12 subset) of an io-ts type; `notes` describe top-level properties */
 export const toJsonSchema = (type: t.Mixed, notes?: Descriptions): JsonSchema => {
   if (type instanceof ArgsType) return objectSchema(type.required, type.optional, true, notes);
+  // its objects are t.strict / t.exact, advertised closed already
+  if (type instanceof ClosedType) return toJsonSchema(type.type, notes);
   if (type instanceof DefaultType) return { ...toJsonSchema(type.inner), default: type.defaultValue };
   if (type instanceof IntRangeType) return { type: 'integer', minimum: type.min, maximum: type.max };
   if (type instanceof TextType) return textSchema(type);

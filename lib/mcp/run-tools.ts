@@ -10,6 +10,8 @@ import type { Router } from '@koa/router';
 import type { Context } from 'koa';
 import * as t from 'io-ts';
 import { isLeft } from 'fp-ts/lib/Either.js';
+import { quoted } from '../inputs/quoted.js';
+import { callWithBadArguments, readRpcBody } from './request-body.js';
 
 export const ASK_QUESTION = 'ask_question';
 export const REPORT_OUTCOME = 'report_outcome';
@@ -97,7 +99,7 @@ const callTool = async (backend: RunToolsBackend, runId: string, name: string, a
     backend.reportOutcome(runId, o);
     return text(`Outcome recorded: ${o.outcome}.`);
   }
-  return text(`Unknown tool ${name}`, true);
+  return text(`Unknown tool ${quoted(name)}`, true);
 };
 
 const serverFor = (backend: RunToolsBackend, runId: string): Server => {
@@ -126,12 +128,20 @@ const handle = async (ctx: Context, backend: RunToolsBackend, runId: string): Pr
     ctx.body = { detail: RUN_TOOLS_REFUSED };
     return;
   }
+  // the body read as on /mcp: one reader, and arguments that are not an object get the tool's answer
+  const body = await readRpcBody(ctx);
+  if (body === null) return;
+  const bad = callWithBadArguments(body);
+  if (bad) {
+    ctx.body = { jsonrpc: '2.0', id: bad.id, result: await callTool(backend, runId, bad.name, bad.args) };
+    return;
+  }
   const server = serverFor(backend, runId);
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   ctx.respond = false; // the transport writes the raw response
   ctx.res.on('close', () => void transport.close().then(() => server.close()));
   await server.connect(transport);
-  await transport.handleRequest(ctx.req, ctx.res, (ctx.request as { body?: unknown }).body);
+  await transport.handleRequest(ctx.req, ctx.res, body);
 };
 
 /** Mount the in-run tool server on `router` at POST /run-tools/:runId/mcp. */

@@ -6,6 +6,7 @@ import type { SettingsAccess, Tool, ToolContext } from './tool.js';
 import { errorAnswer, type ToolAnswer } from './answer.js';
 import { findTool, groupOffText, groupOn, visibleTools } from './registry.js';
 import { serverVersion } from './version.js';
+import { quoted } from '../inputs/quoted.js';
 import type { SupervisorSession } from './supervisor-session.js';
 
 // One low-level MCP Server per HTTP request (the endpoint is stateless): it lists the tools whose
@@ -37,13 +38,13 @@ const listing = (t: Tool) => ({
 export const callTool = async (name: string, raw: unknown, scope: RequestScope): Promise<ToolAnswer> => {
   if (scope.session) return callAsSupervisor(scope.session, name, raw, scope);
   const tool = findTool(name);
-  if (!tool) return errorAnswer(`unknown tool: ${name}`);
+  if (!tool) return errorAnswer(`unknown tool: ${quoted(name)}`);
   if (!groupOn(scope.settings.read(), tool.group)) return errorAnswer(groupOffText(tool.group));
   const ctx: ToolContext = { api: scope.api, settings: scope.settings, actor: { kind: 'agent', name: scope.caller() }, signal: scope.signal };
   try {
     return await tool.invoke(raw, ctx);
   } catch (e) {
-    return errorAnswer(`${name} failed: ${e instanceof Error ? e.message : String(e)}`);
+    return errorAnswer(`${quoted(name)} failed: ${quoted(e instanceof Error ? e.message : String(e))}`);
   }
 };
 
@@ -52,7 +53,7 @@ const callAsSupervisor = async (session: SupervisorSession, name: string, raw: u
   try {
     return await session.call(name, raw, ctx);
   } catch (e) {
-    return errorAnswer(`${name} failed: ${e instanceof Error ? e.message : String(e)}`);
+    return errorAnswer(`${quoted(name)} failed: ${quoted(e instanceof Error ? e.message : String(e))}`);
   }
 };
 

@@ -11,6 +11,7 @@ import { errorAnswer, okAnswer, type ToolAnswer } from './answer.js';
 import { findTool, groupOffText, groupOn, TOOLS } from './registry.js';
 import type { Tool, ToolContext } from './tool.js';
 import { SUPERVISOR_TOOLS } from './tools/supervisor-only.js';
+import { quoted } from '../inputs/quoted.js';
 
 // A call to /mcp?supervisor=<key>: the supervisor's tool list and every call held to the spec's
 // Supervisor scoping. Tool groups do not apply, except change_setting's. Reading tools are scoped
@@ -76,16 +77,17 @@ export const supervisorSession = (service: Service, id: string): SupervisorSessi
     if (!s) return errorAnswer(`supervisor ${id} no longer exists`);
     const ctx: ToolContext = { ...base, actor: { kind: 'supervisor', name: id }, supervisor: supervisorDesk(service, id) };
     const a = asArgs(raw);
-    if (isSupervisorOnlyTool(name)) return hasTool(name, s.project) ? SUPERVISOR_TOOLS[name].invoke(a, ctx) : errorAnswer(refusalText(toolRefusal(name, id)));
+    // arguments that are not an object reach the tool as they came, for its own argument error
+    if (isSupervisorOnlyTool(name)) return hasTool(name, s.project) ? SUPERVISOR_TOOLS[name].invoke(raw, ctx) : errorAnswer(refusalText(toolRefusal(name, id)));
     const tool = findTool(name);
-    if (!tool) return errorAnswer(`unknown tool: ${name}`);
+    if (!tool) return errorAnswer(`unknown tool: ${quoted(name)}`);
     if (tool.name === 'change_setting') {
       if (!groupOn(ctx.settings.read(), 'settings')) return errorAnswer(groupOffText('settings'));
       const held = service.core.supervisors.heldBecause(id);
-      return held ? errorAnswer(`actions are refused now: ${held}`) : tool.invoke(a, ctx);
+      return held ? errorAnswer(`actions are refused now: ${held}`) : tool.invoke(raw, ctx);
     }
     // bad arguments get the tool's own answer before any rule is asked
-    if (tool.args.decode(raw ?? {})._tag === 'Left') return tool.invoke(raw, ctx);
+    if (tool.args.decode(raw === undefined ? {} : raw)._tag === 'Left') return tool.invoke(raw, ctx);
     if (isActingTool(tool.name)) return actAs(service, id, tool as Tool & { name: typeof tool.name }, a, ctx);
     return read(service, { id, project: s.project }, tool, a, ctx);
   },

@@ -4,7 +4,7 @@ import type { Outcome } from '../../commands/refusal.js';
 import type { Actor, ServiceApi } from '../service-api.js';
 import type { Settings, SettingChange, SettingSource, ToolGroup } from '../settings/model.js';
 import { toJsonSchema, type JsonSchema } from './json-schema.js';
-import { describeErrors } from './decode-errors.js';
+import { describeErrors } from '../inputs/describe.js';
 import { answerOf, errorAnswer, type ToolAnswer } from './answer.js';
 
 // A tool is its name, group, description, argument codec and one call into the service. Tools
@@ -65,7 +65,8 @@ export const defineTool = <A>(spec: ToolSpec<A>): Tool => ({
   args: spec.args,
   inputSchema: toJsonSchema(spec.args, spec.notes),
   async invoke(raw, ctx) {
-    const decoded = spec.args.decode(raw ?? {});
+    // no arguments at all is an empty object; null, an array or a string is refused by the decoder
+    const decoded = spec.args.decode(raw === undefined ? {} : raw);
     if (isLeft(decoded)) return errorAnswer(`invalid arguments for ${spec.name}: ${describeErrors(decoded.left)}`);
     return answerOf(await spec.call(decoded.right, ctx));
   },

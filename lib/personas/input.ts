@@ -1,3 +1,5 @@
+import { quoted } from '../inputs/quoted.js';
+
 // The body of PUT /api/personas/{name}: either the persona file's text, `{"source": "..."}`, or
 // its parts, `{"prompt": "...", "description"?, "harness"?, "model"?, "tools"?}`, which are written
 // out as that same file. Either way one text is stored, the one a `<name>.md` file would hold.
@@ -12,7 +14,7 @@ const SHAPE = 'the body is {"source": "<persona file text>"} or {"prompt": "..."
 
 const decodeParts = (body: Record<string, unknown>): PersonaInput | string => {
   const unknown = Object.keys(body).filter((k) => !(PART_KEYS as readonly string[]).includes(k));
-  if (unknown.length) return `unknown field ${unknown.map((k) => JSON.stringify(k)).join(', ')}; ${SHAPE}`;
+  if (unknown.length) return `unknown field ${unknown.slice(0, 5).map((k) => JSON.stringify(quoted(k))).join(', ')}; ${SHAPE}`;
   for (const k of PART_KEYS) {
     const v = body[k];
     if (v !== undefined && typeof v !== 'string') return `${k} must be a string (got ${v === null ? 'null' : typeof v})`;
@@ -33,7 +35,7 @@ export const decodePersonaInput = (body: unknown): PersonaInput | string => {
   if ('source' in body && 'prompt' in body) return `give either source or prompt, not both; ${SHAPE}`;
   if (!('source' in body)) return 'prompt' in body ? decodeParts(body) : `source or prompt is required; ${SHAPE}`;
   const extra = Object.keys(body).filter((k) => k !== 'source');
-  if (extra.length) return `unknown field ${extra.map((k) => JSON.stringify(k)).join(', ')} next to source; ${SHAPE}`;
+  if (extra.length) return `unknown field ${extra.slice(0, 5).map((k) => JSON.stringify(quoted(k))).join(', ')} next to source; ${SHAPE}`;
   return typeof body['source'] === 'string' ? { source: body['source'] } : `source must be a string (got ${body['source'] === null ? 'null' : typeof body['source']})`;
 };
 

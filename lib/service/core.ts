@@ -14,9 +14,9 @@ import type { RunToolsBackend } from '../engine/run-tools-backend.js';
 import type { Availability, HarnessAdapter } from '../harness/adapter.js';
 import type { ProjectView, RunDetail, RunSummary, StepSettings } from '../service-api.js';
 import type { Settings } from '../settings/model.js';
-import type { FoldedStream } from '../state/folded-stream.js';
+import type { SingleStream } from '../state/event-stream.js';
 import type { LogStore } from '../state/log-store.js';
-import type { RunStore } from '../state/run-store.js';
+import type { RunStreams } from '../state/run-stream.js';
 import { resolveStepSettings, toolClasses } from '../workflows/step-settings.js';
 import type { HarnessName, Persona, StepNode, Workflow } from '../workflows/model.js';
 
@@ -33,10 +33,10 @@ export interface ServiceCore {
   readonly version: string;
   readonly store: Store;
   readonly journal: Journal;
-  readonly runs: RunStore;
+  readonly runs: RunStreams;
   readonly logs: LogStore;
-  readonly projects: FoldedStream<Projects, ProjectEvent>;
-  readonly settings: FoldedStream<Settings, SettingsEvent>;
+  readonly projects: SingleStream<Projects, ProjectEvent>;
+  readonly settings: SingleStream<Settings, SettingsEvent>;
   readonly workflows: Workflows;
   readonly harnesses: Readonly<Record<HarnessName, HarnessAdapter>>;
   readonly availability: Map<HarnessName, Availability>;

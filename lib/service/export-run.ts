@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Journal } from '../../journal/journal.js';
 import type { LogStore } from '../state/log-store.js';
-import { runStream } from '../state/run-store.js';
+import { runStream } from '../state/run-stream.js';
 import { writePrivateFile } from '../private-file.js';
 
 // An export is the run replayed from its journal and log into one JSON-lines file: the view first,

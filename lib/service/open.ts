@@ -18,9 +18,9 @@ import { newId } from '../ids.js';
 import { packageRoot } from '../package-root.js';
 import { ensurePrivateDir } from '../paths.js';
 import { DEFAULT_SETTINGS, type Settings } from '../settings/model.js';
-import { FoldedStream } from '../state/folded-stream.js';
+import { SingleStream } from '../state/event-stream.js';
 import { LogStore } from '../state/log-store.js';
-import { RunStore } from '../state/run-store.js';
+import { openRuns } from '../state/run-stream.js';
 import { realClock, type Clock } from '../triggers/clock.js';
 import { Triggers } from '../triggers/triggers.js';
 import { createCatalog, type Catalog } from '../workflows/catalog.js';
@@ -33,6 +33,7 @@ import { Service } from './service.js';
 import { Supervisors } from '../supervisors/supervisors.js';
 import { chatStream } from '../supervisors/chat.js';
 import { recoverApprovals } from '../supervisors/approvals.js';
+import { quoted } from '../inputs/quoted.js';
 
 // The composition root: opens the store, folds the journals, builds the real parts and starts the
 // engine. Tests open the same service; the only choice made by configuration is the harness set
@@ -52,8 +53,8 @@ const ref = (p: ProjectView) => ({ primaryFolderPath: primaryFolderPath(p), defa
 const workflowsFrom = (catalog: Catalog): Workflows => ({
   load(project, name) {
     const r = catalog.load(ref(project), name);
-    if (!r) return left(`unknown workflow ${JSON.stringify(name)}`);
-    if (isLeft(r)) return left(`workflow ${name} does not load: ${r.left.errors.slice(0, 3).map((e) => `${e.node ? `${e.node}: ` : ''}${e.message}`).join('; ')}`);
+    if (!r) return left(`unknown workflow ${JSON.stringify(quoted(name))}`);
+    if (isLeft(r)) return left(`workflow ${quoted(name)} does not load: ${r.left.errors.slice(0, 3).map((e) => `${e.node ? `${e.node}: ` : ''}${e.message}`).join('; ')}`);
     return right(r.right);
   },
   persona: (project, name) => catalog.persona(ref(project), name),
@@ -73,12 +74,12 @@ export const openService = async (o: OpenOptions): Promise<Service> => {
   ensurePrivateDir(o.home);
   const store = openStore(join(o.home, 'db'));
   const journal = new Journal(store);
-  const runs = new RunStore(journal, store);
+  const runs = openRuns(journal, store);
   runs.load();
   const runTools = new RunToolsBackend(runs, journal, newId, () => new Date());
-  const settings = new FoldedStream<Settings, SettingsEvent>(journal, 'settings', SETTINGS_EVENT_CODECS, DEFAULT_SETTINGS, evolveSettings);
+  const settings = new SingleStream<Settings, SettingsEvent>(journal, 'settings', SETTINGS_EVENT_CODECS, DEFAULT_SETTINGS, evolveSettings);
   const catalog = createCatalog({ home: o.home, store, defaultHarness: () => settings.current.defaultHarness ?? undefined });
-  const projects = new FoldedStream<Projects, ProjectEvent>(journal, 'projects', PROJECT_EVENT_CODECS, new Map(), evolveProjects);
+  const projects = new SingleStream<Projects, ProjectEvent>(journal, 'projects', PROJECT_EVENT_CODECS, new Map(), evolveProjects);
   const supervisors = new Supervisors({ journal, home: o.home, runs, projects: () => projects.current, settings: () => settings.current, now: () => new Date(), newId });
   // the feature switched on before a crash that came before the global supervisor was made
   if (settings.current.supervisors.enabled) supervisors.ensureGlobal({ via: 'cli', sender: 'svc start' });

@@ -4,7 +4,7 @@ import { RUN_EVENT_CODECS, type RunEvent } from '../../journal/run-events.js';
 import { threadRow, type ThreadRow } from '../../projections/thread.js';
 import type { ActivityRow } from '../state/activity-log.js';
 import type { LogLine, LogStore } from '../state/log-store.js';
-import { runStream } from '../state/run-store.js';
+import { runStream } from '../state/run-stream.js';
 
 // Pages over a run's journal and log. Each reads only the range it returns (history, log) or
 // walks back from the cursor until the page is full (thread), never the whole run.

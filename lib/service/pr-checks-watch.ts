@@ -1,8 +1,9 @@
+import { isLeft, right } from 'fp-ts/lib/Either.js';
 import { decideChecksFailed } from '../../commands/pr-checks-failed.js';
 import type { RunState } from '../../projections/run-state.js';
 import { resolveToken } from '../codehost/config.js';
 import { githubClient } from '../codehost/github.js';
-import { runStream } from '../state/run-store.js';
+import { runStream } from '../state/run-stream.js';
 import type { ServiceCore } from './core.js';
 
 // The source of the supervisors' "checks failed" wake: while the live supervisors run, each
@@ -90,8 +91,8 @@ export class PullRequestChecksWatch {
       if (read.right.state !== 'OPEN') this.finished.add(key);
       const event = decideChecksFailed(pr, read.right, this.recordedFailure(run.runId, key, pr.number, pr.repository));
       if (!event) continue;
-      const r = this.core.runs.append(run.runId, [event], this.core.now().toISOString());
-      if (r._tag === 'Appended') this.lastFailed.set(key, event.data.headCommit);
+      const r = this.core.runs.transact(run.runId, () => right([event]), { at: this.core.now().toISOString(), onStale: 'refuse' });
+      if (!isLeft(r) && r.right._tag === 'Appended') this.lastFailed.set(key, event.data.headCommit);
     }
   }
 }

@@ -8,6 +8,7 @@ import { evolveProjects, findProject } from '../../projections/projects.js';
 import { gitOk } from '../git/git.js';
 import type { ProjectView } from '../service-api.js';
 import type { ServiceCore } from './core.js';
+import { quoted } from '../inputs/quoted.js';
 
 // Projects: each folder must be a git work tree; it is stored as the real absolute path of the
 // repository's top folder, named by its base name unless a name is given.
@@ -17,23 +18,23 @@ export interface FolderRequest { readonly path: string; readonly name?: string }
 // A folder name is one path segment of the run's worktree folder and a URL segment of its route.
 const folderNameProblem = (name: string): string | null =>
   name.trim() !== name || name === '.' || name === '..' || /[/\\\0\n\r]/.test(name) || name.length > 80
-    ? `folder name ${JSON.stringify(name)} must be 1 to 80 characters, no slashes or surrounding spaces, not . or ..`
+    ? `folder name ${JSON.stringify(quoted(name))} must be 1 to 80 characters, no slashes or surrounding spaces, not . or ..`
     : null;
 
 export const resolveFolder = async (f: FolderRequest): Promise<Either<Refusal, FolderInput>> => {
   const named = f.name === undefined ? null : folderNameProblem(f.name);
   if (named) return left(invalid(named));
   // Relative to what? The server's working folder means nothing to a client: refuse it.
-  if (!isAbsolute(f.path)) return left(invalid(`${f.path} is not an absolute path; give the folder's full path`));
+  if (!isAbsolute(f.path)) return left(invalid(`${quoted(f.path)} is not an absolute path; give the folder's full path`));
   const abs = resolvePath(f.path);
   try {
-    if (!statSync(abs).isDirectory()) return left(invalid(`${f.path} is not a folder`));
+    if (!statSync(abs).isDirectory()) return left(invalid(`${quoted(f.path)} is not a folder`));
     const top = (await gitOk(abs, ['rev-parse', '--show-toplevel'], { timeoutMs: 10_000 })).trim();
     const path = realpathSync(top);
     return right({ name: f.name ?? basename(path), path });
   } catch (err) {
     const why = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : 'is not a git folder';
-    return left(invalid(`${f.path} ${why}`));
+    return left(invalid(`${quoted(f.path)} ${why}`));
   }
 };
 
@@ -49,7 +50,7 @@ const resolveAll = async (fs: readonly FolderRequest[]): Promise<Either<Refusal,
 
 const commit = (core: ServiceCore, projectId: string, d: Either<Refusal, ProjectEvent[]>): Outcome<ProjectView> => {
   if (isLeft(d)) return d;
-  core.projects.append(d.right, core.now().toISOString());
+  core.projects.transact(() => d, { at: core.now().toISOString(), onStale: 'refuse' });
   const p = core.projects.current.get(projectId);
   return p ? right(p) : left(notFound('project', projectId));
 };

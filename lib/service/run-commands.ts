@@ -15,6 +15,7 @@ import { parsePosition } from '../../projections/run-views.js';
 import type { Actor, ControlInput, RunDetail, StartedBy, StartRunInput } from '../service-api.js';
 import { availabilityText, detailOf, type ServiceCore } from './core.js';
 import { decideCreateRun } from './start-run.js';
+import { quoted } from '../inputs/quoted.js';
 import { startRefusal } from './start-readiness.js';
 
 const ctxOf = (core: ServiceCore, by: Actor, reason?: string): CommandContext => ({ at: core.now().toISOString(), by, ...(reason !== undefined ? { reason } : {}) });
@@ -24,14 +25,11 @@ const runOf = (core: ServiceCore, runId: string): Outcome<RunState> => {
   return s ? right(s) : left(notFound('run', runId));
 };
 
-/** Decide against the run as it is now and append; refusals come back as they are. */
+/** Decide against the run as it is now and append; refusals come back as they are. These commands
+ * name no position: on a run that moved they are decided again, on what it is now. */
 const act = (core: ServiceCore, runId: string, decide: (s: RunState) => Decision): Outcome<RunState> => {
-  const s = core.runs.get(runId);
-  if (!s) return left(notFound('run', runId));
-  const d = decide(s);
-  if (isLeft(d)) return d;
-  if (d.right.length === 0) return right(s);
-  return right(core.runs.append(runId, d.right, core.now().toISOString()).state);
+  const r = core.runs.transact(runId, (s) => (s ? decide(s) : left(notFound('run', runId))), { at: core.now().toISOString(), onStale: 'retry' });
+  return isLeft(r) ? r : right(r.right.state!);
 };
 
 /** `trigger`: a rule fires with the run id it recorded beforehand, and names itself as startedBy */
@@ -46,7 +44,8 @@ export const startRun = (core: ServiceCore, input: StartRunInput, by: Actor, res
   const runId = trigger?.runId ?? core.newId('r');
   const d = decideCreateRun({ runId, projectId: project.id, workflow: wf.right, input, by, ...(restartOf ? { restartOf } : {}), ...(trigger ? { startedBy: trigger.startedBy } : {}) });
   if (isLeft(d)) return d;
-  core.runs.append(runId, d.right, core.now().toISOString(), 0);
+  // a run id is made once: a rule's recorded run that exists already is not made again
+  core.runs.transact(runId, () => d, { at: core.now().toISOString(), onStale: 'refuse', expected: 0 });
   return right({ runId });
 };
 
@@ -77,7 +76,7 @@ export const control = (core: ServiceCore, runId: string, input: ControlInput, b
   if (isLeft(found)) return found;
   const s = found.right;
   const position = parsePosition(input.position);
-  if (position === null) return left(invalid(`position ${JSON.stringify(input.position)} is not one that get_run returned`));
+  if (position === null) return left(invalid(`position ${JSON.stringify(quoted(input.position))} is not one that get_run returned`));
   if (position !== s.position) return right({ outcome: 'Stale', run: detailOf(core, s) });
   const built = controlCommand(core, input, ctxOf(core, by, input.reason));
   if (isLeft(built)) return built;
@@ -85,10 +84,10 @@ export const control = (core: ServiceCore, runId: string, input: ControlInput, b
   if (isLeft(probe)) return probe;
   const cmd = built.right.action === 'Restart' ? restart(core, s, built.right) : right(built.right);
   if (isLeft(cmd)) return cmd;
-  const d = decideControl(s, cmd.right);
-  if (isLeft(d)) return d;
-  const r = core.runs.append(runId, d.right, core.now().toISOString(), s.seq);
-  return right({ outcome: r._tag === 'Appended' ? 'Applied' : 'Stale', run: detailOf(core, r.state) });
+  // decided on the position the caller saw: a run that moved since is Stale, not decided again
+  const r = core.runs.transact(runId, () => decideControl(s, cmd.right), { at: core.now().toISOString(), onStale: 'refuse', expected: s.seq });
+  if (isLeft(r)) return r;
+  return right({ outcome: r.right._tag === 'Stale' ? 'Stale' : 'Applied', run: detailOf(core, r.right.state ?? s) });
 };
 
 export const reviseGoal = (core: ServiceCore, runId: string, goal: string, reason: string | undefined, by: Actor): Outcome<{ run: RunDetail; goal: string }> => {
@@ -117,7 +116,9 @@ export const message = (core: ServiceCore, runId: string, text: string, delivery
   const sent = wantsLive && live ? live.send(text) : false;
   const d = sent ? hopeful : decideSendMessage(s, { ...base, liveStep: null });
   if (isLeft(d)) return d;
-  const after = core.runs.append(runId, d.right, core.now().toISOString()).state;
+  // decided already (the message may be in the live turn now): recorded as decided
+  const r = core.runs.transact(runId, () => d, { at: core.now().toISOString(), onStale: 'refuse' });
+  const after = isLeft(r) ? s : (r.right.state ?? s);
   const delivered = d.right.some((e) => e.type === 'MessageDelivered' || e.type === 'RunResumed');
   return right({ run: detailOf(core, after), delivered, detail: deliveryDetail(delivered, s, delivery, after) });
 };

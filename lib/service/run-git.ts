@@ -26,7 +26,7 @@ export const secureRunWork = async (core: ServiceCore, runId: string, reason: st
   const r = await secure(runId, s.checkouts);
   if (isLeft(r)) return left(conflict(r.left));
   const note = `work secured by ${by.kind}${by.name ? ` ${by.name}` : ''}${reason ? `: ${reason}` : ''}`;
-  core.runs.append(runId, [{ type: 'ServiceNoted', data: { text: note } }], core.now().toISOString());
+  core.runs.transact(runId, () => right([{ type: 'ServiceNoted', data: { text: note } }]), { at: core.now().toISOString(), onStale: 'retry' });
   core.logs.write(runId, 'service', note);
   return right({ run: detailOf(core, core.runs.get(runId) ?? s), folders: r.right });
 };

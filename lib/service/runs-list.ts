@@ -3,7 +3,7 @@ import type { Journal } from '../../journal/journal.js';
 import type { RunState } from '../../projections/run-state.js';
 import { httpRun } from '../../projections/run-views.js';
 import type { HttpRun } from '../service-api.js';
-import type { RunStore } from '../state/run-store.js';
+import type { RunStreams } from '../state/run-stream.js';
 
 // The body of GET /api/runs, kept up to date one run at a time: an append re-serialises only the
 // run it touched, and the body is joined again only when something changed since the last read.
@@ -25,7 +25,7 @@ export class RunsListCache {
   private readonly boot = randomBytes(6).toString('base64url');
   private changes = 0;
 
-  constructor(private readonly runs: RunStore, journal: Journal) {
+  constructor(private readonly runs: RunStreams, journal: Journal) {
     for (const s of runs.all()) this.put(s);
     journal.subscribe((stream) => {
       if (!stream.startsWith('run:')) return;

@@ -23,6 +23,7 @@ import { listedRun, RunsListCache } from './runs-list.js';
 import { chatPage, writeChat } from './supervisor-chat.js';
 import { SupervisorLoop } from './supervisor-loop.js';
 import { boardJson } from './runs-board.js';
+import { quoted } from '../inputs/quoted.js';
 import { startNeeds } from './start-readiness.js';
 import type { HarnessName } from '../workflows/model.js';
 
@@ -115,7 +116,7 @@ export class Service implements ServiceApi {
   }
 
   readThread(runId: string, before: string | undefined, pageSize: number) {
-    if (before !== undefined && !/^[1-9]\d{0,14}$/.test(before)) return left(invalid(`before ${JSON.stringify(before)} is not a cursor that read_run_thread returned`));
+    if (before !== undefined && !/^[1-9]\d{0,14}$/.test(before)) return left(invalid(`before ${JSON.stringify(quoted(before))} is not a cursor that read_run_thread returned`));
     return this.known(runId, () => threadPage(this.core.journal, runId, before === undefined ? undefined : Number(before), pageSize));
   }
   readHistory(runId: string, before: number | undefined, pageSize: number) {

@@ -1,3 +1,4 @@
+import { right } from 'fp-ts/lib/Either.js';
 import type { SettingChangeRow } from '../../projections/settings.js';
 import { redact } from '../../projections/settings.js';
 import type { SettingChange, SettingSource } from '../settings/model.js';
@@ -6,7 +7,7 @@ import type { ServiceCore } from './core.js';
 // A settings change is decoded at the boundary (lib/settings/codec.ts), so every change that
 // arrives here is one the Settings page would accept. It takes effect at once.
 export const changeSetting = (core: ServiceCore, change: SettingChange, source: SettingSource): { committed: SettingChange } => {
-  core.settings.append([{ type: 'SettingChanged', data: { change, source } }], core.now().toISOString());
+  core.settings.transact(() => right([{ type: 'SettingChanged', data: { change, source } }]), { at: core.now().toISOString(), onStale: 'retry' });
   if (change._tag === 'RunCap') core.engine?.schedule();
   // switching the feature on makes the Orbital-wide supervisor (once), with its safe defaults
   if (change._tag === 'Supervisors' && change.enabled) core.supervisors.ensureGlobal(source);
@@ -14,7 +15,7 @@ export const changeSetting = (core: ServiceCore, change: SettingChange, source: 
 };
 
 export const recordTokenRegenerated = (core: ServiceCore, source: SettingSource): void => {
-  core.settings.append([{ type: 'McpTokenRegenerated', data: { source } }], core.now().toISOString());
+  core.settings.transact(() => right([{ type: 'McpTokenRegenerated', data: { source } }]), { at: core.now().toISOString(), onStale: 'retry' });
 };
 
 export const recentChanges = (core: ServiceCore, limit = 50): SettingChangeRow[] =>

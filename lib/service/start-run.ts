@@ -3,6 +3,7 @@ import type { RunEvent } from '../../journal/run-events.js';
 import { invalid, type Refusal } from '../../commands/refusal.js';
 import type { Actor, StartedBy, StartRunInput } from '../service-api.js';
 import type { Workflow } from '../workflows/model.js';
+import { quoted } from '../inputs/quoted.js';
 
 // Creating a run: the inputs are checked against the workflow it will run, then RunCreated (and
 // RunQueued unless start is false) is all there is to it; the engine takes it from there.
@@ -16,7 +17,7 @@ export const titleFrom = (goal: string): string => {
 const checkInputs = (wf: Workflow, inputs: Readonly<Record<string, string>>): Refusal | null => {
   const undeclared = Object.keys(inputs).filter((k) => !wf.inputs.includes(k));
   if (undeclared.length === 0) return null;
-  return invalid(`input ${undeclared.map((k) => JSON.stringify(k)).join(', ')} is not declared by workflow ${wf.name} (it declares: ${wf.inputs.join(', ') || 'no inputs'})`);
+  return invalid(`input ${undeclared.slice(0, 5).map((k) => JSON.stringify(quoted(k))).join(', ')} is not declared by workflow ${wf.name} (it declares: ${wf.inputs.join(', ') || 'no inputs'})`);
 };
 
 export const decideCreateRun = (c: { runId: string; projectId: string; workflow: Workflow; input: StartRunInput; by: Actor; restartOf?: string; startedBy?: StartedBy }): Either<Refusal, RunEvent[]> => {

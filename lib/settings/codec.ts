@@ -1,6 +1,7 @@
 import * as t from 'io-ts';
 import { HARNESSES } from '../workflows/model.js';
 import { TOOL_GROUPS } from './model.js';
+import { closed } from '../inputs/closed.js';
 
 // Decodes a settings change at the HTTP and MCP boundaries. Checks that the Settings page applies
 // (ranges, URLs) live here too, so change_setting and the page refuse the same things.
@@ -29,14 +30,14 @@ const httpUrl = new t.Type<string, string, unknown>(
 
 interface UsdBrand { readonly Usd: unique symbol }
 const usdPerMTok = t.brand(t.number, (n): n is t.Branded<number, UsdBrand> => Number.isFinite(n) && n >= 0 && n <= 10_000, 'Usd');
-const PriceRowCodec = t.strict({
+const PriceRow = t.strict({
   harness: literals(HARNESSES), model: t.string, inputPerMTok: usdPerMTok, cachedInputPerMTok: usdPerMTok, outputPerMTok: usdPerMTok,
 });
 
-export const RunCapCodec = t.union([t.strict({ _tag: t.literal('Chosen'), value: intIn(1, 64) }), t.strict({ _tag: t.literal('Default') })]);
+const RunCap = t.union([t.strict({ _tag: t.literal('Chosen'), value: intIn(1, 64) }), t.strict({ _tag: t.literal('Default') })]);
 
-export const SettingChangeCodec = t.union([
-  t.strict({ _tag: t.literal('RunCap'), cap: RunCapCodec }),
+const changeOf = <C extends t.Mixed, P extends t.Mixed>(cap: C, priceRow: P) => t.union([
+  t.strict({ _tag: t.literal('RunCap'), cap }),
   t.strict({ _tag: t.literal('McpEndpoint'), enabled: t.boolean }),
   t.strict({ _tag: t.literal('McpToolGroup'), group: literals(TOOL_GROUPS), enabled: t.boolean }),
   t.strict({ _tag: t.literal('WatchdogTimeout'), seconds: intIn(10, 86_400) }),
@@ -45,6 +46,12 @@ export const SettingChangeCodec = t.union([
   t.strict({ _tag: t.literal('CodeHostToken'), token: t.string }),
   t.strict({ _tag: t.literal('TriggerPollInterval'), seconds: intIn(10, 86_400) }),
   t.strict({ _tag: t.literal('ReleaseFeed'), enabled: t.boolean, url: t.union([httpUrl, t.null]) }),
-  t.strict({ _tag: t.literal('SupervisorPrices'), prices: t.array(PriceRowCodec) }),
+  t.strict({ _tag: t.literal('SupervisorPrices'), prices: t.array(priceRow) }),
   t.strict({ _tag: t.literal('Supervisors'), enabled: t.boolean }),
 ]);
+
+/** a change as the doors take it: a field it does not take is refused by name, not dropped */
+export const SettingChangeCodec = closed(changeOf(closed(RunCap), closed(PriceRow)));
+/** a change as the journal holds it: what was stored stays readable whatever it carried */
+export const StoredSettingChangeCodec = changeOf(RunCap, PriceRow);
+

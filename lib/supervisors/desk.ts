@@ -40,11 +40,11 @@ export const supervisorDesk = (service: Service, id: string): SupervisorDesk => 
       if (!run) return left(notFound('run', runId));
       const d = decideHandOver({ supervisor: s, run: { id: runId, owner: sups.ownerOf(run) }, global: globalId(), reason, by: { kind: 'supervisor', name: id } });
       if (isLeft(d)) return d;
-      const next = core.runs.append(runId, d.right, at());
+      const next = core.runs.transact(runId, () => d, { at: at(), onStale: 'refuse' });
       const why = reason!.trim();
       appendChat(core.journal, globalId()!, [{ type: 'RunReceived', data: { from: id, run: runId, reason: why } }], at());
       appendChat(core.journal, id, [{ type: 'ActionTaken', data: { tool: 'hand_over_run', run: runId, reason: why, summary: 'handed over to the Orbital-wide supervisor' } }], at());
-      return right({ run: detailOf(core, next.state), handedOver: true as const });
+      return right({ run: detailOf(core, isLeft(next) ? run : (next.right.state ?? run)), handedOver: true as const });
     },
     activity: () => {
       const s = self();

@@ -2,8 +2,9 @@ import * as t from 'io-ts';
 import { oneOf } from '../../journal/codec-util.js';
 import { NonBlank } from '../http/codecs.js';
 import { HARNESSES } from '../workflows/model.js';
-import { RUN_WAKE_KINDS } from './agent/wakes.js';
+import { RUN_WAKE_KINDS } from './model.js';
 import { ACTION_SETTINGS, TIERS } from './model.js';
+import { quoted } from '../inputs/quoted.js';
 
 // Bodies of the supervisor routes, decoded at the HTTP door. Ranges (runCap, dailyLimitUsd) are
 // the decide's to check, so every door refuses the same values with the same words.
@@ -17,7 +18,7 @@ const closedPartial = <P extends t.Props>(props: P, name: string) => {
     (u, c) => {
       if (typeof u !== 'object' || u === null || Array.isArray(u)) return t.failure(u, c, `must be an object with some of ${Object.keys(props).join(', ')}`);
       const extra = Object.keys(u).filter((k) => !Object.prototype.hasOwnProperty.call(props, k));
-      if (extra.length) return t.failure(u, c, `unknown key ${extra.map((k) => JSON.stringify(k)).join(', ')}; known: ${Object.keys(props).join(', ')}`);
+      if (extra.length) return t.failure(u, c, `unknown key ${extra.slice(0, 5).map((k) => JSON.stringify(quoted(k))).join(', ')}; known: ${Object.keys(props).join(', ')}`);
       return inner.validate(u, c);
     },
     t.identity,

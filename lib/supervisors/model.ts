@@ -1,11 +1,17 @@
 // A supervisor's settings and the words the rules use. One Orbital-wide supervisor (the "global"
 // one in our UI, id `global`) and at most one per project. Defaults are the safe ones: every
 // action asks first, a small cap on its own runs, a small daily spending limit.
-import type { WakeOn } from './agent/wakes.js';
-import { DEFAULT_WAKE_ON } from './agent/wakes.js';
 import type { HarnessName } from '../workflows/model.js';
 
 export const GLOBAL_SUPERVISOR = 'global';
+
+// Which events on a run wake the supervisor that owns it, each kind switchable (`wakeOn`, every
+// kind on by default); what each wake says is lib/supervisors/agent/wakes.ts.
+export const RUN_WAKE_KINDS = ['question', 'failed', 'gate', 'checksFailed'] as const;
+export type RunWakeKind = (typeof RUN_WAKE_KINDS)[number];
+export type WakeOn = Readonly<Record<RunWakeKind, boolean>>;
+
+export const DEFAULT_WAKE_ON: WakeOn = { question: true, failed: true, gate: true, checksFailed: true };
 
 export const TIERS = ['DoIt', 'AskFirst', 'Never'] as const;
 export type Tier = (typeof TIERS)[number];

@@ -9,10 +9,10 @@ import { findProject, type Projects } from '../../projections/projects.js';
 import type { RunState } from '../../projections/run-state.js';
 import { spentOn, type SupervisorState } from '../../projections/supervisor.js';
 import type { Settings, SettingSource } from '../settings/model.js';
-import type { RunStore } from '../state/run-store.js';
+import type { RunStreams } from '../state/run-stream.js';
 import { SupervisorKeys } from './keys.js';
 import { localDay, nextLocalMidnight, type SupervisorPatch } from './model.js';
-import { SupervisorStore } from './store.js';
+import { openSupervisorStreams, supervisorsInOrder, type SupervisorStreams } from './store.js';
 
 // The supervisors' records: the one door the HTTP routes, the tool endpoint and the live agent's
 // port use. It holds no rule of its own: it finds the state, asks a decide, appends, and maps.
@@ -20,7 +20,7 @@ import { SupervisorStore } from './store.js';
 export interface SupervisorsDeps {
   readonly journal: Journal;
   readonly home: string;
-  readonly runs: RunStore;
+  readonly runs: RunStreams;
   readonly projects: () => Projects;
   readonly settings: () => Settings;
   now(): Date;
@@ -51,11 +51,11 @@ export interface SupervisorView {
 }
 
 export class Supervisors {
-  readonly store: SupervisorStore;
+  readonly store: SupervisorStreams;
   readonly keys: SupervisorKeys;
 
   constructor(private readonly deps: SupervisorsDeps) {
-    this.store = new SupervisorStore(deps.journal);
+    this.store = openSupervisorStreams(deps.journal);
     this.keys = new SupervisorKeys(deps.home);
     // a supervisor whose key file went missing gets a fresh key rather than none
     for (const s of this.store.all()) if (!this.keys.get(s.id)) this.keys.issue(s.id);
@@ -66,7 +66,7 @@ export class Supervisors {
   }
 
   all(): SupervisorState[] {
-    return this.store.all();
+    return supervisorsInOrder(this.store);
   }
 
   featureOn(): boolean {
@@ -130,10 +130,9 @@ export class Supervisors {
 
   /** the ledger: a cost counts against the local day of `at` */
   recordCost(id: string, turnId: string | null, cost: SupervisorCost, at: string): Outcome<SupervisorView> {
-    const d = decideRecordCost(this.get(id) ?? null, { supervisorId: id, day: localDay(new Date(at)), cost, turnId });
-    if (isLeft(d)) return d;
-    this.store.append(id, d.right, at);
-    return this.view(id);
+    // costs come from turns while people change settings: a moved stream is read and decided again
+    const d = this.store.transact(id, (s) => decideRecordCost(s ?? null, { supervisorId: id, day: localDay(new Date(at)), cost, turnId }), { at, onStale: 'retry' });
+    return isLeft(d) ? d : this.view(id);
   }
 
   /** the owner of a run: handed to, else its project's supervisor, else the global one */
@@ -175,7 +174,7 @@ export class Supervisors {
 
   private apply(id: string, d: SupervisorDecision): Outcome<SupervisorView> {
     if (isLeft(d)) return d;
-    this.store.append(id, d.right, this.deps.now().toISOString());
+    this.store.transact(id, () => d, { at: this.deps.now().toISOString(), onStale: 'retry' });
     return this.view(id);
   }
 

@@ -5,6 +5,7 @@ import { isLeft } from 'fp-ts/lib/Either.js';
 import type { TriggerDefinition, TriggerSource } from '../../journal/trigger-events.js';
 import { findProject } from '../../projections/projects.js';
 import type { ServiceCore } from '../service/core.js';
+import { quoted } from '../inputs/quoted.js';
 
 // The facts about a definition that need I/O: the project, its workflow and the workflow's
 // inputs, and whether the source can work at all. The answer is the first problem, or null.
@@ -21,9 +22,9 @@ const REPOSITORY = /^[A-Za-z0-9_.-]{1,100}\/[A-Za-z0-9_.-]{1,100}$/;
 const folderProblem = (folder: string): string | null => {
   if (!isAbsolute(folder)) return `folder ${JSON.stringify(folder)} must be an absolute path`;
   try {
-    return statSync(folder).isDirectory() ? null : `${folder} is not a folder`;
+    return statSync(folder).isDirectory() ? null : `${quoted(folder)} is not a folder`;
   } catch {
-    return `${folder} does not exist`;
+    return `${quoted(folder)} does not exist`;
   }
 };
 
@@ -52,10 +53,10 @@ export const sourceProblem = (s: TriggerSource): string | null => {
 
 export const definitionProblem = (core: ServiceCore, d: TriggerDefinition): string | null => {
   const project = findProject(core.projects.current, d.project);
-  if (!project) return `unknown project ${JSON.stringify(d.project)}`;
+  if (!project) return `unknown project ${JSON.stringify(quoted(d.project))}`;
   const wf = core.workflows.load(project, d.workflow);
   if (isLeft(wf)) return wf.left;
   const undeclared = Object.keys(d.inputs).filter((k) => !wf.right.inputs.includes(k));
-  if (undeclared.length) return `input ${undeclared.map((k) => JSON.stringify(k)).join(', ')} is not declared by workflow ${wf.right.name} (it declares: ${wf.right.inputs.join(', ') || 'no inputs'})`;
+  if (undeclared.length) return `input ${undeclared.slice(0, 5).map((k) => JSON.stringify(quoted(k))).join(', ')} is not declared by workflow ${wf.right.name} (it declares: ${wf.right.inputs.join(', ') || 'no inputs'})`;
   return sourceProblem(d.source);
 };

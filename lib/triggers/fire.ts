@@ -1,13 +1,13 @@
 import { isLeft, left, right, type Either } from 'fp-ts/lib/Either.js';
 import { decideRecordEvent, decideSettleRun } from '../../commands/trigger-fire.js';
-import { refusalText, type Refusal } from '../../commands/refusal.js';
+import { conflict, refusalText, type Refusal } from '../../commands/refusal.js';
 import type { TriggerRule } from '../../projections/trigger-rule.js';
 import { startRun } from '../service/run-commands.js';
 import { titleFrom } from '../service/start-run.js';
 import type { ServiceCore } from '../service/core.js';
 import type { StartedBy, StartRunInput } from '../service-api.js';
 import type { IncomingEvent } from './sources/source.js';
-import type { TriggerStore } from './store.js';
+import { liveRules, type TriggerStreams } from './store.js';
 import { renderInputs, renderTemplate } from './template.js';
 
 // A rule fires for an event: the event id and the run id are recorded in the rule's journal first,
@@ -37,18 +37,23 @@ const startedBy = (rule: TriggerRule, e: IncomingEvent): StartedBy => ({
   event: { kind: e.kind, id: e.id, summary: e.summary, ...(e.url ? { url: e.url } : {}) },
 });
 
-export const fireRule = (core: ServiceCore, store: TriggerStore, now: () => Date, ruleId: string, e: IncomingEvent): Either<Refusal, FireOutcome> => {
-  const rule = store.get(ruleId);
+/** Settles with the rule as it is: another writer's events only change what is settled. */
+const settle = (store: TriggerStreams, ruleId: string, at: string, c: { eventId: string; refused?: string; lost?: string }): void => {
+  store.transact(ruleId, (rule) => decideSettleRun(rule ?? null, { ruleId, ...c }), { at, onStale: 'retry' });
+};
+
+export const fireRule = (core: ServiceCore, store: TriggerStreams, now: () => Date, ruleId: string, e: IncomingEvent): Either<Refusal, FireOutcome> => {
   const runId = core.newId('r');
-  const d = decideRecordEvent(rule, { ruleId, event: e, runId });
+  // a rule moved underneath is read again: the duplicate check is made on what is stored
+  const d = store.transact(ruleId, (rule) => decideRecordEvent(rule ?? null, { ruleId, event: e, runId }), { at: now().toISOString(), onStale: 'retry' });
   if (isLeft(d)) return d;
-  if (d.right.length === 0) return right({ _tag: 'Duplicate', eventId: e.id, runId: rule?.events.find((x) => x.eventId === e.id)?.runId ?? null });
-  const recorded = store.append(ruleId, d.right, now().toISOString())!;
+  if (d.right._tag === 'Stale') return left(conflict(`trigger rule ${ruleId} kept changing while this event was recorded; deliver it again`));
+  if (d.right._tag === 'Unchanged') return right({ _tag: 'Duplicate', eventId: e.id, runId: d.right.state?.events.find((x) => x.eventId === e.id)?.runId ?? null });
+  const recorded = d.right.state!;
   const r = startRun(core, runInputFor(recorded, e), { kind: 'engine', name: `trigger ${recorded.definition.name}` }, undefined, { runId, startedBy: startedBy(recorded, e) });
   if (isLeft(r)) {
     const reason = refusalText(r.left);
-    const settle = decideSettleRun(store.get(ruleId), { ruleId, eventId: e.id, refused: reason });
-    if (!isLeft(settle)) store.append(ruleId, settle.right, now().toISOString());
+    settle(store, ruleId, now().toISOString(), { eventId: e.id, refused: reason });
     return right({ _tag: 'Refused', eventId: e.id, reason });
   }
   return right({ _tag: 'Started', eventId: e.id, runId });
@@ -57,12 +62,11 @@ export const fireRule = (core: ServiceCore, store: TriggerStore, now: () => Date
 const LOST = 'the service stopped after recording this event and before creating its run; it is not fired again (fire the rule by hand if it should run)';
 
 /** On start: events recorded whose run was never created are reported as lost, once. */
-export const reportLostRuns = (core: ServiceCore, store: TriggerStore, now: () => Date): void => {
-  for (const rule of store.all()) {
+export const reportLostRuns = (core: ServiceCore, store: TriggerStreams, now: () => Date): void => {
+  for (const rule of liveRules(store)) {
     for (const e of rule.events) {
       if (e.outcome._tag !== 'Recorded' || core.runs.get(e.runId)) continue;
-      const d = decideSettleRun(store.get(rule.id), { ruleId: rule.id, eventId: e.eventId, lost: LOST });
-      if (!isLeft(d)) store.append(rule.id, d.right, now().toISOString());
+      settle(store, rule.id, now().toISOString(), { eventId: e.eventId, lost: LOST });
     }
   }
 };

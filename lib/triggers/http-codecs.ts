@@ -2,18 +2,19 @@ import * as t from 'io-ts';
 import { oneOf } from '../../journal/codec-util.js';
 import { NonBlank } from '../http/codecs.js';
 import { HARNESSES } from '../workflows/model.js';
+import { closed } from '../inputs/closed.js';
 
 // Bodies of the trigger routes, decoded at the HTTP door. Sources are strict: a misspelt field of
 // a source is refused rather than ignored.
 
 const StringRecord = t.record(t.string, t.string);
 
-export const SourceBody = t.union([
+export const SourceBody = closed(t.union([
   t.strict({ _tag: t.literal('Schedule'), cron: NonBlank, timeZone: NonBlank }),
   t.exact(t.intersection([t.type({ _tag: t.literal('CodeHost'), repository: NonBlank }), t.partial({ label: NonBlank, command: NonBlank })])),
   t.strict({ _tag: t.literal('Webhook') }),
   t.exact(t.intersection([t.type({ _tag: t.literal('Files'), folder: NonBlank, glob: NonBlank }), t.partial({ debounceMs: t.number })])),
-]);
+]));
 
 const optionalFields = {
   workflow: NonBlank, enabled: t.boolean, title: NonBlank, inputs: StringRecord, harness: oneOf(HARNESSES), model: NonBlank,

@@ -1,48 +1,29 @@
-import { decodeStored, isUnreadable } from '../../journal/decode.js';
-import type { Journal, Stored } from '../../journal/journal.js';
+import type { Journal } from '../../journal/journal.js';
 import { TRIGGER_EVENT_CODECS, type TriggerEvent } from '../../journal/trigger-events.js';
 import { evolveTrigger, type TriggerRule } from '../../projections/trigger-rule.js';
+import { EventStream, type StreamKind } from '../state/event-stream.js';
 
 // Every rule's state in memory, folded from its stream `trigger:<id>` at start and kept up to date
 // on each append. Rule streams are small (a definition and the events it fired for).
 
+export type TriggerStreams = EventStream<TriggerRule, TriggerEvent>;
+
 export const triggerStream = (ruleId: string): string => `trigger:${ruleId}`;
 
-export class TriggerStore {
-  private readonly rules = new Map<string, TriggerRule>();
-  readonly unreadable: string[] = [];
+const TRIGGER_KIND: StreamKind<TriggerRule, TriggerEvent> = {
+  prefix: 'trigger:',
+  codecs: TRIGGER_EVENT_CODECS,
+  evolve: (s, e) => evolveTrigger(s, e, e.at, e.seq),
+  // an event that does not decode is passed over: the rule keeps what the others made it
+  unreadable: (s, u) => (s ? { ...s, seq: u.seq } : s),
+};
 
-  constructor(private readonly journal: Journal) {
-    for (const stream of journal.streams('trigger:')) this.fold(stream.slice('trigger:'.length), journal.read(stream));
-  }
+export const openTriggerStreams = (journal: Journal): TriggerStreams => {
+  const streams = new EventStream(journal, TRIGGER_KIND);
+  streams.load();
+  return streams;
+};
 
-  get(ruleId: string): TriggerRule | null {
-    return this.rules.get(ruleId) ?? null;
-  }
-
-  /** live rules, oldest first (ids are time-ordered) */
-  all(): TriggerRule[] {
-    return [...this.rules.values()].filter((r) => !r.deleted).sort((a, b) => (a.id < b.id ? -1 : 1));
-  }
-
-  append(ruleId: string, events: readonly TriggerEvent[], at: string): TriggerRule | null {
-    const r = this.journal.append(triggerStream(ruleId), this.get(ruleId)?.seq ?? 0, events, at);
-    if (r._tag === 'Stale') throw new Error(`trigger rule ${ruleId} changed underneath (found ${r.head})`);
-    this.fold(ruleId, r.events);
-    return this.get(ruleId);
-  }
-
-  private fold(ruleId: string, stored: readonly Stored[]): void {
-    let s = this.get(ruleId);
-    for (const raw of stored) {
-      const d = decodeStored<TriggerEvent>(TRIGGER_EVENT_CODECS, raw);
-      if (isUnreadable(d)) {
-        this.unreadable.push(`${ruleId}: ${d.detail}`);
-        if (s) s = { ...s, seq: raw.seq };
-        continue;
-      }
-      s = evolveTrigger(s, d as unknown as TriggerEvent, raw.at, raw.seq);
-    }
-    if (s) this.rules.set(ruleId, s);
-  }
-}
+/** live rules, oldest first (ids are time-ordered) */
+export const liveRules = (streams: TriggerStreams): TriggerRule[] =>
+  [...streams.all()].filter((r) => !r.deleted).sort((a, b) => (a.id < b.id ? -1 : 1));

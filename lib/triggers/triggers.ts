@@ -12,7 +12,7 @@ import { fireRule, reportLostRuns, type FireOutcome } from './fire.js';
 import { SourceRunner } from './runner.js';
 import type { IncomingEvent } from './sources/source.js';
 import { hashSecret, newSecret, secretMatches, webhookEvent, type WebhookBody } from './sources/webhook.js';
-import { TriggerStore } from './store.js';
+import { liveRules, openTriggerStreams, type TriggerStreams } from './store.js';
 import { eventViews, ruleView, type RuleView } from './view.js';
 
 // The trigger rules: their definitions (journal streams), the sources watching for each enabled
@@ -27,27 +27,27 @@ const runsDifferently = (a: TriggerDefinition, b: TriggerDefinition): boolean =>
   JSON.stringify([a.project, a.workflow, a.inputs, a.source]) !== JSON.stringify([b.project, b.workflow, b.inputs, b.source]);
 
 export class Triggers {
-  readonly store: TriggerStore;
+  readonly store: TriggerStreams;
   private readonly runner: SourceRunner;
 
   constructor(private readonly core: ServiceCore, readonly clock: Clock) {
-    this.store = new TriggerStore(core.journal);
+    this.store = openTriggerStreams(core.journal);
     this.runner = new SourceRunner({
-      clock, settings: () => core.settings.current, rule: (id) => this.store.get(id),
+      clock, settings: () => core.settings.current, rule: (id) => this.store.get(id) ?? null,
       emit: (id, e) => this.fire(id, e),
-      skipped: (id, missed) => this.commit(id, decideSkipFirings(this.store.get(id), { ruleId: id, missed })),
+      skipped: (id, missed) => this.commit(id, decideSkipFirings(this.store.get(id) ?? null, { ruleId: id, missed })),
     });
   }
 
   /** Reports runs lost in a crash, then starts every enabled rule's source. */
   start(): void {
     reportLostRuns(this.core, this.store, () => this.clock.now());
-    this.runner.begin(this.store.all());
+    this.runner.begin(liveRules(this.store));
   }
 
   stop(): Promise<void> { return this.runner.end(); }
 
-  list(): RuleView[] { return this.store.all().map((r) => this.view(r)); }
+  list(): RuleView[] { return liveRules(this.store).map((r) => this.view(r)); }
 
   get(id: string): Outcome<RuleView> {
     const r = this.live(id);
@@ -59,7 +59,7 @@ export class Triggers {
     const project = findProject(this.core.projects.current, input.project);
     const d = this.normalized({ ...input, workflow: input.workflow ?? project?.defaultWorkflow ?? 'default', enabled: input.enabled ?? true, inputs: input.inputs ?? {} });
     const secret = d.source._tag === 'Webhook' ? newSecret() : undefined;
-    const decided = decideCreateTrigger(this.store.get(id), { ruleId: id, definition: d, ...(secret ? { secretHash: hashSecret(secret) } : {}), facts: { problem: definitionProblem(this.core, d) } });
+    const decided = decideCreateTrigger(this.store.get(id) ?? null, { ruleId: id, definition: d, ...(secret ? { secretHash: hashSecret(secret) } : {}), facts: { problem: definitionProblem(this.core, d) } });
     return this.afterChange(id, decided, secret);
   }
 
@@ -80,7 +80,7 @@ export class Triggers {
   remove(id: string): Outcome<{ deleted: string }> {
     const d = decideDeleteTrigger(this.live(id), { ruleId: id });
     if (isLeft(d)) return d;
-    this.store.append(id, d.right, this.at());
+    this.store.transact(id, () => d, { at: this.at(), onStale: 'refuse' });
     this.runner.restart(this.store.get(id)!);
     return right({ deleted: id });
   }
@@ -126,7 +126,7 @@ export class Triggers {
   }
 
   private commit(id: string, decided: Outcome<TriggerEvent[]>): TriggerRule {
-    if (!isLeft(decided) && decided.right.length > 0) this.store.append(id, decided.right, this.at());
+    if (!isLeft(decided)) this.store.transact(id, () => decided, { at: this.at(), onStale: 'refuse' });
     return this.store.get(id)!;
   }
 

@@ -1,18 +1,20 @@
 import test from 'ava';
-import type { Either } from 'fp-ts/lib/Either.js';
 import { decideContinueTurn, decideEndRun, meantForTurn } from '../../commands/engine-steps.js';
 import { decideAbort } from '../../commands/abort.js';
 import { decideRestart } from '../../commands/restart.js';
 import type { RunEvent } from '../../journal/run-events.js';
 import { threadRow } from '../../projections/thread.js';
 import { runDetail } from '../../projections/run-views.js';
-import { at, by, given, created, queued, started, prepared, stepStarted, running } from '../helpers/given.js';
+import { at, by, given, created, queued, started, prepared, stepStarted, running, runDecider, RUNNING } from '../helpers/given.js';
 
 // Messages a turn could not take: given(events) / when(decide) / then(events), and the folds that
 // read them (held for the step, undelivered at the end, the thread and get_run).
 
 const ctx = { at, by };
-const events = (d: Either<unknown, RunEvent[]>): RunEvent[] => (d._tag === 'Right' ? d.right : []);
+const continueTurn = runDecider(decideContinueTurn);
+const abort = runDecider(decideAbort);
+const restart = runDecider(decideRestart);
+const endRun = runDecider(decideEndRun);
 const sent = (messageId: string, delivery: 'Resume' | 'Hold', text = `text of ${messageId}`): RunEvent => ({ type: 'MessageSent', data: { messageId, text, delivery, by } });
 
 test('a Resume message sent while the agent turn runs (and not taken) is held for that step; Hold is not', (t) => {
@@ -30,36 +32,45 @@ test('a Resume message taken mid-turn (MessageDelivered) is not held; one sent w
 });
 
 test('when the turn ends with messages meant for it, the step continues: they are delivered to the same step', (t) => {
-  const s = running(sent('m1', 'Resume'), sent('m2', 'Hold'), sent('m3', 'Resume'));
-  t.deepEqual(events(decideContinueTurn(s, { stepId: 's1' })), [
+  continueTurn(t).given(...RUNNING, sent('m1', 'Resume'), sent('m2', 'Hold'), sent('m3', 'Resume')).when({ stepId: 's1' }).then(
     { type: 'MessageDelivered', data: { messageId: 'm1', stepId: 's1' } },
     { type: 'MessageDelivered', data: { messageId: 'm3', stepId: 's1' } },
-  ]);
+  );
 });
 
 test('no continuation without messages meant for the turn, for another step, or once paused or ended', (t) => {
-  t.deepEqual(events(decideContinueTurn(running(sent('m2', 'Hold')), { stepId: 's1' })), []);
-  t.deepEqual(events(decideContinueTurn(running(sent('m1', 'Resume')), { stepId: 's0' })), []);
-  t.deepEqual(events(decideContinueTurn(running(sent('m1', 'Resume'), { type: 'RunPaused', data: { by } }), { stepId: 's1' })), []);
-  t.deepEqual(events(decideContinueTurn(running(sent('m1', 'Resume'), { type: 'RunAborted', data: { by } }), { stepId: 's1' })), []);
+  continueTurn(t).given(...RUNNING, sent('m2', 'Hold')).when({ stepId: 's1' }).thenNothing();
+  continueTurn(t).given(...RUNNING, sent('m1', 'Resume')).when({ stepId: 's0' }).thenNothing();
+  continueTurn(t).given(...RUNNING, sent('m1', 'Resume'), { type: 'RunPaused', data: { by } }).when({ stepId: 's1' }).thenNothing();
+  continueTurn(t).given(...RUNNING, sent('m1', 'Resume'), { type: 'RunAborted', data: { by } }).when({ stepId: 's1' }).thenNothing();
 });
 
 test('a continuation delivers each message once: after it, nothing more to continue with', (t) => {
-  const s = running(sent('m1', 'Resume'), { type: 'MessageDelivered', data: { messageId: 'm1', stepId: 's1' } });
-  t.deepEqual(events(decideContinueTurn(s, { stepId: 's1' })), []);
+  continueTurn(t).given(...RUNNING, sent('m1', 'Resume'), { type: 'MessageDelivered', data: { messageId: 'm1', stepId: 's1' } }).when({ stepId: 's1' }).thenNothing();
 });
 
 test('abort, restart and the end of a run record every held message as undelivered, with why', (t) => {
-  const s = running(sent('m1', 'Resume'), sent('m2', 'Hold'));
-  const undelivered = (es: RunEvent[]) => es.filter((e) => e.type === 'MessageUndelivered').map((e) => e.data);
-  t.deepEqual(undelivered(events(decideAbort(s, ctx))), [
-    { messageId: 'm1', reason: 'the run was aborted before a turn took it' },
-    { messageId: 'm2', reason: 'the run was aborted before a turn took it' },
-  ]);
-  t.is(undelivered(events(decideRestart(s, { ...ctx, newRunId: 'r2' }))).length, 2);
-  const stepDone = running(sent('m2', 'Hold'), { type: 'StepFailed', data: { stepId: 's1', node: 'work', summary: 'no' } });
-  t.deepEqual(events(decideEndRun(stepDone, { success: false, text: 'step work failed' })).map((e) => e.type), ['RunFailed', 'MessageUndelivered']);
-  t.deepEqual(events(decideEndRun(given(created, queued, started, prepared), { success: true, text: 'done' })).map((e) => e.type), ['RunSucceeded'], 'nothing held: nothing to report');
+  const held = [...RUNNING, sent('m1', 'Resume'), sent('m2', 'Hold')];
+  const undelivered = (messageId: string, reason: string): RunEvent => ({ type: 'MessageUndelivered', data: { messageId, reason } });
+  abort(t).given(...held).when(ctx).then(
+    { type: 'StepInterrupted', data: { stepId: 's1', node: 'work', reason: 'aborted' } },
+    { type: 'RunAborted', data: { by } },
+    undelivered('m1', 'the run was aborted before a turn took it'),
+    undelivered('m2', 'the run was aborted before a turn took it'),
+  );
+  restart(t).given(...held).when({ ...ctx, newRunId: 'r2' }).then(
+    { type: 'StepInterrupted', data: { stepId: 's1', node: 'work', reason: 'restarted' } },
+    { type: 'RunRestarted', data: { as: 'r2', by } },
+    { type: 'RunAborted', data: { by, reason: 'restarted as r2' } },
+    undelivered('m1', 'the run was restarted as r2 before a turn took it'),
+    undelivered('m2', 'the run was restarted as r2 before a turn took it'),
+  );
+  endRun(t).given(...RUNNING, sent('m2', 'Hold'), { type: 'StepFailed', data: { stepId: 's1', node: 'work', summary: 'no' } }).when({ success: false, text: 'step work failed' }).then(
+    { type: 'RunFailed', data: { reason: 'step work failed' } },
+    undelivered('m2', 'the run failed before a turn took it'),
+  );
+  // nothing held: nothing to report
+  endRun(t).given(created, queued, started, prepared).when({ success: true, text: 'done' }).then({ type: 'RunSucceeded', data: { summary: 'done' } });
 });
 
 test('MessageUndelivered leaves held, is listed by get_run with its text and reason, and shows in the thread', (t) => {

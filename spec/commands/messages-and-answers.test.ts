@@ -1,55 +1,63 @@
 import test from 'ava';
-import { isLeft, isRight } from 'fp-ts/lib/Either.js';
 import { decideAnswerQuestion } from '../../commands/answer-question.js';
 import { decideArchive } from '../../commands/archive.js';
 import { decideResolve } from '../../commands/resolve.js';
 import { decideReviseGoal } from '../../commands/revise-goal.js';
 import { decideSendMessage } from '../../commands/send-message.js';
-import { at, by, running } from '../helpers/given.js';
+import type { RunEvent } from '../../journal/run-events.js';
+import { at, by, runDecider, RUNNING } from '../helpers/given.js';
 
 const ctx = { at, by };
-const types = (d: { _tag: string; right?: { type: string }[] }) => (d._tag === 'Right' ? d.right!.map((e) => e.type) : 'refused');
-const asked = (allowText: boolean) => running({ type: 'QuestionAsked', data: { questionId: 'q1', stepId: 's1', prompt: 'Which?', options: ['a', 'b'], allowText } });
+const message = runDecider(decideSendMessage);
+const answer = runDecider(decideAnswerQuestion);
+const revise = runDecider(decideReviseGoal);
+const archive = runDecider(decideArchive);
+const resolve = runDecider(decideResolve);
+
+const asked = (allowText: boolean): RunEvent[] => [...RUNNING, { type: 'QuestionAsked', data: { questionId: 'q1', stepId: 's1', prompt: 'Which?', options: ['a', 'b'], allowText } }];
+const paused: RunEvent[] = [...RUNNING, { type: 'StepInterrupted', data: { stepId: 's1', node: 'work', reason: 'paused' } }, { type: 'RunPaused', data: { by } }];
+const failed: RunEvent[] = [...RUNNING, { type: 'RunFailed', data: { reason: 'x' } }];
+const succeeded: RunEvent[] = [...RUNNING, { type: 'RunSucceeded', data: { summary: 'ok' } }];
+const sent = (delivery: 'Resume' | 'Hold', text = 'hi', messageId = 'm1'): RunEvent => ({ type: 'MessageSent', data: { messageId, text, delivery, by } });
 
 test('message Resume into a live turn is delivered; Hold is kept; a blank text is refused', (t) => {
   const base = { ...ctx, messageId: 'm1', text: 'hi', liveStep: 's1' };
-  t.deepEqual(types(decideSendMessage(running(), { ...base, delivery: 'Resume' })), ['MessageSent', 'MessageDelivered']);
-  t.deepEqual(types(decideSendMessage(running(), { ...base, delivery: 'Hold' })), ['MessageSent']);
-  t.deepEqual(types(decideSendMessage(running(), { ...base, delivery: 'Resume', liveStep: null })), ['MessageSent']);
-  t.true(isLeft(decideSendMessage(running(), { ...base, delivery: 'Resume', text: '  ' })));
+  message(t).given(...RUNNING).when({ ...base, delivery: 'Resume' }).then(sent('Resume'), { type: 'MessageDelivered', data: { messageId: 'm1', stepId: 's1' } });
+  message(t).given(...RUNNING).when({ ...base, delivery: 'Hold' }).then(sent('Hold'));
+  message(t).given(...RUNNING).when({ ...base, delivery: 'Resume', liveStep: null }).then(sent('Resume'));
+  message(t).given(...RUNNING).when({ ...base, delivery: 'Resume', text: '  ' }).thenRefused('Invalid', 'text must not be blank');
 });
 
 test('message Resume on a paused run resumes it; on an ended run it is refused', (t) => {
-  const paused = running({ type: 'StepInterrupted', data: { stepId: 's1', node: 'work', reason: 'paused' } }, { type: 'RunPaused', data: { by } });
-  t.deepEqual(types(decideSendMessage(paused, { ...ctx, messageId: 'm', text: 'go on', delivery: 'Resume', liveStep: null })), ['MessageSent', 'RunResumed']);
-  const ended = running({ type: 'RunAborted', data: { by } });
-  t.true(isLeft(decideSendMessage(ended, { ...ctx, messageId: 'm', text: 'x', delivery: 'Hold', liveStep: null })));
+  message(t).given(...paused).when({ ...ctx, messageId: 'm', text: 'go on', delivery: 'Resume', liveStep: null }).then(sent('Resume', 'go on', 'm'), { type: 'RunResumed', data: { by } });
+  message(t).given(...RUNNING, { type: 'RunAborted', data: { by } }).when({ ...ctx, messageId: 'm', text: 'x', delivery: 'Hold', liveStep: null })
+    .thenRefused('Ended', 'the run has ended (Aborted); the message was not taken');
 });
 
 test('answers: labels must be options, text only where allowed, once', (t) => {
-  t.deepEqual(types(decideAnswerQuestion(asked(false), { ...ctx, questionId: 'q1', answer: ['b'] })), ['QuestionAnswered']);
-  t.true(isLeft(decideAnswerQuestion(asked(false), { ...ctx, questionId: 'q1', answer: 'free text' })));
-  t.true(isLeft(decideAnswerQuestion(asked(true), { ...ctx, questionId: 'q1', answer: ['c'] })));
-  t.true(isLeft(decideAnswerQuestion(asked(true), { ...ctx, questionId: 'q1', answer: [] })));
-  const answered = asked(true);
-  const again = { ...answered, question: null, answered: { q1: 'answered' as const } };
-  const d = decideAnswerQuestion(again, { ...ctx, questionId: 'q1', answer: 'x' });
-  t.true(isLeft(d) && /already answered/.test((d.left as { detail: string }).detail));
+  answer(t).given(...asked(false)).when({ ...ctx, questionId: 'q1', answer: ['b'] }).then({ type: 'QuestionAnswered', data: { questionId: 'q1', answer: ['b'], by } });
+  answer(t).given(...asked(true)).when({ ...ctx, questionId: 'q1', answer: 'free', reason: 'why' }).then({ type: 'QuestionAnswered', data: { questionId: 'q1', answer: 'free', by, reason: 'why' } });
+  answer(t).given(...asked(false)).when({ ...ctx, questionId: 'q1', answer: 'free text' }).thenRefused('Invalid', 'question q1 does not take written text; choose from: a, b');
+  answer(t).given(...asked(true)).when({ ...ctx, questionId: 'q1', answer: ['c'] }).thenRefused('Invalid', 'not an option: c; options: a, b');
+  answer(t).given(...asked(true)).when({ ...ctx, questionId: 'q1', answer: [] }).thenRefused('Invalid', 'choose at least one option');
+  const answered: RunEvent = { type: 'QuestionAnswered', data: { questionId: 'q1', answer: 'x', by } };
+  answer(t).given(...asked(true), answered).when({ ...ctx, questionId: 'q1', answer: 'x' }).thenRefused('Conflict', 'question q1 was already answered');
+  answer(t).given(...RUNNING).when({ ...ctx, questionId: 'q9', answer: 'x' }).thenRefused('NotFound', 'unknown question: q9');
 });
 
 test('goal: revised while going, refused once ended, the same goal again is nothing', (t) => {
-  t.deepEqual(types(decideReviseGoal(running(), { ...ctx, goal: 'new' })), ['GoalRevised']);
-  t.deepEqual(types(decideReviseGoal(running(), { ...ctx, goal: 'g' })), []);
-  t.true(isLeft(decideReviseGoal(running({ type: 'RunSucceeded', data: { summary: 'ok' } }), { ...ctx, goal: 'new' })));
+  revise(t).given(...RUNNING).when({ ...ctx, goal: 'new' }).then({ type: 'GoalRevised', data: { goal: 'new', previous: 'g', by } });
+  revise(t).given(...RUNNING).when({ ...ctx, goal: 'g' }).thenNothing();
+  revise(t).given(...succeeded).when({ ...ctx, goal: 'new' }).thenRefused('Ended', 'the run has ended; its goal cannot be revised');
 });
 
 test('archive: refused while going, idempotent; resolve: only runs that ended without success, twice is nothing', (t) => {
-  t.true(isLeft(decideArchive(running(), { ...ctx, state: 'Archived' })));
-  const failed = running({ type: 'RunFailed', data: { reason: 'x' } });
-  t.deepEqual(types(decideArchive(failed, { ...ctx, state: 'Archived' })), ['RunArchived']);
-  t.deepEqual(types(decideArchive(failed, { ...ctx, state: 'Active' })), []);
-  t.deepEqual(types(decideResolve(failed, ctx)), ['RunResolved']);
-  t.deepEqual(types(decideResolve({ ...failed, resolved: true }, ctx)), []);
-  t.true(isLeft(decideResolve(running({ type: 'RunSucceeded', data: { summary: 'ok' } }), ctx)));
-  t.true(isRight(decideArchive(running({ type: 'RunSucceeded', data: { summary: 'ok' } }), { ...ctx, state: 'Archived' })));
+  archive(t).given(...RUNNING).when({ ...ctx, state: 'Archived' }).thenRefused('Conflict', 'the run is still going; abort it or let it end before archiving');
+  archive(t).given(...failed).when({ ...ctx, state: 'Archived' }).then({ type: 'RunArchived', data: { by } });
+  archive(t).given(...failed).when({ ...ctx, state: 'Active' }).thenNothing();
+  archive(t).given(...failed, { type: 'RunArchived', data: { by } }).when({ ...ctx, state: 'Active' }).then({ type: 'RunUnarchived', data: { by } });
+  resolve(t).given(...failed).when(ctx).then({ type: 'RunResolved', data: { by } });
+  resolve(t).given(...failed, { type: 'RunResolved', data: { by } }).when(ctx).thenNothing();
+  resolve(t).given(...succeeded).when(ctx).thenRefused('Conflict', 'only a run that ended without success can be resolved');
+  archive(t).given(...succeeded).when({ ...ctx, state: 'Archived' }).then({ type: 'RunArchived', data: { by } });
 });

@@ -5,6 +5,7 @@ import { decideChangeSupervisor, decideCreateSupervisor, decideKeepNotes, decide
 import type { SupervisorEvent } from '../../journal/supervisor-events.js';
 import { evolveSupervisor, type SupervisorState } from '../../projections/supervisor.js';
 import { DEFAULT_SUPERVISOR_SETTINGS } from '../../lib/supervisors/model.js';
+import { decider } from '../helpers/given.js';
 
 // given(supervisor events) / when(command) / then(events or refusal), for the records' decides.
 
@@ -37,11 +38,14 @@ test('a new supervisor has the safe defaults: every action AskFirst, enabled, no
   t.deepEqual(Object.values(s.settings.actions), ['AskFirst', 'AskFirst', 'AskFirst', 'AskFirst', 'AskFirst']);
 });
 
-const CHANGES: readonly { when: Parameters<typeof decideChangeSupervisor>[1]['patch']; then: string[] | RegExp }[] = [
-  { when: { runCap: 3 }, then: ['SupervisorChanged'] },
-  { when: { runCap: 2 }, then: [] }, // the value it has: a repeated command changes nothing
-  { when: {}, then: [] },
-  { when: { actions: { startRuns: 'DoIt' } }, then: ['SupervisorChanged'] },
+const change = decider((events: readonly SupervisorEvent[]) => given(...events), (s: SupervisorState, patch: Parameters<typeof decideChangeSupervisor>[1]['patch']) => decideChangeSupervisor(s, { supervisorId: 's1', patch, source }));
+
+// 'changed': the whole SupervisorChanged event, carrying the patch as given and its source
+const CHANGES: readonly { when: Parameters<typeof decideChangeSupervisor>[1]['patch']; then: 'changed' | 'nothing' | RegExp }[] = [
+  { when: { runCap: 3 }, then: 'changed' },
+  { when: { runCap: 2 }, then: 'nothing' }, // the value it has: a repeated command changes nothing
+  { when: {}, then: 'nothing' },
+  { when: { actions: { startRuns: 'DoIt' } }, then: 'changed' },
   { when: { runCap: -1 }, then: /runCap must be a whole number from 0 to 64/ },
   { when: { runCap: 1.5 }, then: /runCap/ },
   { when: { dailyLimitUsd: -0.01 }, then: /dailyLimitUsd/ },
@@ -49,14 +53,15 @@ const CHANGES: readonly { when: Parameters<typeof decideChangeSupervisor>[1]['pa
   { when: { quotaFallbacks: ['codex', 'codex'] }, then: /twice/ },
   { when: { model: 'm1' }, then: /model needs harness/ },
   { when: { harness: 'codex', model: '  ' }, then: /non-blank/ },
-  { when: { harness: 'codex', model: 'gpt-5' }, then: ['SupervisorChanged'] },
+  { when: { harness: 'codex', model: 'gpt-5' }, then: 'changed' },
 ];
 
 for (const row of CHANGES) {
   test(`given a supervisor, when changed by ${JSON.stringify(row.when)}, then ${String(row.then)}`, (t) => {
-    const d = decideChangeSupervisor(given(created), { supervisorId: 's1', patch: row.when, source });
-    if (Array.isArray(row.then)) t.deepEqual(then(d), row.then);
-    else t.true(isLeft(d) && d.left._tag === 'Invalid' && row.then.test(then(d) as string), String(then(d)));
+    const when = change(t).given(created).when(row.when);
+    if (row.then === 'changed') when.then({ type: 'SupervisorChanged', data: { patch: row.when, source } });
+    else if (row.then === 'nothing') when.thenNothing();
+    else when.thenRefused('Invalid', row.then);
   });
 }
 

@@ -4,9 +4,9 @@ import { isRight } from 'fp-ts/lib/Either.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { TOOLS } from '../../lib/mcp/registry.js';
 import { toJsonSchema, type JsonSchema } from '../../lib/mcp/json-schema.js';
-import { args } from '../../lib/mcp/args/object.js';
-import { intRange, nonBlank, oneLine, oneOf, withDefault } from '../../lib/mcp/args/kinds.js';
-import { describeErrors } from '../../lib/mcp/decode-errors.js';
+import { args } from '../../lib/inputs/object.js';
+import { intRange, nonBlank, oneLine, oneOf, withDefault } from '../../lib/inputs/kinds.js';
+import { describeErrors } from '../../lib/inputs/describe.js';
 import { EXAMPLES } from './helpers/examples.js';
 
 // One source of truth: each tool's advertised inputSchema is derived from its io-ts codec, so a

@@ -5,6 +5,7 @@ import { listPersonas, readPersona, savePersona } from '../../personas/personas.
 import { workflowNameProblem } from '../../workflows/catalog-sources.js';
 import type { Catalog, ProjectRef } from '../../workflows/catalog.js';
 import { BodyError, readJson } from '../body.js';
+import { quoted } from '../../inputs/quoted.js';
 
 // /api/personas: list and read (optionally as a project sees them), save and delete custom ones.
 // Handlers decode the input, ask lib/personas and map the answer; bad input is a 4xx with a detail.
@@ -19,7 +20,7 @@ const projectOf = (ctx: Context, deps: PersonaRouteDeps): ProjectRef | undefined
   if (Array.isArray(id)) throw new BodyError(400, 'give project once');
   if (id === undefined || id === '') return undefined;
   const found = deps.resolveProject(id);
-  if (!found) throw new BodyError(404, `unknown project: ${id}`);
+  if (!found) throw new BodyError(404, `unknown project: ${quoted(id)}`);
   return found;
 };
 
@@ -38,7 +39,7 @@ export const personaRoutes = (router: Router, deps: PersonaRouteDeps): void => {
   router.get('/api/personas/:name', (ctx: Context) => {
     const name = nameOf(ctx);
     const found = readPersona(catalog, name, projectOf(ctx, deps));
-    if (!found) throw new BodyError(404, `unknown persona: ${name}`);
+    if (!found) throw new BodyError(404, `unknown persona: ${quoted(name)}`);
     ctx.body = found;
   });
   router.put('/api/personas/:name', async (ctx: Context) => {
@@ -51,7 +52,7 @@ export const personaRoutes = (router: Router, deps: PersonaRouteDeps): void => {
   });
   router.delete('/api/personas/:name', (ctx: Context) => {
     const name = nameOf(ctx);
-    if (!catalog.removeCustomPersona(name)) throw new BodyError(404, `no custom persona named ${name} (only custom personas can be deleted)`);
+    if (!catalog.removeCustomPersona(name)) throw new BodyError(404, `no custom persona named ${quoted(name)} (only custom personas can be deleted)`);
     ctx.status = 204;
   });
 };

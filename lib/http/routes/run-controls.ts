@@ -3,41 +3,50 @@ import type { Context } from 'koa';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import type { Service } from '../../service/service.js';
 import { readJson } from '../body.js';
-import { AnswerBody, ArchiveBody, ControlBody, GoalBody, MessageBody, ReasonBody } from '../codecs.js';
-import { decodeOr400 } from '../decode.js';
+import { ControlInput } from '../../inputs/control.js';
+import { ReviseGoalInput } from '../../inputs/goal.js';
+import { MessageInput } from '../../inputs/message.js';
+import { AnswerInput } from '../../inputs/answer.js';
+import { ArchiveInput } from '../../inputs/archive.js';
+import { ResolveInput } from '../../inputs/resolve.js';
+import { SecureInput } from '../../inputs/secure.js';
+import { decodeInput, refuseUnknownFields } from '../decode.js';
 import { intParam, personFrom, reply } from '../reply.js';
 import { replyShared } from '../shared-json.js';
 
-// Steering a run over HTTP: the same facade calls the MCP tools make.
+// Steering a run over HTTP: the same decoders (lib/inputs/) and facade calls the MCP tools use.
 export const runControlRoutes = (router: Router, service: Service): void => {
   const id = (ctx: Context) => ctx.params['runId']!;
   router.post('/api/runs/:runId/control', async (ctx: Context) => {
-    const b = decodeOr400(ControlBody, await readJson(ctx));
+    const b = decodeInput(ControlInput, await readJson(ctx));
     reply(ctx, service.control(id(ctx), b, personFrom(ctx)));
   });
   router.post('/api/runs/:runId/goal', async (ctx: Context) => {
-    const b = decodeOr400(GoalBody, await readJson(ctx));
+    const b = decodeInput(ReviseGoalInput, await readJson(ctx));
     reply(ctx, service.reviseGoal(id(ctx), b.goal, b.reason, personFrom(ctx)));
   });
   router.post('/api/runs/:runId/messages', async (ctx: Context) => {
-    const b = decodeOr400(MessageBody, await readJson(ctx));
+    const b = decodeInput(MessageInput, await readJson(ctx));
     reply(ctx, service.message(id(ctx), b.text, b.delivery, b.reason, personFrom(ctx)));
   });
   router.post('/api/runs/:runId/answers', async (ctx: Context) => {
-    const b = decodeOr400(AnswerBody, await readJson(ctx));
+    const b = decodeInput(AnswerInput, await readJson(ctx));
     reply(ctx, service.answer(id(ctx), b.question, b.answer, b.reason, personFrom(ctx)));
   });
   router.post('/api/runs/:runId/archive', async (ctx: Context) => {
-    const b = decodeOr400(ArchiveBody, await readJson(ctx));
+    const b = decodeInput(ArchiveInput, await readJson(ctx));
     reply(ctx, service.archive(id(ctx), b.state, b.reason, personFrom(ctx)));
   });
   router.post('/api/runs/:runId/resolve', async (ctx: Context) => {
-    const b = decodeOr400(ReasonBody, await readJson(ctx));
+    const b = decodeInput(ResolveInput, await readJson(ctx));
     reply(ctx, service.resolve(id(ctx), b.reason, personFrom(ctx)));
   });
-  router.post('/api/runs/:runId/export', async (ctx: Context) => reply(ctx, await service.exportRun(id(ctx))));
+  router.post('/api/runs/:runId/export', async (ctx: Context) => {
+    refuseUnknownFields(await readJson(ctx), []);
+    reply(ctx, await service.exportRun(id(ctx)));
+  });
   router.post('/api/runs/:runId/secure', async (ctx: Context) => {
-    const b = decodeOr400(ReasonBody, await readJson(ctx));
+    const b = decodeInput(SecureInput, await readJson(ctx));
     reply(ctx, await service.secureRunWork(id(ctx), b.reason, personFrom(ctx)));
   });
   router.get('/api/runs/:runId/worktree', async (ctx: Context) => reply(ctx, await service.readRunWorktree(id(ctx))));

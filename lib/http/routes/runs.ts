@@ -1,11 +1,12 @@
+import type * as t from 'io-ts';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import type { Service } from '../../service/service.js';
 import type { StartRunInput } from '../../service-api.js';
 import { readJson } from '../body.js';
-import { START_RUN_FIELDS, StartRunBody } from '../codecs.js';
-import { decodeOr400, refuseUnknownFields } from '../decode.js';
+import { StartRunBody } from '../../inputs/start.js';
+import { decodeInput } from '../decode.js';
 import { BodyError } from '../body.js';
 import { personFrom, reply } from '../reply.js';
 import { noneMatchHas } from '../if-none-match.js';
@@ -13,21 +14,20 @@ import { GZIP_FROM_BYTES, RunsListBody } from '../runs-list-body.js';
 
 // GET /api/runs, GET /api/runs/:runId, POST /api/runs.
 
-type StartBody = ReturnType<typeof StartRunBody.decode> extends infer R ? R extends { right: infer A } ? A : never : never;
+type StartBody = t.TypeOf<typeof StartRunBody>;
 
 // The legacy `ticket` becomes the goal when there is none, and is passed as an input named
 // `ticket`; a workflow that does not declare that input refuses it like any undeclared input.
 export const startInputFrom = (b: StartBody): StartRunInput => {
-  if (b.project === undefined) throw new BodyError(400, 'project is required');
-  const goal = b.goal ?? b.ticket;
-  if (goal === undefined) throw new BodyError(400, 'goal is required unless ticket is given');
-  if (b.model !== undefined && b.harness === undefined) throw new BodyError(400, 'model may be given only together with harness');
+  // the decoder has made sure one of them is there
+  const goal = (b.goal ?? b.ticket)!;
   const inputs = b.ticket === undefined ? b.inputs : { ...b.inputs, ticket: b.ticket };
   return {
     project: b.project, goal,
     ...(b.workflow !== undefined ? { workflow: b.workflow } : {}), ...(inputs ? { inputs } : {}),
     ...(b.title !== undefined ? { title: b.title } : {}), ...(b.harness !== undefined ? { harness: b.harness } : {}),
     ...(b.model !== undefined ? { model: b.model } : {}), ...(b.start !== undefined ? { start: b.start } : {}),
+    ...(b.reason !== undefined ? { reason: b.reason } : {}),
   };
 };
 
@@ -71,9 +71,7 @@ export const runRoutes = (router: Router, service: Service): void => {
   router.get('/api/runs/:runId', (ctx: Context) => reply(ctx, service.getHttpRun(ctx.params['runId']!)));
   router.get('/api/runs/:runId/detail', (ctx: Context) => reply(ctx, service.getRun(ctx.params['runId']!)));
   router.post('/api/runs', async (ctx: Context) => {
-    const raw = await readJson(ctx);
-    refuseUnknownFields(raw, START_RUN_FIELDS);
-    const r = service.startRun(startInputFrom(decodeOr400(StartRunBody, raw)), personFrom(ctx));
+    const r = service.startRun(startInputFrom(decodeInput(StartRunBody, await readJson(ctx))), personFrom(ctx));
     if (isLeft(r)) return reply(ctx, r);
     ctx.status = 200;
     ctx.body = { runId: r.right.runId, url: service.runUrl(r.right.runId) };

@@ -8,7 +8,7 @@ import { SettingChangeCodec } from '../../settings/codec.js';
 import type { SettingSource } from '../../settings/model.js';
 import { readJson } from '../body.js';
 import { START_NEEDS_QUERY, StartNeedsQuery } from '../codecs.js';
-import { decodeOr400, refuseUnknownQuery } from '../decode.js';
+import { decodeOr400, refuseUnknownFields, refuseUnknownQuery } from '../decode.js';
 import { reply } from '../reply.js';
 
 // Health, settings (with the source of each change), the MCP connection, harness readiness.
@@ -33,7 +33,8 @@ export const serviceRoutes = (router: Router, service: Service): void => {
     const s = service.settings().mcp;
     ctx.body = { url: `${service.core.baseUrl}/mcp`, token: readToken(service.core.home), enabled: s.enabled, groups: s.groups };
   });
-  router.post('/api/settings/mcp/token', (ctx: Context) => {
+  router.post('/api/settings/mcp/token', async (ctx: Context) => {
+    refuseUnknownFields(await readJson(ctx), []);
     const token = regenerateToken(service.core.home);
     service.recordTokenRegenerated(sourceOf(ctx));
     ctx.body = { token };
@@ -47,6 +48,7 @@ export const serviceRoutes = (router: Router, service: Service): void => {
     reply(ctx, service.startNeeds(decodeOr400(StartNeedsQuery, ctx.query)));
   });
   router.post('/api/harnesses/check', async (ctx: Context) => {
+    refuseUnknownFields(await readJson(ctx), []);
     await refreshAvailability(service.core);
     ctx.body = { harnesses: Object.keys(service.core.harnesses).map((name) => ({ name, availability: service.core.availability.get(name as never) })) };
   });

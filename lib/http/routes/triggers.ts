@@ -10,6 +10,7 @@ import type { Triggers } from '../../triggers/triggers.js';
 import { BodyError, readJson } from '../body.js';
 import { decodeOr400, refuseUnknownFields } from '../decode.js';
 import { intParam, reply } from '../reply.js';
+import { quoted } from '../../inputs/quoted.js';
 
 // Trigger rules: GET/POST /api/triggers, GET/PATCH/DELETE /api/triggers/:id,
 // POST /api/triggers/:id/fire (run now), GET /api/triggers/:id/events (what each event started),
@@ -30,7 +31,7 @@ const fired = (service: Service, ctx: Context, o: FireOutcome): void => {
 
 const badSecret = (ctx: Context, ruleId: string): void => {
   ctx.status = 401;
-  ctx.body = { detail: `missing or wrong ${SECRET_HEADER} header for trigger rule ${ruleId}` };
+  ctx.body = { detail: `missing or wrong ${SECRET_HEADER} header for trigger rule ${quoted(ruleId)}` };
 };
 
 const body = async <A>(ctx: Context, fields: readonly string[], codec: t.Decoder<unknown, A>): Promise<A> => {

@@ -1,9 +1,11 @@
 import type { Router } from '@koa/router';
-import type { ParameterizedContext } from 'koa';
+import type { Context, ParameterizedContext } from 'koa';
+import { BodyError, MAX_BODY_BYTES, readJson } from '../body.js';
 import * as t from 'io-ts';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { workflowNameProblem } from '../../workflows/catalog-sources.js';
 import type { Catalog, ProjectRef } from '../../workflows/catalog.js';
+import { cappedDetail, quoted } from '../../inputs/quoted.js';
 
 // /api/workflows: list, read, validate (saved, or a draft not saved), save custom, delete custom. Handlers only decode input,
 // ask the catalog and map the answer; a workflow that does not load is a 200 with loads false.
@@ -14,8 +16,6 @@ export interface WorkflowRouteDeps {
 }
 
 type Ctx = ParameterizedContext;
-
-const MAX_BODY_BYTES = 1024 * 1024;
 
 const SaveBody = t.strict({ source: t.string });
 
@@ -38,7 +38,7 @@ const queryProject = (ctx: Ctx): string | undefined => {
 const projectOf = (ctx: Ctx, deps: WorkflowRouteDeps, required: boolean): ProjectRef | undefined => {
   const id = queryProject(ctx);
   if (id === undefined) return required ? refuse(400, 'the query parameter project (a project id) is required') : undefined;
-  return deps.resolveProject(id) ?? refuse(404, `unknown project: ${id}`);
+  return deps.resolveProject(id) ?? refuse(404, `unknown project: ${quoted(id)}`);
 };
 
 const nameOf = (ctx: Ctx): string => {
@@ -48,26 +48,12 @@ const nameOf = (ctx: Ctx): string => {
   return name;
 };
 
-// A body parser mounted before us leaves its result on ctx.request.body; otherwise read it here.
+// The one body reader (lib/http/body.ts): size, media type and Content-Encoding answered as on
+// every route. An empty body is told apart, to say what the body should be.
+const NO_BODY = Symbol('no body');
 const rawBody = async (ctx: Ctx): Promise<unknown> => {
-  const parsed = (ctx.request as { body?: unknown }).body;
-  if (parsed !== undefined) return parsed;
-  const type = ctx.get('content-type');
-  if (type && !/^application\/(.+\+)?json\b/i.test(type)) refuse(415, `send the body as application/json (got ${type.slice(0, 80)})`);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) refuse(413, 'request body is larger than 1 MiB');
-    chunks.push(chunk as Buffer);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (text.trim() === '') return refuse(400, 'a JSON body {"source": "..."} is required');
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return refuse(400, 'the body is not valid JSON');
-  }
+  const body = await readJson(ctx as unknown as Context, MAX_BODY_BYTES, NO_BODY);
+  return body === NO_BODY ? refuse(400, 'a JSON body {"source": "..."} is required') : body;
 };
 
 // io-ts strips unknown fields; we refuse them instead, so a misspelt field is not silently lost.
@@ -75,7 +61,7 @@ const decodeSave = (body: unknown): { source: string } => {
   const isObject = typeof body === 'object' && body !== null && !Array.isArray(body);
   if (!isObject) return refuse(400, 'the body must be a JSON object {"source": "..."}');
   const extra = Object.keys(body).filter((k) => k !== 'source');
-  if (extra.length > 0) return refuse(400, `unknown field ${extra.join(', ')}: the body is {"source": "..."}`);
+  if (extra.length > 0) return refuse(400, `unknown field ${extra.slice(0, 5).map(quoted).join(', ')}: the body is {"source": "..."}`);
   const decoded = SaveBody.decode(body);
   if (!isLeft(decoded)) return decoded.right;
   const got = (body as { source?: unknown }).source;
@@ -86,9 +72,15 @@ const handle = (fn: (ctx: Ctx) => Promise<void> | void) => async (ctx: Ctx): Pro
   try {
     await fn(ctx);
   } catch (e) {
+    // answered here too, not only by the app's error middleware: these routes also mount alone
+    if (e instanceof BodyError) {
+      ctx.status = e.status;
+      ctx.body = { detail: cappedDetail(e.message) };
+      return;
+    }
     if (!(e instanceof HttpRefusal)) throw e;
     ctx.status = e.status;
-    ctx.body = { detail: e.detail };
+    ctx.body = { detail: cappedDetail(e.detail) };
   }
 };
 
@@ -101,12 +93,12 @@ export const workflowRoutes = (router: Router, deps: WorkflowRouteDeps): void =>
   router.get('/api/workflows/:name', handle((ctx) => {
     const name = nameOf(ctx);
     const project = projectOf(ctx, deps, true) as ProjectRef;
-    ctx.body = catalog.read(project, name) ?? refuse(404, `unknown workflow: ${name}`);
+    ctx.body = catalog.read(project, name) ?? refuse(404, `unknown workflow: ${quoted(name)}`);
   }));
   router.get('/api/workflows/:name/validation', handle((ctx) => {
     const name = nameOf(ctx);
     const project = projectOf(ctx, deps, true) as ProjectRef;
-    ctx.body = catalog.validate(project, name) ?? refuse(404, `unknown workflow: ${name}`);
+    ctx.body = catalog.validate(project, name) ?? refuse(404, `unknown workflow: ${quoted(name)}`);
   }));
   // A draft from the editor, checked as the custom workflow it would become; nothing is stored.
   router.post('/api/workflows/:name/validation', handle(async (ctx) => {
@@ -127,7 +119,7 @@ export const workflowRoutes = (router: Router, deps: WorkflowRouteDeps): void =>
   }));
   router.delete('/api/workflows/:name', handle((ctx) => {
     const name = nameOf(ctx);
-    if (!catalog.removeCustom(name)) refuse(404, `no custom workflow named ${name} (only custom workflows can be deleted)`);
+    if (!catalog.removeCustom(name)) refuse(404, `no custom workflow named ${quoted(name)} (only custom workflows can be deleted)`);
     ctx.status = 204;
   }));
 };

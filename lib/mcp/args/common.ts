@@ -1,11 +1,8 @@
-import * as t from 'io-ts';
-import { intRange, nonBlank, withDefault } from './kinds.js';
+import { intRange, withDefault } from '../../inputs/kinds.js';
 
-// Argument codecs shared by several tools.
+// Argument codecs shared by several tools (the fields of the actions live in lib/inputs/).
 
-export const RunId = nonBlank(200);
-export const ProjectRef = nonBlank(200);
-export const Reason = t.string;
+export { RunId, ProjectRef, Reason, optionalReason } from '../../inputs/common.js';
 export const PageSize = (byDefault: number) => withDefault(intRange(1, 200), byDefault);
 export const SeqCursor = intRange(0, Number.MAX_SAFE_INTEGER, 'a non-negative integer');
 
@@ -14,5 +11,3 @@ export const runNotes = {
   run: 'Run id (as list_runs gives it).',
   reason: 'Why the action is taken; recorded with it.',
 } as const;
-
-export const optionalReason = { reason: Reason } as const;

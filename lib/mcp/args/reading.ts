@@ -1,7 +1,7 @@
 import * as t from 'io-ts';
 import { STANDINGS } from '../../service-api.js';
-import { args } from './object.js';
-import { intRange, nonBlank, oneOf, withDefault } from './kinds.js';
+import { args } from '../../inputs/object.js';
+import { intRange, nonBlank, oneOf, withDefault } from '../../inputs/kinds.js';
 import { PageSize, ProjectRef, RunId, SeqCursor, optionalReason } from './common.js';
 
 // Arguments of the reading tools (spec, Tool endpoint > Reading tools).

@@ -1,20 +1,9 @@
-import { left } from 'fp-ts/lib/Either.js';
-import { invalid } from '../../../commands/refusal.js';
 import { defineTool, type Tool } from '../tool.js';
 import { runNotes } from '../args/common.js';
 import { ControlRunArgs, ReviseGoalArgs, SecureRunWorkArgs } from '../args/acting.js';
 
-// `harness` belongs to ChangeHarness and `node` to Jump only; giving them with another action is
-// refused rather than silently dropped, and `model` is always refused (a run's model cannot change).
-const argumentProblem = (a: { action: string; harness?: string; model?: string; node?: string }): string | null => {
-  if (a.model !== undefined) return "changing a run's model is unsupported; leave out model";
-  if (a.action === 'ChangeHarness' && a.harness === undefined) return 'ChangeHarness needs harness (claude, codex or opencode)';
-  if (a.action !== 'ChangeHarness' && a.harness !== undefined) return 'harness is only for ChangeHarness';
-  if (a.action === 'Jump' && a.node === undefined) return 'Jump needs node (the id of the step to jump to)';
-  if (a.action !== 'Jump' && a.node !== undefined) return 'node is only for Jump';
-  return null;
-};
-
+// The rules across control_run's arguments (harness only with ChangeHarness...) are the decoder's:
+// lib/inputs/control.ts, shared with POST /api/runs/{id}/control.
 export const controlRun: Tool = defineTool({
   name: 'control_run',
   group: 'controlling',
@@ -30,8 +19,6 @@ export const controlRun: Tool = defineTool({
     node: 'With Jump: id of the step to jump to.',
   },
   call: (a, { api, actor }) => {
-    const problem = argumentProblem(a);
-    if (problem) return left(invalid(problem));
     const { run, ...input } = a;
     return api.control(run, input, actor);
   },

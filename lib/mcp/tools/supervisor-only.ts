@@ -3,8 +3,8 @@ import { left } from 'fp-ts/lib/Either.js';
 import { forbidden } from '../../../commands/refusal.js';
 import type { SupervisorOnlyTool } from '../../../commands/supervisor-only.js';
 import { defineTool, type Tool, type ToolContext } from '../tool.js';
-import { args } from '../args/object.js';
-import { nonBlank } from '../args/kinds.js';
+import { args } from '../../inputs/object.js';
+import { nonBlank } from '../../inputs/kinds.js';
 import { RunId, runNotes } from '../args/common.js';
 
 // The four tools only supervisors have (spec, Supervisor-only tools). Which supervisor sees which

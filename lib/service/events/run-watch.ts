@@ -1,7 +1,7 @@
 import type { Journal, Stored } from '../../../journal/journal.js';
 import { previewOf, type ActivityRow } from '../../state/activity-log.js';
 import type { LogLine, LogStore } from '../../state/log-store.js';
-import { runStream } from '../../state/run-store.js';
+import { runStream } from '../../state/run-stream.js';
 import { detailOf, type ServiceCore } from '../core.js';
 import { historyEventOf, threadRowOf } from '../pages.js';
 import { frame, MAX_REPLAY, type Sink } from './frames.js';

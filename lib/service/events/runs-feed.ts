@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Journal } from '../../../journal/journal.js';
-import type { RunStore } from '../../state/run-store.js';
+import type { RunStreams } from '../../state/run-stream.js';
 import { boardRowJson, type ListedJson } from '../runs-board.js';
 import type { Sink } from './frames.js';
 
@@ -26,7 +26,7 @@ export class RunsFeed {
   private readonly dirty = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly runs: RunStore, journal: Journal, private readonly listed: ListedJson = () => undefined) {
+  constructor(private readonly runs: RunStreams, journal: Journal, private readonly listed: ListedJson = () => undefined) {
     journal.subscribe((stream) => {
       if (!stream.startsWith('run:')) return;
       const runId = stream.slice(4);

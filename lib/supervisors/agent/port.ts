@@ -3,7 +3,7 @@
 import type { HarnessName } from '../../workflows/model.js';
 import type { RunBrief } from './prompt.js';
 import type { TurnCost } from './prices.js';
-import type { WakeOn } from './wakes.js';
+import type { WakeOn } from '../model.js';
 
 export interface AgentSupervisor {
   readonly id: string;

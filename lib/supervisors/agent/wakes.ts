@@ -3,12 +3,7 @@
 // (its question, its failure, the pull request and its check names) are kept apart in `quote`, so
 // a prompt can fence them as data (lib/untrusted.ts) and never mix them with what people wrote.
 import type { Stored } from '../../../journal/journal.js';
-
-export const RUN_WAKE_KINDS = ['question', 'failed', 'gate', 'checksFailed'] as const;
-export type RunWakeKind = (typeof RUN_WAKE_KINDS)[number];
-export type WakeOn = Readonly<Record<RunWakeKind, boolean>>;
-
-export const DEFAULT_WAKE_ON: WakeOn = { question: true, failed: true, gate: true, checksFailed: true };
+import type { RunWakeKind } from '../model.js';
 
 export interface RunWake {
   readonly kind: RunWakeKind;

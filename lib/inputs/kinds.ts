@@ -22,12 +22,15 @@ export class TextType extends t.Type<string, string, unknown> {
   constructor(readonly maxLength: number | undefined, readonly oneLine: boolean) {
     super(
       describeText(maxLength, oneLine),
-      (u): u is string => typeof u === 'string' && /\S/.test(u) && (maxLength === undefined || u.length <= maxLength) && !(oneLine && /[\r\n]/.test(u)),
+      (u): u is string => typeof u === 'string' && /\S/.test(u) && (maxLength === undefined || fits(u, maxLength)) && !(oneLine && /[\r\n]/.test(u)),
       (u, c) => (this.is(u) ? t.success(u) : t.failure(u, c)),
       t.identity,
     );
   }
 }
+// Characters (code points), as JSON Schema's maxLength counts them: an emoji is one of the 80. A
+// string longer than twice the limit in UTF-16 units cannot fit, so a huge one is not split up.
+const fits = (u: string, max: number): boolean => u.length <= max || (u.length <= 2 * max && [...u].length <= max);
 const describeText = (max: number | undefined, oneLine: boolean): string =>
   `a non-blank ${oneLine ? 'one-line ' : ''}string${max === undefined ? '' : ` of at most ${max} characters`}`;
 export const nonBlank = (maxLength?: number): TextType => new TextType(maxLength, false);

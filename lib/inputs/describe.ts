@@ -1,4 +1,5 @@
 import * as t from 'io-ts';
+import { quoted } from './quoted.js';
 
 // io-ts errors as one line an agent can act on: "pageSize: must be an integer from 1 to 200 (got 0)".
 // A union reports one error per branch; we keep the branch that got furthest (e.g. the setting
@@ -10,15 +11,16 @@ type Errs = readonly t.ValidationError[];
 // the argument's path, array indexes are.
 const structural = (type: t.Decoder<unknown, unknown>): boolean => type instanceof t.UnionType || type instanceof t.IntersectionType;
 
+// a key of a record is input too ({"inputs": {"<900 KB name>": 1}}): each is shortened
 const pathOf = (context: t.Context): string =>
   context
     .filter((c, i) => c.key !== '' && !(i > 0 && structural(context[i - 1].type)))
-    .map((c) => c.key)
+    .map((c) => quoted(c.key))
     .join('.');
 
 const shown = (v: unknown): string => {
   const s = JSON.stringify(v);
-  return s === undefined ? String(v) : s.length > 60 ? `${s.slice(0, 57)}...` : s;
+  return s === undefined ? String(v) : s.length > 60 ? `${s.slice(0, 59)}…` : s;
 };
 
 const PLAIN: Readonly<Record<string, string>> = {

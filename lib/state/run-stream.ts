@@ -1,0 +1,35 @@
+import type { Journal } from '../../journal/journal.js';
+import { RUN_EVENT_CODECS, type RunEvent } from '../../journal/run-events.js';
+import type { Store } from '../../journal/store.js';
+import { applyStored, createdState, type RunState } from '../../projections/run-state.js';
+import { EventStream, type StreamKind } from './event-stream.js';
+
+// Every run's state in memory, up to date on each append, and snapshotted in the same LMDB
+// transaction as the events it folds. A restart reads the snapshots, folding only a tail that a
+// snapshot does not cover (none, unless the snapshot format changed: then bump the version).
+
+const SNAPSHOT_VERSION = 3;
+
+export type RunStreams = EventStream<RunState, RunEvent>;
+
+export const runStream = (runId: string): string => `run:${runId}`;
+
+// A run whose history cannot be read still shows, marked, so it can be looked at and aborted.
+const placeholder = (runId: string, s: { at: string; detail: string }): RunState => ({
+  ...createdState({ type: 'RunCreated', data: { runId, projectId: '', title: runId, goal: '', inputs: {}, by: { kind: 'engine' },
+    workflow: { name: '', origin: 'shipped', version: '', description: '', inputs: [], defaults: {}, stepDefaults: {}, nodes: [], routes: [], source: '' } } }, s.at),
+  unreadable: s.detail,
+});
+
+export const RUN_KIND: StreamKind<RunState, RunEvent> = {
+  prefix: 'run:',
+  codecs: RUN_EVENT_CODECS,
+  evolve: (s, e, runId) => {
+    const base = s ?? (e.type === 'RunCreated' ? createdState(e, e.at) : placeholder(runId, { at: e.at, detail: 'the run has no RunCreated event' }));
+    return applyStored(base, e);
+  },
+  unreadable: (s, u, runId) => (s ? { ...s, unreadable: s.unreadable ?? u.detail, seq: u.seq } : placeholder(runId, u)),
+  snapshot: { db: 'run-snapshots', version: SNAPSHOT_VERSION, seqOf: (s) => s.seq },
+};
+
+export const openRuns = (journal: Journal, store: Store): RunStreams => new EventStream(journal, RUN_KIND, store);

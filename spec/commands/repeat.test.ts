@@ -1,0 +1,174 @@
+import test from 'ava';
+import { isLeft, isRight, type Either } from 'fp-ts/lib/Either.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { decideAnswerQuestion } from '../../commands/answer-question.js';
+import { decideArchive } from '../../commands/archive.js';
+import { decideControl } from '../../commands/control.js';
+import { decideAskQuestion, decideContinueTurn, decideEndRun, decideFinishStep, decideGrantSlot, decideRecordWorktrees, decideStartStep } from '../../commands/engine-steps.js';
+import { decideAddFolder, decideAddProject, decideChooseDefaultWorkflow, decideChoosePrimaryFolder, decideRemoveFolder, decideRenameProject } from '../../commands/projects.js';
+import type { Refusal } from '../../commands/refusal.js';
+import { decideResolve } from '../../commands/resolve.js';
+import { decideReviseGoal } from '../../commands/revise-goal.js';
+import { decideHandOver } from '../../commands/supervisor-only.js';
+import { decideChangeSupervisor, decideCreateSupervisor, decideKeepNotes, decideRegenerateKey } from '../../commands/supervisor-settings.js';
+import { decideChangeTrigger, decideCreateTrigger, decideDeleteTrigger } from '../../commands/trigger-define.js';
+import { decideRecordEvent, decideSettleRun, decideSkipFirings } from '../../commands/trigger-fire.js';
+import type { ProjectEvent } from '../../journal/project-events.js';
+import type { RunEvent } from '../../journal/run-events.js';
+import type { SupervisorEvent } from '../../journal/supervisor-events.js';
+import type { TriggerDefinition, TriggerEvent } from '../../journal/trigger-events.js';
+import { evolveProjects, type Projects } from '../../projections/projects.js';
+import { applyStored, type RunState } from '../../projections/run-state.js';
+import { evolveSupervisor, type SupervisorState } from '../../projections/supervisor.js';
+import { evolveTrigger, type TriggerRule } from '../../projections/trigger-rule.js';
+import { at, by, created, given, prepared, queued, RUNNING, started, stepStarted } from '../helpers/given.js';
+
+// The house rule: decide is idempotent on a repeat. For each command: decide on a state, apply
+// what it decided, decide the same command again: nothing, or a refusal where a repeat means
+// something else (each says why), or, for the few that are a new act each time, again (each says
+// why). A command that carries facts read from the state (who owns a run, which supervisor
+// exists) reads them again from the new state, as its caller does.
+
+type Repeat = { readonly nothing: true } | { readonly refused: Refusal['_tag']; readonly why: string } | { readonly again: string };
+type Decided<E> = Either<Refusal, readonly E[]>;
+
+interface Row { readonly command: string; readonly repeat: Repeat; readonly decideTwice: () => [Decided<unknown>, Decided<unknown>] }
+
+const row = <S, E>(command: string, start: S, decide: (s: S) => Decided<E>, apply: (s: S, events: readonly E[]) => S, repeat: Repeat): Row => ({
+  command, repeat,
+  decideTwice: () => {
+    const first = decide(start);
+    return [first, decide(isRight(first) ? apply(start, first.right) : start)];
+  },
+});
+
+const NOTHING = { nothing: true } as const;
+const ctx = { at, by };
+
+// runs
+const applyRun = (s: RunState, es: readonly RunEvent[]): RunState => es.reduce((st, e, i) => applyStored(st, { ...e, seq: s.seq + i + 1, at }), s);
+const runRow = <C>(command: string, events: readonly RunEvent[], decide: (s: RunState, c: C) => Decided<RunEvent>, c: C, repeat: Repeat) =>
+  row(command, given(...events), (s) => decide(s, c), applyRun, repeat);
+const paused: RunEvent[] = [...RUNNING, { type: 'StepInterrupted', data: { stepId: 's1', node: 'work', reason: 'paused' } }, { type: 'RunPaused', data: { by } }];
+const failed: RunEvent[] = [...RUNNING, { type: 'StepFailed', data: { stepId: 's1', node: 'work', summary: 'no' } }, { type: 'RunFailed', data: { reason: 'no' } }];
+const waiting: RunEvent[] = [created, queued, started, prepared, stepStarted('s1', 'nap', 'wait')];
+const asking: RunEvent[] = [...RUNNING, { type: 'QuestionAsked', data: { questionId: 'q1', stepId: 's1', prompt: 'Which?', options: ['a'], allowText: true } }];
+const heldForTurn: RunEvent[] = [...RUNNING, { type: 'MessageSent', data: { messageId: 'm1', text: 'hi', delivery: 'Resume', by } }];
+const done: RunEvent[] = [...RUNNING, { type: 'StepSucceeded', data: { stepId: 's1', node: 'work', summary: 'ok' } }, stepStarted('s2', 'gate', 'gate'), { type: 'StepSucceeded', data: { stepId: 's2', node: 'gate', summary: 'ok' } }, stepStarted('s3', 'nap', 'wait'), { type: 'StepSucceeded', data: { stepId: 's3', node: 'nap', summary: 'ok' } }];
+const owned = (s: RunState) => ({ supervisor: { id: 'sp', project: 'p' }, run: { id: s.runId, owner: s.handedTo ?? 'sp' }, global: 'global', reason: 'too hard', by: { kind: 'supervisor' as const, name: 'sp' } });
+
+const RUN_ROWS: Row[] = [
+  runRow('Pause', RUNNING, decideControl, { ...ctx, action: 'Pause' }, { refused: 'NotAllowed', why: 'the run is paused now: what is allowed is Resume' }),
+  runRow('Resume (paused)', paused, decideControl, { ...ctx, action: 'Resume' }, { refused: 'NotAllowed', why: 'the run goes on now: what is allowed is Pause' }),
+  runRow('Resume (created)', [created], decideControl, { ...ctx, action: 'Resume' }, { refused: 'NotAllowed', why: 'the run is queued now' }),
+  runRow('Retry', failed, decideControl, { ...ctx, action: 'Retry' }, { refused: 'NotAllowed', why: 'nothing has failed since: there is nothing to retry' }),
+  runRow('Abort', RUNNING, decideControl, { ...ctx, action: 'Abort' }, { refused: 'NotAllowed', why: 'an aborted run has ended for good' }),
+  runRow('MoveToFront', [created, queued], decideControl, { ...ctx, action: 'MoveToFront' }, NOTHING),
+  runRow('SkipWait', waiting, decideControl, { ...ctx, action: 'SkipWait' }, { refused: 'NotAllowed', why: 'no wait is running any more' }),
+  runRow('ChangeHarness', RUNNING, decideControl, { ...ctx, action: 'ChangeHarness', harness: 'codex', available: null }, NOTHING),
+  runRow('Jump', RUNNING, decideControl, { ...ctx, action: 'Jump', node: 'gate' }, NOTHING),
+  runRow('Jump (failed run)', failed, decideControl, { ...ctx, action: 'Jump', node: 'gate' }, { refused: 'NotAllowed', why: 'the jump reopened the run: it is queued, not ended' }),
+  runRow('Restart', RUNNING, decideControl, { ...ctx, action: 'Restart', newRunId: 'r2' }, NOTHING),
+  runRow('Restart (ended run)', failed, decideControl, { ...ctx, action: 'Restart', newRunId: 'r2' }, NOTHING),
+  runRow('AnswerQuestion', asking, decideAnswerQuestion, { ...ctx, questionId: 'q1', answer: 'a' }, { refused: 'Conflict', why: 'the agent has its answer: a second one would not reach it' }),
+  runRow('Archive', failed, decideArchive, { ...ctx, state: 'Archived' as const }, NOTHING),
+  runRow('Unarchive', [...failed, { type: 'RunArchived', data: { by } }], decideArchive, { ...ctx, state: 'Active' as const }, NOTHING),
+  runRow('Resolve', failed, decideResolve, ctx, NOTHING),
+  runRow('ReviseGoal', RUNNING, decideReviseGoal, { ...ctx, goal: 'new' }, NOTHING),
+  runRow('GrantSlot', [created, queued], (s) => decideGrantSlot(s), null, NOTHING),
+  runRow('RecordWorktrees', [created, queued, started], decideRecordWorktrees, [{ folder: 'f', path: '/p', directory: '/w', branch: 'b', base: 'c' }], NOTHING),
+  runRow('StartStep', [created, queued, started, prepared], decideStartStep, { stepId: 's1', node: 'work', kind: 'agent', attempt: 1 }, NOTHING),
+  runRow('FinishStep', RUNNING, decideFinishStep, { stepId: 's1', outcome: 'success' as const, summary: 'ok' }, NOTHING),
+  runRow('AskQuestion', RUNNING, decideAskQuestion, { stepId: 's1', questionId: 'q1', prompt: 'Which?', options: [], allowText: true }, { refused: 'Conflict', why: 'the question is open: the agent waits on it' }),
+  runRow('EndRun', done, decideEndRun, { success: true, text: 'ok' }, NOTHING),
+  runRow('ContinueTurn', heldForTurn, decideContinueTurn, { stepId: 's1' }, NOTHING),
+  row('HandOver', given(...RUNNING), (s) => decideHandOver(owned(s)), applyRun, { refused: 'Forbidden', why: 'the run is the global supervisor\'s now' }),
+];
+
+// projects
+const applyProjects = (ps: Projects, es: readonly ProjectEvent[]): Projects => es.reduce(evolveProjects, ps);
+const folder = (name: string) => ({ name, path: `/repos/${name}` });
+const project = applyProjects(new Map(), [{ type: 'ProjectAdded', data: { projectId: 'p', name: 'P', folders: [folder('a'), folder('b')] } }]);
+const projectRow = <C>(command: string, decide: (ps: Projects, c: C) => Decided<ProjectEvent>, c: C, repeat: Repeat) => row(command, project, (ps) => decide(ps, c), applyProjects, repeat);
+
+const PROJECT_ROWS: Row[] = [
+  projectRow('AddProject', decideAddProject, { projectId: 'q', name: 'Q', folders: [folder('c')] }, { refused: 'Conflict', why: 'the name is taken, by the project just added' }),
+  projectRow('RenameProject', decideRenameProject, { projectId: 'p', name: 'P2' }, NOTHING),
+  projectRow('AddFolder', decideAddFolder, { projectId: 'p', folder: folder('c') }, { refused: 'Conflict', why: 'the folder is in the project: a second copy is not' }),
+  projectRow('RemoveFolder', decideRemoveFolder, { projectId: 'p', name: 'b' }, { refused: 'NotFound', why: 'the folder is gone' }),
+  projectRow('ChooseDefaultWorkflow', decideChooseDefaultWorkflow, { projectId: 'p', workflow: 'other', exists: true }, NOTHING),
+  projectRow('ChoosePrimaryFolder', decideChoosePrimaryFolder, { projectId: 'p', name: 'b' }, NOTHING),
+];
+
+// supervisors
+const source = { via: 'http' as const, sender: 'tester' };
+const applySupervisor = (s: SupervisorState | null, es: readonly SupervisorEvent[]): SupervisorState | null =>
+  es.reduce<SupervisorState | null>((st, e, i) => evolveSupervisor(st, e, at, (st?.seq ?? 0) + i + 1), s);
+const supervisor = applySupervisor(null, [{ type: 'SupervisorCreated', data: { supervisorId: 'sp', project: 'p', source } }]);
+const supervisorRow = (command: string, start: SupervisorState | null, decide: (s: SupervisorState | null) => Decided<SupervisorEvent>, repeat: Repeat) =>
+  row(command, start, decide, applySupervisor, repeat);
+
+const SUPERVISOR_ROWS: Row[] = [
+  supervisorRow('CreateSupervisor', null, (s) => decideCreateSupervisor({ supervisorId: 'sp', project: 'p', projectExists: true, existing: s?.id ?? null, source }),
+    { refused: 'Conflict', why: 'the project has its supervisor: the one just made' }),
+  supervisorRow('ChangeSupervisor', supervisor, (s) => decideChangeSupervisor(s, { supervisorId: 'sp', patch: { runCap: 3 }, source }), NOTHING),
+  supervisorRow('KeepNotes', supervisor, (s) => decideKeepNotes(s, { supervisorId: 'sp', text: 'remember', source }), NOTHING),
+  supervisorRow('RegenerateKey', supervisor, (s) => decideRegenerateKey(s, { supervisorId: 'sp', source }),
+    { again: 'each call asks for a new key (the caller makes the key): a second call is a second rotation, and the old key must die again' }),
+];
+
+// trigger rules
+const definition: TriggerDefinition = { name: 'nightly', project: 'p', workflow: 'default', enabled: true, source: { _tag: 'Webhook' }, goal: 'g', inputs: {} };
+const applyTrigger = (s: TriggerRule | null, es: readonly TriggerEvent[]): TriggerRule | null =>
+  es.reduce<TriggerRule | null>((st, e, i) => evolveTrigger(st, e, at, (st?.seq ?? 0) + i + 1), s);
+const rule = applyTrigger(null, [{ type: 'TriggerCreated', data: { ruleId: 't1', definition } }]);
+const recorded = applyTrigger(rule, [{ type: 'EventRecorded', data: { eventId: 'e1', kind: 'Webhook', summary: 's', runId: 'r1' } }]);
+const triggerRow = (command: string, start: TriggerRule | null, decide: (s: TriggerRule | null) => Decided<TriggerEvent>, repeat: Repeat) =>
+  row(command, start, decide, applyTrigger, repeat);
+const facts = { problem: null };
+
+const TRIGGER_ROWS: Row[] = [
+  triggerRow('CreateTrigger', null, (s) => decideCreateTrigger(s, { ruleId: 't1', definition, facts }), { refused: 'Conflict', why: 'the rule exists: the one just made' }),
+  triggerRow('ChangeTrigger', rule, (s) => decideChangeTrigger(s, { ruleId: 't1', definition: { ...definition, goal: 'other' }, facts }), NOTHING),
+  triggerRow('DeleteTrigger', rule, (s) => decideDeleteTrigger(s, { ruleId: 't1' }), { refused: 'NotFound', why: 'the rule is gone' }),
+  triggerRow('RecordEvent', rule, (s) => decideRecordEvent(s, { ruleId: 't1', event: { id: 'e1', kind: 'Webhook', summary: 's' }, runId: 'r1' }), NOTHING),
+  triggerRow('SettleRun', recorded, (s) => decideSettleRun(s, { ruleId: 't1', eventId: 'e1', refused: 'no project' }), NOTHING),
+  triggerRow('SkipFirings', rule, (s) => decideSkipFirings(s, { ruleId: 't1', missed: ['2026-11-21T00:00:00.000Z'] }), NOTHING),
+];
+
+const ROWS = [...RUN_ROWS, ...PROJECT_ROWS, ...SUPERVISOR_ROWS, ...TRIGGER_ROWS];
+
+const expected = (r: Repeat): string => ('nothing' in r ? 'nothing' : 'refused' in r ? `refused (${r.refused}): ${r.why}` : `again: ${r.again}`);
+
+for (const r of ROWS) {
+  test(`${r.command}, repeated: ${expected(r.repeat)}`, (t) => {
+    const [first, second] = r.decideTwice();
+    t.true(isRight(first) && first.right.length > 0, `the first decision must decide something: ${JSON.stringify(first)}`);
+    if ('nothing' in r.repeat) t.deepEqual(second, { _tag: 'Right', right: [] });
+    else if ('refused' in r.repeat) t.true(isLeft(second) && second.left._tag === r.repeat.refused, JSON.stringify(second));
+    else t.true(isRight(second) && second.right.length > 0, JSON.stringify(second));
+  });
+}
+
+// Decides that decide no events (guards and readings), or whose repeat is not settled here.
+const NOT_IN_TABLE: Record<string, string> = {
+  decideControl: 'each of its actions is a row above (Pause … Restart)',
+  decidePause: 'via decideControl', decideResume: 'via decideControl', decideRetry: 'via decideControl', decideAbort: 'via decideControl',
+  decideMoveToFront: 'via decideControl', decideSkipWait: 'via decideControl', decideChangeHarness: 'via decideControl', decideJump: 'via decideControl', decideRestart: 'via decideControl',
+  decideChecksFailed: 'a pure reading of a pull request against the last failure recorded; it returns null when that head commit was recorded',
+  decideHeld: 'a guard: why a supervisor is held, no events', decideRunCap: 'a guard', decideHarnessMove: 'a guard', decideOwnsRun: 'a guard', decideMayStartIn: 'a guard',
+  decideStartReadiness: 'a guard: whether the harnesses a start needs are known not to work', decideRead: 'a guard', decideReason: 'a guard', decideTier: 'a reading of a tool\'s tier', decideSupervisorAction: 'a guard over the tiers', decideApproval: 'a reading of an approval card',
+  // Known not to be [] on a repeat today, left to their owners (see the report of issue 18's E1):
+  decideSendMessage: 'a repeat with the same messageId is sent again once the first was delivered (the state keeps only held ids); message delivery is being reworked (E2)',
+  decideReportOutcome: 'a repeat of the same report records it again (last one wins); commands/engine-steps.ts is being reworked (E2)',
+  decideRecordCost: 'a repeat with the same turnId is counted again (the ledger keeps sums, not turn ids); costs are being reworked (C)',
+};
+
+test('every decide in commands/ is in the table or named above with why', (t) => {
+  const dir = join(import.meta.dirname, '..', '..', 'commands');
+  const decides = readdirSync(dir).filter((f) => f.endsWith('.ts'))
+    .flatMap((f) => [...readFileSync(join(dir, f), 'utf8').matchAll(/^export const (decide\w+)/gm)].map((m) => m[1]!));
+  const covered = new Set([...ROWS.map((r) => `decide${r.command.split(' ')[0]}`), ...Object.keys(NOT_IN_TABLE)]);
+  t.deepEqual(decides.filter((d) => !covered.has(d)), []);
+});
