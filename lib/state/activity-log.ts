@@ -73,11 +73,19 @@ export class ActivityLog {
     return this.put(runId, this.ended(open, report.status, report.output, report.exitCode, report.at ?? now, runId));
   }
 
-  /** Ends the step's calls still running (the turn ended under them): each becomes an error saying so. */
-  endStep(runId: string, stepId: string, why: string, now: string): void {
+  /**
+   * Ends the step's calls still running (the turn ended under them): each becomes an error saying
+   * so. After a restart nothing is held in memory: `stored` looks through the run's stored rows.
+   */
+  endStep(runId: string, stepId: string, why: string, now: string, stored = false): void {
     const prefix = keyOf(runId, stepId, '');
-    for (const [key, row] of [...this.running]) {
-      if (!key.startsWith(prefix)) continue;
+    const open = new Map([...this.running].filter(([key]) => key.startsWith(prefix)));
+    if (stored) {
+      for (const { value } of this.db.getRange({ start: [runId, 1], end: [runId, Number.MAX_SAFE_INTEGER] })) {
+        if (value.stepId === stepId && value.status === 'running') open.set(keyOf(runId, stepId, value.callId), value);
+      }
+    }
+    for (const [key, row] of open) {
       this.running.delete(key);
       this.put(runId, this.ended(row, 'error', why, undefined, now, runId));
     }

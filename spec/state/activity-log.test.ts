@@ -52,3 +52,18 @@ test('a turn that ends under running calls ends them as errors; a resume finds w
   t.deepEqual(logs.activity.after('r', 2).map((r) => r.id), [2]);
   t.deepEqual(logs.activity.page('r', 3, 1).map((r) => r.id), [2]);
 });
+
+test('after a restart, a step\'s calls left running are found in the store and ended', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-activity-log-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const before = openStore(dir);
+  new LogStore(before).activity.record('r', 's1', start('a'), 't0');
+  await before.close();
+  const after = openStore(dir);
+  t.teardown(() => after.close());
+  const logs = new LogStore(after);
+  logs.activity.endStep('r', 's1', 'the turn ended before this call finished', 't1');
+  t.is(logs.activity.get('r', 1)!.status, 'running', 'memory alone knows nothing of it');
+  logs.activity.endStep('r', 's1', 'the service stopped while this call was running', 't1', true);
+  t.like(logs.activity.get('r', 1), { status: 'error', output: 'the service stopped while this call was running', endedAt: 't1' });
+});
