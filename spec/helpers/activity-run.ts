@@ -10,7 +10,8 @@ import { control } from './steer.js';
 // A run on the real claude CLI whose one turn uses tools the way an agent does: it reads the
 // README, writes a new file in a subfolder, runs a command with a long output, runs one that waits
 // for the test (FLAG: the row stays `running` until the test creates the file), runs a failing
-// command, reports success. Activity tests (HTTP and browser) watch that turn.
+// command, waits for the test once more (FLAG_AGAIN), reports success. Activity tests (HTTP and
+// browser) watch that turn.
 
 export const ACTIVE = `digraph active {
   start [kind=start]
@@ -22,11 +23,19 @@ export const ACTIVE = `digraph active {
 
 export const FLAG = 'go.flag';
 export const WAITING = `while [ ! -e ${FLAG} ]; do sleep 0.1; done; echo went`;
+export const FLAG_AGAIN = 'again.flag';
+export const WAITING_AGAIN = `while [ ! -e ${FLAG_AGAIN} ]; do sleep 0.1; done; echo went again`;
 
 /** Before the server starts: the real claude CLI in temp homes instead of the scripted stand-in. */
 export const useRealClaude = () => realCliEnv('claude');
 
-export interface ActivityRun { readonly runId: string; readonly dir: string; readonly model: ModelServer; release(): void }
+export interface ActivityRun {
+  readonly runId: string;
+  readonly dir: string;
+  readonly model: ModelServer;
+  /** lets the waiting command (FLAG) or the second one (FLAG_AGAIN) finish */
+  release(flag?: string): void;
+}
 
 export const startActivityRun = async (s: TestServer, title = 'Tool-using run'): Promise<ActivityRun> => {
   const created = await s.post('/api/runs', { project: s.projectId, goal: 'Look around and add a note.', title, workflow: 'active', harness: 'claude', start: false });
@@ -38,11 +47,12 @@ export const startActivityRun = async (s: TestServer, title = 'Tool-using run'):
     runShell('seq 1 3000'),
     runShell(WAITING),
     runShell('ls does-not-exist'),
+    runShell(WAITING_AGAIN),
     callMcp('report_outcome', { outcome: 'success', summary: 'note added' }),
     say('All done.'),
   ]);
   pointCliAt('claude', { root: '', env: process.env }, model.url);
   const r = await control(s, runId, 'Resume');
   if (r.body.outcome !== 'Applied') throw new Error(`start refused: ${JSON.stringify(r.body)}`);
-  return { runId, dir, model, release: () => { if (!existsSync(join(dir, FLAG))) writeFileSync(join(dir, FLAG), ''); } };
+  return { runId, dir, model, release: (flag = FLAG) => { if (!existsSync(join(dir, flag))) writeFileSync(join(dir, flag), ''); } };
 };

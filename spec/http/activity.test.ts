@@ -3,7 +3,7 @@
 // goes from running to ok on a live stream, a resume that brings back what changed, bad input.
 import '../helpers/env.js';
 import test from 'ava';
-import { ACTIVE, startActivityRun, useRealClaude, WAITING } from '../helpers/activity-run.js';
+import { ACTIVE, FLAG_AGAIN, startActivityRun, useRealClaude, WAITING, WAITING_AGAIN } from '../helpers/activity-run.js';
 import { openSse } from '../helpers/sse.js';
 import { testServer } from '../helpers/server.js';
 import { untilStanding } from '../helpers/steer.js';
@@ -27,6 +27,7 @@ test('a claude turn\'s tool calls: rows by HTTP, live updates on the push stream
   t.is((await s.get(`/api/runs/${run.runId}/activity/${waitingRow.id}`)).body.row.status, 'running', 'the route reads a row not yet committed');
   run.release();
   await live.until((f) => rowsIn(f).some((r) => r.id === waitingRow.id && r.status === 'ok'), 60_000);
+  run.release(FLAG_AGAIN);
   await untilStanding(s, run.runId, 'Succeeded', 120_000);
 
   const page = (await s.get(`/api/runs/${run.runId}/activity?pageSize=50`)).body;
@@ -37,6 +38,7 @@ test('a claude turn\'s tool calls: rows by HTTP, live updates on the push stream
     ['command', 'seq 1 3000', 'ok'],
     ['command', WAITING, 'ok'],
     ['command', 'ls does-not-exist', 'error'],
+    ['command', WAITING_AGAIN, 'ok'],
     ['mcp', 'svc.report_outcome', 'ok'],
   ]);
   t.is(page.rows[1].path, 'notes/todo.md', 'a write names its file relative to the worktree');
@@ -53,7 +55,7 @@ test('a claude turn\'s tool calls: rows by HTTP, live updates on the push stream
   const earlier = (await s.get(`/api/runs/${run.runId}/activity?pageSize=2&before=3`)).body;
   t.deepEqual(earlier.rows.map((r: any) => r.id), [1, 2]);
   t.is(earlier.before, null);
-  t.deepEqual((await s.get(`/api/runs/${run.runId}/activity?pageSize=2`)).body.before, 5);
+  t.deepEqual((await s.get(`/api/runs/${run.runId}/activity?pageSize=2`)).body.before, 6);
 
   // A stream that resumes from before the wait ended gets the rows that changed since, ended.
   const resumed = await openSse(`${s.url}/api/events?run=${run.runId}&log`, { 'last-event-id': cut });

@@ -4,7 +4,7 @@
 // words, the whole output a click away, an edit card's link into the diff, "Jump to latest" when
 // the person has scrolled up, the header kept in view. axe at both sizes; screenshots to /tmp.
 import test from 'ava';
-import { ACTIVE, startActivityRun, useRealClaude, WAITING } from '../helpers/activity-run.js';
+import { ACTIVE, FLAG_AGAIN, startActivityRun, useRealClaude, WAITING, WAITING_AGAIN } from '../helpers/activity-run.js';
 import { untilStanding } from '../helpers/steer.js';
 import { closeBrowser, openApp, VIEWPORTS } from './browser.js';
 
@@ -27,20 +27,29 @@ for (const viewport of VIEWPORTS) {
     await card(WAITING).and(page.locator('[data-status="running"]')).waitFor({ timeout: 120_000 });
     t.regex(await card(WAITING).locator('summary').innerText(), /running/);
     await card('seq 1 3000').locator('summary').click();
-    await page.evaluate(() => window.scrollTo(0, 0));
     t.true(await page.evaluate(() => document.documentElement.scrollHeight > window.innerHeight + 100), 'the page is longer than the window');
     await page.screenshot({ path: `/tmp/activity-running-${viewport.width}.png`, fullPage: true });
+    const atEnd = () => page.evaluate(() => window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 48);
+
+    // the person is at the end: new rows scroll into view
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    run.release();
+    await card(WAITING_AGAIN).and(page.locator('[data-status="running"]')).waitFor({ timeout: 60_000 });
+    t.true(await atEnd(), 'the page followed the newest row');
+    const jump = page.getByRole('button', { name: 'Jump to latest' });
+    t.is(await jump.count(), 0);
 
     // the person is reading the top: new rows do not move the page; a button offers the way down
-    run.release();
-    await card(WAITING).and(page.locator('[data-status="ok"]')).waitFor({ timeout: 60_000 });
-    const jump = page.getByRole('button', { name: 'Jump to latest' });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    run.release(FLAG_AGAIN);
+    await card(WAITING_AGAIN).and(page.locator('[data-status="ok"]')).waitFor({ timeout: 60_000 });
     await jump.waitFor();
     t.is(await page.evaluate(() => window.scrollY), 0, 'the page stayed where the person was');
     await untilStanding(app.server, run.runId, 'Succeeded', 120_000);
     await page.locator('.run-facts .badge', { hasText: 'Succeeded' }).waitFor();
     await jump.click();
     await page.waitForFunction(() => window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 48);
+    t.true(await atEnd());
     t.is(await jump.count(), 0, 'at the end, the button goes');
     await page.screenshot({ path: `/tmp/activity-end-${viewport.width}.png` });
     // the run's header stays in view on a long thread
@@ -58,6 +67,7 @@ for (const viewport of VIEWPORTS) {
       ['command', 'seq 1 3000', 'ok'],
       ['command', WAITING, 'ok'],
       ['command', 'ls does-not-exist', 'error'],
+      ['command', WAITING_AGAIN, 'ok'],
       ['mcp', 'svc.report_outcome', 'ok'],
     ]);
     const step = thread.locator('li.step-group').first();
