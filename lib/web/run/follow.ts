@@ -10,10 +10,13 @@ const atEnd = (): boolean => window.innerHeight + window.scrollY >= document.doc
 
 const toEnd = (): void => window.scrollTo({ top: document.documentElement.scrollHeight });
 
-/** `size` grows with the content (rows held, rows ended): each change is "something new". */
-export const useFollow = (size: number): { readonly behind: boolean; jump(): void } => {
+/**
+ * `newest` names the newest content (its last row, how many calls have ended): each change is
+ * something new. null while the first pages or earlier ones load: neither is news.
+ */
+export const useFollow = (newest: string | null): { readonly behind: boolean; jump(): void } => {
   const following = useRef(true);
-  const last = useRef<number | null>(null);
+  const last = useRef<string | null>(null);
   const [behind, setBehind] = useState(false);
   useEffect(() => {
     const onScroll = () => {
@@ -25,14 +28,15 @@ export const useFollow = (size: number): { readonly behind: boolean; jump(): voi
     return () => window.removeEventListener('scroll', onScroll);
   }, []);
   useLayoutEffect(() => {
-    const first = last.current === null || last.current === 0;
-    const grew = last.current !== null && size > last.current;
-    last.current = size;
+    if (newest === null) return;
+    const first = last.current === null;
+    const grew = !first && newest !== last.current;
+    last.current = newest;
     // a page first drawn long, seen from its top, is not being followed
     if (first) following.current = atEnd();
     if (first || !grew) return;
     if (following.current) toEnd();
     else setBehind(true);
-  }, [size]);
+  }, [newest]);
   return { behind, jump: () => (toEnd(), setBehind(false)) };
 };

@@ -31,9 +31,9 @@ export const Thread = ({ data }: { readonly data: RunData }) => {
   const rows = data.thread.items.value;
   const activity = data.activity.items.value;
   const ended = activity.reduce((n, a) => n + (a.status === 'running' ? 0 : 1), 0);
-  const follow = useFollow(rows.length + activity.length + ended);
-  const earlier = data.thread.before.value !== null || data.activity.before.value !== null;
   const loading = data.thread.loading.value || data.activity.loading.value;
+  const follow = useFollow(loading || rows.length === 0 ? null : `${rows.at(-1)?.id}:${activity.at(-1)?.id}:${ended}`);
+  const earlier = data.thread.before.value !== null || data.activity.before.value !== null;
   const blocks = timeline(rows, activity);
   return (
     <div>
