@@ -5,7 +5,7 @@ import type { Journal } from '../journal/journal.js';
 import type { RunEvent } from '../journal/run-events.js';
 import type { Store } from '../journal/store.js';
 import { closeService, openService } from '../lib/service/open.js';
-import { decideCreateRun } from '../lib/service/start-run.js';
+import { decideCreateRun } from '../commands/create-run.js';
 import type { Service } from '../lib/service/service.js';
 import { openRuns } from '../lib/state/run-stream.js';
 import type { Workflow } from '../lib/workflows/model.js';

@@ -11,8 +11,19 @@ import { undeliverHeld } from './undelivered.js';
 // the state like any other command, so a late outcome of a turn that was interrupted (paused,
 // aborted, jumped away from) is simply nothing.
 
-export const decideGrantSlot = (s: RunState): Decision =>
-  s.lifecycle === 'queued' ? accept({ type: 'RunStarted', data: { node: s.node ?? firstNode(s.workflow) } }) : nothing();
+/** `held`: how many runs hold a slot now (active); `cap`: the effective run cap at this moment */
+export interface GrantSlot {
+  readonly held: number;
+  readonly cap: number;
+}
+
+// The cap is a rule of the command, not of the scheduler that asks: whoever grants a slot (the
+// engine's schedule, a future caller) is refused once every slot is held.
+export const decideGrantSlot = (s: RunState, c: GrantSlot): Decision => {
+  if (s.lifecycle !== 'queued') return nothing();
+  if (c.held >= c.cap) return left(conflict(`all ${c.cap} run slot(s) are taken; the run waits in the queue`));
+  return accept({ type: 'RunStarted', data: { node: s.node ?? firstNode(s.workflow) } });
+};
 
 export const decideRecordWorktrees = (s: RunState, checkouts: readonly Checkout[]): Decision =>
   s.lifecycle === 'active' && !s.checkouts ? accept({ type: 'WorktreesPrepared', data: { checkouts: [...checkouts] } }) : nothing();
@@ -35,6 +46,7 @@ export const decideStartStep = (s: RunState, c: StartStep): Decision => {
   return accept({ type: 'StepStarted', data: messages && messages.length ? { ...rest, messages: [...messages] } : rest });
 };
 
+/** What the step's process said when it ended: for an agent step, the CLI's own end-of-turn result. */
 export interface FinishStep {
   readonly stepId: string;
   readonly outcome: 'success' | 'failure' | 'interrupted';
@@ -42,6 +54,15 @@ export interface FinishStep {
   readonly failure?: string;
   readonly costUsd?: number;
 }
+
+// The agent's reported outcome (report_outcome, folded into the step) beats the CLI's result: a
+// CLI ends its turn "successfully" whether or not the work succeeded, and only the agent knows.
+// An interruption beats both: the turn did not end on its own.
+const chosen = (s: RunState, c: FinishStep): Pick<FinishStep, 'outcome' | 'summary'> => {
+  const reported = s.step?.stepId === c.stepId ? s.step.reported : undefined;
+  const pick = c.outcome !== 'interrupted' && reported ? reported : c;
+  return { outcome: pick.outcome, summary: pick.summary || pick.outcome };
+};
 
 // A CLI that cannot start (not installed, not logged in) says nothing about the agent's work: the
 // step is interrupted, not failed, so no failure edge is taken, and the run pauses with the reason
@@ -58,10 +79,12 @@ export const decideFinishStep = (s: RunState, c: FinishStep): Decision => {
   // A question the step asked dies with it: the agent's call returns, and answering is refused.
   const withdrawn: RunEvent[] = s.question?.stepId === c.stepId ? [{ type: 'QuestionWithdrawn', data: { questionId: s.question.id, reason: 'the step ended' } }] : [];
   const cost = c.costUsd === undefined ? {} : { costUsd: c.costUsd };
-  if (c.outcome === 'interrupted') return accept(...withdrawn, { type: 'StepInterrupted', data: { stepId: c.stepId, node, reason: c.summary } });
+  // a CLI that could not start ran no agent: nothing was reported, and the harness is the problem
   if (c.outcome === 'failure' && c.failure === 'unavailable') return accept(...withdrawn, ...harnessProblem(s, c));
-  if (c.outcome === 'success') return accept(...withdrawn, { type: 'StepSucceeded', data: { stepId: c.stepId, node, summary: c.summary, ...cost } });
-  return accept(...withdrawn, { type: 'StepFailed', data: { stepId: c.stepId, node, summary: c.summary, ...cost, ...(c.failure ? { failure: c.failure } : {}) } });
+  const { outcome, summary } = chosen(s, c);
+  if (outcome === 'interrupted') return accept(...withdrawn, { type: 'StepInterrupted', data: { stepId: c.stepId, node, reason: summary } });
+  if (outcome === 'success') return accept(...withdrawn, { type: 'StepSucceeded', data: { stepId: c.stepId, node, summary, ...cost } });
+  return accept(...withdrawn, { type: 'StepFailed', data: { stepId: c.stepId, node, summary, ...cost, ...(c.failure ? { failure: c.failure } : {}) } });
 };
 
 export const decideAskQuestion = (s: RunState, c: { stepId: string; questionId: string; prompt: string; options: readonly string[]; allowText: boolean }): Decision => {
@@ -70,8 +93,12 @@ export const decideAskQuestion = (s: RunState, c: { stepId: string; questionId: 
   return accept({ type: 'QuestionAsked', data: { ...c, options: [...c.options] } });
 };
 
-export const decideReportOutcome = (s: RunState, c: { stepId: string; outcome: 'success' | 'failure'; summary: string }): Decision =>
-  s.step?.stepId === c.stepId ? accept({ type: 'OutcomeReported', data: c }) : left(conflict('the step that reported is no longer running'));
+// A report the step holds already (the agent's call retried) is nothing; a different one replaces it.
+export const decideReportOutcome = (s: RunState, c: { stepId: string; outcome: 'success' | 'failure'; summary: string }): Decision => {
+  if (s.step?.stepId !== c.stepId) return left(conflict('the step that reported is no longer running'));
+  const held = s.step.reported;
+  return held?.outcome === c.outcome && held.summary === c.summary ? nothing() : accept({ type: 'OutcomeReported', data: c });
+};
 
 export const decideEndRun = (s: RunState, c: { success: boolean; text: string }): Decision => {
   if (s.lifecycle !== 'active' || s.step) return nothing();

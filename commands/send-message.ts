@@ -2,20 +2,19 @@ import { left } from 'fp-ts/lib/Either.js';
 import type { RunState } from '../projections/run-state.js';
 import type { CommandContext } from './context.js';
 import { byAndWhy } from './context.js';
-import { accept, readable, type Decision } from './guards.js';
+import { accept, nothing, readable, type Decision } from './guards.js';
 import { ended, invalid } from './refusal.js';
 
 export interface SendMessage extends CommandContext {
   readonly messageId: string;
   readonly text: string;
   readonly delivery: 'Resume' | 'Hold';
-  /** the step whose turn can take a message right now (the engine knows), else null */
-  readonly liveStep: string | null;
 }
 
-// Resume delivers into the turn in flight when the harness takes messages mid-turn; on a paused
-// run (not at a gate) it continues the run with the message as the turn's next words. Anything
-// else is held and opens the run's next turn.
+// The message is recorded; on a paused run (not at a gate) Resume also continues the run with it
+// as the turn's next words. Reaching a turn in flight is not decided here: the engine reacts to
+// MessageSent (lib/engine/steering.ts) and records MessageDelivered when the CLI took it.
+// Anything not delivered is held and opens the run's next turn.
 export const decideSendMessage = (s: RunState, c: SendMessage): Decision => {
   const blocked = readable(s, 'message_run');
   if (blocked) return left(blocked);
@@ -23,9 +22,15 @@ export const decideSendMessage = (s: RunState, c: SendMessage): Decision => {
   if (s.lifecycle === 'ended') return left(ended(`the run has ended (${s.ending}); the message was not taken`));
   const sent = { type: 'MessageSent' as const, data: { messageId: c.messageId, text: c.text, delivery: c.delivery, ...byAndWhy(c) } };
   if (c.delivery === 'Hold') return accept(sent);
-  if (c.liveStep !== null && s.step?.stepId === c.liveStep && !s.paused) {
-    return accept(sent, { type: 'MessageDelivered', data: { messageId: c.messageId, stepId: c.liveStep } });
-  }
   if (s.lifecycle === 'active' && s.paused && s.step?.kind !== 'gate') return accept(sent, { type: 'RunResumed', data: byAndWhy(c) });
   return accept(sent);
+};
+
+// The engine handed a held message to the live turn of `stepId` and its CLI took it. Nothing when
+// that turn is no longer the run's (it ended, the run paused) or the message is not held for it.
+export const decideDeliverMessage = (s: RunState, c: { messageId: string; stepId: string }): Decision => {
+  if (s.step?.stepId !== c.stepId || s.paused) return nothing();
+  return s.held.some((m) => m.id === c.messageId && m.forStep === c.stepId)
+    ? accept({ type: 'MessageDelivered', data: { messageId: c.messageId, stepId: c.stepId } })
+    : nothing();
 };

@@ -21,7 +21,7 @@ export interface ActingSupervisor {
 
 export interface ActionFacts {
   readonly supervisor: ActingSupervisor;
-  /** rule 8's reason (commands/supervisor-held.ts), or null */
+  /** why actions are held: switched off, paused for the day or at the spending limit (commands/supervisor-held.ts), or null */
   readonly held: string | null;
   readonly tool: ActingTool;
   readonly action?: string;

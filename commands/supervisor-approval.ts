@@ -2,7 +2,7 @@ import { left, right, type Either } from 'fp-ts/lib/Either.js';
 import type { ApprovalCard } from '../projections/approvals.js';
 import { conflict, notFound, type Refusal } from './refusal.js';
 
-// A person's decision on an approval card (rule 6). Approve carries the call out as the
+// A person's decision on an approval card ("Ask me first"). Approve carries the call out as the
 // supervisor; Deny does nothing. A card is decided once: the same decision again answers the card
 // as it stands (no second call), the other decision is refused.
 

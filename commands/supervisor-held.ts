@@ -1,7 +1,7 @@
 import type { SupervisorState } from '../projections/supervisor.js';
 import { spentOn } from '../projections/supervisor.js';
 
-// Rule 8: a supervisor's actions (and its live turns) wait while the feature is off, while it is
+// A supervisor's actions (and its live turns) wait while the feature is off, while it is
 // switched off or paused for the day, and once today's spending reaches its daily limit. Reading
 // tools, notes, hand_up and hand_over_run are not actions and never ask this.
 

@@ -4,11 +4,11 @@ import { forbidden, type Refusal } from './refusal.js';
 // Rules 9 and 10: start_run stops at the supervisor's cap of its own runs at work, and
 // ChangeHarness moves a run only onto a harness of its quota fallbacks that is ready now.
 
-/** rule 9: `atWork` counts the runs it started that have not ended */
+/** start_run is refused at the cap on its own runs at work: `atWork` counts the runs it started that have not ended */
 export const decideRunCap = (cap: number, atWork: number): Refusal | null =>
   atWork < cap ? null : forbidden(`the supervisor has ${atWork} of its own runs at work and its cap is ${cap}; start_run waits until one ends`);
 
-/** rule 10: `notReady` is why the harness is not available now, or null when it is */
+/** ChangeHarness only to a quota fallback that is available: `notReady` is why the harness is not available now, or null when it is */
 export const decideHarnessMove = (fallbacks: readonly HarnessName[], to: HarnessName, notReady: string | null): Refusal | null => {
   if (!fallbacks.includes(to)) return forbidden(`ChangeHarness may move a run only to a harness in the supervisor's quota fallbacks (${fallbacks.length ? fallbacks.join(', ') : 'none'}); ${to} is not one`);
   return notReady === null ? null : forbidden(`${to} is in the quota fallbacks but not available now: ${notReady}`);

@@ -17,7 +17,7 @@ export const MAX_DAILY_LIMIT_USD = 10_000;
 
 export interface CreateSupervisor {
   readonly supervisorId: string;
-  /** null: the Orbital-wide supervisor */
+  /** null: the global supervisor */
   readonly project: string | null;
   readonly projectExists: boolean;
   /** the supervisor that already holds this place (the project's, or the global one), if any */
@@ -27,7 +27,7 @@ export interface CreateSupervisor {
 
 export const decideCreateSupervisor = (c: CreateSupervisor): SupervisorDecision => {
   if (c.project !== null && !c.projectExists) return left(notFound('project', c.project));
-  if (c.existing) return left(conflict(c.project === null ? `the Orbital-wide supervisor exists already (${c.existing})` : `project ${quoted(c.project)} has a supervisor already (${c.existing})`));
+  if (c.existing) return left(conflict(c.project === null ? `the global supervisor exists already (${c.existing})` : `project ${quoted(c.project)} has a supervisor already (${c.existing})`));
   const supervisorId = c.project === null ? GLOBAL_SUPERVISOR : c.supervisorId;
   return right([{ type: 'SupervisorCreated', data: { supervisorId, project: c.project, source: c.source } }]);
 };

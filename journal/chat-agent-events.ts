@@ -1,7 +1,7 @@
 import * as t from 'io-ts';
 import { oneOf, withOptional } from './codec-util.js';
 
-// The live agent's entries in a supervisor's chat stream (part 2): a person's message, the
+// The live agent's entries in a supervisor's chat stream: a person's message, the
 // supervisor's replies, wake notices, and each turn's start and end (what it covered, what it
 // cost, why it failed). A turn started and never ended was cut off by a crash: the next start
 // records it as interrupted and runs it again over the same entries.

@@ -31,6 +31,9 @@ export class Journal {
   private readonly events: Database<StoredValue, Key>;
   private readonly heads: Database<number, Key>;
   private readonly listeners = new Set<Listener>();
+  /** appends made by listeners while they are being told of one: told after it, in order */
+  private readonly told: Array<[string, readonly Stored[]]> = [];
+  private telling = false;
 
   constructor(private readonly store: Store) {
     this.events = store.db<StoredValue>('events');
@@ -89,7 +92,22 @@ export class Journal {
     return () => this.listeners.delete(listener);
   }
 
+  // A listener may append (a process manager recording what its reaction did). That append is told
+  // to every listener after the one being told, never inside it: each listener sees a stream's
+  // events in seq order. All of it happens before the outer append returns, so its caller reads
+  // the state the reactions left.
   private notify(stream: string, events: readonly Stored[]): void {
+    this.told.push([stream, events]);
+    if (this.telling) return;
+    this.telling = true;
+    try {
+      for (let next = this.told.shift(); next; next = this.told.shift()) this.tell(...next);
+    } finally {
+      this.telling = false;
+    }
+  }
+
+  private tell(stream: string, events: readonly Stored[]): void {
     for (const l of this.listeners) {
       try {
         l(stream, events);

@@ -64,12 +64,12 @@ export const RUN_EVENT_CODECS = {
   RunArchived: withOptional(By, Why),
   RunUnarchived: withOptional(By, Why),
   RunResolved: withOptional(By, Why),
-  // a project supervisor handed the run to the Orbital-wide supervisor, which owns it from now on
+  // a project supervisor handed the run to the global supervisor, which owns it from now on
   RunHandedOver: t.type({ from: t.string, to: t.string, reason: t.string, ...By }),
   PullRequestDelivered: t.type({ stepId: t.string, pullRequest: PullRequestCodec }),
   ServiceNoted: t.type({ text: t.string }),
   // the code host reports failing checks on a pull request the run delivered: once per head commit
-  // (lib/service/pr-checks-watch.ts); it wakes the supervisor that owns the run
+  // (lib/engine/pr-checks-watch.ts); it wakes the supervisor that owns the run
   PullRequestChecksFailed: t.type({ pullRequest: PullRequestCodec, headCommit: t.string, failing: t.array(t.string) }),
 } as const;
 

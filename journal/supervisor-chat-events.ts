@@ -2,9 +2,9 @@ import * as t from 'io-ts';
 import { CHAT_AGENT_EVENT_CODECS } from './chat-agent-events.js';
 import { oneOf, withOptional } from './codec-util.js';
 
-// Part 1's entries in a supervisor's chat stream (`supervisor-chat:<id>`, shared with the live
-// agent's entries of chat-agent-events.ts): the reason of each action it took (rule 1), approval
-// cards and their decisions (rule 6), a hand_up arriving (global supervisor) and a run handed
+// The supervisor records' entries in a supervisor's chat stream (`supervisor-chat:<id>`, shared with the live
+// agent's entries of chat-agent-events.ts): the reason of each action it took (every action needs one), approval
+// cards and their decisions ("Ask me first"), a hand_up arriving (global supervisor) and a run handed
 // over to it. A decision, a hand_up and a handed-over run wake the supervisor.
 
 /**
@@ -36,5 +36,5 @@ export type SupervisorChatEventOf<K extends SupervisorChatEvent['type']> = Extra
 /** the entries that wake the supervisor whose chat they land in */
 export const WAKING_CHAT_EVENTS: ReadonlySet<string> = new Set(['ApprovalDecided', 'HandedUp', 'RunReceived']);
 
-/** the one vocabulary of a supervisor's chat stream: the live agent's entries and part 1's */
+/** the one vocabulary of a supervisor's chat stream: the live agent's entries and the records' */
 export const CHAT_STREAM_CODECS = { ...CHAT_AGENT_EVENT_CODECS, ...SUPERVISOR_CHAT_EVENT_CODECS } as const;

@@ -151,7 +151,7 @@ export interface ServiceApi {
   answer(runId: string, questionId: string, answer: string | readonly string[], reason: string | undefined, by: Actor): Outcome<{ run: RunDetail; question: string; delivered: boolean; detail: string | null }>;
   archive(runId: string, state: 'Archived' | 'Active', reason: string | undefined, by: Actor): Outcome<{ run: RunDetail; state: 'Archived' | 'Active' }>;
   resolve(runId: string, reason: string | undefined, by: Actor): Outcome<{ run: RunDetail }>;
-  readThread(runId: string, before: string | undefined, pageSize: number): Outcome<{ rows: readonly unknown[]; before: string | null }>;
+  readThread(runId: string, before: number | undefined, pageSize: number): Outcome<{ rows: readonly unknown[]; before: string | null }>;
   readHistory(runId: string, before: number | undefined, pageSize: number): Outcome<{ events: readonly unknown[]; before: number | null }>;
   readLog(runId: string, before: number | undefined, pageSize: number): Outcome<{ lines: readonly unknown[]; before: number | null }>;
   exportRun(runId: string): Promise<Outcome<{ path: string; size: number }>>;

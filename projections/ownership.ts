@@ -1,10 +1,10 @@
-// Who owns a run (spec, Supervisor scoping, rule 2): the supervisor it was handed to, else its
-// project's supervisor, else the Orbital-wide one; null while none of those exists. Pure over the
+// Who owns a run (a supervisor acts only on runs it owns): the supervisor it was handed to, else its
+// project's supervisor, else the global one; null while none of those exists. Pure over the
 // run's own history (handovers are run events) and the supervisors that exist.
 
 export interface OwnerCandidate {
   readonly id: string;
-  /** null for the Orbital-wide (global) supervisor */
+  /** null for the global supervisor */
   readonly project: string | null;
 }
 
@@ -21,5 +21,5 @@ export const ownerOf = (run: OwnedRun, supervisors: readonly OwnerCandidate[]): 
   return supervisors.find((s) => s.project === null)?.id ?? null;
 };
 
-/** the supervisor that would own a new run in a project (rule 3) */
+/** the supervisor that would own a new run in a project (it starts runs only where it would own them) */
 export const ownerOfNewRun = (projectId: string, supervisors: readonly OwnerCandidate[]): string | null => ownerOf({ projectId }, supervisors);

@@ -1,7 +1,7 @@
 // Where a supervisor's live agent stands, folded from its chat stream: which entries its turns
 // have been given (everything up to `coveredUpTo`), the turn in flight, the session to resume,
 // whether a wake waits, and the last reason wakes were held. Entries of types this fold does not
-// know (part 1's cards, decisions, hand_ups, action reasons) count as wakes when `isWake` says so.
+// know (the records' cards, decisions, hand_ups, action reasons) count as wakes when `isWake` says so.
 import type { HarnessName } from '../lib/workflows/model.js';
 
 export interface ChatEntry {

@@ -14,7 +14,7 @@ export interface DaySpend {
 
 export interface SupervisorState {
   readonly id: string;
-  /** null for the Orbital-wide (global) supervisor */
+  /** null for the global supervisor */
   readonly project: string | null;
   readonly createdAt: string;
   readonly settings: SupervisorSettings;

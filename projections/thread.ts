@@ -2,9 +2,9 @@ import type { RunEvent } from '../journal/run-events.js';
 import type { Actor } from '../lib/service-api.js';
 
 // Thread rows: the conversation of a run as people read it. One row per event that speaks;
-// every other event maps to null. The reason an actor gave (a supervisor must give one, rule 1 of
-// docs/supervisors.md) is shown with what it did: in a control's text, and as `reason` beside a
-// goal, message or answer, whose text is the content itself.
+// every other event maps to null. The reason an actor gave (a supervisor must give one for every
+// action, docs/supervisors.md) is shown with what it did: in a control's text, and as `reason`
+// beside a goal, message or answer, whose text is the content itself.
 
 export interface ThreadRow {
   readonly id: string;

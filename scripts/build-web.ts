@@ -14,7 +14,7 @@ export const WEB_SRC = join(root, 'lib', 'web');
 export const WEB_DIST = join(root, 'web-dist');
 
 /** Files copied as they are. */
-const STATIC = ['index.html', 'app.css'];
+const STATIC = ['index.html', 'app.css', 'favicon.svg', 'favicon.ico'];
 
 export interface WebBuild {
   /** file (relative to web-dist) -> bytes */

@@ -6,18 +6,14 @@ import type { StepNode } from '../workflows/model.js';
 import type { EngineContext } from './context.js';
 import { continuationPrompt, RUN_TOOLS_GUIDE, turnPrompt } from './prompt.js';
 
-// One agent step: one turn of the harness CLI in the run's worktree. The outcome the agent reports
-// through report_outcome wins over the CLI's own end-of-turn result.
+// One agent step: one turn of the harness CLI in the run's worktree. Its end is recorded by
+// decideFinishStep, which lets the outcome the agent reported (report_outcome) beat the CLI's result.
 
 const workdir = (s: RunState): string => s.checkouts?.[0]?.directory ?? '';
 
 const finish = (ctx: EngineContext, runId: string, stepId: string, r: TurnResult): void => {
-  const reported = ctx.deps.runs.get(runId)?.step;
-  const mine = reported?.stepId === stepId ? reported.reported : undefined;
-  const outcome = r.outcome === 'interrupted' ? 'interrupted' : mine?.outcome ?? r.outcome;
-  const summary = r.outcome !== 'interrupted' && mine ? mine.summary : r.summary;
   const cost = r.costUsd === undefined ? {} : { costUsd: r.costUsd };
-  ctx.apply(runId, (s) => decideFinishStep(s, { stepId, outcome, summary: summary || outcome, ...cost, ...(r.failure ? { failure: r.failure } : {}) }));
+  ctx.apply(runId, (s) => decideFinishStep(s, { stepId, outcome: r.outcome, summary: r.summary, ...cost, ...(r.failure ? { failure: r.failure } : {}) }));
 };
 
 export const runAgentStep = (ctx: EngineContext, run: RunState, node: StepNode): void => {

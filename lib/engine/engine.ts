@@ -1,3 +1,4 @@
+import { isLeft } from 'fp-ts/lib/Either.js';
 import { decideEndRun, decideFinishStep, decideGrantSlot, decideRecordWorktrees } from '../../commands/engine-steps.js';
 import { accept, nothing } from '../../commands/guards.js';
 import { undeliverHeld } from '../../commands/undelivered.js';
@@ -7,6 +8,7 @@ import { activeCount, queueOrder } from '../../projections/queue.js';
 import { effectiveRunCap } from '../settings/model.js';
 import { endGroup } from '../harness/process-group.js';
 import { runAgentStep } from './agent-step.js';
+import { steer } from './steering.js';
 import { makeContext, type EngineContext } from './context.js';
 import type { EngineDeps } from './deps.js';
 import { LiveTurns } from './live-turns.js';
@@ -18,8 +20,9 @@ import { runCommandStep, runDeliverStep, runGateStep, runWaitStep } from './othe
 
 const SLOT_EVENTS = new Set(['RunQueued', 'RunStarted', 'RunSucceeded', 'RunFailed', 'RunAborted', 'RunRetried', 'HarnessChanged', 'Jumped', 'RunMovedToFront']);
 
+const changesRunCap = (e: Stored): boolean => e.type === 'SettingChanged' && (e.data as { change?: { _tag?: string } }).change?._tag === 'RunCap';
+
 export class Engine {
-  readonly live = new LiveTurns();
   private readonly ctx: EngineContext;
   private readonly pending = new Set<string>();
   /** steps whose leftover processes are being ended before they are recorded as interrupted */
@@ -28,7 +31,8 @@ export class Engine {
   private unsubscribe: (() => void) | null = null;
   private stopped = false;
 
-  constructor(private readonly deps: EngineDeps) {
+  /** `live`: what this process has in flight, shared with the facade (an answer asks whether the asker still waits) */
+  constructor(private readonly deps: EngineDeps, readonly live: LiveTurns = new LiveTurns()) {
     this.ctx = makeContext(deps, this.live, () => this.stopped, this.work);
   }
 
@@ -47,15 +51,21 @@ export class Engine {
     await Promise.race([settled, new Promise((r) => setTimeout(r, 10_000).unref())]);
   }
 
-  /** Re-read the cap (settings changed) and hand out free slots. */
+  /** Re-read the cap (settings changed) and offer slots in queue order; decideGrantSlot says when they are gone. */
   schedule(): void {
     if (this.stopped) return;
-    const runs = [...this.deps.runs.all()];
-    const free = effectiveRunCap(this.deps.settings()) - activeCount(runs);
-    for (const r of queueOrder(runs).slice(0, Math.max(0, free))) this.ctx.apply(r.runId, decideGrantSlot);
+    const cap = effectiveRunCap(this.deps.settings());
+    let held = activeCount(this.deps.runs.all());
+    for (const r of queueOrder([...this.deps.runs.all()])) {
+      const grant = (s: RunState) => decideGrantSlot(s, { held, cap });
+      if (isLeft(grant(r))) return; // every slot is held: the rest of the queue waits
+      if (this.ctx.apply(r.runId, grant)) held++;
+    }
   }
 
   private onAppended(stream: string, events: readonly Stored[]): void {
+    // A new cap is read once the settings stream has folded its change (after the append returns).
+    if (stream === 'settings' && events.some(changesRunCap)) queueMicrotask(() => this.schedule());
     if (!stream.startsWith('run:')) return;
     const runId = stream.slice(4);
     const s = this.deps.runs.get(runId);
@@ -67,7 +77,7 @@ export class Engine {
   }
 
   private react(s: RunState, e: Stored): void {
-    if (e.type === 'GoalRevised') this.live.forRun(s.runId, s.step?.stepId)?.send(`The goal of this run was revised. The new goal is:\n${(e.data as { goal: string }).goal}`);
+    steer(this.ctx, s, e);
     // A turn waiting on a person prints nothing; its watchdog must not take that for a hang.
     if (e.type === 'QuestionAsked') this.live.forRun(s.runId, s.step?.stepId)?.hold?.(true);
     if (e.type === 'QuestionAnswered' || e.type === 'QuestionWithdrawn') this.live.forRun(s.runId, s.step?.stepId)?.hold?.(false);

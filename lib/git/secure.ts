@@ -15,7 +15,7 @@ export const secureCommitMessage = (runId: string): string => `svc: secure work 
 /** Where work goes when origin's run branch holds commits the checkout lacks. */
 export const backupBranchName = (runId: string, shortCommit: string): string => `svc-backup/${runId}/${shortCommit}`;
 
-// Rule 2: every checkout git can read must be on the run's branch, checked before anything is
+// Every checkout git can read must be on the run's branch, checked before anything is
 // done. A folder git cannot read is not "on another branch": it fails alone, with its reason.
 const refusal = async (runId: string, checkouts: readonly RunCheckout[]): Promise<string | null> => {
   const branch = runBranchName(runId);
@@ -41,7 +41,7 @@ const run = async (dir: string, args: readonly string[], timeoutMs?: number): Pr
   return r.stdout.trim();
 };
 
-// Rule 4, first half: everything, untracked files included, in one commit. No signing: a
+// Everything, untracked files included, in one commit. No signing: a
 // passphrase prompt would stall an unattended call. Returns null when nothing was uncommitted.
 const commitAll = async (dir: string, runId: string): Promise<string | null> => {
   const conflicted = await run(dir, ['diff', '--name-only', '--diff-filter=U']);
@@ -66,7 +66,7 @@ const originAhead = async (dir: string, branch: string): Promise<boolean> => {
   return isAncestor.code === 1;
 };
 
-// Rule 1: a plain refspec, no '+', no --force: origin refuses anything but a fast-forward.
+// A plain refspec, no '+', no --force: origin refuses anything but a fast-forward.
 const push = (dir: string, target: string) =>
   checkoutGit(dir, [...NO_HOOKS, 'push', '--no-verify', '--porcelain', 'origin', `HEAD:refs/heads/${target}`], { timeoutMs: PUSH_TIMEOUT_MS });
 

@@ -7,7 +7,7 @@ export type { GroupLeader } from './process-group.js';
 // One adapter per agent CLI. The engine starts one turn per agent step; the adapter spawns the CLI
 // headless in the worktree, streams its output back, and ends with the CLI's own end-of-turn result.
 // The outcome an agent reports through the in-run tool server (report_outcome) is recorded by the
-// engine separately and wins over `TurnResult.outcome`.
+// engine separately; decideFinishStep (commands/engine-steps.ts) lets it win over `TurnResult.outcome`.
 
 export type Availability =
   | { readonly _tag: 'Ready'; readonly version?: string }

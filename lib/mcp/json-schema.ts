@@ -2,6 +2,7 @@ import * as t from 'io-ts';
 import { ArgsType } from '../inputs/object.js';
 import { DefaultType, IntRangeType, TextType } from '../inputs/kinds.js';
 import { ClosedType } from '../inputs/closed.js';
+import { THREAD_CURSOR_NAME } from './args/common.js';
 
 // Derives a tool's advertised inputSchema from the io-ts codec that decodes its arguments, so the
 // schema a client sees and the check the server applies cannot drift apart. Covers the io-ts
@@ -13,6 +14,7 @@ export type JsonSchema = { readonly [k: string]: unknown };
 // Custom types elsewhere in the tree (settings) that have no structure to inspect.
 const NAMED: Readonly<Record<string, JsonSchema>> = {
   HttpUrl: { type: 'string', description: 'an http(s) URL' },
+  [THREAD_CURSOR_NAME]: { type: 'string', pattern: '^[1-9]\\d{0,14}$' },
 };
 
 type Descriptions = Readonly<Record<string, string>>;

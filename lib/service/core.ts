@@ -7,8 +7,6 @@ import type { Projects } from '../../projections/projects.js';
 import type { RunState } from '../../projections/run-state.js';
 import { currentNodeOf } from '../../projections/run-state.js';
 import { runDetail, runSummary, type StepFacts } from '../../projections/run-views.js';
-import type { Engine } from '../engine/engine.js';
-import type { Triggers } from '../triggers/triggers.js';
 import type { Supervisors } from '../supervisors/supervisors.js';
 import type { RunToolsBackend } from '../engine/run-tools-backend.js';
 import type { Availability, HarnessAdapter } from '../harness/adapter.js';
@@ -41,9 +39,8 @@ export interface ServiceCore {
   readonly harnesses: Readonly<Record<HarnessName, HarnessAdapter>>;
   readonly availability: Map<HarnessName, Availability>;
   readonly runTools: RunToolsBackend;
-  engine: Engine | null;
-  /** trigger rules and their sources (lib/triggers); sources run once the engine starts */
-  triggers: Triggers | null;
+  /** the turns this process has in flight (the engine's): an answer asks whether the asker still waits */
+  readonly turns: { isLive(stepId: string): boolean };
   /** supervisor records, keys, ownership and the ledger (lib/supervisors) */
   readonly supervisors: Supervisors;
   baseUrl: string;

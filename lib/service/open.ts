@@ -9,6 +9,7 @@ import { openStore } from '../../journal/store.js';
 import { evolveProjects, primaryFolderPath, type Projects } from '../../projections/projects.js';
 import { evolveSettings } from '../../projections/settings.js';
 import { Engine } from '../engine/engine.js';
+import { LiveTurns } from '../engine/live-turns.js';
 import { RunToolsBackend } from '../engine/run-tools-backend.js';
 import { createRunWorktrees, removeRunWorktrees } from '../git/worktrees.js';
 import type { HarnessAdapter } from '../harness/adapter.js';
@@ -22,13 +23,15 @@ import { SingleStream } from '../state/event-stream.js';
 import { LogStore } from '../state/log-store.js';
 import { openRuns } from '../state/run-stream.js';
 import { realClock, type Clock } from '../triggers/clock.js';
+import type { TriggerPort } from '../triggers/port.js';
 import { Triggers } from '../triggers/triggers.js';
 import { createCatalog, type Catalog } from '../workflows/catalog.js';
 import { renderPrompt } from '../workflows/template.js';
 import type { HarnessName } from '../workflows/model.js';
 import type { ProjectView } from '../service-api.js';
 import { stepSettingsOf, type ServiceCore, type Workflows } from './core.js';
-import { deliverRun } from './deliver.js';
+import { deliverRun } from '../engine/deliver-run.js';
+import { startRun } from './run-commands.js';
 import { Service } from './service.js';
 import { Supervisors } from '../supervisors/supervisors.js';
 import { chatStream } from '../supervisors/chat.js';
@@ -70,6 +73,20 @@ export const loadHarnesses = async (): Promise<Record<HarnessName, HarnessAdapte
 
 const version = (): string => (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
 
+// The engine is held here, by the root that starts and stops it, not by the facade or its core:
+// they see only what they need of it (core.turns).
+const parts = new WeakMap<Service, { readonly live: LiveTurns; engine: Engine | null }>();
+
+const triggerPort = (core: ServiceCore): TriggerPort => ({
+  journal: core.journal,
+  startRun: (input, by, trigger) => startRun(core, input, by, undefined, trigger),
+  run: (runId) => core.runs.get(runId),
+  projects: () => core.projects.current,
+  loadWorkflow: (project, name) => core.workflows.load(project, name),
+  settings: () => core.settings.current,
+  newId: core.newId,
+});
+
 export const openService = async (o: OpenOptions): Promise<Service> => {
   ensurePrivateDir(o.home);
   const store = openStore(join(o.home, 'db'));
@@ -83,14 +100,15 @@ export const openService = async (o: OpenOptions): Promise<Service> => {
   const supervisors = new Supervisors({ journal, home: o.home, runs, projects: () => projects.current, settings: () => settings.current, now: () => new Date(), newId });
   // the feature switched on before a crash that came before the global supervisor was made
   if (settings.current.supervisors.enabled) supervisors.ensureGlobal({ via: 'cli', sender: 'svc start' });
+  const live = new LiveTurns();
   const core: ServiceCore = {
     home: o.home, version: version(), store, journal, runs, logs: new LogStore(store),
     projects, supervisors,
     settings, workflows: workflowsFrom(catalog), harnesses: await loadHarnesses(), availability: new Map(), runTools,
-    engine: null, triggers: null, baseUrl: o.baseUrl ?? '', now: () => new Date(), newId,
+    turns: live, baseUrl: o.baseUrl ?? '', now: () => new Date(), newId,
   };
-  core.triggers = new Triggers(core, o.clock ?? realClock);
-  const service = new Service(core, catalog);
+  const service = new Service(core, catalog, new Triggers(triggerPort(core), o.clock ?? realClock));
+  parts.set(service, { live, engine: null });
   // /api/events?supervisor=<id> follows the supervisor's chat stream
   service.events.chats = (id) => (supervisors.get(id) ? chatStream(id) : undefined);
   recoverApprovals(service);
@@ -101,8 +119,9 @@ export const openService = async (o: OpenOptions): Promise<Service> => {
 /** Starts running runs; a server starts it once it knows its own URL (the run tool server's address). */
 export const startEngine = (service: Service): void => {
   const { core, catalog } = service;
-  if (core.engine) return;
-  core.engine = new Engine({
+  const held = parts.get(service)!;
+  if (held.engine) return;
+  const engine = new Engine({
     journal: core.journal, runs: core.runs, logs: core.logs,
     project: (id) => core.projects.current.get(id),
     settings: () => core.settings.current,
@@ -115,14 +134,15 @@ export const startEngine = (service: Service): void => {
       create: (runId, folders) => createRunWorktrees(core.home, runId, folders),
       remove: (runId, checkouts) => removeRunWorktrees(core.home, runId, checkouts.map((c) => ({ name: c.folder, path: c.path }))),
     },
-    deliver: deliverRun(core),
+    deliver: deliverRun(() => core.settings.current.codeHost),
     runTools: (runId, stepId) => { const t = core.runTools.issue(runId, stepId); return { url: `${core.baseUrl}/run-tools/${runId}/mcp`, token: t.token, revoke: t.revoke }; },
     newId, now: () => new Date(),
-  });
+  }, held.live);
+  held.engine = engine;
   void refreshAvailability(core);
   service.releases.start();
-  core.engine.start();
-  core.triggers?.start();
+  engine.start();
+  service.triggers.start();
   service.supervisorLoop.start();
 };
 
@@ -135,8 +155,8 @@ export const refreshAvailability = async (core: ServiceCore): Promise<void> => {
 
 export const closeService = async (s: Service): Promise<void> => {
   await s.supervisorLoop.stop();
-  await s.core.triggers?.stop();
-  await s.core.engine?.stop();
+  await s.triggers.stop();
+  await parts.get(s)?.engine?.stop();
   s.releases.close();
   s.events.close();
   await s.catalog.close();

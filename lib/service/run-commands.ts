@@ -10,11 +10,11 @@ import { decideResolve } from '../../commands/resolve.js';
 import { decideReviseGoal } from '../../commands/revise-goal.js';
 import { decideSendMessage } from '../../commands/send-message.js';
 import { findProject } from '../../projections/projects.js';
-import type { RunState } from '../../projections/run-state.js';
+import type { HeldMessage, RunState } from '../../projections/run-state.js';
 import { parsePosition } from '../../projections/run-views.js';
 import type { Actor, ControlInput, RunDetail, StartedBy, StartRunInput } from '../service-api.js';
 import { availabilityText, detailOf, type ServiceCore } from './core.js';
-import { decideCreateRun } from './start-run.js';
+import { decideCreateRun } from '../../commands/create-run.js';
 import { quoted } from '../inputs/quoted.js';
 import { startRefusal } from './start-readiness.js';
 
@@ -95,37 +95,35 @@ export const reviseGoal = (core: ServiceCore, runId: string, goal: string, reaso
   return isLeft(r) ? r : right({ run: detailOf(core, r.right), goal: r.right.goal });
 };
 
-const deliveryDetail = (delivered: boolean, s: RunState, delivery: 'Resume' | 'Hold', after?: RunState): string | null => {
+const deliveryDetail = (delivered: boolean, s: RunState, delivery: 'Resume' | 'Hold', held: HeldMessage | undefined): string | null => {
   if (delivered) return null;
   if (delivery === 'Hold') return 'held for the run\'s next turn';
-  if (after?.held[after.held.length - 1]?.forStep) return 'this agent\'s CLI cannot take a message mid-turn; held, and the step\'s session continues with it as soon as the turn ends';
+  if (held?.forStep) return 'this agent\'s CLI cannot take a message mid-turn; held, and the step\'s session continues with it as soon as the turn ends';
   return s.lifecycle === 'active' && !s.paused ? 'no turn that takes messages is in flight; held for the next turn' : 'the run has no turn in flight; held for its next turn';
 };
 
-// Resume: the message goes into the live turn only when its CLI takes messages mid-turn; decide
-// is asked first (pure), so a message is never sent into a turn and then refused.
+// The message is recorded; the engine's steering (lib/engine/steering.ts) reacts to MessageSent
+// inside this append and hands it to a live turn that takes messages. So once the append returns,
+// the run's state says whether it was delivered: no longer held, or the run resumed with it.
 export const message = (core: ServiceCore, runId: string, text: string, delivery: 'Resume' | 'Hold', reason: string | undefined, by: Actor) => {
   const found = runOf(core, runId);
   if (isLeft(found)) return found;
   const s = found.right;
-  const base = { ...ctxOf(core, by, reason), messageId: core.newId('m'), text, delivery };
-  const live = core.engine?.live.forRun(runId, s.step?.stepId);
-  const hopeful = decideSendMessage(s, { ...base, liveStep: live ? s.step!.stepId : null });
-  if (isLeft(hopeful)) return hopeful;
-  const wantsLive = hopeful.right.some((e) => e.type === 'MessageDelivered');
-  const sent = wantsLive && live ? live.send(text) : false;
-  const d = sent ? hopeful : decideSendMessage(s, { ...base, liveStep: null });
+  const messageId = core.newId('m');
+  const d = decideSendMessage(s, { ...ctxOf(core, by, reason), messageId, text, delivery });
   if (isLeft(d)) return d;
-  // decided already (the message may be in the live turn now): recorded as decided
-  const r = core.runs.transact(runId, () => d, { at: core.now().toISOString(), onStale: 'refuse' });
-  const after = isLeft(r) ? s : (r.right.state ?? s);
-  const delivered = d.right.some((e) => e.type === 'MessageDelivered' || e.type === 'RunResumed');
-  return right({ run: detailOf(core, after), delivered, detail: deliveryDetail(delivered, s, delivery, after) });
+  // the engine's steering reacts to MessageSent inside this append: the state after says what it did
+  const r = core.runs.transact(runId, (): Decision => d, { at: core.now().toISOString(), onStale: 'refuse' });
+  if (isLeft(r)) return r;
+  const after = core.runs.get(runId) ?? s;
+  const held = after.held.find((m) => m.id === messageId);
+  const delivered = d.right.some((e) => e.type === 'RunResumed') || (!held && !after.undelivered?.some((m) => m.id === messageId));
+  return right({ run: detailOf(core, after), delivered, detail: deliveryDetail(delivered, s, delivery, held) });
 };
 
 export const answer = (core: ServiceCore, runId: string, questionId: string, ans: string | readonly string[], reason: string | undefined, by: Actor) => {
   const before = core.runs.get(runId);
-  const waiting = before?.question?.id === questionId && before.step !== null && core.engine?.live.isLive(before.step.stepId) === true;
+  const waiting = before?.question?.id === questionId && before.step !== null && core.turns.isLive(before.step.stepId);
   const r = act(core, runId, (s) => decideAnswerQuestion(s, { ...ctxOf(core, by, reason), questionId, answer: ans }));
   if (isLeft(r)) return r;
   return right({ run: detailOf(core, r.right), question: questionId, delivered: waiting, detail: waiting ? null : 'recorded; the agent that asked is no longer waiting' });

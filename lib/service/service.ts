@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { left, right } from 'fp-ts/lib/Either.js';
-import { invalid, notFound, unavailable, type Outcome } from '../../commands/refusal.js';
+import { notFound, unavailable, type Outcome } from '../../commands/refusal.js';
 import { findProject, primaryFolderPath } from '../../projections/projects.js';
 import { httpRun } from '../../projections/run-views.js';
 import { standingOf } from '../../projections/standing.js';
@@ -8,22 +8,22 @@ import { effectiveFeed } from '../release/available.js';
 import { ReleaseCheck } from '../release/check.js';
 import { packageId } from '../release/package-name.js';
 import type { Catalog } from '../workflows/catalog.js';
+import type { Triggers } from '../triggers/triggers.js';
 import type { Actor, ControlInput, HttpRun, ProjectView, RunSummary, ServiceApi, StartRunInput } from '../service-api.js';
 import type { SettingChange, SettingSource } from '../settings/model.js';
 import { detailOf, summaryOf, type ServiceCore } from './core.js';
-import { exportRun } from './export-run.js';
-import { activityPage, historyPage, logPage, threadPage } from './pages.js';
+import { exportRun } from '../read-models/export-run.js';
+import { activityPage, historyPage, logPage, threadPage } from '../read-models/pages.js';
 import * as projects from './projects.js';
 import * as commands from './run-commands.js';
 import { readPullRequest, readRunWorktree, secureRunWork } from './run-git.js';
 import * as settings from './settings.js';
-import { WaitHub } from './wait.js';
-import { EventsHub } from './events/hub.js';
-import { listedRun, RunsListCache } from './runs-list.js';
+import { WaitHub } from '../read-models/wait.js';
+import { EventsHub } from '../push/hub.js';
+import { listedRun, RunsListCache } from '../read-models/runs-list.js';
 import { chatPage, writeChat } from './supervisor-chat.js';
 import { SupervisorLoop } from './supervisor-loop.js';
-import { boardJson } from './runs-board.js';
-import { quoted } from '../inputs/quoted.js';
+import { boardJson } from '../read-models/runs-board.js';
 import { startNeeds } from './start-readiness.js';
 import type { HarnessName } from '../workflows/model.js';
 
@@ -40,7 +40,8 @@ export class Service implements ServiceApi {
   /** the live supervisor agents, started with the engine, running while the feature is on */
   readonly supervisorLoop: SupervisorLoop;
 
-  constructor(readonly core: ServiceCore, readonly catalog: Catalog) {
+  /** trigger rules and their sources (lib/triggers); sources run once the engine starts */
+  constructor(readonly core: ServiceCore, readonly catalog: Catalog, readonly triggers: Triggers) {
     this.supervisorLoop = new SupervisorLoop(core);
     this.waits = new WaitHub(core, core.journal);
     this.list = new RunsListCache(core.runs, core.journal);
@@ -115,9 +116,8 @@ export class Service implements ServiceApi {
     return this.core.runs.get(runId) ? right(f()) : left(notFound('run', runId));
   }
 
-  readThread(runId: string, before: string | undefined, pageSize: number) {
-    if (before !== undefined && !/^[1-9]\d{0,14}$/.test(before)) return left(invalid(`before ${JSON.stringify(quoted(before))} is not a cursor that read_run_thread returned`));
-    return this.known(runId, () => threadPage(this.core.journal, runId, before === undefined ? undefined : Number(before), pageSize));
+  readThread(runId: string, before: number | undefined, pageSize: number) {
+    return this.known(runId, () => threadPage(this.core.journal, runId, before, pageSize));
   }
   readHistory(runId: string, before: number | undefined, pageSize: number) {
     return this.known(runId, () => historyPage(this.core.journal, runId, before, pageSize));
@@ -129,11 +129,10 @@ export class Service implements ServiceApi {
     return this.known(runId, () => activityPage(this.core.logs, runId, before, pageSize));
   }
   /** one activity row with its whole output */
-  readActivityRow(runId: string, rowId: string) {
-    if (!/^[1-9]\d{0,14}$/.test(rowId)) return left(invalid(`activity row ${JSON.stringify(rowId)} is not a row id (1, 2, …)`));
+  readActivityRow(runId: string, rowId: number) {
     if (!this.core.runs.get(runId)) return left(notFound('run', runId));
-    const row = this.core.logs.activity.get(runId, Number(rowId));
-    return row ? right({ row }) : left(notFound('activity row', rowId));
+    const row = this.core.logs.activity.get(runId, rowId);
+    return row ? right({ row }) : left(notFound('activity row', String(rowId)));
   }
 
   async exportRun(runId: string) {

@@ -5,11 +5,11 @@ import type { SettingChange, SettingSource } from '../settings/model.js';
 import type { ServiceCore } from './core.js';
 
 // A settings change is decoded at the boundary (lib/settings/codec.ts), so every change that
-// arrives here is one the Settings page would accept. It takes effect at once.
+// arrives here is one the Settings page would accept. It takes effect at once: the engine reacts
+// to a new run cap by handing out slots (lib/engine/engine.ts).
 export const changeSetting = (core: ServiceCore, change: SettingChange, source: SettingSource): { committed: SettingChange } => {
   core.settings.transact(() => right([{ type: 'SettingChanged', data: { change, source } }]), { at: core.now().toISOString(), onStale: 'retry' });
-  if (change._tag === 'RunCap') core.engine?.schedule();
-  // switching the feature on makes the Orbital-wide supervisor (once), with its safe defaults
+  // switching the feature on makes the global supervisor (once), with its safe defaults
   if (change._tag === 'Supervisors' && change.enabled) core.supervisors.ensureGlobal(source);
   return { committed: redact(change) as SettingChange };
 };

@@ -1,3 +1,4 @@
+import { isLeft, right } from 'fp-ts/lib/Either.js';
 import { ensureToken } from '../auth/mcp-token.js';
 import type { Stored } from '../../journal/journal.js';
 import { SupervisorAgents, type AgentDeps } from '../supervisors/agent/agents.js';
@@ -5,13 +6,28 @@ import { supervisorHarnesses } from '../supervisors/agent/harnesses.js';
 import { supervisorEndpointUrl } from '../supervisors/agent/turn.js';
 import { supervisorsPort } from '../supervisors/port.js';
 import type { ServiceCore } from './core.js';
-import { PullRequestChecksWatch } from './pr-checks-watch.js';
+import { PullRequestChecksWatch, type ChecksWatchDeps } from '../engine/pr-checks-watch.js';
+import { runStream } from '../state/run-stream.js';
 
 // The live supervisors in the real server: the agent loop (lib/supervisors/agent) over the real
-// part-1 port, running only while the Supervisors setting is on. Its turns reach the server's own
+// supervisor records (lib/supervisors/port.ts), running only while the Supervisors setting is on. Its turns reach the server's own
 // tool endpoint at <baseUrl>/mcp?supervisor=<key> with the endpoint's bearer token. A person may
 // write in a chat while the feature is off: the message is kept, and the chat says why it waits;
 // switching the feature on starts the loop, which runs the waiting wakes.
+
+const checksWatchDeps = (core: ServiceCore): ChecksWatchDeps => ({
+  settings: () => core.settings.current,
+  runs: () => core.runs.all(),
+  wantsChecksWake: (run) => {
+    const owner = core.supervisors.ownerOf(run);
+    return owner !== null && core.supervisors.get(owner)?.settings.wakeOn.checksFailed === true;
+  },
+  history: (runId) => core.journal.read(runStream(runId)),
+  record: (runId, event) => {
+    const r = core.runs.transact(runId, () => right([event]), { at: core.now().toISOString(), onStale: 'refuse' });
+    return !isLeft(r) && r.right._tag === 'Appended';
+  },
+});
 
 const SWITCHED_OFF = 'the supervisor feature was switched off during the turn; it runs again once it is on';
 
@@ -27,7 +43,7 @@ export class SupervisorLoop {
 
   constructor(private readonly core: ServiceCore) {
     this.recorder = new SupervisorAgents(this.deps());
-    this.checks = new PullRequestChecksWatch(core);
+    this.checks = new PullRequestChecksWatch(checksWatchDeps(core));
   }
 
   /** called once the server knows its own URL (the turns' tool endpoint) */

@@ -9,12 +9,14 @@ import { availabilityText } from '../service/core.js';
 import type { Service } from '../service/service.js';
 import type { HarnessName } from '../workflows/model.js';
 import { appendChat } from './chat.js';
+import { issueAs, type Args } from './issue.js';
+
+export type { Args } from './issue.js';
 
 // A supervisor's acting call (start, control, message, answer, revise, secure, archive, resolve):
 // gather the facts, ask decideSupervisorAction, then act now (DoIt) or post an approval card
-// (AskFirst). An approved card is carried out here too, as that supervisor.
-
-export type Args = Readonly<Record<string, unknown>>;
+// (AskFirst). An approved card is carried out here too, as that supervisor, by issuing the command
+// it names (issue.ts).
 
 const str = (a: Args, k: string): string | undefined => (typeof a[k] === 'string' ? (a[k] as string) : undefined);
 
@@ -86,12 +88,12 @@ export interface CarriedOut {
   readonly detail: string;
 }
 
-/** an approved card's call, carried out as the supervisor under the rules as they are now (its tier aside) */
-export const carryOut = async (service: Service, id: string, tool: Tool & { name: ActingTool }, a: Args, ctx: ToolContext): Promise<CarriedOut> => {
-  const v = decided(service, id, tool.name, a, true);
+/** an approved card's call, carried out as the supervisor under the rules as they are now (its tier aside), by issuing its command */
+export const carryOut = async (service: Service, id: string, tool: ActingTool, a: Args): Promise<CarriedOut> => {
+  const v = decided(service, id, tool, a, true);
   if (isLeft(v)) return { result: 'Refused', detail: refusalText(v.left) };
-  const answer = await invokeAs(id, tool, a, ctx);
-  if (answer.isError) return { result: 'Refused', detail: answer.content[0]?.text ?? 'refused' };
-  if (answer.structuredContent?.['outcome'] === 'Stale') return { result: 'Stale', detail: 'the run moved past the position the call named; nothing was applied' };
-  return { result: 'Applied', detail: summaryOf(answer) };
+  const r = await issueAs(service, id, tool, a);
+  if (isLeft(r)) return { result: 'Refused', detail: refusalText(r.left) };
+  if (r.right.stale) return { result: 'Stale', detail: 'the run moved past the position the call named; nothing was applied' };
+  return { result: 'Applied', detail: r.right.summary };
 };

@@ -7,7 +7,7 @@ import { chatStream, decodeChatEntry } from './chat.js';
 // tail of each project supervisor's chat: turns and replies in between are skipped.
 
 export const ACTIVITY_LINES = 50;
-/** entries read from the end of each chat: enough to find 50 part-1 entries among a turn's chatter */
+/** entries read from the end of each chat: enough to find 50 action entries among a turn's chatter */
 const TAIL = 1000;
 
 const clip = (s: string, max = 200): string => (s.length > max ? `${s.slice(0, max - 1)}…` : s);

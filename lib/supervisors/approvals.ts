@@ -3,13 +3,11 @@ import { notFound, type Outcome } from '../../commands/refusal.js';
 import { decideApproval, type Decision } from '../../commands/supervisor-approval.js';
 import { isActingTool } from '../../commands/supervisor-tiers.js';
 import { evolveApprovals, type ApprovalCard, type Approvals } from '../../projections/approvals.js';
-import { findTool } from '../mcp/registry.js';
-import type { SettingsAccess } from '../mcp/tool.js';
 import type { Service } from '../service/service.js';
 import { carryOut, type Args } from './acting.js';
 import { appendChat, chatStream, decodeChatEntry } from './chat.js';
 
-// Approval cards (rule 6): listed from the supervisor's chat, and decided by a person. Approve
+// Approval cards ("Ask me first": the call waits for a person): listed from the supervisor's chat, and decided by a person. Approve
 // carries the original call out as the supervisor (a control with its position, so it may come
 // back Stale); Deny does nothing. Either way ApprovalDecided lands in the chat, which wakes it.
 
@@ -35,7 +33,7 @@ export interface CardDecision {
   readonly sender: string | null;
 }
 
-export const decideCard = async (service: Service, settings: SettingsAccess, id: string, cardId: string, d: CardDecision): Promise<Outcome<ApprovalCard>> => {
+export const decideCard = async (service: Service, id: string, cardId: string, d: CardDecision): Promise<Outcome<ApprovalCard>> => {
   if (!service.core.supervisors.get(id)) return left(notFound('supervisor', id));
   const card = approvalsOf(service, id).get(cardId);
   const step = decideApproval(card, { supervisorId: id, cardId, decision: d.decision });
@@ -45,7 +43,7 @@ export const decideCard = async (service: Service, settings: SettingsAccess, id:
   const note = d.note !== undefined && d.note.trim() !== '' ? { note: d.note } : {};
   // recorded before the call: a second request meanwhile is refused, and a crash keeps the decision
   if (step.right._tag === 'CarryOut') appendChat(service.core.journal, id, [{ type: 'ApprovalCarryingOut', data: { cardId, sender: d.sender, ...note } }], at());
-  const outcome = step.right._tag === 'Deny' ? { result: 'Denied' as const, detail: 'denied: nothing was done' } : await carry(service, settings, id, card!);
+  const outcome = step.right._tag === 'Deny' ? { result: 'Denied' as const, detail: 'denied: nothing was done' } : await carry(service, id, card!);
   appendChat(service.core.journal, id, [{ type: 'ApprovalDecided', data: { cardId, decision: d.decision, sender: d.sender, ...outcome, ...note } }], at());
   return right(approvalsOf(service, id).get(cardId)!);
 };
@@ -62,9 +60,7 @@ export const recoverApprovals = (service: Service): void => {
   }
 };
 
-const carry = async (service: Service, settings: SettingsAccess, id: string, card: ApprovalCard) => {
-  const tool = findTool(card.tool);
-  if (!tool || !isActingTool(tool.name)) return { result: 'Refused' as const, detail: `${card.tool} is not a tool an approval carries out` };
-  const ctx = { api: service, settings, actor: { kind: 'supervisor' as const, name: id }, signal: new AbortController().signal };
-  return carryOut(service, id, tool as typeof tool & { name: typeof tool.name }, card.args as Args, ctx);
+const carry = async (service: Service, id: string, card: ApprovalCard) => {
+  if (!isActingTool(card.tool)) return { result: 'Refused' as const, detail: `${card.tool} is not a tool an approval carries out` };
+  return carryOut(service, id, card.tool, card.args as Args);
 };

@@ -3,7 +3,7 @@ import type { Journal, Stored } from '../../journal/journal.js';
 import { SUPERVISOR_CHAT_EVENT_CODECS, type SupervisorChatEvent } from '../../journal/supervisor-chat-events.js';
 import { untrusted } from '../untrusted.js';
 
-// A supervisor's chat: one journal stream per supervisor, written by part 1 (action reasons,
+// A supervisor's chat: one journal stream per supervisor, written by the records (action reasons,
 // approval cards and decisions, hand_ups) and by the live agent (people's messages, replies,
 // turns). Several writers: an append reads the head and appends after it.
 
@@ -21,7 +21,7 @@ export const appendChat = (journal: Journal, id: string, events: readonly Superv
   }
 };
 
-/** part 1's entries of a chat, decoded (other writers' entries are left out) */
+/** the records' entries of a chat (not the live agent's), decoded (other writers' entries are left out) */
 export const decodeChatEntry = (raw: Stored): (SupervisorChatEvent & { seq: number; at: string }) | undefined => {
   if (!Object.prototype.hasOwnProperty.call(SUPERVISOR_CHAT_EVENT_CODECS, raw.type)) return undefined;
   const d = decodeStored<SupervisorChatEvent>(SUPERVISOR_CHAT_EVENT_CODECS, raw);

@@ -28,7 +28,7 @@ export const supervisorDesk = (service: Service, id: string): SupervisorDesk => 
       if (!s) return left(notFound('supervisor', id));
       if (!hasTool('hand_up', s.project)) return left(toolRefusal('hand_up', id));
       const g = globalId();
-      if (!g) return left(notFound('supervisor', 'Orbital-wide (the global supervisor does not exist)'));
+      if (!g) return left(notFound('supervisor', 'global (switch supervisors on to make it)'));
       appendChat(core.journal, g, [{ type: 'HandedUp', data: { from: id, project: s.project, text } }], at());
       appendChat(core.journal, id, [{ type: 'ActionTaken', data: { tool: 'hand_up', run: null, reason: '', summary: `handed up: ${clip(text)}` } }], at());
       return right({ delivered: true as const });
@@ -43,7 +43,7 @@ export const supervisorDesk = (service: Service, id: string): SupervisorDesk => 
       const next = core.runs.transact(runId, () => d, { at: at(), onStale: 'refuse' });
       const why = reason!.trim();
       appendChat(core.journal, globalId()!, [{ type: 'RunReceived', data: { from: id, run: runId, reason: why } }], at());
-      appendChat(core.journal, id, [{ type: 'ActionTaken', data: { tool: 'hand_over_run', run: runId, reason: why, summary: 'handed over to the Orbital-wide supervisor' } }], at());
+      appendChat(core.journal, id, [{ type: 'ActionTaken', data: { tool: 'hand_over_run', run: runId, reason: why, summary: 'handed over to the global supervisor' } }], at());
       return right({ run: detailOf(core, isLeft(next) ? run : (next.right.state ?? run)), handedOver: true as const });
     },
     activity: () => {

@@ -30,7 +30,7 @@ const each = <K extends string, C extends t.Mixed>(keys: readonly K[], codec: C)
 const Harness = oneOf(HARNESSES);
 
 export const NEW_SUPERVISOR_FIELDS = ['project'] as const;
-/** project: a project id or name; null makes the Orbital-wide supervisor (made anyway when the feature is switched on) */
+/** project: a project id or name; null makes the global supervisor (made anyway when the feature is switched on) */
 export const NewSupervisorBody = t.type({ project: t.union([NonBlank, t.null]) });
 
 export const SUPERVISOR_PATCH_FIELDS = ['enabled', 'paused', 'actions', 'runCap', 'dailyLimitUsd', 'quotaFallbacks', 'harness', 'model', 'wakeOn', 'notes'] as const;

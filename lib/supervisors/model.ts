@@ -1,6 +1,6 @@
-// A supervisor's settings and the words the rules use. One Orbital-wide supervisor (the "global"
-// one in our UI, id `global`) and at most one per project. Defaults are the safe ones: every
-// action asks first, a small cap on its own runs, a small daily spending limit.
+// A supervisor's settings and the words the rules use. One global supervisor (id `global`) and
+// at most one per project. Defaults are the safe ones: every action asks first, a small cap on
+// its own runs, a small daily spending limit.
 import type { HarnessName } from '../workflows/model.js';
 
 export const GLOBAL_SUPERVISOR = 'global';

@@ -8,8 +8,8 @@ import { WAKING_CHAT_EVENTS, type SupervisorChatEvent } from '../../journal/supe
 import { decodeChatEntry, chatOwner, chatStream, describeChatEntry } from './chat.js';
 import type { Supervisors } from './supervisors.js';
 
-// The live agent's view of part 1 (lib/supervisors/agent/port.ts), over the real records: the
-// supervisors, their chat streams, ownership, rule 8's reasons to hold, and the ledger.
+// The live agent's view of the supervisor records (lib/supervisors/agent/port.ts), over the real records: the
+// supervisors, their chat streams, ownership, the reasons actions are held (switched off, paused, at the limit), and the ledger.
 
 /** runs shown in a turn's brief: at most this many, those still going or needing attention first */
 const BRIEF_RUNS = 30;

@@ -46,7 +46,7 @@ export interface SupervisorView {
   readonly wakeOn: SupervisorState['settings']['wakeOn'];
   readonly notes: string;
   readonly runsAtWork: number;
-  /** why its actions are refused now (rule 8), or null */
+  /** why its actions are refused now (switched off, paused for the day, or at today's spending limit), or null */
   readonly heldBecause: string | null;
 }
 
@@ -88,7 +88,7 @@ export class Supervisors {
     return s ? right(this.viewOf(s)) : left(notFound('supervisor', id));
   }
 
-  /** project: a project id or name; null for the Orbital-wide supervisor */
+  /** project: a project id or name; null for the global supervisor */
   create(projectRef: string | null, source: SettingSource): Outcome<SupervisorView> {
     const project = projectRef === null ? undefined : findProject(this.deps.projects(), projectRef);
     const projectId = projectRef === null ? null : (project?.id ?? projectRef);
@@ -101,7 +101,7 @@ export class Supervisors {
     return this.apply(id, d);
   }
 
-  /** the Orbital-wide supervisor exists once the feature has been switched on */
+  /** the global supervisor exists once the feature has been switched on */
   ensureGlobal(source: SettingSource): void {
     if (!this.all().some((s) => s.project === null)) this.create(null, source);
   }
@@ -154,7 +154,7 @@ export class Supervisors {
     return [...this.deps.runs.all()].filter((r) => this.ownerOf(r) === id).sort((a, b) => (a.runId < b.runId ? 1 : -1));
   }
 
-  /** its own runs at work: started by it and not ended (rule 9) */
+  /** its own runs at work: started by it and not ended (start_run is refused at its cap) */
   runsAtWork(id: string): number {
     let n = 0;
     for (const r of this.deps.runs.all()) if (r.startedBySupervisor === id && r.lifecycle !== 'ended') n++;

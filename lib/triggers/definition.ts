@@ -4,7 +4,7 @@ import { Cron } from 'croner';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import type { TriggerDefinition, TriggerSource } from '../../journal/trigger-events.js';
 import { findProject } from '../../projections/projects.js';
-import type { ServiceCore } from '../service/core.js';
+import type { TriggerPort } from './port.js';
 import { quoted } from '../inputs/quoted.js';
 
 // The facts about a definition that need I/O: the project, its workflow and the workflow's
@@ -51,10 +51,10 @@ export const sourceProblem = (s: TriggerSource): string | null => {
   }
 };
 
-export const definitionProblem = (core: ServiceCore, d: TriggerDefinition): string | null => {
-  const project = findProject(core.projects.current, d.project);
+export const definitionProblem = (port: TriggerPort, d: TriggerDefinition): string | null => {
+  const project = findProject(port.projects(), d.project);
   if (!project) return `unknown project ${JSON.stringify(quoted(d.project))}`;
-  const wf = core.workflows.load(project, d.workflow);
+  const wf = port.loadWorkflow(project, d.workflow);
   if (isLeft(wf)) return wf.left;
   const undeclared = Object.keys(d.inputs).filter((k) => !wf.right.inputs.includes(k));
   if (undeclared.length) return `input ${undeclared.slice(0, 5).map((k) => JSON.stringify(quoted(k))).join(', ')} is not declared by workflow ${wf.right.name} (it declares: ${wf.right.inputs.join(', ') || 'no inputs'})`;

@@ -2,9 +2,8 @@ import { isLeft, left, right, type Either } from 'fp-ts/lib/Either.js';
 import { decideRecordEvent, decideSettleRun } from '../../commands/trigger-fire.js';
 import { conflict, refusalText, type Refusal } from '../../commands/refusal.js';
 import type { TriggerRule } from '../../projections/trigger-rule.js';
-import { startRun } from '../service/run-commands.js';
-import { titleFrom } from '../service/start-run.js';
-import type { ServiceCore } from '../service/core.js';
+import { titleFrom } from '../../commands/create-run.js';
+import type { TriggerPort } from './port.js';
 import type { StartedBy, StartRunInput } from '../service-api.js';
 import type { IncomingEvent } from './sources/source.js';
 import { liveRules, type TriggerStreams } from './store.js';
@@ -42,15 +41,15 @@ const settle = (store: TriggerStreams, ruleId: string, at: string, c: { eventId:
   store.transact(ruleId, (rule) => decideSettleRun(rule ?? null, { ruleId, ...c }), { at, onStale: 'retry' });
 };
 
-export const fireRule = (core: ServiceCore, store: TriggerStreams, now: () => Date, ruleId: string, e: IncomingEvent): Either<Refusal, FireOutcome> => {
-  const runId = core.newId('r');
+export const fireRule = (port: TriggerPort, store: TriggerStreams, now: () => Date, ruleId: string, e: IncomingEvent): Either<Refusal, FireOutcome> => {
+  const runId = port.newId('r');
   // a rule moved underneath is read again: the duplicate check is made on what is stored
   const d = store.transact(ruleId, (rule) => decideRecordEvent(rule ?? null, { ruleId, event: e, runId }), { at: now().toISOString(), onStale: 'retry' });
   if (isLeft(d)) return d;
   if (d.right._tag === 'Stale') return left(conflict(`trigger rule ${ruleId} kept changing while this event was recorded; deliver it again`));
   if (d.right._tag === 'Unchanged') return right({ _tag: 'Duplicate', eventId: e.id, runId: d.right.state?.events.find((x) => x.eventId === e.id)?.runId ?? null });
   const recorded = d.right.state!;
-  const r = startRun(core, runInputFor(recorded, e), { kind: 'engine', name: `trigger ${recorded.definition.name}` }, undefined, { runId, startedBy: startedBy(recorded, e) });
+  const r = port.startRun(runInputFor(recorded, e), { kind: 'engine', name: `trigger ${recorded.definition.name}` }, { runId, startedBy: startedBy(recorded, e) });
   if (isLeft(r)) {
     const reason = refusalText(r.left);
     settle(store, ruleId, now().toISOString(), { eventId: e.id, refused: reason });
@@ -62,10 +61,10 @@ export const fireRule = (core: ServiceCore, store: TriggerStreams, now: () => Da
 const LOST = 'the service stopped after recording this event and before creating its run; it is not fired again (fire the rule by hand if it should run)';
 
 /** On start: events recorded whose run was never created are reported as lost, once. */
-export const reportLostRuns = (core: ServiceCore, store: TriggerStreams, now: () => Date): void => {
+export const reportLostRuns = (port: TriggerPort, store: TriggerStreams, now: () => Date): void => {
   for (const rule of liveRules(store)) {
     for (const e of rule.events) {
-      if (e.outcome._tag !== 'Recorded' || core.runs.get(e.runId)) continue;
+      if (e.outcome._tag !== 'Recorded' || port.run(e.runId)) continue;
       settle(store, rule.id, now().toISOString(), { eventId: e.eventId, lost: LOST });
     }
   }

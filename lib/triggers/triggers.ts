@@ -5,10 +5,10 @@ import { decideSkipFirings } from '../../commands/trigger-fire.js';
 import type { TriggerDefinition, TriggerEvent } from '../../journal/trigger-events.js';
 import { findProject } from '../../projections/projects.js';
 import type { TriggerRule } from '../../projections/trigger-rule.js';
-import type { ServiceCore } from '../service/core.js';
 import type { Clock } from './clock.js';
 import { definitionProblem } from './definition.js';
 import { fireRule, reportLostRuns, type FireOutcome } from './fire.js';
+import type { TriggerPort } from './port.js';
 import { SourceRunner } from './runner.js';
 import type { IncomingEvent } from './sources/source.js';
 import { hashSecret, newSecret, secretMatches, webhookEvent, type WebhookBody } from './sources/webhook.js';
@@ -30,10 +30,10 @@ export class Triggers {
   readonly store: TriggerStreams;
   private readonly runner: SourceRunner;
 
-  constructor(private readonly core: ServiceCore, readonly clock: Clock) {
-    this.store = openTriggerStreams(core.journal);
+  constructor(private readonly port: TriggerPort, readonly clock: Clock) {
+    this.store = openTriggerStreams(port.journal);
     this.runner = new SourceRunner({
-      clock, settings: () => core.settings.current, rule: (id) => this.store.get(id) ?? null,
+      clock, settings: () => port.settings(), rule: (id) => this.store.get(id) ?? null,
       emit: (id, e) => this.fire(id, e),
       skipped: (id, missed) => this.commit(id, decideSkipFirings(this.store.get(id) ?? null, { ruleId: id, missed })),
     });
@@ -41,7 +41,7 @@ export class Triggers {
 
   /** Reports runs lost in a crash, then starts every enabled rule's source. */
   start(): void {
-    reportLostRuns(this.core, this.store, () => this.clock.now());
+    reportLostRuns(this.port, this.store, () => this.clock.now());
     this.runner.begin(liveRules(this.store));
   }
 
@@ -55,11 +55,11 @@ export class Triggers {
   }
 
   create(input: NewRule): Outcome<RuleAnswer> {
-    const id = this.core.newId('t');
-    const project = findProject(this.core.projects.current, input.project);
+    const id = this.port.newId('t');
+    const project = findProject(this.port.projects(), input.project);
     const d = this.normalized({ ...input, workflow: input.workflow ?? project?.defaultWorkflow ?? 'default', enabled: input.enabled ?? true, inputs: input.inputs ?? {} });
     const secret = d.source._tag === 'Webhook' ? newSecret() : undefined;
-    const decided = decideCreateTrigger(this.store.get(id) ?? null, { ruleId: id, definition: d, ...(secret ? { secretHash: hashSecret(secret) } : {}), facts: { problem: definitionProblem(this.core, d) } });
+    const decided = decideCreateTrigger(this.store.get(id) ?? null, { ruleId: id, definition: d, ...(secret ? { secretHash: hashSecret(secret) } : {}), facts: { problem: definitionProblem(this.port, d) } });
     return this.afterChange(id, decided, secret);
   }
 
@@ -72,7 +72,7 @@ export class Triggers {
     if (rotate && d.source._tag !== 'Webhook') return left(conflict('only a Webhook rule has a secret'));
     const secret = needsSecret ? newSecret() : undefined;
     // Only a change to what runs is checked again: a rule whose workflow broke can still be disabled or renamed.
-    const problem = runsDifferently(rule.definition, d) ? definitionProblem(this.core, d) : null;
+    const problem = runsDifferently(rule.definition, d) ? definitionProblem(this.port, d) : null;
     const decided = decideChangeTrigger(rule, { ruleId: id, definition: d, ...(secret ? { secretHash: hashSecret(secret) } : {}), facts: { problem } });
     return this.afterChange(id, decided, secret);
   }
@@ -88,7 +88,7 @@ export class Triggers {
   /** "Run now": a Manual event of its own, whatever the rule's source, enabled or not. */
   fireNow(id: string, body: WebhookBody): Outcome<FireOutcome> {
     if (!this.live(id)) return left(notFound('trigger rule', id));
-    const eventId = `manual:${this.core.newId('e')}`;
+    const eventId = `manual:${this.port.newId('e')}`;
     return this.fire(id, { id: eventId, kind: 'Manual', summary: body.summary ?? 'fired by hand', ...(body.url ? { url: body.url } : {}), fields: body.fields ?? {} });
   }
 
@@ -111,11 +111,11 @@ export class Triggers {
 
   events(id: string, limit: number) {
     const rule = this.live(id);
-    return rule ? right({ events: eventViews(rule, (r) => this.core.runs.get(r), limit) }) : left(notFound('trigger rule', id));
+    return rule ? right({ events: eventViews(rule, (r) => this.port.run(r), limit) }) : left(notFound('trigger rule', id));
   }
 
   private fire(id: string, e: IncomingEvent): Outcome<FireOutcome> {
-    return fireRule(this.core, this.store, () => this.clock.now(), id, e);
+    return fireRule(this.port, this.store, () => this.clock.now(), id, e);
   }
 
   private afterChange(id: string, decided: Outcome<TriggerEvent[]>, secret: string | undefined): Outcome<RuleAnswer> {
@@ -132,7 +132,7 @@ export class Triggers {
 
   // A project named by its name is stored by its id, so renaming the project keeps the rule.
   private normalized(d: TriggerDefinition): TriggerDefinition {
-    const p = findProject(this.core.projects.current, d.project);
+    const p = findProject(this.port.projects(), d.project);
     return p ? { ...d, project: p.id } : d;
   }
 

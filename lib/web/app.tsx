@@ -1,12 +1,14 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { match, place } from './router.js';
 import { NOT_FOUND, ROUTES, type PageModule, type Route } from './routes.js';
+import { ShortcutsHelp, useShortcuts } from './shortcuts.js';
 import { Link } from './ui/link.js';
 import { ErrorNote, Loading } from './ui/page.js';
 
 // The shell: a skip link, the banner with the main navigation, and the current page in <main>.
 // After an in-app move, focus goes to <main> so keyboard and screen-reader users start at the new
-// page rather than at the link they left.
+// page rather than at the link they left. On a phone the navigation is one row that scrolls
+// sideways; the current page's entry is scrolled into it. `?` lists the keyboard shortcuts.
 
 const resolve = (path: string): { route: Route; params: Record<string, string> } => {
   for (const route of ROUTES) {
@@ -26,6 +28,8 @@ export const App = () => {
   const [, setTick] = useState(0);
   const [failed, setFailed] = useState<{ route: Route; error: Error } | null>(null);
   const main = useRef<HTMLElement>(null);
+  const nav = useRef<HTMLElement>(null);
+  const shortcuts = useShortcuts();
   const first = useRef(true);
   const mod = loaded.get(route);
 
@@ -40,6 +44,10 @@ export const App = () => {
   }, [route]);
 
   useEffect(() => {
+    nav.current?.querySelector('[aria-current="page"]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, [route]);
+
+  useEffect(() => {
     if (first.current) { first.current = false; return; }
     main.current?.focus({ preventScroll: true });
     window.scrollTo(0, 0);
@@ -51,7 +59,8 @@ export const App = () => {
       <a class="skip" href="#main">Skip to content</a>
       <header class="banner">
         <Link href="/" class="brand" aria-label="svc, runs">svc</Link>
-        <nav aria-label="Main">
+        <nav aria-label="Main" ref={nav}
+          onFocusIn={(e) => (e.target as HTMLElement).scrollIntoView({ block: 'nearest', inline: 'nearest' })}>
           <ul>
             {ROUTES.filter((r) => r.nav).map((r) => (
               <li key={r.path}>
@@ -66,6 +75,7 @@ export const App = () => {
           : Page ? <Page key={path} params={params} query={query} />
           : <Loading what="the page" />}
       </main>
+      {shortcuts.help && <ShortcutsHelp onClose={shortcuts.closeHelp} />}
     </>
   );
 };

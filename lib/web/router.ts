@@ -13,14 +13,30 @@ const read = (): Place => ({ path: location.pathname, query: new URLSearchParams
 
 export const place = signal<Place>(read());
 
-addEventListener('popstate', () => { place.value = read(); });
+const here = (): string => location.pathname + location.search + location.hash;
+/** the address the app shows, to go back to when leaving is refused after Back was pressed */
+let shown = here();
+
+// A page with unsaved work (the workflow editor) sets a guard; it is asked before the app moves
+// away, and answers false to stay. A reload or a closed tab is the page's own beforeunload.
+let leaveGuard: (() => boolean) | null = null;
+export const guardLeaving = (guard: (() => boolean) | null): void => { leaveGuard = guard; };
+
+addEventListener('popstate', () => {
+  // Back has already moved the address: put the page's own back when the person stays.
+  if (leaveGuard && !leaveGuard()) return void history.pushState(null, '', shown);
+  shown = here();
+  place.value = read();
+});
 
 /** Goes to an app path; `replace` for a redirect or a filter change that should not add a Back step. */
 export const navigate = (href: string, o: { readonly replace?: boolean } = {}): void => {
   const url = new URL(href, location.href);
-  if (url.origin !== location.origin) return void location.assign(url.href);
   const next = url.pathname + url.search + url.hash;
-  if (next !== location.pathname + location.search + location.hash) history[o.replace ? 'replaceState' : 'pushState'](null, '', next);
+  if (next !== here() && leaveGuard && !leaveGuard()) return;
+  if (url.origin !== location.origin) return void location.assign(url.href);
+  if (next !== here()) history[o.replace ? 'replaceState' : 'pushState'](null, '', next);
+  shown = here();
   place.value = read();
 };
 

@@ -9,6 +9,8 @@ export interface Diagnostic {
   /** the attribute the problem is on; null when no single attribute is to blame */
   readonly attribute: string | null;
   readonly message: string;
+  /** the 1-based source line the problem is on, where the parser knows it (an unknown attribute) */
+  readonly line?: number;
 }
 
 export interface ValidationResult {
@@ -27,21 +29,22 @@ export interface Findings {
 
 export const emptyFindings = (): Findings => ({ errors: [], warnings: [] });
 
-export const diag = (node: string | null, attribute: string | null, message: string): Diagnostic => ({ node, attribute, message });
+export const diag = (node: string | null, attribute: string | null, message: string, line?: number): Diagnostic =>
+  ({ node, attribute, message, ...(line === undefined ? {} : { line }) });
 
 export const addError = (f: Findings, node: string | null, attribute: string | null, message: string): void => {
   f.errors.push(diag(node, attribute, message));
 };
 
-export const addWarning = (f: Findings, node: string | null, attribute: string | null, message: string): void => {
-  f.warnings.push(diag(node, attribute, message));
+export const addWarning = (f: Findings, node: string | null, attribute: string | null, message: string, line?: number): void => {
+  f.warnings.push(diag(node, attribute, message, line));
 };
 
 // The same mistake found twice (a placeholder written twice in one prompt) is said once.
 const distinct = (ds: readonly Diagnostic[]): Diagnostic[] => {
   const seen = new Set<string>();
   return ds.filter((d) => {
-    const key = JSON.stringify([d.node, d.attribute, d.message]);
+    const key = JSON.stringify([d.node, d.attribute, d.message, d.line]);
     return seen.has(key) ? false : (seen.add(key), true);
   });
 };

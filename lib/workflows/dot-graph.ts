@@ -6,9 +6,13 @@ import { parse, type ClusterStatementASTNode, type AttributeASTNode, type EdgeTa
 // We walk the AST rather than ts-graphviz's model because the model drops merged attributes and
 // scoped defaults, and the AST keeps source offsets (needed to inline @prompt files).
 
+/** attribute name -> the 1-based source line that set it, so a diagnostic can point at it */
+export type AttrLines = Record<string, number>;
+
 export interface DotNode {
   readonly id: string;
   readonly attrs: Record<string, string>;
+  readonly lines: AttrLines;
   /** true when a node statement names it; false when it only appears in edges */
   declared: boolean;
 }
@@ -17,6 +21,7 @@ export interface DotEdge {
   readonly from: string;
   readonly to: string;
   readonly attrs: Readonly<Record<string, string>>;
+  readonly lines: Readonly<AttrLines>;
 }
 
 /** where an attribute value sits in the source, to rewrite it (inlining @files) */
@@ -31,6 +36,7 @@ export interface ValueSpan {
 export interface DotGraph {
   readonly directed: boolean;
   readonly attrs: Readonly<Record<string, string>>;
+  readonly lines: Readonly<AttrLines>;
   readonly nodes: ReadonlyMap<string, DotNode>;
   readonly edges: readonly DotEdge[];
   readonly spans: readonly ValueSpan[];
@@ -38,13 +44,19 @@ export interface DotGraph {
 
 export type DotParse = { readonly ok: true; readonly graph: DotGraph } | { readonly ok: false; readonly message: string };
 
+/** attribute values and the lines that set them, kept side by side */
+interface Attrs {
+  readonly values: Record<string, string>;
+  readonly lines: AttrLines;
+}
+
 interface Scope {
-  readonly node: Record<string, string>;
-  readonly edge: Record<string, string>;
+  readonly node: Attrs;
+  readonly edge: Attrs;
 }
 
 interface Acc {
-  readonly attrs: Record<string, string>;
+  readonly attrs: Attrs;
   readonly nodes: Map<string, DotNode>;
   readonly edges: DotEdge[];
   readonly spans: ValueSpan[];
@@ -59,9 +71,10 @@ export const parseDot = (source: string): DotParse => {
   }
   const graph = ast.children.find((c) => c.type === 'Graph');
   if (!graph) return { ok: false, message: 'no graph in the file' };
-  const acc: Acc = { attrs: {}, nodes: new Map(), edges: [], spans: [] };
-  walk(graph.children, { node: {}, edge: {} }, acc, true);
-  return { ok: true, graph: { directed: graph.directed, ...acc } };
+  const acc: Acc = { attrs: noAttrs(), nodes: new Map(), edges: [], spans: [] };
+  walk(graph.children, { node: noAttrs(), edge: noAttrs() }, acc, true);
+  const { attrs, ...rest } = acc;
+  return { ok: true, graph: { directed: graph.directed, ...rest, attrs: attrs.values, lines: attrs.lines } };
 };
 
 const syntaxMessage = (e: unknown): string => {
@@ -74,7 +87,7 @@ const syntaxMessage = (e: unknown): string => {
 };
 
 const walk = (stmts: readonly ClusterStatementASTNode[], parent: Scope, acc: Acc, root: boolean): void => {
-  const scope: Scope = { node: { ...parent.node }, edge: { ...parent.edge } };
+  const scope: Scope = { node: copyAttrs(parent.node), edge: copyAttrs(parent.edge) };
   for (const s of stmts) {
     if (s.type === 'Attribute' && root) setAttr(acc.attrs, s);
     if (s.type === 'AttributeList' && s.kind === 'Graph' && root) attrsOf(s.children).forEach((a) => setAttr(acc.attrs, a));
@@ -89,9 +102,14 @@ const walk = (stmts: readonly ClusterStatementASTNode[], parent: Scope, acc: Acc
 const attrsOf = (children: readonly { type: string }[]): AttributeASTNode[] =>
   children.filter((c): c is AttributeASTNode => c.type === 'Attribute');
 
-const setAttr = (into: Record<string, string>, a: AttributeASTNode, spans?: ValueSpan[], node?: string | null): void => {
+const noAttrs = (): Attrs => ({ values: {}, lines: {} });
+const copyAttrs = (a: Attrs): Attrs => ({ values: { ...a.values }, lines: { ...a.lines } });
+
+const setAttr = (into: Attrs, a: AttributeASTNode, spans?: ValueSpan[], node?: string | null): void => {
   const key = String(a.key.value);
-  into[key] = a.value.value;
+  into.values[key] = a.value.value;
+  const line = a.key.location?.start.line;
+  if (line !== undefined) into.lines[key] = line;
   if (spans && node !== undefined) spans.push(spanOf(node, key, a.value));
 };
 
@@ -106,7 +124,7 @@ const spanOf = (node: string | null, key: string, v: LiteralASTNode): ValueSpan 
 const ensureNode = (id: string, scope: Scope, acc: Acc): DotNode => {
   const found = acc.nodes.get(id);
   if (found) return found;
-  const created: DotNode = { id, attrs: { ...scope.node }, declared: false };
+  const created: DotNode = { id, attrs: { ...scope.node.values }, lines: { ...scope.node.lines }, declared: false };
   acc.nodes.set(id, created);
   return created;
 };
@@ -114,18 +132,19 @@ const ensureNode = (id: string, scope: Scope, acc: Acc): DotNode => {
 const declareNode = (id: string, attrs: AttributeASTNode[], scope: Scope, acc: Acc): void => {
   const n = ensureNode(id, scope, acc);
   n.declared = true;
-  attrs.forEach((a) => setAttr(n.attrs, a, acc.spans, id));
+  const into = { values: n.attrs, lines: n.lines };
+  attrs.forEach((a) => setAttr(into, a, acc.spans, id));
 };
 
 const idsOf = (t: EdgeTargetASTNode): string[] =>
   t.type === 'NodeRef' ? [t.id.value] : t.children.map((c) => c.id.value);
 
 const addEdges = (targets: readonly EdgeTargetASTNode[], attrs: AttributeASTNode[], scope: Scope, acc: Acc): void => {
-  const own: Record<string, string> = { ...scope.edge };
+  const own = copyAttrs(scope.edge);
   attrs.forEach((a) => setAttr(own, a));
   const groups = targets.map(idsOf);
   groups.flat().forEach((id) => ensureNode(id, scope, acc));
   for (let i = 0; i + 1 < groups.length; i++) {
-    for (const from of groups[i]) for (const to of groups[i + 1]) acc.edges.push({ from, to, attrs: own });
+    for (const from of groups[i]) for (const to of groups[i + 1]) acc.edges.push({ from, to, attrs: own.values, lines: own.lines });
   }
 };

@@ -53,10 +53,10 @@ export const readStepChoices = (attrs: Readonly<Record<string, string>>, node: s
   };
 };
 
-export const readGraphSettings = (attrs: Readonly<Record<string, string>>, f: Findings): GraphSettings => {
+export const readGraphSettings = (attrs: Readonly<Record<string, string>>, lines: Readonly<Record<string, number>>, f: Findings): GraphSettings => {
   for (const key of Object.keys(attrs)) {
     const w = graphAttrWarning(key);
-    if (w) addWarning(f, null, key, w);
+    if (w) addWarning(f, null, key, w, lines[key]);
   }
   const inputs = readInputs(attrs.inputs, f);
   return {

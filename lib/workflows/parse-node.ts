@@ -65,7 +65,7 @@ export const parseNode = (n: DotNode, base: PromptFileBase | undefined, f: Findi
   if (!kind) return { node: undefined, files };
   for (const key of Object.keys(n.attrs)) {
     const w = nodeAttrWarning(kind, key);
-    if (w) addWarning(f, n.id, key, w);
+    if (w) addWarning(f, n.id, key, w, n.lines[key]);
   }
   const prompt = kind === 'agent' ? readPrompt(n, base, files, f) : undefined;
   const extra = kind === 'agent' ? readStepChoices(n.attrs, n.id, f) : kind === 'wait' ? waitFields(n, f) : kind === 'command' ? commandFields(n, f) : {};

@@ -52,7 +52,7 @@ export const parseWorkflow = (source: string, opts: ParseOptions): ParseOutcome 
 };
 
 const build = (source: string, g: DotGraph, opts: ParseOptions, f: Findings): ParseOutcome => {
-  const settings = readGraphSettings(g.attrs, f);
+  const settings = readGraphSettings(g.attrs, g.lines, f);
   const nodes: StepNode[] = [];
   const fileTexts = new Map<string, { text: string; path: string }>();
   for (const n of g.nodes.values()) {
@@ -80,7 +80,7 @@ const readRoutes = (edges: readonly DotEdge[], f: Findings): { routes: Route[]; 
   for (const e of edges) {
     for (const key of Object.keys(e.attrs)) {
       const w = edgeAttrWarning(key);
-      if (w) addWarning(f, e.from, key, `route ${e.from} -> ${e.to}: ${w}`);
+      if (w) addWarning(f, e.from, key, `route ${e.from} -> ${e.to}: ${w}`, e.lines[key]);
     }
     const text = e.attrs.condition;
     const cond = text === undefined || text.trim() === '' ? undefined : parseCondition(text);

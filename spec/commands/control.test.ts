@@ -7,7 +7,7 @@ import { at, by, created, given, prepared, queued, runDecider, RUNNING, running,
 const ctx = { at, by };
 const control = runDecider(decideControl);
 const finish = runDecider(decideFinishStep);
-const grant = runDecider((s, _: null) => decideGrantSlot(s));
+const grant = runDecider(decideGrantSlot);
 const paused = [...RUNNING, { type: 'StepInterrupted', data: { stepId: 's1', node: 'work', reason: 'paused' } }, { type: 'RunPaused', data: { by } }] as const;
 
 test('given a running step, when paused, then the step is interrupted and the run pauses', (t) => {
@@ -69,8 +69,8 @@ test('given a step that was interrupted, its late outcome is nothing', (t) => {
 });
 
 test('given a queued run, a slot starts it at the first step; a repeated grant is nothing', (t) => {
-  grant(t).given(created, queued).when(null).then({ type: 'RunStarted', data: { node: 'work' } });
-  grant(t).given(created, queued, started).when(null).thenNothing();
+  grant(t).given(created, queued).when({ held: 0, cap: 1 }).then({ type: 'RunStarted', data: { node: 'work' } });
+  grant(t).given(created, queued, started).when({ held: 1, cap: 1 }).thenNothing();
 });
 
 test('allowed actions per standing', (t) => {

@@ -20,17 +20,16 @@ const failed: RunEvent[] = [...RUNNING, { type: 'RunFailed', data: { reason: 'x'
 const succeeded: RunEvent[] = [...RUNNING, { type: 'RunSucceeded', data: { summary: 'ok' } }];
 const sent = (delivery: 'Resume' | 'Hold', text = 'hi', messageId = 'm1'): RunEvent => ({ type: 'MessageSent', data: { messageId, text, delivery, by } });
 
-test('message Resume into a live turn is delivered; Hold is kept; a blank text is refused', (t) => {
-  const base = { ...ctx, messageId: 'm1', text: 'hi', liveStep: 's1' };
-  message(t).given(...RUNNING).when({ ...base, delivery: 'Resume' }).then(sent('Resume'), { type: 'MessageDelivered', data: { messageId: 'm1', stepId: 's1' } });
+test('message Resume or Hold on a running step is recorded (reaching the live turn is the engine\'s reaction, lib/engine/steering.ts); a blank text is refused', (t) => {
+  const base = { ...ctx, messageId: 'm1', text: 'hi' };
+  message(t).given(...RUNNING).when({ ...base, delivery: 'Resume' }).then(sent('Resume'));
   message(t).given(...RUNNING).when({ ...base, delivery: 'Hold' }).then(sent('Hold'));
-  message(t).given(...RUNNING).when({ ...base, delivery: 'Resume', liveStep: null }).then(sent('Resume'));
   message(t).given(...RUNNING).when({ ...base, delivery: 'Resume', text: '  ' }).thenRefused('Invalid', 'text must not be blank');
 });
 
 test('message Resume on a paused run resumes it; on an ended run it is refused', (t) => {
-  message(t).given(...paused).when({ ...ctx, messageId: 'm', text: 'go on', delivery: 'Resume', liveStep: null }).then(sent('Resume', 'go on', 'm'), { type: 'RunResumed', data: { by } });
-  message(t).given(...RUNNING, { type: 'RunAborted', data: { by } }).when({ ...ctx, messageId: 'm', text: 'x', delivery: 'Hold', liveStep: null })
+  message(t).given(...paused).when({ ...ctx, messageId: 'm', text: 'go on', delivery: 'Resume' }).then(sent('Resume', 'go on', 'm'), { type: 'RunResumed', data: { by } });
+  message(t).given(...RUNNING, { type: 'RunAborted', data: { by } }).when({ ...ctx, messageId: 'm', text: 'x', delivery: 'Hold' })
     .thenRefused('Ended', 'the run has ended (Aborted); the message was not taken');
 });
 

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { decideAnswerQuestion } from '../../commands/answer-question.js';
 import { decideArchive } from '../../commands/archive.js';
 import { decideControl } from '../../commands/control.js';
-import { decideAskQuestion, decideContinueTurn, decideEndRun, decideFinishStep, decideGrantSlot, decideRecordWorktrees, decideStartStep } from '../../commands/engine-steps.js';
+import { decideAskQuestion, decideContinueTurn, decideEndRun, decideFinishStep, decideGrantSlot, decideRecordWorktrees, decideReportOutcome, decideStartStep } from '../../commands/engine-steps.js';
+import { decideDeliverMessage } from '../../commands/send-message.js';
 import { decideAddFolder, decideAddProject, decideChooseDefaultWorkflow, decideChoosePrimaryFolder, decideRemoveFolder, decideRenameProject } from '../../commands/projects.js';
 import type { Refusal } from '../../commands/refusal.js';
 import { decideResolve } from '../../commands/resolve.js';
@@ -76,13 +77,15 @@ const RUN_ROWS: Row[] = [
   runRow('Unarchive', [...failed, { type: 'RunArchived', data: { by } }], decideArchive, { ...ctx, state: 'Active' as const }, NOTHING),
   runRow('Resolve', failed, decideResolve, ctx, NOTHING),
   runRow('ReviseGoal', RUNNING, decideReviseGoal, { ...ctx, goal: 'new' }, NOTHING),
-  runRow('GrantSlot', [created, queued], (s) => decideGrantSlot(s), null, NOTHING),
+  runRow('GrantSlot', [created, queued], decideGrantSlot, { held: 0, cap: 1 }, NOTHING),
   runRow('RecordWorktrees', [created, queued, started], decideRecordWorktrees, [{ folder: 'f', path: '/p', directory: '/w', branch: 'b', base: 'c' }], NOTHING),
   runRow('StartStep', [created, queued, started, prepared], decideStartStep, { stepId: 's1', node: 'work', kind: 'agent', attempt: 1 }, NOTHING),
   runRow('FinishStep', RUNNING, decideFinishStep, { stepId: 's1', outcome: 'success' as const, summary: 'ok' }, NOTHING),
   runRow('AskQuestion', RUNNING, decideAskQuestion, { stepId: 's1', questionId: 'q1', prompt: 'Which?', options: [], allowText: true }, { refused: 'Conflict', why: 'the question is open: the agent waits on it' }),
   runRow('EndRun', done, decideEndRun, { success: true, text: 'ok' }, NOTHING),
   runRow('ContinueTurn', heldForTurn, decideContinueTurn, { stepId: 's1' }, NOTHING),
+  runRow('DeliverMessage', heldForTurn, decideDeliverMessage, { messageId: 'm1', stepId: 's1' }, NOTHING),
+  runRow('ReportOutcome', RUNNING, decideReportOutcome, { stepId: 's1', outcome: 'failure' as const, summary: 'tests fail' }, NOTHING),
   row('HandOver', given(...RUNNING), (s) => decideHandOver(owned(s)), applyRun, { refused: 'Forbidden', why: 'the run is the global supervisor\'s now' }),
 ];
 
@@ -160,8 +163,8 @@ const NOT_IN_TABLE: Record<string, string> = {
   decideHeld: 'a guard: why a supervisor is held, no events', decideRunCap: 'a guard', decideHarnessMove: 'a guard', decideOwnsRun: 'a guard', decideMayStartIn: 'a guard',
   decideStartReadiness: 'a guard: whether the harnesses a start needs are known not to work', decideRead: 'a guard', decideReason: 'a guard', decideTier: 'a reading of a tool\'s tier', decideSupervisorAction: 'a guard over the tiers', decideApproval: 'a reading of an approval card',
   // Known not to be [] on a repeat today, left to their owners (see the report of issue 18's E1):
-  decideSendMessage: 'a repeat with the same messageId is sent again once the first was delivered (the state keeps only held ids); message delivery is being reworked (E2)',
-  decideReportOutcome: 'a repeat of the same report records it again (last one wins); commands/engine-steps.ts is being reworked (E2)',
+  decideSendMessage: 'a repeat with the same messageId is sent again once the first was delivered (the state keeps only held ids); every call makes a new messageId, so no caller repeats one today',
+  decideCreateRun: 'no state to decide on: its caller appends at expected seq 0, so a repeat with the same run id is refused by the journal (Stale), not decided again',
   decideRecordCost: 'a repeat with the same turnId is counted again (the ledger keeps sums, not turn ids); costs are being reworked (C)',
 };
 

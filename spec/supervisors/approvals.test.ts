@@ -2,6 +2,7 @@ import '../helpers/env.js';
 import anyTest, { type TestFn } from 'ava';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { isLeft } from 'fp-ts/lib/Either.js';
+import { appendChat } from '../../lib/supervisors/chat.js';
 import { ask, supKit, textOf, type SupKit } from './kit.js';
 
 // Ask me first, end to end: a supervisor's call over MCP posts a card and does nothing; a person
@@ -54,6 +55,26 @@ test.serial('approved: the control is carried out as the supervisor, with its re
   const other = await decide(k, card, { decision: 'Deny' });
   t.is(other.status, 409);
   t.regex(other.body.detail, /already decided: Approve/);
+});
+
+test.serial('approved: a message card is issued as the message command, as the supervisor', async (t) => {
+  const { k, sp } = t.context;
+  const run = await k.busyRun(k.s.projectId);
+  const card = await cardOf(sp, 'message_run', { run, text: 'mind the tests', delivery: 'Hold', reason: 'nudge' });
+  const r = await decide(k, card, { decision: 'Approve' });
+  t.like(r.body, { decided: { decision: 'Approve', result: 'Applied', detail: 'done' } });
+  const sent = k.s.service.core.journal.read(`run:${run}`).filter((e) => e.type === 'MessageSent').at(-1)?.data;
+  t.like(sent, { text: 'mind the tests', delivery: 'Hold', reason: 'nudge', by: { kind: 'supervisor', name: k.sp } });
+});
+
+test.serial('approved, but the card\'s recorded arguments do not decode: Refused with what is wrong, nothing done', async (t) => {
+  const { k } = t.context;
+  const run = await k.busyRun(k.s.projectId);
+  appendChat(k.s.service.core.journal, k.sp, [{ type: 'ApprovalRequested', data: { cardId: 'c-bad', tool: 'message_run', run, args: { run, text: '  ', delivery: 'Hold', reason: 'x' }, reason: 'x' } }], new Date().toISOString());
+  const r = await decide(k, 'c-bad', { decision: 'Approve' });
+  t.like(r.body, { decided: { decision: 'Approve', result: 'Refused' } });
+  t.regex(r.body.decided.detail, /the card's arguments for message_run no longer decode: text/);
+  t.false(k.s.service.core.journal.read(`run:${run}`).some((e) => e.type === 'MessageSent'));
 });
 
 test.serial('approved after the run moved: Stale, recorded on the card, nothing applied', async (t) => {

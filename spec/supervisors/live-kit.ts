@@ -15,7 +15,7 @@ export interface ChatEntry { seq: number; at: string; type: string; data: any }
 export interface LiveKit {
   readonly s: TestServer;
   readonly model: ModelServer;
-  /** the Orbital-wide supervisor, made when the feature was switched on */
+  /** the global supervisor, made when the feature was switched on */
   readonly global: string;
   chat(id: string): Promise<ChatEntry[]>;
   /** the chat once `ok` holds (real CLI turns: a generous wait) */

@@ -196,5 +196,5 @@ test.serial('the tool lists: the supervisor-only tools only to those the spec na
   t.false(sp.includes('change_setting'));
   t.regex(textOf(await ask(t.context.sp, 'change_setting', { change: { _tag: 'TriggerPollInterval', seconds: 30 } })), /settings tool group is off/);
   t.regex(textOf(await ask(t.context.global, 'hand_up', { text: 'hi' })), /for project supervisors only/);
-  t.regex(textOf(await ask(t.context.sp, 'read_supervisor_activity', {})), /for the Orbital-wide supervisor only/);
+  t.regex(textOf(await ask(t.context.sp, 'read_supervisor_activity', {})), /for the global supervisor only/);
 });

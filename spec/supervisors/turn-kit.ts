@@ -1,5 +1,5 @@
 // What the supervisor-turn tests share: the real server with the feature on (live-kit.ts), the
-// Orbital-wide supervisor's real key as GET /api/supervisors shows it, and turn deps on the real
+// global supervisor's real key as GET /api/supervisors shows it, and turn deps on the real
 // CLIs that reach the server's own endpoint, <url>/mcp?supervisor=<key>, with its bearer token.
 import type { ExecutionContext } from 'ava';
 import { ensureToken } from '../../lib/auth/mcp-token.js';

@@ -25,10 +25,10 @@ const fixture: GitHubFixture = { webHost: web, tokens: ['t0k'], repositories: [w
 const open = async (at: Date) => {
   const clock = new ManualClock(at);
   const service = await openService({ home, clock });
-  return { clock, service, triggers: service.core.triggers! };
+  return { clock, service, triggers: service.triggers };
 };
 const runsOf = (service: Service) => [...service.core.runs.all()].sort((a, b) => (a.runId < b.runId ? -1 : 1));
-const statusOf = (service: Service, id: string) => (service.core.triggers!.get(id) as any).right.status;
+const statusOf = (service: Service, id: string) => (service.triggers.get(id) as any).right.status;
 const polledAfter = (service: Service, id: string, clock: ManualClock, since: number) =>
   eventually(() => ({ s: statusOf(service, id), n: clock.sleeping }), (x) => x.n === 1 && x.s._tag === 'Watching' && /^polled/.test(x.s.detail) && Date.parse(/at (\S+);/.exec(x.s.detail)![1]!) >= since);
 

@@ -18,7 +18,7 @@ test.serial('an event recorded without its run is reported lost, not re-fired', 
   let service = await openService({ home });
   const p = await service.addProject('demo', [{ path: gitRepo() }]);
   if (isLeft(p)) throw new Error(JSON.stringify(p.left));
-  const created = service.core.triggers!.create({ name: 'hook', project: 'demo', workflow: 'linear', source: { _tag: 'Webhook' }, goal: 'g' });
+  const created = service.triggers.create({ name: 'hook', project: 'demo', workflow: 'linear', source: { _tag: 'Webhook' }, goal: 'g' });
   if (isLeft(created)) throw new Error(JSON.stringify(created.left));
   const { rule, secret } = created.right;
   // what a crash between the two writes leaves: the event recorded, no run created
@@ -30,7 +30,7 @@ test.serial('an event recorded without its run is reported lost, not re-fired', 
 
   service = await openService({ home });
   t.teardown(() => closeService(service));
-  const triggers = service.core.triggers!;
+  const triggers = service.triggers;
   const events = triggers.events(rule.id, 10);
   if (isLeft(events)) throw new Error('no events');
   t.like(events.right.events[0], { id: 'webhook:d-crash', outcome: { _tag: 'Lost' } });
@@ -42,13 +42,13 @@ test.serial('an event recorded without its run is reported lost, not re-fired', 
   t.is(service.core.runs.size, 0);
   await closeService(service);
   service = await openService({ home });
-  t.is(service.core.triggers!.store.get(rule.id)!.notes.length, 1); // said once, not on every start
+  t.is(service.triggers.store.get(rule.id)!.notes.length, 1); // said once, not on every start
 });
 
 test.serial('a run the service refuses is recorded with the reason, and the event still counts as seen', async (t) => {
   const service = await openService({ home });
   t.teardown(() => closeService(service));
-  const triggers = service.core.triggers!;
+  const triggers = service.triggers;
   writeWorkflow(home, 'brittle', LINEAR.replace('digraph linear', 'digraph brittle'));
   const created = triggers.create({ name: 'brittle', project: 'demo', workflow: 'brittle', source: { _tag: 'Webhook' }, goal: 'g' });
   if (isLeft(created)) throw new Error(JSON.stringify(created.left));

@@ -69,13 +69,15 @@ export interface AppOptions {
   readonly workflows?: Record<string, string>;
   /** what `svc app` would leave in sessionStorage: the app sends it as a Bearer header */
   readonly secret?: string;
+  /** the system's colour scheme the page sees (prefers-color-scheme); Playwright's default is light */
+  readonly colorScheme?: 'light' | 'dark';
 }
 
 export const openApp = async (t: ExecutionContext, o: AppOptions): Promise<AppSession> => {
   await webBuilt();
   const server = o.server ?? await testServer({ ...(o.workflows ? { workflows: o.workflows } : {}) });
   if (!o.server) t.teardown(() => server.close());
-  const context = await (await sharedBrowser()).newContext({ viewport: { width: o.viewport.width, height: o.viewport.height }, baseURL: server.url });
+  const context = await (await sharedBrowser()).newContext({ viewport: { width: o.viewport.width, height: o.viewport.height }, baseURL: server.url, colorScheme: o.colorScheme ?? 'light' });
   t.teardown(() => context.close());
   if (o.secret) await context.addInitScript((secret) => sessionStorage.setItem('svc.secret', secret), o.secret);
   const page = await context.newPage();

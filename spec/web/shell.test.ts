@@ -42,6 +42,33 @@ for (const viewport of VIEWPORTS) {
   });
 }
 
+test('on a phone the navigation is one compact row on every page, and every entry is reached by keyboard and shown', async (t) => {
+  const app = await openApp(t, { viewport: PHONE });
+  const { page } = app;
+  const banner = page.getByRole('banner');
+  for (const [name, path] of NAV) {
+    await app.goto(path);
+    await page.getByRole('heading', { level: 1, name }).waitFor();
+    const box = (await banner.boundingBox())!;
+    t.true(box.height <= 56, `the banner is ${box.height} px high on ${name}`);
+    const current = (await page.getByRole('navigation', { name: 'Main' }).locator('[aria-current="page"]').boundingBox())!;
+    t.true(current.x >= 0 && current.x + current.width <= PHONE.width, `${name}'s own entry is in view`);
+  }
+  await page.screenshot({ path: '/tmp/shell-nav-phone-light.png' });
+  await app.goto('/');
+  await page.keyboard.press('Tab'); // the skip link
+  await page.keyboard.press('Tab'); // the brand, a link to Runs
+  for (const [name] of NAV) {
+    await page.keyboard.press('Tab');
+    t.is(await page.evaluate(() => document.activeElement?.textContent), name);
+    const box = (await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).boundingBox())!;
+    t.true(box.x >= 0 && box.x + box.width <= PHONE.width, `${name} scrolls into view when focused (${JSON.stringify(box)})`);
+  }
+  await page.keyboard.press('Enter');
+  await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+  app.noErrors(t);
+});
+
 test('deep links, Back and Forward, an unknown path, and run text shown as text', async (t) => {
   const app = await openApp(t, { viewport: VIEWPORTS[0]! });
   const runId = await startRun(app.server, { goal: EVIL, title: EVIL, workflow: 'linear', start: false });

@@ -63,7 +63,8 @@ for (const viewport of VIEWPORTS) {
     await app.axe(t, 'editor with a problem');
     // picking the problem takes the caret to its line
     await problem.getByRole('button').click();
-    t.is(await page.evaluate(() => { const a = document.activeElement as HTMLTextAreaElement; return a.value.slice(a.selectionStart, a.selectionEnd); }), '  w [kind=agent, persona=nobody, prompt="{{goal}}"]');
+    t.is(await page.evaluate(() => document.getSelection()?.toString()), '  w [kind=agent, persona=nobody, prompt="{{goal}}"]');
+    t.true(await page.evaluate(() => document.activeElement?.classList.contains('cm-content')), 'the caret is in the editor');
     t.is((await server.get(`/api/workflows/mine?project=${server.projectId}`)).status, 404, 'checking saves nothing');
     await editor.getByLabel('Workflow text').fill(BROKEN.replace('persona=nobody, ', ''));
     await status.filter({ hasText: 'Loads, no problems.' }).waitFor();
@@ -105,7 +106,7 @@ test('a refused save (not DOT) shows the detail and keeps the text', async (t) =
   await editor.locator('#wf-check').filter({ hasText: 'Does not load' }).waitFor();
   await editor.getByRole('button', { name: 'Save' }).click();
   t.regex(await editor.getByRole('alert').textContent() ?? '', /not a DOT file/);
-  t.is(await editor.getByLabel('Workflow text').inputValue(), 'this is not a graph');
+  t.is(await editor.getByLabel('Workflow text').textContent(), 'this is not a graph');
   t.is((await app.server.get(`/api/workflows/linear?project=${app.server.projectId}`)).body.origin, 'home');
   app.noErrors(t);
 });

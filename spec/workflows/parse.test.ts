@@ -155,3 +155,27 @@ test('an HTML-like prompt may span lines and is taken as written', (t) => {
   const wf = validateWorkflow(src, { name: 'x', origin: 'custom', personas: PERSONAS }).workflow;
   t.is(findNode(wf!, 'a')?.prompt, 'line one\nline two &amp; {{goal}}');
 });
+
+test('a misspelt attribute warns with its name and the line it is written on, on the graph, a node, an edge and a default', (t) => {
+  const source = [
+    'digraph w {',
+    '  lable="Graph"',
+    '  node [lable="every node"]',
+    '  start [kind=start]',
+    '  work [kind=agent, prompt="{{goal}}"]',
+    '  work [lable="Work"]',
+    '  done [kind=exit]',
+    '  start -> work [lable="go"]',
+    '  work -> done',
+    '}',
+  ].join('\n');
+  const r = validateWorkflow(source, { name: 'w', origin: 'custom', personas: PERSONAS }).result;
+  t.true(r.loads);
+  t.deepEqual(r.warnings, [
+    { node: null, attribute: 'lable', message: 'unknown graph attribute lable is ignored', line: 2 },
+    { node: 'start', attribute: 'lable', message: 'unknown attribute lable is ignored', line: 3 },
+    { node: 'work', attribute: 'lable', message: 'unknown attribute lable is ignored', line: 6 },
+    { node: 'done', attribute: 'lable', message: 'unknown attribute lable is ignored', line: 3 },
+    { node: 'start', attribute: 'lable', message: 'route start -> work: unknown edge attribute lable is ignored', line: 8 },
+  ]);
+});

@@ -1,8 +1,8 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Service } from '../../service/service.js';
-import type { Scope } from '../../service/events/hub.js';
-import { encodeFrame, KEEP_ALIVE, type Frame } from '../../service/events/frames.js';
+import type { Scope } from '../../push/hub.js';
+import { encodeFrame, KEEP_ALIVE, type Frame } from '../../push/frames.js';
 import { BodyError } from '../body.js';
 
 // GET /api/events: the push stream (Server-Sent Events), scoped to what a page shows. Idle, it

@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import { createReadStream } from 'node:fs';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import type { Service } from '../../service/service.js';
-import { readRunDiffOf, readRunWorkflow } from '../../service/run-page-reads.js';
+import { readRunDiffOf, readRunWorkflow } from '../../read-models/run-page-reads.js';
 import { reply } from '../reply.js';
 
 // What the app's run page reads besides the run's detail: the run's own workflow (to draw it and

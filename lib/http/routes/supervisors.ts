@@ -8,7 +8,6 @@ import { decideCard, listApprovals } from '../../supervisors/approvals.js';
 import { mayQuery } from '../../supervisors/may.js';
 import { readJson } from '../body.js';
 import { decodeOr400, refuseUnknownFields, refuseUnknownQuery } from '../decode.js';
-import { settingsAccess } from '../settings-access.js';
 import { intParam, reply } from '../reply.js';
 
 // Supervisors: GET/POST /api/supervisors, PATCH /api/supervisors/:id, POST /api/supervisors/:id/key,
@@ -46,7 +45,7 @@ export const supervisorRoutes = (router: Router, service: Service): void => {
   router.get('/api/supervisors/:supervisorId/approvals', (ctx: Context) => reply(ctx, listApprovals(service, id(ctx))));
   router.post('/api/supervisors/:supervisorId/approvals/:card', async (ctx: Context) => {
     const b = await body(ctx, DECISION_FIELDS, DecisionBody);
-    reply(ctx, await decideCard(service, settingsAccess(service), id(ctx), ctx.params['card']!, { ...b, sender: sourceOf(ctx).sender }));
+    reply(ctx, await decideCard(service, id(ctx), ctx.params['card']!, { ...b, sender: sourceOf(ctx).sender }));
   });
   router.get('/api/supervisors/:supervisorId/chat', (ctx: Context) => {
     refuseUnknownQuery(ctx.query, CHAT_QUERY);

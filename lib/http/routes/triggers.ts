@@ -18,10 +18,7 @@ import { quoted } from '../../inputs/quoted.js';
 
 const DELIVERY_ID = /^[\x21-\x7e]{1,200}$/;
 
-const triggersOf = (service: Service): Triggers => {
-  if (!service.core.triggers) throw new Error('the trigger rules are not open');
-  return service.core.triggers;
-};
+const triggersOf = (service: Service): Triggers => service.triggers;
 
 const fired = (service: Service, ctx: Context, o: FireOutcome): void => {
   const run = o._tag === 'Refused' ? {} : o.runId ? { runId: o.runId, url: service.runUrl(o.runId) } : {};

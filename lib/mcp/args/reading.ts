@@ -2,14 +2,14 @@ import * as t from 'io-ts';
 import { STANDINGS } from '../../service-api.js';
 import { args } from '../../inputs/object.js';
 import { intRange, nonBlank, oneOf, withDefault } from '../../inputs/kinds.js';
-import { PageSize, ProjectRef, RunId, SeqCursor, optionalReason } from './common.js';
+import { PageSize, ProjectRef, RunId, SeqCursor, ThreadCursor, optionalReason } from './common.js';
 
 // Arguments of the reading tools (spec, Tool endpoint > Reading tools).
 
 export const ListRunsArgs = args({}, { standing: oneOf(STANDINGS), project: ProjectRef });
 export const GetRunArgs = args({ run: RunId }, optionalReason);
 export const ListProjectsArgs = args({});
-export const ReadRunThreadArgs = args({ run: RunId, pageSize: PageSize(10) }, { before: t.string, ...optionalReason });
+export const ReadRunThreadArgs = args({ run: RunId, pageSize: PageSize(10) }, { before: ThreadCursor, ...optionalReason });
 export const ReadRunHistoryArgs = args({ run: RunId, pageSize: PageSize(25) }, { before: SeqCursor, ...optionalReason });
 export const ReadRunLogArgs = args({ run: RunId, pageSize: PageSize(50) }, { before: SeqCursor, ...optionalReason });
 export const ExportRunArgs = args({ run: RunId }, optionalReason);

@@ -25,7 +25,7 @@ export const keepSupervisorNotes: Tool = defineTool({
 export const handUp: Tool = defineTool({
   name: 'hand_up',
   group: 'messaging',
-  description: "Send a message to the Orbital-wide supervisor's chat (project supervisors only).",
+  description: "Send a message to the global supervisor's chat (project supervisors only).",
   args: args({ text: nonBlank(20_000) }),
   notes: { text: 'The message.' },
   call: (a, ctx) => desk(ctx)?.handUp(a.text) ?? notASupervisor,
@@ -34,7 +34,7 @@ export const handUp: Tool = defineTool({
 export const handOverRun: Tool = defineTool({
   name: 'hand_over_run',
   group: 'controlling',
-  description: 'Hand a run you own over to the Orbital-wide supervisor, which owns it afterwards (project supervisors only). Recorded on the run.',
+  description: 'Hand a run you own over to the global supervisor, which owns it afterwards (project supervisors only). Recorded on the run.',
   args: args({ run: RunId }, { reason: t.string }),
   notes: { ...runNotes, reason: 'Why you hand it over (required).' },
   call: (a, ctx) => desk(ctx)?.handOver(a.run, a.reason) ?? notASupervisor,
@@ -43,7 +43,7 @@ export const handOverRun: Tool = defineTool({
 export const readSupervisorActivity: Tool = defineTool({
   name: 'read_supervisor_activity',
   group: 'reading',
-  description: "Up to the 50 most recent short lines about project supervisors' actions, oldest first (Orbital-wide supervisor only).",
+  description: "Up to the 50 most recent short lines about project supervisors' actions, oldest first (the global supervisor only).",
   args: args({}),
   call: (_a, ctx) => desk(ctx)?.activity() ?? notASupervisor,
 });

@@ -81,7 +81,7 @@ export class SupervisorAgents {
     return s;
   }
 
-  // Our own entries are decoded here (the journal-read boundary); part 1's go to part 1's words.
+  // Our own entries are decoded here (the journal-read boundary); the records' entries (cards, actions) go to their own words.
   private decoded(e: Stored): Stored {
     if (!Object.prototype.hasOwnProperty.call(CHAT_AGENT_EVENT_CODECS, e.type)) return e;
     const d = decodeStored(CHAT_AGENT_EVENT_CODECS, e);
@@ -96,7 +96,7 @@ export class SupervisorAgents {
   private append(id: string, events: readonly NewEvent[]): Stored[] {
     const stream = this.deps.port.chatStream(id);
     const at = this.deps.now().toISOString();
-    // the chat is written by this loop, the HTTP route and part 1's tools: retry on a moved head
+    // the chat is written by this loop, the HTTP route and the supervisor tools: retry on a moved head
     for (;;) {
       const r = this.deps.journal.append(stream, this.deps.journal.head(stream), events, at);
       if (r._tag === 'Appended') return [...r.events];

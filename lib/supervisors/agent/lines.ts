@@ -1,6 +1,7 @@
 // One prompt line per chat entry, for "since your last turn". Bookkeeping entries (turn starts,
-// interruptions) are left out; part 1's entries are described by part 1, else shown as JSON.
-// What people wrote is theirs; the words of runs, CLIs and unknown entries are fenced as data.
+// interruptions) are left out; the records' entries (cards, actions, hand_ups) are described by
+// lib/supervisors, else shown as JSON. What people wrote is theirs; the words of runs, CLIs and
+// unknown entries are fenced as data.
 import type { ChatEntry } from '../../../projections/supervisor-turns.js';
 import { untrusted } from '../../untrusted.js';
 

@@ -1,5 +1,5 @@
-// What the live agent needs from supervisors part 1 (records, settings, ownership, ledger), as
-// one small interface so the agent's loop does not reach into how part 1 stores them.
+// What the live agent needs from the supervisor records (records, settings, ownership, ledger), as
+// one small interface so the agent's loop does not reach into how lib/supervisors stores them.
 import type { HarnessName } from '../../workflows/model.js';
 import type { RunBrief } from './prompt.js';
 import type { TurnCost } from './prices.js';
@@ -29,9 +29,9 @@ export interface SupervisorsPort {
   /** why turns and actions may not happen now (feature off, switched off, paused, at the limit), or null */
   heldBecause(id: string): string | null;
   ownedRuns(id: string): readonly RunBrief[];
-  /** the chat entry types (part 1's) that wake the supervisor: hand_up arriving, an approval decision */
+  /** the chat entry types (the records') that wake the supervisor: hand_up arriving, an approval decision */
   isWake(type: string): boolean;
-  /** one line for the prompt from an entry of part 1's types */
+  /** one line for the prompt from an entry of the records' types */
   describe(type: string, data: unknown): string | undefined;
   recordCost(id: string, turnId: string, cost: TurnCost, at: string): void;
 }

@@ -2,8 +2,8 @@ import type { Diagnostic } from './shapes.js';
 
 // Where in the workflow text a diagnostic belongs: the line that sets its attribute on its node
 // (or on the graph, when it names no node), else the node's own statement, else nowhere (null:
-// shown above the text). A pure guess from the text, so the editor can pin diagnostics while the
-// person types; the server's answer says which node and attribute, this only finds the line.
+// shown above the text). The server names the line for some (an unknown attribute); for the rest
+// this is a guess from the text, so the editor can pin diagnostics while the person types.
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -39,11 +39,15 @@ export interface Pinned {
   readonly line: number | null;
 }
 
+// The server's line, where it gives one, beats the guess (an edge's attribute, a `node [...]` default).
+const lineOf = (lines: readonly string[], d: Diagnostic): number | null =>
+  d.line !== undefined && d.line >= 1 && d.line <= lines.length ? d.line - 1 : locate(lines, d);
+
 export const pin = (source: string, errors: readonly Diagnostic[], warnings: readonly Diagnostic[]): Pinned[] => {
   const lines = source.split('\n');
   return [
-    ...errors.map((d) => ({ kind: 'error' as const, d, line: locate(lines, d) })),
-    ...warnings.map((d) => ({ kind: 'warning' as const, d, line: locate(lines, d) })),
+    ...errors.map((d) => ({ kind: 'error' as const, d, line: lineOf(lines, d) })),
+    ...warnings.map((d) => ({ kind: 'warning' as const, d, line: lineOf(lines, d) })),
   ];
 };
 

@@ -1,6 +1,6 @@
 import { signal, type Signal } from '@preact/signals';
 import { useEffect, useMemo } from 'preact/hooks';
-import type { BoardRow } from '../../service/runs-board.js';
+import type { BoardRow } from '../../read-models/runs-board.js';
 import { apiResponse, type ApiError } from '../api.js';
 import { openEvents, type StreamState } from '../events.js';
 

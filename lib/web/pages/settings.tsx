@@ -4,14 +4,15 @@ import { GeneralSettings } from '../components/settings-general.js';
 import { HarnessReadiness, RecentChanges } from '../components/settings-lists.js';
 import { McpSettings } from '../components/settings-mcp.js';
 import type { HarnessRow } from '../components/shapes.js';
+import { ThemeSwitch } from '../components/theme-switch.js';
 import { useLoad } from '../components/use-load.js';
 import type { PageProps } from '../routes.js';
 import { ErrorNote, Loading, PageHeading } from '../ui/page.js';
 
-// Settings: General, MCP, recent changes with their source, harness readiness. After any change
+// Settings: Appearance (this browser's theme), General, MCP, recent changes with their source, harness readiness. After any change
 // the settings and the recent changes are read again, so the page shows what the server stored.
 
-const SECTIONS = [['set-general', 'General'], ['set-mcp', 'MCP'], ['set-changes', 'Recent changes'], ['set-harnesses', 'Harnesses']] as const;
+const SECTIONS = [['set-appearance', 'Appearance'], ['set-general', 'General'], ['set-mcp', 'MCP'], ['set-changes', 'Recent changes'], ['set-harnesses', 'Harnesses']] as const;
 
 export const Page = (_: PageProps) => {
   const settings = useLoad(() => api<SettingsView>('settings'), []);
@@ -25,6 +26,10 @@ export const Page = (_: PageProps) => {
       <nav aria-label="Settings sections" class="tabs">
         {SECTIONS.map(([id, title]) => <a key={id} href={`#${id}`} class="button">{title}</a>)}
       </nav>
+      <section id="set-appearance" class="panel" aria-labelledby="set-appearance-h">
+        <h2 id="set-appearance-h" class="card-title">Appearance</h2>
+        <ThemeSwitch />
+      </section>
       <section id="set-general" class="panel" aria-labelledby="set-general-h">
         <h2 id="set-general-h" class="card-title">General</h2>
         <ErrorNote error={settings.error} />

@@ -1,7 +1,9 @@
 import { Diff2HtmlUI } from 'diff2html/lib-esm/ui/js/diff2html-ui-slim.js';
 import type { ColorSchemeType } from 'diff2html/lib/types.js';
+import { shownTheme } from '../theme.js';
 import css from 'diff2html/bundles/css/diff2html.min.css' with { type: 'text' };
-import hljsCss from 'highlight.js/styles/github-dark-dimmed.min.css' with { type: 'text' };
+import hljsDark from 'highlight.js/styles/github-dark-dimmed.min.css' with { type: 'text' };
+import hljsLight from 'highlight.js/styles/github.min.css' with { type: 'text' };
 
 // diff2html (with highlight.js for the languages it knows, by file name) and their stylesheets, in
 // their own chunk, loaded with the Worktree tab. The CSS is bundled as text and added to the
@@ -14,7 +16,11 @@ const style = (): void => {
   styled = true;
   const el = document.createElement('style');
   el.dataset['from'] = 'diff2html';
-  el.textContent = `${css}\n${hljsCss}`;
+  // highlight.js colours for the light theme, and the dark ones nested under the dark theme (chosen,
+  // or the system's when none is chosen), so the diff follows a theme switch without a redraw.
+  // :where() keeps the nested rules as specific as the stylesheet's own, so run.css still adjusts them.
+  el.textContent = `${css}\n${hljsLight}\n:where(:root[data-theme="dark"]) { ${hljsDark} }\n`
+    + `@media (prefers-color-scheme: dark) { :where(:root:not([data-theme])) { ${hljsDark} } }`;
   document.head.append(el);
 };
 
@@ -23,6 +29,6 @@ export const drawDiff = (target: HTMLElement, diff: string): void => {
   style();
   new Diff2HtmlUI(target, diff, {
     drawFileList: true, fileListStartVisible: true, fileContentToggle: false, outputFormat: 'line-by-line', matching: 'none',
-    colorScheme: 'dark' as ColorSchemeType, highlight: true, synchronisedScroll: false,
+    colorScheme: shownTheme() as ColorSchemeType, highlight: true, synchronisedScroll: false,
   }).draw();
 };

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import type { HistoryEvent } from '../../service/pages.js';
+import type { HistoryEvent } from '../../read-models/pages.js';
 import type { LogLine } from '../../state/log-store.js';
 import type { Feed, FeedState, RunData } from './data.js';
 

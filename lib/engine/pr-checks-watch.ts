@@ -1,10 +1,10 @@
-import { isLeft, right } from 'fp-ts/lib/Either.js';
 import { decideChecksFailed } from '../../commands/pr-checks-failed.js';
 import type { RunState } from '../../projections/run-state.js';
 import { resolveToken } from '../codehost/config.js';
 import { githubClient } from '../codehost/github.js';
-import { runStream } from '../state/run-stream.js';
-import type { ServiceCore } from './core.js';
+import type { Stored } from '../../journal/journal.js';
+import type { RunEvent } from '../../journal/run-events.js';
+import type { Settings } from '../settings/model.js';
 
 // The source of the supervisors' "checks failed" wake: while the live supervisors run, each
 // delivered pull request of a run whose owner wants that wake is read from the code host every
@@ -14,6 +14,18 @@ import type { ServiceCore } from './core.js';
 
 /** pull requests read per poll at most, newest runs first: a poll stays a handful of requests */
 const PER_POLL = 50;
+
+/** what the watch needs, and no more: lib/service/supervisor-loop.ts builds it from the service's parts */
+export interface ChecksWatchDeps {
+  settings(): Settings;
+  runs(): Iterable<RunState>;
+  /** whether the supervisor that owns the run wants to be woken when its checks fail */
+  wantsChecksWake(run: RunState): boolean;
+  /** the run's recorded events, oldest first */
+  history(runId: string): readonly Stored[];
+  /** appends to the run; false when it moved meanwhile (asked again next poll) */
+  record(runId: string, event: RunEvent): boolean;
+}
 
 const prKey = (runId: string, repository: string, number: number): string => `${runId} ${repository}#${number}`;
 
@@ -25,7 +37,7 @@ export class PullRequestChecksWatch {
   private readonly lastFailed = new Map<string, string | undefined>();
   private readonly finished = new Set<string>();
 
-  constructor(private readonly core: ServiceCore) {}
+  constructor(private readonly deps: ChecksWatchDeps) {}
 
   start(): void {
     if (!this.stopped) return;
@@ -45,20 +57,17 @@ export class PullRequestChecksWatch {
     this.timer = setTimeout(() => {
       this.polling = this.poll()
         .catch((err: unknown) => console.error('pull request checks poll failed', err))
-        .finally(() => this.next(this.core.settings.current.triggerPollSeconds * 1000));
+        .finally(() => this.next(this.deps.settings().triggerPollSeconds * 1000));
     }, ms);
     this.timer.unref();
   }
 
   private watched(): RunState[] {
-    const sups = this.core.supervisors;
-    return [...this.core.runs.all()]
+    return [...this.deps.runs()]
       .filter((r) => !r.archived && r.pullRequests.length > 0)
       .filter((r) => {
         const pr = r.pullRequests[r.pullRequests.length - 1]!;
-        if (this.finished.has(prKey(r.runId, pr.repository, pr.number))) return false;
-        const owner = sups.ownerOf(r);
-        return owner !== null && sups.get(owner)?.settings.wakeOn.checksFailed === true;
+        return !this.finished.has(prKey(r.runId, pr.repository, pr.number)) && this.deps.wantsChecksWake(r);
       })
       .sort((a, b) => (a.runId < b.runId ? 1 : -1))
       .slice(0, PER_POLL);
@@ -67,7 +76,7 @@ export class PullRequestChecksWatch {
   private recordedFailure(runId: string, key: string, number: number, repository: string): string | undefined {
     if (!this.lastFailed.has(key)) {
       let last: string | undefined;
-      for (const e of this.core.journal.read(runStream(runId))) {
+      for (const e of this.deps.history(runId)) {
         const d = e.data as { pullRequest?: { repository?: string; number?: number }; headCommit?: string };
         if (e.type === 'PullRequestChecksFailed' && d.pullRequest?.repository === repository && d.pullRequest.number === number) last = d.headCommit;
       }
@@ -77,7 +86,7 @@ export class PullRequestChecksWatch {
   }
 
   private async poll(): Promise<void> {
-    const cfg = this.core.settings.current.codeHost;
+    const cfg = this.deps.settings().codeHost;
     if (resolveToken(cfg) === null) return; // no code host set up: nothing to ask
     const client = githubClient(cfg);
     for (const run of this.watched()) {
@@ -91,8 +100,7 @@ export class PullRequestChecksWatch {
       if (read.right.state !== 'OPEN') this.finished.add(key);
       const event = decideChecksFailed(pr, read.right, this.recordedFailure(run.runId, key, pr.number, pr.repository));
       if (!event) continue;
-      const r = this.core.runs.transact(run.runId, () => right([event]), { at: this.core.now().toISOString(), onStale: 'refuse' });
-      if (!isLeft(r) && r.right._tag === 'Appended') this.lastFailed.set(key, event.data.headCommit);
+      if (this.deps.record(run.runId, event)) this.lastFailed.set(key, event.data.headCommit);
     }
   }
 }

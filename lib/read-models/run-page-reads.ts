@@ -3,7 +3,7 @@ import { conflict, notFound, type Outcome } from '../../commands/refusal.js';
 import { jumpTargets } from '../../commands/jump.js';
 import { readRunDiff, type FolderDiff, type UnreadableFolderDiff } from '../git/run-diff.js';
 import type { NodeKind } from '../workflows/model.js';
-import type { ServiceCore } from './core.js';
+import type { ServiceCore } from '../service/core.js';
 
 // Reads the app's run page needs beyond the run's detail: the workflow the run is walking (the
 // version it started on, not whatever the catalog holds now) and its changes as diff text.

@@ -6,7 +6,7 @@ import { gitOk } from '../git/git.js';
 import type { RunState } from '../../projections/run-state.js';
 import type { PullRequestRef } from '../service-api.js';
 import type { StepNode } from '../workflows/model.js';
-import type { ServiceCore } from './core.js';
+import type { Settings } from '../settings/model.js';
 
 // A deliver step: commit what the agents left uncommitted, push the run's branch of the primary
 // folder, open a pull request against the branch the run started from.
@@ -19,10 +19,11 @@ const commitLeftovers = async (dir: string, runId: string): Promise<void> => {
   await gitOk(dir, [...ident, '-c', 'core.hooksPath=/dev/null', 'commit', '--no-verify', '--no-gpg-sign', '-m', `svc: work of run ${runId}`]);
 };
 
-export const deliverRun = (core: ServiceCore) => async (s: RunState, node: StepNode): Promise<PullRequestRef> => {
+/** `codeHost`: read at each delivery, so a changed setting counts from the next one */
+export const deliverRun = (codeHost: () => Settings['codeHost']) => async (s: RunState, node: StepNode): Promise<PullRequestRef> => {
   const checkout = s.checkouts?.[0];
   if (!checkout) throw new Error('the run has no worktree to deliver');
-  const cfg = core.settings.current.codeHost;
+  const cfg = codeHost();
   const url = await originUrl(checkout.directory);
   const repo = url ? parseRepository(url, cfg.webHost) : undefined;
   if (!repo) throw new Error(`the origin of ${checkout.folder} is not on ${cfg.webHost}`);

@@ -1,4 +1,4 @@
-import type { Journal, Stored } from '../../../journal/journal.js';
+import type { Journal, Stored } from '../../journal/journal.js';
 import { frame, MAX_REPLAY, type Sink } from './frames.js';
 
 // A supervisor's scope (`/api/events?supervisor=<id>`): the entries appended to its chat stream,

@@ -1,9 +1,9 @@
-import type { Journal, Stored } from '../../../journal/journal.js';
-import { previewOf, type ActivityRow } from '../../state/activity-log.js';
-import type { LogLine, LogStore } from '../../state/log-store.js';
-import { runStream } from '../../state/run-stream.js';
-import { detailOf, type ServiceCore } from '../core.js';
-import { historyEventOf, threadRowOf } from '../pages.js';
+import type { Journal, Stored } from '../../journal/journal.js';
+import { previewOf, type ActivityRow } from '../state/activity-log.js';
+import type { LogLine, LogStore } from '../state/log-store.js';
+import { runStream } from '../state/run-stream.js';
+import { detailOf, type ServiceCore } from '../service/core.js';
+import { historyEventOf, threadRowOf } from '../read-models/pages.js';
 import { frame, MAX_REPLAY, type Sink } from './frames.js';
 
 // One run's scope (`/api/events?run=<id>`, `&log` for its log lines): after each append the run's

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { Journal } from '../../../journal/journal.js';
-import type { RunStreams } from '../../state/run-stream.js';
-import { boardRowJson, type ListedJson } from '../runs-board.js';
+import type { Journal } from '../../journal/journal.js';
+import type { RunStreams } from '../state/run-stream.js';
+import { boardRowJson, type ListedJson } from '../read-models/runs-board.js';
 import type { Sink } from './frames.js';
 
 // The runs index scope (`/api/events?runs`): "this run changed, here is its new board row". Each

@@ -1,9 +1,9 @@
-import type { ServiceCore } from '../core.js';
+import type { ServiceCore } from '../service/core.js';
 import { ChatWatch, parseChatId } from './chat-watch.js';
 import { frame, type Sink } from './frames.js';
 import { parseRunId, RunWatch } from './run-watch.js';
 import { RunsFeed } from './runs-feed.js';
-import type { ListedJson } from '../runs-board.js';
+import type { ListedJson } from '../read-models/runs-board.js';
 
 // The push stream's source: one journal listener per scope kind serves every connection, and a
 // connection costs nothing until something in its scope is appended. No timer runs while idle

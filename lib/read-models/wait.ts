@@ -4,7 +4,7 @@ import type { Journal, Stored } from '../../journal/journal.js';
 import type { RunState } from '../../projections/run-state.js';
 import { standingOf } from '../../projections/standing.js';
 import type { RunDetail, WaitChange } from '../service-api.js';
-import { detailOf, type ServiceCore } from './core.js';
+import { detailOf, type ServiceCore } from '../service/core.js';
 
 // wait_for_run: no polling. One journal listener serves every waiter: an append to a run nobody
 // waits on costs one map lookup, and an append to a watched run computes the run's view once for
