@@ -79,6 +79,10 @@ for (const viewport of VIEWPORTS) {
     t.false((await thread.innerText()).includes(run.dir), 'no absolute worktree path in the thread');
     await app.axe(t, 'the thread with activity cards');
     await page.screenshot({ path: `/tmp/activity-${viewport.width}.png`, fullPage: true });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await app.axe(t, 'the thread with activity cards, dark');
+    await page.screenshot({ path: `/tmp/activity-dark-${viewport.width}.png`, fullPage: true });
+    await page.emulateMedia({ colorScheme: 'light' });
 
     // the whole output, a click away
     const seq = card('seq 1 3000');
