@@ -124,12 +124,17 @@ export class ActivityLog {
     return out.reverse();
   }
 
-  /** Rows that changed after log line `line` (a push stream's resume), outputs cut to the preview. */
-  after(runId: string, line: number): ActivityRow[] {
+  /** Every row of the run as it is now, whole, in order. */
+  all(runId: string): ActivityRow[] {
     const rows = new Map<number, ActivityRow>();
     for (const { value } of this.db.getRange({ start: [runId, 1], end: [runId, Number.MAX_SAFE_INTEGER] })) rows.set(value.id, value);
     for (const row of this.unflushed.get(runId)?.values() ?? []) rows.set(row.id, row);
-    return [...rows.values()].filter((r) => r.line > line).sort((a, b) => a.id - b.id).map(previewOf);
+    return [...rows.values()].sort((a, b) => a.id - b.id);
+  }
+
+  /** Rows that changed after log line `line` (a push stream's resume), outputs cut to the preview. */
+  after(runId: string, line: number): ActivityRow[] {
+    return this.all(runId).filter((r) => r.line > line).map(previewOf);
   }
 
   subscribe(l: (runId: string, row: ActivityRow) => void): () => void {

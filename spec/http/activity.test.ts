@@ -3,6 +3,7 @@
 // goes from running to ok on a live stream, a resume that brings back what changed, bad input.
 import '../helpers/env.js';
 import test from 'ava';
+import { readFileSync } from 'node:fs';
 import { ACTIVE, FLAG_AGAIN, startActivityRun, useRealClaude, WAITING, WAITING_AGAIN } from '../helpers/activity-run.js';
 import { openSse } from '../helpers/sse.js';
 import { testServer } from '../helpers/server.js';
@@ -64,6 +65,12 @@ test('a claude turn\'s tool calls: rows by HTTP, live updates on the push stream
   t.is(again.find((r) => r.id === waitingRow.id)?.status, 'ok');
   t.false(again.some((r) => r.id < waitingRow.id), 'rows that did not change after the cut are not sent again');
   t.false(JSON.stringify(again).includes(run.dir), 'no absolute worktree path in the rows');
+
+  // an export carries the rows whole
+  const exported = (await s.post(`/api/runs/${run.runId}/export`, {})).body;
+  const kept = readFileSync(exported.path, 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((l) => l.kind === 'activity').map((l) => l.row);
+  t.deepEqual(kept.map((r) => r.title), page.rows.map((r: any) => r.title));
+  t.is(kept[2].output.length, seq.outputChars);
 });
 
 test('activity routes: bad input is a 4xx with a detail', async (t) => {
