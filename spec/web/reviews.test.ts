@@ -7,12 +7,15 @@ import { closeBrowser, openApp, VIEWPORTS, type AppSession } from './browser.js'
 // Reviewing a run's diff in real Chromium against the real server (runs on the scripted harness):
 // a line picked in the diff gets a comment, the draft survives a reload, "Send to agent" sends it,
 // the thread shows the review and the Worktree tab lists it with whether its code is still current.
-// At a gate the review is the person's answer: the run goes back to the agent step with it.
+// At a gate the review is the person's answer: the run goes back to the agent step with it. The
+// scripted agent acts on directives in its prompt, so the comment's `[write:…]` is its edit of the
+// commented line; once it lands, the Worktree tab marks the comment Outdated.
 // Screenshots go to /tmp/reviews-*.png for a look.
 
 test.after.always(closeBrowser);
 
 const shot = (app: AppSession, name: string, w: number) => app.page.screenshot({ path: `/tmp/reviews-${name}-${w}.png`, fullPage: true });
+const EDITED = 'Call it the second line. [write:notes.txt=second line]';
 const tab = (app: AppSession, name: string) => app.page.getByRole('tab', { name, exact: true }).click();
 
 for (const viewport of VIEWPORTS) {
@@ -39,24 +42,25 @@ for (const viewport of VIEWPORTS) {
     t.is(await draft.getByRole('textbox', { name: 'Comment on notes.txt:1' }).inputValue(), 'Say which line this is.', 'the draft survives a reload');
     t.is(await draft.getByRole('textbox', { name: 'Summary (optional)' }).inputValue(), 'Small things only.');
     // edited in the draft, then sent
-    await draft.getByRole('textbox', { name: 'Comment on notes.txt:1' }).fill('Say which line this is (edited).');
+    await draft.getByRole('textbox', { name: 'Comment on notes.txt:1' }).fill(EDITED);
     await app.axe(t, 'draft review');
     await shot(app, 'draft', viewport.width);
     await draft.getByRole('button', { name: 'Send to agent' }).click();
     await draft.getByText('Review recorded; sent back from the gate: the run goes back to step work, whose turn opens with the review.').waitFor();
     await draft.getByText('0 comments').waitFor();
-    const sent = app.page.getByRole('region', { name: 'Reviews sent' });
-    await sent.locator('li[data-outdated="false"]', { hasText: 'Say which line this is (edited).' }).getByText('Current').waitFor();
-    await app.axe(t, 'review sent');
-    await shot(app, 'sent', viewport.width);
-
     const submitted = (await history(app.server, runId)).find((e) => e.type === 'ReviewSubmitted');
-    t.like(submitted.data, { summary: 'Small things only.', comments: [{ path: 'notes.txt', side: 'new', line: 1, quote: 'first line', body: 'Say which line this is (edited).' }] });
+    t.like(submitted.data, { summary: 'Small things only.', comments: [{ path: 'notes.txt', side: 'new', line: 1, quote: 'first line', body: EDITED }] });
     // at a gate the review sends the run back: the agent step runs again with it, then the gate
     await eventually(() => history(app.server, runId), (es) => es.filter((e) => e.type === 'StepStarted' && e.data.node === 'work').length === 2);
     await eventually(() => detail(app.server, runId), (d) => d.phase === 'AtGate');
+    // the agent rewrote the line it was told about: the Worktree tab, read again as the run moved, says so
+    const sent = app.page.getByRole('region', { name: 'Reviews sent' });
+    await sent.locator('li[data-outdated="true"]', { hasText: EDITED }).getByText('Outdated').waitFor();
+    await app.page.locator('.d2h-file-wrapper', { hasText: 'notes.txt' }).getByText('second line').waitFor();
+    await app.axe(t, 'review outdated');
+    await shot(app, 'outdated', viewport.width);
     await tab(app, 'Thread');
-    await app.page.getByRole('list', { name: 'Thread' }).locator('li[data-kind="review"]', { hasText: 'notes.txt:1: Say which line this is (edited).' }).waitFor();
+    await app.page.getByRole('list', { name: 'Thread' }).locator('li[data-kind="review"]', { hasText: `notes.txt:1: ${EDITED}` }).waitFor();
     await shot(app, 'thread', viewport.width);
     await app.axe(t, 'thread with a review');
     app.noErrors(t);
