@@ -27,10 +27,15 @@ for (const viewport of VIEWPORTS) {
     await tab(app, 'Worktree');
     // the new side's line 1 of notes.txt, picked by its line number
     await app.page.locator('.d2h-file-wrapper', { hasText: 'notes.txt' }).locator('.d2h-code-linenumber .line-num2', { hasText: '1' }).first().click();
+    await app.page.locator('.d2h-file-wrapper', { hasText: 'notes.txt' }).locator('tr.picked', { hasText: 'first line' }).waitFor();
+    await app.page.screenshot({ path: `/tmp/reviews-picked-${viewport.width}.png` });
+    // the bar at the bottom of the window leads to the form, the comment box focused
+    await app.page.getByRole('button', { name: 'Comment on notes.txt:1' }).click();
     const form = app.page.getByRole('form', { name: 'Comment on the diff' });
+    t.true(await form.getByRole('textbox', { name: 'Comment' }).evaluate((el) => el === document.activeElement));
     t.is(await form.getByRole('combobox', { name: 'File' }).inputValue(), 'notes.txt');
     t.is(await form.getByRole('textbox', { name: 'Line', exact: true }).inputValue(), '1');
-    await form.getByRole('textbox', { name: 'Comment' }).fill('Say which line this is.');
+    await app.page.keyboard.type('Say which line this is.');
     await form.getByRole('button', { name: 'Add to review' }).click();
     const draft = app.page.getByRole('region', { name: /Draft review/ });
     await draft.getByText('1 comment').waitFor();

@@ -60,7 +60,7 @@ export const CommentForm = ({ files, target, setTarget, onAdd }: {
         <label class="check"><input type="checkbox" checked={whole} onChange={(e) => setWhole((e.target as HTMLInputElement).checked)} /> Whole file</label>
       </div>
       <label>Comment
-        <textarea rows={3} value={body} onInput={(e) => setBody(input(e))} />
+        <textarea id="review-comment" rows={3} value={body} onInput={(e) => setBody(input(e))} />
       </label>
       <button type="submit" disabled={!body.trim() || !file}>Add to review</button>
       {problem ? <p class="error" role="alert">{problem}</p> : null}

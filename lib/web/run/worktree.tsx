@@ -4,7 +4,7 @@ import { ErrorNote, Loading } from '../ui/page.js';
 import { revealFile } from './reveal-file.js';
 import { useThrottledLoad } from './throttle.js';
 import { CommentForm, DraftReview, SentReviews, type ReviewFile, type SentReview, type Target } from './review.js';
-import { useDraft } from './review-draft.js';
+import { placeOf, useDraft } from './review-draft.js';
 
 // The run's worktree: per folder what git says (branch, uncommitted counts, commits ahead), and the
 // diff of the run's changes against the commit its branch was made from, one block per file, drawn
@@ -51,9 +51,25 @@ const picked = (box: HTMLElement, e: MouseEvent, pick: Pick): void => {
   pick([...box.querySelectorAll('.d2h-file-wrapper')].indexOf(wrapper), onOld ? 'old' : 'new', n, e.shiftKey);
 };
 
-const Diff = ({ f, pick }: { readonly f: DiffFolder; readonly pick: Pick }) => {
+/** the lines picked for a comment, in one file of this folder's drawing */
+interface Picked { readonly file: number; readonly side: 'new' | 'old'; readonly from: number; readonly to: number }
+
+// Marks the picked rows in the drawn diff, so a click shows at once which lines the comment is on.
+const markPicked = (box: HTMLElement, p: Picked | null): void => {
+  for (const el of box.querySelectorAll('.picked')) el.classList.remove('picked');
+  const wrapper = p ? box.querySelectorAll('.d2h-file-wrapper')[p.file] : undefined;
+  if (!p || !wrapper) return;
+  for (const cell of wrapper.querySelectorAll(`.d2h-code-linenumber .${p.side === 'new' ? 'line-num2' : 'line-num1'}`)) {
+    const n = Number(cell.textContent?.trim());
+    if (n >= p.from && n <= p.to) cell.closest('tr')?.classList.add('picked');
+  }
+};
+
+const Diff = ({ f, pick, chosen }: { readonly f: DiffFolder; readonly pick: Pick; readonly chosen: Picked | null }) => {
   const box = useRef<HTMLDivElement>(null);
   const [failed, setFailed] = useState<string | null>(null);
+  const [drawn, setDrawn] = useState(0);
+  useEffect(() => { if (box.current) markPicked(box.current, chosen); }, [chosen?.file, chosen?.side, chosen?.from, chosen?.to, drawn]);
   const text = 'diff' in f ? f.diff : '';
   useEffect(() => {
     if (!text || !box.current) return;
@@ -64,6 +80,7 @@ const Diff = ({ f, pick }: { readonly f: DiffFolder; readonly pick: Pick }) => {
       // Each file's block scrolls sideways on a narrow screen: focusable, so a keyboard can scroll it.
       for (const el of box.current.querySelectorAll('.d2h-file-diff')) el.setAttribute('tabindex', '0');
       revealFile(box.current);
+      setDrawn((n) => n + 1);
     }, (e: Error) => { if (live) setFailed(e.message); });
     return () => { live = false; };
   }, [text]);
@@ -95,11 +112,18 @@ export const Worktree = ({ runId, changes }: { readonly runId: string; readonly 
   const files = useReviewFiles(diffs);
   const [draft, save] = useDraft(runId);
   const [target, setTarget] = useState<Target | null>(null);
+  // set by a click in the diff: a bar at the bottom of the window leads to the form, which is above
+  const [picking, setPicking] = useState(false);
+  const chosenIn = (folder: string): Picked | null => {
+    const i = target ? (files.byFolder.get(folder) ?? []).findIndex((x) => x.path === target.path) : -1;
+    return target && i >= 0 ? { file: i, side: target.side, from: target.line, to: target.endLine ?? target.line } : null;
+  };
   const pickIn = (folder: string): Pick => (i, side, line, extend) => {
     const path = files.byFolder.get(folder)?.[i]?.path;
     if (path === undefined) return;
     const from = target && extend && target.path === path && target.side === side ? target.line : null;
     setTarget(from === null ? { path, side, line } : { path, side, line: Math.min(from, line), endLine: Math.max(from, line) });
+    setPicking(true);
   };
   if (error) return <p class="muted" role="status">{error.detail}</p>;
   if (!status || !diffs) return <Loading what="the worktree" />;
@@ -113,13 +137,18 @@ export const Worktree = ({ runId, changes }: { readonly runId: string; readonly 
         <CommentForm files={files.all} target={target} setTarget={setTarget}
           onAdd={(c) => save({ ...draft, comments: [...draft.comments, { ...c, id: `${Date.now()}-${draft.comments.length}` }] })} />
       ) : null}
+      {target && picking ? (
+        <button type="button" class="pick-bar" onClick={() => { setPicking(false); document.getElementById('review-comment')?.focus(); }}>
+          Comment on {placeOf(target)}
+        </button>
+      ) : null}
       {status.map((f) => {
         const d = diffs.find((x) => x.folder === f.folder);
         return (
           <section key={f.folder} class="folder" aria-label={`Folder ${f.folder}`}>
             <h3>{f.folder}</h3>
             <Status f={f} />
-            {d ? <Diff f={d} pick={pickIn(f.folder)} /> : null}
+            {d ? <Diff f={d} pick={pickIn(f.folder)} chosen={chosenIn(f.folder)} /> : null}
           </section>
         );
       })}
