@@ -45,12 +45,14 @@ export const Thread = ({ data }: { readonly data: RunData }) => {
             const id = `step-${b.step.stepId}-${n}`;
             return (
               <li key={`s${b.step.stepId}-${n}`} class="step-group" data-step={b.step.node}>
-                <section aria-labelledby={id}>
+                {/* a group, not a section: a step visited twice has the same heading, and two region
+                    landmarks may not share a name */}
+                <div role="group" aria-labelledby={id}>
                   <StepHead step={b.step} continued={b.continued} id={id} />
                   <ol class="step-items" aria-label={`Step ${b.step.node ?? ''}`.trim()}>
                     {b.items.filter(shown).map((i) => <ItemView key={'thread' in i ? `r${i.thread.id}` : `a${i.activity.id}`} runId={data.runId} item={i} />)}
                   </ol>
-                </section>
+                </div>
               </li>
             );
           })}
