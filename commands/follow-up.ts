@@ -48,7 +48,7 @@ export const threadSummary = (s: RunState): string => {
 export const continuesOf = (s: RunState): Continues => {
   const session = s.lastSession ?? s.continues?.session;
   return {
-    runId: s.runId, checkouts: [...(s.checkouts ?? s.continues?.checkouts ?? [])], thread: threadSummary(s),
+    runId: s.runId, root: s.continues?.root ?? s.runId, checkouts: [...(s.checkouts ?? s.continues?.checkouts ?? [])], thread: threadSummary(s),
     ...(session ? { session: { harness: session.harness, node: session.node, sessionId: session.sessionId } } : {}),
   };
 };

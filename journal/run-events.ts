@@ -12,11 +12,12 @@ const Why = { reason: t.string };
 const By = { by: ActorCodec };
 
 const CheckoutCodec = withOptional({ folder: t.string, path: t.string, directory: t.string, branch: t.string, base: t.string }, { baseBranch: t.union([t.string, t.null]) });
-// A follow-up continues an ended run: the run it continues, that run's checkouts (its branch and
+// A follow-up continues an ended run: the run it continues, the first run of the chain (the
+// board shows a chain as one card), that run's checkouts (its branch and
 // worktrees, reused as they are), the last agent session to resume, and a short summary of the
 // thread for a CLI that starts afresh.
 const ContinuesCodec = withOptional(
-  { runId: t.string, checkouts: t.array(CheckoutCodec), thread: t.string },
+  { runId: t.string, root: t.string, checkouts: t.array(CheckoutCodec), thread: t.string },
   { session: t.type({ harness: Harness, node: t.string, sessionId: t.string }) },
 );
 const PullRequestCodec = t.type({ repository: t.string, number: t.number, url: t.string });

@@ -10,6 +10,7 @@ import { PullRequest } from '../run/pull-request.js';
 import { Gate } from '../run/gate.js';
 import { Question } from '../run/question.js';
 import { GoalForm, MessageBox } from '../run/steer.js';
+import { FollowUpForm, FollowUpLinks } from '../run/follow-up.js';
 import { addRunStyle } from '../run/style.js';
 import { Tabs, type TabDef } from '../run/tabs.js';
 import { Worktree } from '../run/worktree.js';
@@ -75,6 +76,7 @@ export const Page = ({ params, query }: PageProps) => {
       </PageHeading>
       <ErrorNote error={error} />
       <RestartedAs data={data} />
+      <FollowUpLinks run={run} />
       {data.stream.value === 'retrying' ? <p class="muted" role="status">Reconnecting to the server…</p> : null}
       <Controls data={data} run={run} />
       <Question data={data} run={run} />
@@ -91,6 +93,7 @@ export const Page = ({ params, query }: PageProps) => {
       ) : null}
       {going ? <MessageBox data={data} run={run} /> : null}
       {run.canReviseGoal ? <GoalForm data={data} run={run} /> : null}
+      {!going && !run.archived ? <FollowUpForm run={run} /> : null}
       <RunActions data={data} run={run} />
       <Tabs label="Run content" tabs={TABS} selected={tab} onSelect={select}>
         {tab === 'thread' ? <Thread data={data} />
