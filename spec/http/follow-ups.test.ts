@@ -116,6 +116,8 @@ test('a follow-up works the same worktree; while it goes, another follow-up of t
   const thirdId = (third.structuredContent as { run: string }).run;
   await untilStanding(s, thirdId, 'Succeeded');
   t.is((await detail(s, thirdId)).continues, live);
+  t.false((await detail(s, thirdId)).allowedActions.includes('Restart'), 'a follow-up is followed up again, not restarted');
+  t.true((await detail(s, first)).allowedActions.includes('Restart'));
   t.deepEqual((await detail(s, live)).continuedBy, [thirdId]);
   t.true(existsSync(join(dir, 'two.txt')), 'the follow-up wrote into the first run\'s worktree');
 });

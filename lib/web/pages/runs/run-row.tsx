@@ -27,7 +27,7 @@ const Attempts = ({ attempts }: { readonly attempts: readonly BoardRow[] }) => (
   <div class="board-attempts muted">
     <span class="chip">{attempts.length} attempts</span>
     {attempts.map((a, i) => (
-      <span key={a.runId}> <Link href={`/runs/${encodeURIComponent(a.runId)}`} aria-label={`Attempt ${i + 1}: ${a.title} (${a.standing})`}>#{i + 1} {a.standing}</Link></span>
+      <span key={a.runId}><Link href={`/runs/${encodeURIComponent(a.runId)}`} title={a.title}>Attempt {i + 1}: {a.standing}</Link></span>
     ))}
   </div>
 );
