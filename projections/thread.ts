@@ -15,12 +15,22 @@ export interface ThreadRow {
   readonly text: string;
   /** why the actor did it, when it said (goal, goal-revised, message, answer rows) */
   readonly reason?: string;
+  /** the step a step row or the agent's words belong to: the app groups a step's rows and tool calls by it */
+  readonly stepId?: string;
+  /** on a step row: the workflow node */
+  readonly node?: string;
+  /** on a step's start: the CLI and model it runs on */
+  readonly harness?: string;
+  readonly model?: string;
 }
 
 const from = (by: Actor): Pick<ThreadRow, 'author' | 'authorName'> =>
   by.kind === 'engine' ? { author: 'service' } : by.name ? { author: by.kind, authorName: by.name } : { author: by.kind };
 
 const why = (d: { reason?: string }): Pick<ThreadRow, 'reason'> => (d.reason ? { reason: d.reason } : {});
+
+const runsOn = (d: { harness?: string; model?: string }): Pick<ThreadRow, 'harness' | 'model'> =>
+  ({ ...(d.harness ? { harness: d.harness } : {}), ...(d.model ? { model: d.model } : {}) });
 
 const control = (what: string, d: { by: Actor; reason?: string }): Omit<ThreadRow, 'id' | 'at'> =>
   ({ kind: 'control', ...from(d.by), text: d.reason ? `${what}: ${d.reason}` : what });
@@ -30,14 +40,14 @@ export const threadRow = (e: RunEvent): Omit<ThreadRow, 'id' | 'at'> | null => {
     case 'RunCreated': return { kind: 'goal', ...from(e.data.by), text: e.data.goal, ...why(e.data) };
     case 'GoalRevised': return { kind: 'goal-revised', ...from(e.data.by), text: e.data.goal, ...why(e.data) };
     case 'MessageSent': return { kind: 'message', ...from(e.data.by), text: e.data.text, ...why(e.data) };
-    case 'AgentReplied': return { kind: 'agent', author: 'run-agent', text: e.data.text };
+    case 'AgentReplied': return { kind: 'agent', author: 'run-agent', text: e.data.text, stepId: e.data.stepId };
     case 'QuestionAsked': return { kind: 'question', author: 'run-agent', text: e.data.options.length ? `${e.data.prompt} [${e.data.options.join(' | ')}]` : e.data.prompt };
     case 'QuestionAnswered': return { kind: 'answer', ...from(e.data.by), text: typeof e.data.answer === 'string' ? e.data.answer : e.data.answer.join(', '), ...why(e.data) };
     case 'QuestionWithdrawn': return { kind: 'note', author: 'service', text: `question withdrawn: ${e.data.reason}` };
-    case 'StepStarted': return { kind: 'step', author: 'service', text: `step ${e.data.node} started` };
-    case 'StepSucceeded': return { kind: 'step', author: 'service', text: `step ${e.data.node} succeeded: ${e.data.summary}` };
-    case 'StepFailed': return { kind: 'step', author: 'service', text: `step ${e.data.node} failed: ${e.data.summary}` };
-    case 'StepInterrupted': return { kind: 'step', author: 'service', text: `step ${e.data.node} interrupted: ${e.data.reason}` };
+    case 'StepStarted': return { kind: 'step', node: e.data.node, author: 'service', text: `step ${e.data.node} started`, stepId: e.data.stepId, ...runsOn(e.data) };
+    case 'StepSucceeded': return { kind: 'step', node: e.data.node, author: 'service', text: `step ${e.data.node} succeeded: ${e.data.summary}`, stepId: e.data.stepId };
+    case 'StepFailed': return { kind: 'step', node: e.data.node, author: 'service', text: `step ${e.data.node} failed: ${e.data.summary}`, stepId: e.data.stepId };
+    case 'StepInterrupted': return { kind: 'step', node: e.data.node, author: 'service', text: `step ${e.data.node} interrupted: ${e.data.reason}`, stepId: e.data.stepId };
     case 'RunPaused': return control('paused', e.data);
     case 'RunResumed': return control('resumed', e.data);
     case 'RunRetried': return control('retried', e.data);

@@ -49,6 +49,7 @@ export const runAgentStep = (ctx: EngineContext, run: RunState, node: StepNode):
     runTools: { url: tools.url, token: tools.token },
     env: {}, watchdogMs: deps.settings().watchdogSeconds * 1000, signal: abort.signal,
     onLog: (line) => deps.logs.write(run.runId, 'agent', line.text),
+    onActivity: (a) => void deps.logs.activity.record(run.runId, stepId, a, deps.now().toISOString()),
     onMessage: (text) => ctx.apply(run.runId, (s) => (s.step?.stepId === stepId ? accept({ type: 'AgentReplied', data: { stepId, text } }) : nothing())),
     onSession: (sessionId) => ctx.apply(run.runId, (s) => (s.step?.stepId === stepId ? accept({ type: 'StepSessionStarted', data: { stepId, sessionId } }) : nothing())),
     onProcess: (p) => ctx.apply(run.runId, (s) => (s.step?.stepId === stepId ? accept({ type: 'StepProcessStarted', data: { stepId, ...p } }) : nothing())),
@@ -61,6 +62,7 @@ export const runAgentStep = (ctx: EngineContext, run: RunState, node: StepNode):
     ctx.live.remove(stepId);
     tools.revoke();
     ctx.log(run.runId, `step ${node.id} turn ended: ${r.outcome}${r.failure ? ` (${r.failure})` : ''}`);
+    deps.logs.activity.endStep(run.runId, stepId, `the turn ended (${r.outcome}) before this call finished`, deps.now().toISOString());
     if (r.failure === 'unavailable') deps.recheckHarness?.(harness);
     finish(ctx, run.runId, stepId, r);
   }));

@@ -108,6 +108,7 @@ export class Engine {
       }
       if (!ended.gone) return; // never run the step again beside a process that still lives
       this.ctx.log(s.runId, `step ${s.step?.node} was in flight when the service stopped; running it again`);
+      this.deps.logs.activity.endStep(s.runId, stepId, 'the service stopped while this call was running', this.deps.now().toISOString(), true);
       this.ctx.apply(s.runId, (r) => decideFinishStep(r, { stepId, outcome: 'interrupted', summary: 'the service stopped while this step was running' }));
     } finally {
       this.recovering.delete(stepId);

@@ -1,4 +1,5 @@
 import type { HarnessName, ToolAccess } from '../workflows/model.js';
+import type { ActivityReport } from './activity.js';
 import type { GroupLeader } from './process-group.js';
 
 export type { GroupLeader } from './process-group.js';
@@ -48,6 +49,8 @@ export interface TurnInput {
   readonly signal: AbortSignal;
   /** every output line, raw or lightly formatted, for the run's log */
   readonly onLog: (line: AgentLogLine) => void;
+  /** each tool call as it starts and as it ends (lib/harness/activity.ts), after the log line that told of it */
+  readonly onActivity?: (report: ActivityReport) => void;
   /** the agent's chat messages, for the run's thread */
   readonly onMessage: (text: string) => void;
   /** the session/thread id as soon as the CLI reveals it */

@@ -3,6 +3,7 @@
 // when the process exits (a message queued just before the result then still gets its answer).
 import type { Availability, HarnessAdapter, Turn, TurnInput, TurnResult } from './adapter.js';
 import { claudeArgs, claudeUserLine } from './claude-args.js';
+import { claudeActivity } from './claude-activity.js';
 import { claudeTurnResult, readClaudeEvent, type ClaudeState } from './claude-events.js';
 import { classifyText, clip } from './classify.js';
 import { askCli, binFor, lastLines, MCP_TOOL_TIMEOUT_MS, processResult, RUN_TOKEN_ENV, turnEnv, versionOf, parseJsonLine, type HarnessConfig } from './common.js';
@@ -52,6 +53,7 @@ export const startClaudeTurn = (bin: string, config: HarnessConfig, input: TurnI
       if (!ev) return input.onLog({ text: line });
       holdDuringRunTool(ev, runToolCalls, (held) => cli.hold(held));
       input.onLog({ text: readClaudeEvent(ev, state, { onMessage: input.onMessage, onSession: (id) => input.onSession?.(id) }) });
+      for (const a of claudeActivity(ev, input.cwd)) input.onActivity?.(a);
       if (ev.type === 'result') close();
     },
   });

@@ -3,6 +3,7 @@
 import type { Availability, HarnessAdapter, Turn, TurnInput, TurnResult } from './adapter.js';
 import { classifyText, clip } from './classify.js';
 import { codexArgs } from './codex-args.js';
+import { codexActivity } from './codex-activity.js';
 import { codexTurnResult, readCodexEvent, type CodexState } from './codex-events.js';
 import { askCli, binFor, lastLines, processResult, RUN_TOKEN_ENV, turnEnv, versionOf, parseJsonLine, type HarnessConfig } from './common.js';
 import { runCli, type CliExit } from './process.js';
@@ -44,6 +45,7 @@ export const startCodexTurn = (bin: string, config: HarnessConfig, input: TurnIn
       const ev = parseJsonLine(line);
       if (ev) holdDuringRunTool(ev, (held) => cli.hold(held));
       input.onLog({ text: ev ? readCodexEvent(ev, state, { onMessage: input.onMessage, onSession: (id) => input.onSession?.(id) }) : line });
+      if (ev) for (const a of codexActivity(ev, input.cwd)) input.onActivity?.(a);
     },
   });
   return { result: cli.exit.then((exit) => finish(exit, state, input)), send: () => false, holdWatchdog: (held) => cli.hold(held) };

@@ -4,6 +4,7 @@ import type { Availability, HarnessAdapter, Turn, TurnInput, TurnResult } from '
 import { classifyText, clip } from './classify.js';
 import { binFor, lastLines, processResult, turnEnv, versionOf, parseJsonLine, type HarnessConfig } from './common.js';
 import { opencodeArgs, opencodeConfig } from './opencode-args.js';
+import { opencodeActivity } from './opencode-activity.js';
 import { opencodeTurnResult, readOpencodeEvent, type OpencodeState } from './opencode-events.js';
 import { runCli, type CliExit } from './process.js';
 
@@ -34,6 +35,7 @@ export const startOpencodeTurn = (bin: string, config: HarnessConfig, input: Tur
     onLine: (line) => {
       const ev = parseJsonLine(line);
       input.onLog({ text: ev ? readOpencodeEvent(ev, state, { onMessage: input.onMessage, onSession: (id) => input.onSession?.(id) }) : line });
+      if (ev) for (const a of opencodeActivity(ev, input.cwd)) input.onActivity?.(a);
     },
   });
   return { result: cli.exit.then((exit) => finish(exit, state, input)), send: () => false, holdWatchdog: cli.hold };

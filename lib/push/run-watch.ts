@@ -1,4 +1,5 @@
 import type { Journal, Stored } from '../../journal/journal.js';
+import { previewOf, type ActivityRow } from '../state/activity-log.js';
 import type { LogLine, LogStore } from '../state/log-store.js';
 import { runStream } from '../state/run-stream.js';
 import { detailOf, type ServiceCore } from '../service/core.js';
@@ -7,7 +8,8 @@ import { frame, MAX_REPLAY, type Sink } from './frames.js';
 
 // One run's scope (`/api/events?run=<id>`, `&log` for its log lines): after each append the run's
 // detail (as get_run gives it) with the new thread rows and history events; with `&log`, new log
-// lines in batches. The id is `run:<runId>:<seq>:<line>` (the last journal seq and log line the
+// lines in batches, with the activity rows that changed beside them (`activity`, outputs cut to
+// a preview; a row comes again when it ends). The id is `run:<runId>:<seq>:<line>` (the last journal seq and log line the
 // client holds), so a resume is exact: both are durable counters of the run.
 
 interface Watcher {
@@ -16,9 +18,20 @@ interface Watcher {
   seq: number;
   line: number;
   readonly sink: Sink;
-  /** live log lines that arrived while the resume was reading the store */
-  held: LogLine[] | null;
+  /** live log lines and activity rows that arrived while the resume was reading the store */
+  held: Batch | null;
 }
+
+interface Batch { readonly lines: LogLine[]; readonly activity: ActivityRow[] }
+
+const batch = (): Batch => ({ lines: [], activity: [] });
+
+// A row changes once, running → ended: of two copies the ended one is the newer.
+const latestRows = (rows: readonly ActivityRow[]): ActivityRow[] => {
+  const byId = new Map<number, ActivityRow>();
+  for (const r of rows) if (byId.get(r.id)?.status === 'running' || !byId.has(r.id) || r.status !== 'running') byId.set(r.id, r);
+  return [...byId.values()].sort((a, b) => a.id - b.id);
+};
 
 const LOG_FLUSH_MS = 50;
 
@@ -29,7 +42,7 @@ export const parseRunId = (lastId: string, runId: string): { seq: number; line: 
 
 export class RunWatch {
   private readonly watchers = new Map<string, Set<Watcher>>();
-  private readonly pendingLines = new Map<Watcher, LogLine[]>();
+  private readonly pendingLines = new Map<Watcher, Batch>();
   private timer: NodeJS.Timeout | null = null;
 
   constructor(private readonly core: ServiceCore, journal: Journal, logs: LogStore) {
@@ -37,6 +50,7 @@ export class RunWatch {
       if (stream.startsWith('run:')) this.onAppended(stream.slice(4), events);
     });
     logs.subscribe((runId, line) => this.onLine(runId, line));
+    logs.activity.subscribe((runId, row) => this.onLine(runId, previewOf(row)));
   }
 
   get size(): number {
@@ -52,7 +66,7 @@ export class RunWatch {
   /** Starts following; with `from` (a parsed Last-Event-ID) it first sends what the client missed. */
   async watch(runId: string, log: boolean, sink: Sink, from: { seq: number; line: number } | null): Promise<() => void> {
     const state = this.core.runs.get(runId)!;
-    const w: Watcher = { runId, log, seq: from?.seq ?? state.seq, line: from?.line ?? this.core.logs.head(runId), sink, held: log ? [] : null };
+    const w: Watcher = { runId, log, seq: from?.seq ?? state.seq, line: from?.line ?? this.core.logs.head(runId), sink, held: log ? batch() : null };
     const set = this.watchers.get(runId) ?? new Set<Watcher>();
     this.watchers.set(runId, set);
     set.add(w);
@@ -69,9 +83,10 @@ export class RunWatch {
       await this.core.logs.flushed();
       const lines = from ? this.core.logs.after(runId, w.line, MAX_REPLAY + 1) : [];
       if (lines.length > MAX_REPLAY) return this.reset(w, stop);
-      const held = w.held ?? [];
+      const rows = from ? this.core.logs.activity.after(runId, w.line) : [];
+      const held = w.held ?? batch();
       w.held = null;
-      this.sendLines(w, [...lines, ...held]);
+      this.sendLines(w, { lines: [...lines, ...held.lines], activity: [...rows, ...held.activity] });
     }
     return stop;
   }
@@ -108,15 +123,14 @@ export class RunWatch {
     w.sink.deliver({ event: 'run', data, id: this.id(w) });
   }
 
-  private onLine(runId: string, line: LogLine): void {
+  private onLine(runId: string, item: LogLine | ActivityRow): void {
     const set = this.watchers.get(runId);
     if (!set) return;
     for (const w of set) {
       if (!w.log) continue;
-      if (w.held) { w.held.push(line); continue; }
-      const pending = this.pendingLines.get(w) ?? [];
-      pending.push(line);
-      this.pendingLines.set(w, pending);
+      const to = w.held ?? this.pendingLines.get(w) ?? batch();
+      if ('n' in item) to.lines.push(item); else to.activity.push(item);
+      if (!w.held) this.pendingLines.set(w, to);
     }
     if (!this.timer && this.pendingLines.size) this.timer = setTimeout(() => this.flushLines(), LOG_FLUSH_MS);
   }
@@ -127,13 +141,14 @@ export class RunWatch {
     this.pendingLines.clear();
   }
 
-  private sendLines(w: Watcher, lines: readonly LogLine[]): void {
+  private sendLines(w: Watcher, b: Batch): void {
     // Lines read back from the store and lines held while reading may overlap: keep each once, in order.
     const fresh: LogLine[] = [];
-    for (const l of lines) if (l.n > (fresh[fresh.length - 1]?.n ?? w.line)) fresh.push(l);
-    if (fresh.length === 0) return;
-    w.line = fresh[fresh.length - 1]!.n;
-    w.sink.deliver(frame('log', { lines: fresh }, this.id(w)));
+    for (const l of b.lines) if (l.n > (fresh[fresh.length - 1]?.n ?? w.line)) fresh.push(l);
+    const activity = latestRows(b.activity);
+    if (fresh.length === 0 && activity.length === 0) return;
+    w.line = Math.max(w.line, fresh[fresh.length - 1]?.n ?? 0);
+    w.sink.deliver(frame('log', { lines: fresh, ...(activity.length ? { activity } : {}) }, this.id(w)));
   }
 
   close(): void {

@@ -2,6 +2,7 @@ import { decodeStored, isUnreadable } from '../../journal/decode.js';
 import type { Journal, Stored } from '../../journal/journal.js';
 import { RUN_EVENT_CODECS, type RunEvent } from '../../journal/run-events.js';
 import { threadRow, type ThreadRow } from '../../projections/thread.js';
+import type { ActivityRow } from '../state/activity-log.js';
 import type { LogLine, LogStore } from '../state/log-store.js';
 import { runStream } from '../state/run-stream.js';
 
@@ -60,4 +61,11 @@ export const logPage = (logs: LogStore, runId: string, before: number | undefine
   const lines = logs.page(runId, before, size);
   const first = lines[0]?.n ?? 1;
   return { lines, before: first > 1 ? first : null };
+};
+
+/** The run's tool calls, newest page first, outputs cut to a preview (the row's own read has it all). */
+export const activityPage = (logs: LogStore, runId: string, before: number | undefined, size: number): { rows: ActivityRow[]; before: number | null } => {
+  const rows = logs.activity.page(runId, before, size);
+  const first = rows[0]?.id ?? 1;
+  return { rows, before: first > 1 ? first : null };
 };

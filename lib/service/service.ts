@@ -13,7 +13,7 @@ import type { Actor, ControlInput, FollowUpWhat, HttpRun, ProjectView, RunSummar
 import type { SettingChange, SettingSource } from '../settings/model.js';
 import { detailOf, summaryOf, type ServiceCore } from './core.js';
 import { exportRun } from '../read-models/export-run.js';
-import { historyPage, logPage, threadPage } from '../read-models/pages.js';
+import { activityPage, historyPage, logPage, threadPage } from '../read-models/pages.js';
 import * as projects from './projects.js';
 import * as commands from './run-commands.js';
 import { followUp } from './follow-ups.js';
@@ -126,6 +126,15 @@ export class Service implements ServiceApi {
   }
   readLog(runId: string, before: number | undefined, pageSize: number) {
     return this.known(runId, () => logPage(this.core.logs, runId, before, pageSize));
+  }
+  readActivity(runId: string, before: number | undefined, pageSize: number) {
+    return this.known(runId, () => activityPage(this.core.logs, runId, before, pageSize));
+  }
+  /** one activity row with its whole output */
+  readActivityRow(runId: string, rowId: number) {
+    if (!this.core.runs.get(runId)) return left(notFound('run', runId));
+    const row = this.core.logs.activity.get(runId, rowId);
+    return row ? right({ row }) : left(notFound('activity row', String(rowId)));
   }
 
   async exportRun(runId: string) {

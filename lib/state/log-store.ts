@@ -1,5 +1,6 @@
 import type { Database, Key } from 'lmdb';
 import type { Store } from '../../journal/store.js';
+import { ActivityLog } from './activity-log.js';
 
 // A run's log: service lines and agent output, merged in the order they happened. Lines are not
 // events: they are many, and they never change what a run does.
@@ -19,9 +20,12 @@ export class LogStore {
   private readonly db: Database<StoredLine, Key>;
   private readonly next = new Map<string, number>();
   private readonly listeners = new Set<(runId: string, line: LogLine) => void>();
+  /** the agent's tool calls, one row each, kept beside the lines (lib/state/activity-log.ts) */
+  readonly activity: ActivityLog;
 
   constructor(store: Store) {
     this.db = store.db<StoredLine>('log');
+    this.activity = new ActivityLog(store, (runId) => this.head(runId));
   }
 
   private last(runId: string): number {

@@ -64,7 +64,8 @@ for (const [name, target, hosts, kind] of BAD) {
   }
 }
 
-const GOOD: Case[] = [
+type GoodCase = [string, (path: string) => (p: number) => string, (p: number) => string[], number];
+const GOOD: GoodCase[] = [
   ['localhost and the port', origin, (p) => [`Host: localhost:${p}`], 200],
   ['an upper-case name', origin, (p) => [`Host: LOCALHOST:${p}`], 200],
   ['127.0.0.1 without a port', origin, () => ['Host: 127.0.0.1'], 200],

@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ActivityReport } from '../../lib/harness/activity.js';
 import type { AgentLogLine, TurnInput } from '../../lib/harness/adapter.js';
 import type { ToolAccess } from '../../lib/workflows/model.js';
 
@@ -47,6 +48,7 @@ export interface Recorded {
   readonly logs: string[];
   readonly messages: string[];
   readonly sessions: string[];
+  readonly activity: ActivityReport[];
 }
 
 export const turnInput = (
@@ -54,7 +56,7 @@ export const turnInput = (
   runTools: { url: string; token: string },
   over: Partial<TurnInput> & { prompt: string },
 ): { input: TurnInput; rec: Recorded; abort: AbortController } => {
-  const rec: Recorded = { logs: [], messages: [], sessions: [] };
+  const rec: Recorded = { logs: [], messages: [], sessions: [], activity: [] };
   const abort = new AbortController();
   const input: TurnInput = {
     runId: 'run-1',
@@ -68,6 +70,7 @@ export const turnInput = (
     onLog: (l: AgentLogLine) => void rec.logs.push(l.text),
     onMessage: (m) => void rec.messages.push(m),
     onSession: (s) => void rec.sessions.push(s),
+    onActivity: (a) => void rec.activity.push(a),
     ...over,
   };
   return { input, rec, abort };

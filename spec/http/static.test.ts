@@ -56,7 +56,7 @@ const JSON_404: readonly (readonly [method: string, path: string])[] = [
   ['GET', '/run-tools/r-nope/other'],
   ['GET', '/missing.js'],
   ['GET', '/runs/r-1/picture.png'],
-  ['GET', '/favicon.ico'],
+  ['GET', '/favicon.png'],
 ];
 
 for (const [method, path] of JSON_404) {

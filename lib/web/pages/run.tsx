@@ -4,7 +4,7 @@ import { navigate } from '../router.js';
 import { RunActions } from '../run/actions.js';
 import { Controls } from '../run/controls.js';
 import { useRun } from '../run/data.js';
-import { History, Log, Thread } from '../run/feeds.js';
+import { History, Log } from '../run/feeds.js';
 import { WorkflowGraph } from '../run/graph.js';
 import { PullRequest } from '../run/pull-request.js';
 import { Gate } from '../run/gate.js';
@@ -13,6 +13,7 @@ import { GoalForm, MessageBox } from '../run/steer.js';
 import { FollowUpForm, FollowUpLinks } from '../run/follow-up.js';
 import { addRunStyle } from '../run/style.js';
 import { Tabs, type TabDef } from '../run/tabs.js';
+import { Thread } from '../run/thread.js';
 import { Worktree } from '../run/worktree.js';
 import { StandingBadge } from '../ui/badge.js';
 import { Link } from '../ui/link.js';
@@ -71,14 +72,17 @@ export const Page = ({ params, query }: PageProps) => {
   };
   return (
     <article class="run-page" aria-labelledby="page-title">
-      <PageHeading title={run.title}>
-        <Facts run={run} />
-      </PageHeading>
+      {/* kept in view on a long thread (activity.css): the whole head on a wide screen, the heading on a phone */}
+      <div class="run-head">
+        <PageHeading title={run.title}>
+          <Facts run={run} />
+        </PageHeading>
+        <div id="run-controls" class="run-controls"><Controls data={data} run={run} /></div>
+      </div>
       <ErrorNote error={error} />
       <RestartedAs data={data} />
       <FollowUpLinks run={run} />
       {data.stream.value === 'retrying' ? <p class="muted" role="status">Reconnecting to the server…</p> : null}
-      <Controls data={data} run={run} />
       <Question data={data} run={run} />
       <Gate data={data} run={run} />
       <div class="run-goal">

@@ -3,16 +3,17 @@ import { useEffect, useMemo } from 'preact/hooks';
 import type { ThreadRow } from '../../../projections/thread.js';
 import type { RunDetail } from '../../service-api.js';
 import type { HistoryEvent } from '../../read-models/pages.js';
+import type { ActivityRow } from '../../state/activity-log.js';
 import type { LogLine } from '../../state/log-store.js';
 import { api, type ApiError } from '../api.js';
 import { openEvents, type StreamState } from '../events.js';
 
-// One run, live: its detail, and its thread, history and log as the newest page plus whatever the
+// One run, live: its detail, and its thread, activity, history and log as the newest page plus whatever the
 // push stream appends (`/api/events?run=<id>&log`), with paging back for earlier rows. The stream
 // is opened before the first pages are read, so nothing that happens in between is missed; rows
 // are merged by their key, so what arrives both ways is shown once.
 
-export type Feed = 'thread' | 'history' | 'log';
+export type Feed = 'thread' | 'activity' | 'history' | 'log';
 
 export interface FeedState<T> {
   readonly items: Signal<readonly T[]>;
@@ -27,6 +28,8 @@ export interface RunData {
   readonly error: Signal<ApiError | string | null>;
   readonly stream: Signal<StreamState>;
   readonly thread: FeedState<ThreadRow>;
+  /** the agent's tool calls (docs/events.md "Activity"), shown in the Thread */
+  readonly activity: FeedState<ActivityRow>;
   readonly history: FeedState<HistoryEvent>;
   readonly log: FeedState<LogLine>;
   /** reads the run's detail again (after a Stale answer, say) */
@@ -38,21 +41,27 @@ export interface RunData {
   readonly changes: Signal<number>;
 }
 
-const PAGE: Record<Feed, number> = { thread: 50, history: 50, log: 100 };
+const PAGE: Record<Feed, number> = { thread: 50, activity: 100, history: 50, log: 100 };
 
 const keyOf = {
   thread: (r: ThreadRow) => Number(r.id),
+  activity: (r: ActivityRow) => r.id,
   history: (e: HistoryEvent) => e.seq,
   log: (l: LogLine) => l.n,
 };
 
-const listOf = (feed: Feed, body: any): any[] => (feed === 'thread' ? body.rows : feed === 'history' ? body.events : body.lines) ?? [];
+const listOf = (feed: Feed, body: any): any[] => (feed === 'thread' || feed === 'activity' ? body.rows : feed === 'history' ? body.events : body.lines) ?? [];
+
+// An activity row changes once, running → ended: a page read before the stream's update must not
+// bring the running copy back.
+const keeps = (held: unknown, more: unknown): boolean =>
+  (more as Partial<ActivityRow>).status === 'running' && (held as Partial<ActivityRow> | undefined)?.status !== undefined && (held as ActivityRow).status !== 'running';
 
 const merge = <T>(held: readonly T[], more: readonly T[], key: (t: T) => number): T[] => {
   if (more.length === 0) return held as T[];
   const byKey = new Map<number, T>();
   for (const t of held) byKey.set(key(t), t);
-  for (const t of more) byKey.set(key(t), t);
+  for (const t of more) if (!keeps(byKey.get(key(t)), t)) byKey.set(key(t), t);
   return [...byKey.entries()].sort((a, b) => a[0] - b[0]).map(([, t]) => t);
 };
 
@@ -70,9 +79,9 @@ export const createRunData = (runId: string): RunData & { follow(): () => void }
   const enc = encodeURIComponent(runId);
   const d = {
     runId, run: signal<RunDetail | null>(null), error: signal<ApiError | string | null>(null), stream: signal<StreamState>('connecting'),
-    thread: feedState<ThreadRow>(), history: feedState<HistoryEvent>(), log: feedState<LogLine>(), changes: signal(0),
+    thread: feedState<ThreadRow>(), activity: feedState<ActivityRow>(), history: feedState<HistoryEvent>(), log: feedState<LogLine>(), changes: signal(0),
   };
-  const feeds = { thread: d.thread, history: d.history, log: d.log } as const;
+  const feeds = { thread: d.thread, activity: d.activity, history: d.history, log: d.log } as const;
 
   let streamSeq = 0;
   const accept = (run: RunDetail) => {
@@ -95,7 +104,7 @@ export const createRunData = (runId: string): RunData & { follow(): () => void }
   const loadAll = async (fresh: boolean) => {
     try {
       if (fresh) for (const f of Object.values(feeds)) { f.items.value = []; f.before.value = null; }
-      const [run] = await Promise.all([api<RunDetail>(`runs/${enc}/detail`), loadPage('thread'), loadPage('history'), loadPage('log')]);
+      const [run] = await Promise.all([api<RunDetail>(`runs/${enc}/detail`), loadPage('thread'), loadPage('activity'), loadPage('history'), loadPage('log')]);
       if (stopped) return;
       accept(run);
       d.error.value = null;
@@ -127,7 +136,10 @@ export const createRunData = (runId: string): RunData & { follow(): () => void }
         d.history.items.value = merge(d.history.items.value, m.history ?? [], keyOf.history);
         d.changes.value++;
       },
-      log: (m: { lines?: LogLine[] }) => { d.log.items.value = merge(d.log.items.value, m.lines ?? [], keyOf.log); },
+      log: (m: { lines?: LogLine[]; activity?: ActivityRow[] }) => {
+        d.log.items.value = merge(d.log.items.value, m.lines ?? [], keyOf.log);
+        if (m.activity?.length) d.activity.items.value = merge(d.activity.items.value, m.activity, keyOf.activity);
+      },
       // The server cannot resume from where this page was (it restarted, or the page fell far
       // behind): read everything again.
       reset: () => { streamSeq = 0; d.changes.value++; void loadAll(true); },

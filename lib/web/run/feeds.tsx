@@ -1,10 +1,9 @@
 import type { ComponentChildren } from 'preact';
-import type { ThreadRow } from '../../../projections/thread.js';
 import type { HistoryEvent } from '../../read-models/pages.js';
 import type { LogLine } from '../../state/log-store.js';
 import type { Feed, FeedState, RunData } from './data.js';
 
-// The thread, the log and the history: oldest first, new rows appended as the push stream brings
+// The log and the history (the thread is thread.tsx): oldest first, new rows appended as the push stream brings
 // them, and a button for the page before the oldest row held. All of it is text.
 
 const time = (at: string) => at.slice(11, 19);
@@ -15,28 +14,6 @@ const Earlier = ({ data, feed, state }: { readonly data: RunData; readonly feed:
     : null;
 
 const Empty = ({ children }: { readonly children: ComponentChildren }) => <p class="muted">{children}</p>;
-
-const who = (r: ThreadRow) => (r.authorName ? `${r.author} ${r.authorName}` : r.author === 'run-agent' ? 'agent' : r.author);
-
-export const Thread = ({ data }: { readonly data: RunData }) => {
-  const rows = data.thread.items.value;
-  return (
-    <div>
-      <Earlier data={data} feed="thread" state={data.thread} />
-      {rows.length === 0 ? <Empty>Nothing said yet.</Empty> : (
-        <ol class="thread" aria-label="Thread">
-          {rows.map((r) => (
-            <li key={r.id} class={`t-${r.kind} a-${r.author}`} data-kind={r.kind}>
-              <div class="meta"><span class="who">{who(r)}</span> <span class="muted">{r.kind}</span> <time dateTime={r.at} class="muted">{time(r.at)}</time></div>
-              <p class="prose">{r.text}</p>
-              {r.reason ? <p class="muted reason">Reason: {r.reason}</p> : null}
-            </li>
-          ))}
-        </ol>
-      )}
-    </div>
-  );
-};
 
 export const Log = ({ data }: { readonly data: RunData }) => {
   const lines = data.log.items.value;
@@ -60,6 +37,12 @@ const dataText = (d: unknown): string => {
   return s.length > 600 ? `${s.slice(0, 600)}…` : s;
 };
 
+/** An event's name as words: StepStarted → "Step started" (the name itself stays beside it, for searching the API). */
+export const eventLabel = (type: string): string => {
+  const words = type.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
+
 export const History = ({ data }: { readonly data: RunData }) => {
   const events = data.history.items.value;
   return (
@@ -69,7 +52,7 @@ export const History = ({ data }: { readonly data: RunData }) => {
         <ol class="history" aria-label="History">
           {events.map((e: HistoryEvent) => (
             <li key={e.seq}>
-              <span class="muted">#{e.seq}</span> <time dateTime={e.at} class="muted">{time(e.at)}</time> <strong>{e.type}</strong>
+              <span class="muted">#{e.seq}</span> <time dateTime={e.at} class="muted">{time(e.at)}</time> <strong>{eventLabel(e.type)}</strong> <span class="muted type">{e.type}</span>
               {e.detail ? <span class="error"> {e.detail}</span> : null}
               {e.data !== undefined ? <code class="data">{dataText(e.data)}</code> : null}
             </li>

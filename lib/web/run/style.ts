@@ -1,4 +1,5 @@
-import css from './run.css' with { type: 'text' };
+import activityCss from './activity.css' with { type: 'text' };
+import runCss from './run.css' with { type: 'text' };
 
 // The run page's stylesheet travels in the page's own chunk and is added once, when the page is
 // first shown, so the first load of the app does not carry it.
@@ -8,6 +9,6 @@ export const addRunStyle = (): void => {
   added = true;
   const el = document.createElement('style');
   el.dataset['from'] = 'run-page';
-  el.textContent = css;
+  el.textContent = `${runCss}\n${activityCss}`;
   document.head.append(el);
 };

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, type ApiError } from '../api.js';
 import { ErrorNote, Loading } from '../ui/page.js';
+import { revealFile } from './reveal-file.js';
 import { useThrottledLoad } from './throttle.js';
 
 // The run's worktree: per folder what git says (branch, uncommitted counts, commits ahead), and the
@@ -43,6 +44,7 @@ const Diff = ({ f }: { readonly f: DiffFolder }) => {
       m.drawDiff(box.current, text);
       // Each file's block scrolls sideways on a narrow screen: focusable, so a keyboard can scroll it.
       for (const el of box.current.querySelectorAll('.d2h-file-diff')) el.setAttribute('tabindex', '0');
+      revealFile(box.current);
     }, (e: Error) => { if (live) setFailed(e.message); });
     return () => { live = false; };
   }, [text]);

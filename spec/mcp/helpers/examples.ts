@@ -32,7 +32,7 @@ export const EXAMPLES: Readonly<Record<string, Examples>> = {
   get_run: runOnly(),
   list_projects: { valid: [{}], bad: [bad({ project: 'p1' }, /unknown argument: project/)] },
   read_run_thread: {
-    valid: [{ run: 'r1' }, { run: 'r1', before: 'c1', pageSize: 200 }],
+    valid: [{ run: 'r1' }, { run: 'r1', before: '12', pageSize: 200 }],
     bad: [missingRun, bad({ run: 'r1', pageSize: 0 }, /pageSize/), bad({ run: 'r1', before: 3 }, /before: must be a cursor that read_run_thread returned/), bad({ run: 'r1', before: '0x1' }, /before: must be a cursor that read_run_thread returned \(got "0x1"\)/)],
   },
   read_run_history: pages(),
