@@ -24,7 +24,7 @@ const rootOf = (core: ServiceCore, s: RunState): RunState => {
 };
 
 /** the first run of the chain (the root and every follow-up of it, at any depth) that has not ended */
-const liveInChain = (core: ServiceCore, s: RunState): string | null => {
+export const liveInChain = (core: ServiceCore, s: RunState): string | null => {
   const todo = [rootOf(core, s)];
   const seen = new Set<string>();
   while (todo.length > 0) {

@@ -109,6 +109,10 @@ test('a follow-up works the same worktree; while it goes, another follow-up of t
   t.is((await detail(s, live)).continues, first);
   t.is((await detail(s, live)).workflow, 'follow-up');
 
+  const archiving = await s.post(`/api/runs/${first}/archive`, { state: 'Archived' });
+  t.is(archiving.status, 409, 'archiving would remove the worktree the follow-up works in');
+  t.regex(archiving.body.detail, new RegExp(`run ${live} is working in this run's worktree`));
+
   await control(s, live, 'Abort');
   await untilStanding(s, live, 'Aborted');
   const third = await call(client, 'follow_up_run', { run: live, text: '[report:success]' });
