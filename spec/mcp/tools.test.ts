@@ -43,6 +43,12 @@ test.after.always(async () => {
   await gh.close();
 });
 
+const succeeded = async (srv: McpServer): Promise<string> => {
+  const runId = await startRun(srv, { goal: '[report:success]', workflow: 'two' });
+  await untilStanding(srv, runId, 'Succeeded');
+  return runId;
+};
+
 /** A valid example with the real run, project, question, cursor and position it needs. */
 const realArgs = async (ctx: Ctx, tool: string, args: Record<string, unknown>): Promise<Record<string, unknown>> => {
   const { srv } = ctx;
@@ -51,6 +57,7 @@ const realArgs = async (ctx: Ctx, tool: string, args: Record<string, unknown>): 
   if (['archive_run', 'resolve_run', 'wait_for_run'].includes(tool)) run = await srv.ended(); // ended: wait_for_run answers at once
   if (['control_run', 'revise_goal', 'secure_run_work', 'message_run'].includes(tool)) run = await srv.running();
   if (tool === 'read_pull_request') run = ctx.shipped;
+  if (tool === 'follow_up_run') run = await succeeded(srv); // ended, with its worktree, followed up by nothing yet
   if (tool === 'answer_question') ({ runId: run, questionId: question } = await srv.asking(typeof args['answer'] === 'string' ? 'Which?' : 'Which?|a|b'));
   const real = JSON.parse(JSON.stringify(args)
     .replaceAll('"r1"', JSON.stringify(run)).replaceAll('"p1"', JSON.stringify(srv.projectId))
@@ -65,7 +72,7 @@ test('by default tools/list shows every tool but the archiving and settings grou
   t.teardown(() => client.close());
   const names = (await client.listTools()).tools.map((x) => x.name);
   t.deepEqual(names, TOOLS.filter((x) => x.group !== 'archiving' && x.group !== 'settings').map((x) => x.name));
-  t.is(names.length, 19);
+  t.is(names.length, 20);
 });
 
 test('each listed tool advertises the schema derived from its codec', async (t) => {
