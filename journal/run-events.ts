@@ -16,6 +16,14 @@ const ReviewCommentCodec = withOptional(
   { path: t.string, side: oneOf(['new', 'old'] as const), line: t.number, body: t.string, quote: t.string },
   { endLine: t.number },
 );
+// A follow-up continues an ended run: the run it continues, the first run of the chain (the
+// board shows a chain as one card), that run's checkouts (its branch and
+// worktrees, reused as they are), the last agent session to resume, and a short summary of the
+// thread for a CLI that starts afresh.
+const ContinuesCodec = withOptional(
+  { runId: t.string, root: t.string, checkouts: t.array(CheckoutCodec), thread: t.string },
+  { session: t.type({ harness: Harness, node: t.string, sessionId: t.string }) },
+);
 const PullRequestCodec = t.type({ repository: t.string, number: t.number, url: t.string });
 // the trigger rule and event that started a run (lib/triggers)
 const StartedByCodec = t.type({
@@ -26,7 +34,7 @@ const StartedByCodec = t.type({
 export const RUN_EVENT_CODECS = {
   RunCreated: withOptional(
     { runId: t.string, projectId: t.string, title: t.string, goal: t.string, workflow: WorkflowCodec, inputs: t.record(t.string, t.string), ...By },
-    { harness: Harness, model: t.string, startedBy: StartedByCodec, restartOf: t.string, ...Why },
+    { harness: Harness, model: t.string, startedBy: StartedByCodec, restartOf: t.string, continues: ContinuesCodec, ...Why },
   ),
   RunQueued: withOptional(By, Why),
   RunMovedToFront: withOptional({ priority: t.number, ...By }, Why),
@@ -51,6 +59,8 @@ export const RUN_EVENT_CODECS = {
   RunResumed: withOptional(By, Why),
   RunRetried: withOptional(By, Why),
   RunRestarted: withOptional({ as: t.string, ...By }, Why),
+  // a follow-up run was made to continue this ended run on its branch and worktrees
+  RunFollowedUp: withOptional({ as: t.string, ...By }, Why),
   RunAborted: withOptional(By, Why),
   HarnessChanged: withOptional({ harness: Harness, ...By }, Why),
   Jumped: withOptional({ node: t.string, ...By }, Why),
@@ -86,6 +96,7 @@ export type RunEvent = { [K in RunEventType]: { readonly type: K; readonly data:
 export type RunEventOf<K extends RunEventType> = Extract<RunEvent, { type: K }>;
 export type Checkout = t.TypeOf<typeof CheckoutCodec>;
 export type ReviewComment = t.TypeOf<typeof ReviewCommentCodec>;
+export type Continues = t.TypeOf<typeof ContinuesCodec>;
 
 // Events that only add to the thread or log: they do not move the run's position, so a control
 // taken from a view stays valid while the agent keeps talking.

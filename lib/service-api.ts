@@ -42,6 +42,9 @@ export interface StartedBy {
   readonly event: { readonly kind: string; readonly id: string; readonly summary: string; readonly url?: string };
 }
 
+/** what a follow-up is asked to do: a person's text, or the message text of a review sent to an ended run */
+export type FollowUpWhat = { readonly text: string; readonly reason?: string } | { readonly review: string; readonly reason?: string };
+
 /** MCP list shape */
 export interface RunSummary {
   readonly id: string;
@@ -76,6 +79,10 @@ export interface RunDetail extends RunSummary {
   readonly unreadableHistory?: string;
   /** messages the run ended with still held, which no agent ever saw (only when there are any) */
   readonly undeliveredMessages?: readonly { readonly id: string; readonly text: string; readonly reason: string }[];
+  /** a follow-up: the ended run it continues on the same branch and worktrees */
+  readonly continues?: string;
+  /** the follow-ups made of this run, oldest first (only when there are any) */
+  readonly continuedBy?: readonly string[];
 }
 
 /** HTTP API shape */
@@ -92,6 +99,8 @@ export interface HttpRun {
   readonly updatedAt: string;
   readonly outcome?: string;
   readonly startedBy?: StartedBy;
+  readonly continues?: string;
+  readonly continuedBy?: readonly string[];
 }
 
 export interface ProjectView {
@@ -149,6 +158,8 @@ export interface ServiceApi {
   listProjects(): readonly ProjectView[];
   startRun(input: StartRunInput, by: Actor): Outcome<{ runId: string }>;
   control(runId: string, input: ControlInput, by: Actor): Outcome<{ outcome: 'Applied' | 'Stale'; run: RunDetail }>;
+  /** a new run continuing an ended one on its branch and worktrees; `review`: a review's message text (reviews of ended runs) */
+  followUp(runId: string, what: FollowUpWhat, by: Actor): Outcome<{ runId: string }>;
   reviseGoal(runId: string, goal: string, reason: string | undefined, by: Actor): Outcome<{ run: RunDetail; goal: string }>;
   message(runId: string, text: string, delivery: 'Resume' | 'Hold', reason: string | undefined, by: Actor): Outcome<{ run: RunDetail; delivered: boolean; detail: string | null }>;
   answer(runId: string, questionId: string, answer: string | readonly string[], reason: string | undefined, by: Actor): Outcome<{ run: RunDetail; question: string; delivered: boolean; detail: string | null }>;

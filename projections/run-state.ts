@@ -1,4 +1,4 @@
-import type { Checkout, ReviewComment, RunEvent } from '../journal/run-events.js';
+import type { Checkout, Continues, ReviewComment, RunEvent } from '../journal/run-events.js';
 import { QUIET_EVENTS } from '../journal/run-events.js';
 import type { HarnessName, Workflow } from '../lib/workflows/model.js';
 import type { StartedBy } from '../lib/service-api.js';
@@ -93,6 +93,12 @@ export interface RunState {
   readonly startedAt?: string;
   readonly endedAt?: string;
   readonly lastHarness?: HarnessName;
+  /** a follow-up: the ended run it continues, on that run's checkouts (and session, where it can) */
+  readonly continues?: Continues;
+  /** the follow-ups made of this run, oldest first (optional: snapshots from before follow-ups lack it) */
+  readonly continuedBy?: readonly string[];
+  /** the latest agent session any step started: what a follow-up resumes */
+  readonly lastSession?: { readonly harness: HarnessName; readonly node: string; readonly sessionId: string };
   /** reviews of the run's diff, each comment with the code it quoted (optional: snapshots from before reviews lack it) */
   readonly reviews?: readonly SubmittedReview[];
 }
@@ -144,6 +150,11 @@ const undeliver = (s: RunState, id: string, reason: string): RunState => {
 
 const submitted = (at: string, d: { reviewId: string; comments: readonly ReviewComment[]; summary?: string }): SubmittedReview =>
   ({ reviewId: d.reviewId, at, comments: d.comments, ...(d.summary !== undefined ? { summary: d.summary } : {}) });
+const sessionStarted = (s: RunState, sessionId: string): RunState => {
+  const node = s.step?.node ?? '';
+  const harness = s.step?.harness;
+  return { ...s, sessions: { ...s.sessions, [node]: sessionId }, ...(harness ? { lastSession: { harness, node, sessionId } } : {}) };
+};
 
 export const createdState = (e: Extract<RunEvent, { type: 'RunCreated' }>, at: string): RunState => ({
   runId: e.data.runId, projectId: e.data.projectId, title: e.data.title, goal: e.data.goal, workflow: e.data.workflow,
@@ -151,7 +162,7 @@ export const createdState = (e: Extract<RunEvent, { type: 'RunCreated' }>, at: s
   createdAt: at, updatedAt: at, lifecycle: 'created', ending: null, endReason: null, queuePriority: Date.parse(at),
   paused: false, node: null, step: null, previous: null, question: null, answered: {}, answers: {}, held: [], sessions: {},
   harnessOverride: null, checkouts: null, archived: false, resolved: false, pullRequests: [], restartOf: e.data.restartOf ?? null, restartedAs: null, stepCount: 0,
-  seq: 0, position: 0, unreadable: null,
+  seq: 0, position: 0, unreadable: null, ...(e.data.continues ? { continues: e.data.continues } : {}),
   ...(e.data.by.kind === 'supervisor' && e.data.by.name ? { startedBySupervisor: e.data.by.name } : {}),
 });
 
@@ -171,7 +182,7 @@ export const evolveRun = (s: RunState, e: RunEvent): RunState => {
         ...(e.data.harness ? { lastHarness: e.data.harness } : {}),
       };
     }
-    case 'StepSessionStarted': return { ...s, sessions: { ...s.sessions, [s.step?.node ?? '']: e.data.sessionId } };
+    case 'StepSessionStarted': return sessionStarted(s, e.data.sessionId);
     case 'StepProcessStarted': return s.step?.stepId === e.data.stepId ? { ...s, step: { ...s.step, process: { pid: e.data.pid, startTime: e.data.startTime } } } : s;
     case 'StepProcessKilled': return s;
     case 'OutcomeReported': return s.step?.stepId === e.data.stepId ? { ...s, step: { ...s.step, reported: { outcome: e.data.outcome, summary: e.data.summary } } } : s;
@@ -183,6 +194,7 @@ export const evolveRun = (s: RunState, e: RunEvent): RunState => {
     case 'RunResumed': return s.lifecycle === 'created' ? s : { ...s, paused: false };
     case 'RunRetried': return { ...reopen(s), paused: false, node: s.node ?? s.previous?.node ?? null, sessions: {} };
     case 'RunRestarted': return { ...s, restartedAs: e.data.as };
+    case 'RunFollowedUp': return { ...s, continuedBy: [...(s.continuedBy ?? []), e.data.as] };
     case 'RunAborted': return ended(s, 'Aborted', e.data.reason ?? 'aborted');
     case 'HarnessChanged': return { ...reopen(s), paused: false, harnessOverride: e.data.harness, node: s.step?.node ?? s.node ?? s.previous?.node ?? null, sessions: {} };
     case 'Jumped': return { ...reopen(s), paused: false, node: e.data.node };

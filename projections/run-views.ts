@@ -14,12 +14,19 @@ export const parsePosition = (token: string): number | null => {
   return m ? Number(m[1]) : null;
 };
 
+/** a follow-up names the run it continues; a run followed up names its follow-ups */
+const links = (s: RunState): { continues?: string; continuedBy?: readonly string[] } => ({
+  ...(s.continues ? { continues: s.continues.runId } : {}),
+  ...(s.continuedBy?.length ? { continuedBy: s.continuedBy } : {}),
+});
+
 export const httpRun = (s: RunState): HttpRun => {
   const outcome = outcomeOf(s);
   const base = {
     runId: s.runId, title: s.title, workflowName: s.workflow.name, goal: s.goal, project: s.projectId,
     standing: standingOf(s), phase: phaseOf(s), currentStep: s.step?.node ?? s.node, createdAt: s.createdAt, updatedAt: s.updatedAt,
     ...(s.startedBy ? { startedBy: s.startedBy } : {}),
+    ...links(s),
   };
   return outcome === undefined ? base : { ...base, outcome };
 };
@@ -69,5 +76,6 @@ export const runDetail = (s: RunState, project: ProjectView | undefined, step: S
     ...(s.undelivered?.length ? { undeliveredMessages: s.undelivered } : {}),
     ...(s.restartOf ? { restartOf: s.restartOf } : {}),
     ...(s.restartedAs ? { restartedAs: s.restartedAs } : {}),
+    ...links(s),
   };
 };

@@ -63,6 +63,7 @@ export const threadRow = (e: RunEvent): Omit<ThreadRow, 'id' | 'at'> | null => {
     case 'RunResumed': return control('resumed', e.data);
     case 'RunRetried': return control('retried', e.data);
     case 'RunRestarted': return control(`restarted as ${e.data.as}`, e.data);
+    case 'RunFollowedUp': return control(`followed up as ${e.data.as}`, e.data);
     case 'RunAborted': return control('aborted', e.data);
     case 'HarnessChanged': return control(`harness changed to ${e.data.harness}`, e.data);
     case 'Jumped': return control(`jumped to ${e.data.node}`, e.data);

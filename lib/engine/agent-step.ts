@@ -4,6 +4,7 @@ import type { RunState } from '../../projections/run-state.js';
 import type { SessionTotals, Turn, TurnInput, TurnResult } from '../harness/adapter.js';
 import type { StepNode } from '../workflows/model.js';
 import type { EngineContext } from './context.js';
+import { continuedSession, continuedThread } from './continued.js';
 import { continuationPrompt, RUN_TOOLS_GUIDE, turnPrompt } from './prompt.js';
 
 // One agent step: one turn of the harness CLI in the run's worktree. Its end is recorded by
@@ -20,8 +21,9 @@ export const runAgentStep = (ctx: EngineContext, run: RunState, node: StepNode):
   const { deps } = ctx;
   const settings = deps.stepSettings(run, node);
   const harness = settings.harness.value;
-  const resumeSession = run.previous?.node === node.id && run.previous.outcome === 'interrupted' ? run.sessions[node.id] : undefined;
-  const prompt = turnPrompt(deps, run, node, resumeSession !== undefined);
+  const interrupted = run.previous?.node === node.id && run.previous.outcome === 'interrupted' ? run.sessions[node.id] : undefined;
+  const resumeSession = interrupted ?? continuedSession(run, harness);
+  const prompt = turnPrompt(deps, run, node, interrupted !== undefined, continuedThread(run, resumeSession !== undefined));
   const stepId = deps.newId('s');
   const started = ctx.apply(run.runId, (s) => decideStartStep(s, {
     stepId, node: node.id, kind: 'agent', attempt: s.stepCount + 1, harness,

@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { isLeft } from 'fp-ts/lib/Either.js';
+import type { Checkout, Continues } from '../../journal/run-events.js';
 import { decideEndRun, decideFinishStep, decideGrantSlot, decideRecordWorktrees } from '../../commands/engine-steps.js';
 import { accept, nothing } from '../../commands/guards.js';
 import { undeliverHeld } from '../../commands/undelivered.js';
@@ -19,6 +21,14 @@ import { runCommandStep, runDeliverStep, runGateStep, runWaitStep } from './othe
 // carries out each run's next effect, recording every outcome as new events.
 
 const SLOT_EVENTS = new Set(['RunQueued', 'RunStarted', 'RunSucceeded', 'RunFailed', 'RunAborted', 'RunRetried', 'HarnessChanged', 'Jumped', 'RunMovedToFront']);
+
+// A follow-up makes no branch or worktree: it works on those of the run it continues, as they are
+// now. They must still be there (an archive removes them).
+const continuedCheckouts = (c: Continues): readonly Checkout[] => {
+  const gone = c.checkouts.find((k) => !existsSync(k.directory));
+  if (gone) throw new Error(`the worktree ${gone.directory} of run ${c.runId} is gone`);
+  return c.checkouts;
+};
 
 const changesRunCap = (e: Stored): boolean => e.type === 'SettingChanged' && (e.data as { change?: { _tag?: string } }).change?._tag === 'RunCap';
 
@@ -157,8 +167,8 @@ export class Engine {
     this.live.preparing.add(s.runId);
     try {
       if (!project) throw new Error(`project ${s.projectId} no longer exists`);
-      const checkouts = await this.deps.worktrees.create(s.runId, project.folders);
-      this.ctx.log(s.runId, `worktrees ready: ${checkouts.map((c) => c.directory).join(', ')}`);
+      const checkouts = s.continues ? continuedCheckouts(s.continues) : await this.deps.worktrees.create(s.runId, project.folders);
+      this.ctx.log(s.runId, `worktrees ready: ${checkouts.map((c) => c.directory).join(', ')}${s.continues ? ` (those of run ${s.continues.runId}, continued)` : ''}`);
       this.ctx.apply(s.runId, (r) => decideRecordWorktrees(r, checkouts));
     } catch (err) {
       const reason = `could not make the run's worktrees: ${err instanceof Error ? err.message : String(err)}`;

@@ -16,14 +16,18 @@ const heldSection = (s: RunState): string =>
 // A placeholder may sit mid-line: the block gets lines of its own, so its fences stand alone.
 const inline = (block: string): string => `\n${block}\n`;
 
-export const turnPrompt = (deps: EngineDeps, s: RunState, node: StepNode, resuming: boolean): string => {
+// A follow-up's fresh session is told what the run it continues did: fenced, as the summary is the agent's.
+const earlierRun = (thread: string | undefined): string =>
+  thread === undefined ? '' : `${untrusted('What the earlier run on this branch and worktree did', thread)}\n\nThe people steering it now ask:\n`;
+
+export const turnPrompt = (deps: EngineDeps, s: RunState, node: StepNode, resuming: boolean, thread?: string): string => {
   if (resuming) {
     const why = s.previous?.outcome === 'interrupted' ? `\n${untrusted('Why it was interrupted', s.previous.summary)}` : '';
     return `Your previous turn on this step was interrupted.${why}\nContinue the step from where you were. The goal is:\n${s.goal}${heldSection(s)}`;
   }
   const previous = s.previous ? { node: s.previous.node, outcome: s.previous.outcome, summary: inline(untrusted(`The summary of step ${s.previous.node}`, s.previous.summary)) } : undefined;
   const body = deps.renderPrompt(node.prompt ?? '{{goal}}', { goal: s.goal, inputs: s.inputs, ...(previous ? { previous } : {}) });
-  return body + heldSection(s);
+  return earlierRun(thread) + body + heldSection(s);
 };
 
 /** The next turn of a step's session: the messages its CLI could not take while the turn ran. */

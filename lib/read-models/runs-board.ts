@@ -24,6 +24,8 @@ export type BoardRow = ReturnType<typeof listedRun> & {
   readonly harness: HarnessName | null;
   /** why a run that did not succeed ended (the failure's reason, the abort's), else null */
   readonly endReason: string | null;
+  /** a follow-up: the first run of its chain (the board shows a run and its follow-ups as one card) */
+  readonly chain?: string;
 };
 
 const extra = (s: RunState) => ({
@@ -35,6 +37,7 @@ const extra = (s: RunState) => ({
   endedAt: s.lifecycle === 'ended' ? s.endedAt ?? null : null,
   harness: s.step?.harness ?? s.lastHarness ?? s.harnessOverride ?? s.harness ?? s.workflow.stepDefaults.harness ?? null,
   endReason: s.lifecycle === 'ended' && s.ending !== 'Succeeded' ? s.endReason : null,
+  ...(s.continues ? { chain: s.continues.root } : {}),
 });
 
 export const boardRow = (s: RunState): BoardRow => ({ ...listedRun(s), ...extra(s) });

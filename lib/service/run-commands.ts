@@ -5,7 +5,7 @@ import type { CommandContext } from '../../commands/context.js';
 import { decideControl, withAllowed } from '../../commands/control.js';
 import type { ControlCommand } from '../../commands/control-input.js';
 import type { Decision } from '../../commands/guards.js';
-import { invalid, notFound, type Outcome } from '../../commands/refusal.js';
+import { conflict, invalid, notFound, type Outcome } from '../../commands/refusal.js';
 import { decideResolve } from '../../commands/resolve.js';
 import { decideReviseGoal } from '../../commands/revise-goal.js';
 import { decideSendMessage } from '../../commands/send-message.js';
@@ -17,6 +17,7 @@ import { availabilityText, detailOf, type ServiceCore } from './core.js';
 import { decideCreateRun } from '../../commands/create-run.js';
 import { quoted } from '../inputs/quoted.js';
 import { startRefusal } from './start-readiness.js';
+import { liveInChain } from './follow-ups.js';
 
 const ctxOf = (core: ServiceCore, by: Actor, reason?: string): CommandContext => ({ at: core.now().toISOString(), by, ...(reason !== undefined ? { reason } : {}) });
 
@@ -130,6 +131,10 @@ export const answer = (core: ServiceCore, runId: string, questionId: string, ans
 };
 
 export const archive = (core: ServiceCore, runId: string, state: 'Archived' | 'Active', reason: string | undefined, by: Actor) => {
+  // archiving removes the worktrees a follow-up of the run may be working in right now
+  const s = core.runs.get(runId);
+  const live = s && state === 'Archived' && s.lifecycle === 'ended' ? liveInChain(core, s) : null;
+  if (live && live !== runId) return left(conflict(`run ${live} is working in this run's worktree (a follow-up) and has not ended: archive once it has ended`));
   const r = act(core, runId, (s) => decideArchive(s, { ...ctxOf(core, by, reason), state }));
   return isLeft(r) ? r : right({ run: detailOf(core, r.right), state });
 };

@@ -8,7 +8,8 @@ import { EventStream, type StreamKind } from './event-stream.js';
 // transaction as the events it folds. A restart reads the snapshots, folding only a tail that a
 // snapshot does not cover (none, unless the snapshot format changed: then bump the version).
 
-const SNAPSHOT_VERSION = 4;
+// 5: runs keep their latest agent session (lastSession), which a follow-up resumes
+const SNAPSHOT_VERSION = 5;
 
 export type RunStreams = EventStream<RunState, RunEvent>;
 

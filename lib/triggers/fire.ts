@@ -7,7 +7,8 @@ import type { TriggerPort } from './port.js';
 import type { StartedBy, StartRunInput } from '../service-api.js';
 import type { IncomingEvent } from './sources/source.js';
 import { liveRules, type TriggerStreams } from './store.js';
-import { renderInputs, renderTemplate } from './template.js';
+import { renderInputs, renderTemplate, type Quote } from './template.js';
+import { untrusted } from '../untrusted.js';
 
 // A rule fires for an event: the event id and the run id are recorded in the rule's journal first,
 // then the run is created through the same path as POST /api/runs, and it queues like any other.
@@ -20,12 +21,20 @@ export type FireOutcome =
 
 const fieldsOf = (e: IncomingEvent): Record<string, string> => ({ ...e.fields, kind: e.kind, id: e.id, summary: e.summary, url: e.url ?? '' });
 
+// The goal is the agent's prompt: what a code host or a webhook sender wrote (an issue's title, a
+// comment, a payload field) goes into it fenced as untrusted data. Times, file paths and a person's
+// manual fire are the machine's or the person's own words. Titles are one line and never a prompt;
+// inputs also reach command steps' environment, where a fence would change the value.
+const OUTSIDE_KINDS: readonly string[] = ['IssueLabeled', 'PullRequestComment', 'Webhook'];
+const quoteFor = (e: IncomingEvent): Quote | undefined =>
+  OUTSIDE_KINDS.includes(e.kind) ? (field, value) => untrusted(`the event's ${field}`, value) : undefined;
+
 export const runInputFor = (rule: TriggerRule, e: IncomingEvent): StartRunInput => {
   const d = rule.definition;
   const fields = fieldsOf(e);
   const title = d.title === undefined ? undefined : titleFrom(renderTemplate(d.title, fields));
   return {
-    project: d.project, goal: renderTemplate(d.goal, fields), workflow: d.workflow, inputs: renderInputs(d.inputs, fields),
+    project: d.project, goal: renderTemplate(d.goal, fields, quoteFor(e)), workflow: d.workflow, inputs: renderInputs(d.inputs, fields),
     ...(title ? { title } : {}), ...(d.harness ? { harness: d.harness } : {}), ...(d.model ? { model: d.model } : {}),
     reason: `trigger ${d.name}: ${e.summary}`.slice(0, 500),
   };

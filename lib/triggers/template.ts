@@ -7,11 +7,15 @@ const PLACEHOLDER = /\{\{\s*([^{}\s]+)\s*\}\}/g;
 
 export type EventFields = Readonly<Record<string, string>>;
 
-export const renderTemplate = (template: string, fields: EventFields): string =>
+/** how a value is put into the text: as it is, or (a run's goal from an outside event) fenced */
+export type Quote = (field: string, value: string) => string;
+const asIs: Quote = (_field, value) => value;
+
+export const renderTemplate = (template: string, fields: EventFields, quote: Quote = asIs): string =>
   template.replace(PLACEHOLDER, (whole, name: string) => {
     if (!name.startsWith('event.')) return whole;
     const key = name.slice('event.'.length);
-    return Object.prototype.hasOwnProperty.call(fields, key) ? fields[key]! : whole;
+    return Object.prototype.hasOwnProperty.call(fields, key) ? quote(key, fields[key]!) : whole;
   });
 
 export const renderInputs = (inputs: Readonly<Record<string, string>>, fields: EventFields): Record<string, string> =>

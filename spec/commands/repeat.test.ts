@@ -10,6 +10,7 @@ import { decideDeliverMessage, decideSendMessage } from '../../commands/send-mes
 import { decideAddFolder, decideAddProject, decideChooseDefaultWorkflow, decideChoosePrimaryFolder, decideRemoveFolder, decideRenameProject } from '../../commands/projects.js';
 import type { Refusal } from '../../commands/refusal.js';
 import { decideResolve } from '../../commands/resolve.js';
+import { decideFollowUp } from '../../commands/follow-up.js';
 import { decideReviseGoal } from '../../commands/revise-goal.js';
 import { decideHandOver } from '../../commands/supervisor-only.js';
 import { decideChangeSupervisor, decideCreateSupervisor, decideKeepNotes, decideRecordCost, decideRegenerateKey } from '../../commands/supervisor-settings.js';
@@ -74,6 +75,7 @@ const RUN_ROWS: Row[] = [
   runRow('Restart', RUNNING, decideControl, { ...ctx, action: 'Restart', newRunId: 'r2' }, NOTHING),
   runRow('Restart (ended run)', failed, decideControl, { ...ctx, action: 'Restart', newRunId: 'r2' }, NOTHING),
   runRow('AnswerQuestion', asking, decideAnswerQuestion, { ...ctx, questionId: 'q1', answer: 'a' }, { refused: 'Conflict', why: 'the agent has its answer: a second one would not reach it' }),
+  runRow('FollowUp', failed, decideFollowUp, { ...ctx, newRunId: 'r2', liveInChain: null, worktreesPresent: true }, NOTHING),
   runRow('Archive', failed, decideArchive, { ...ctx, state: 'Archived' as const }, NOTHING),
   runRow('Unarchive', [...failed, { type: 'RunArchived', data: { by } }], decideArchive, { ...ctx, state: 'Active' as const }, NOTHING),
   runRow('Resolve', failed, decideResolve, ctx, NOTHING),

@@ -44,6 +44,12 @@ test.after.always(async () => {
   await gh.close();
 });
 
+const succeeded = async (srv: McpServer): Promise<string> => {
+  const runId = await startRun(srv, { goal: '[report:success]', workflow: 'two' });
+  await untilStanding(srv, runId, 'Succeeded');
+  return runId;
+};
+
 /** A valid example with the real run, project, question, cursor and position it needs. */
 const realArgs = async (ctx: Ctx, tool: string, args: Record<string, unknown>): Promise<Record<string, unknown>> => {
   const { srv } = ctx;
@@ -57,6 +63,7 @@ const realArgs = async (ctx: Ctx, tool: string, args: Record<string, unknown>): 
     run = await srv.running('[write:review.txt=line one][silent]');
     await eventually(() => srv.get(`/api/runs/${run}/diff`), (r) => JSON.stringify(r.body).includes('review.txt'));
   }
+  if (tool === 'follow_up_run') run = await succeeded(srv); // ended, with its worktree, followed up by nothing yet
   if (tool === 'answer_question') ({ runId: run, questionId: question } = await srv.asking(typeof args['answer'] === 'string' ? 'Which?' : 'Which?|a|b'));
   const real = JSON.parse(JSON.stringify(args)
     .replaceAll('"r1"', JSON.stringify(run)).replaceAll('"p1"', JSON.stringify(srv.projectId))

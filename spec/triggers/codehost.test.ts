@@ -1,4 +1,5 @@
 import '../helpers/env.js';
+import { untrusted } from '../../lib/untrusted.js';
 import test from 'ava';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { closeService, openService } from '../../lib/service/open.js';
@@ -75,10 +76,11 @@ test.serial('a labeled issue and a /svc comment start one run each, and exactly 
     rule: { id, name: 'svc label' },
     event: { kind: 'IssueLabeled', id: 'LE_new', summary: 'acme/widgets#7 labeled svc: Export drops {{goal}} rows', url: `https://${web}/acme/widgets/issues/7` },
   });
-  t.is(issueRun.goal, 'Work on Export drops {{goal}} rows ({{event.args}})'); // text from the host is data, never expanded
+  // text from the host is data: never expanded, and fenced as untrusted in the goal (the agent's prompt)
+  t.is(issueRun.goal, `Work on ${untrusted("the event's title", 'Export drops {{goal}} rows')} ({{event.args}})`);
   t.is(issueRun.inputs['ticket'], `https://${web}/acme/widgets/issues/7`);
   t.like(commentRun.startedBy, { event: { kind: 'PullRequestComment', id: 'IC_go', url: `https://${web}/acme/widgets/pull/3#issuecomment-1` } });
-  t.is(commentRun.goal, 'Work on Faster export (please rebase)');
+  t.is(commentRun.goal, `Work on ${untrusted("the event's title", 'Faster export')} (${untrusted("the event's args", 'please rebase')})`);
   await closeService(service);
 
   // the same events, polled again by a reopened service on the same home

@@ -1,4 +1,5 @@
 import '../helpers/env.js';
+import { untrusted } from '../../lib/untrusted.js';
 import anyTest, { type TestFn } from 'ava';
 import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -66,7 +67,7 @@ test.serial('a good delivery starts one run that records startedBy; the same del
   t.deepEqual(ended.startedBy, startedBy);
   const http = (await s.get(`/api/runs/${runId}`)).body;
   t.deepEqual(http.startedBy, startedBy);
-  t.is(http.goal, 'Look into build 42 failed on main');
+  t.is(http.goal, `Look into ${untrusted("the event's summary", 'build 42 failed')} on ${untrusted("the event's branch", 'main')}`);
   t.is(http.title, 'CI: main');
   t.is((await s.get('/api/runs')).body.length, 1);
   const events = (await s.get(`/api/triggers/${rule.id}/events`)).body.events;

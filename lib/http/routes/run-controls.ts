@@ -1,11 +1,12 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { isLeft } from 'fp-ts/lib/Either.js';
+import { isLeft, right } from 'fp-ts/lib/Either.js';
 import type { Service } from '../../service/service.js';
 import { readJson } from '../body.js';
 import { ControlInput } from '../../inputs/control.js';
 import { ReviseGoalInput } from '../../inputs/goal.js';
 import { MessageInput } from '../../inputs/message.js';
+import { FollowUpInput } from '../../inputs/follow-up.js';
 import { AnswerInput } from '../../inputs/answer.js';
 import { ReviewInput } from '../../inputs/review.js';
 import { ArchiveInput } from '../../inputs/archive.js';
@@ -35,6 +36,11 @@ export const runControlRoutes = (router: Router, service: Service): void => {
     reply(ctx, await service.submitReview(id(ctx), b, personFrom(ctx)));
   });
   router.get('/api/runs/:runId/reviews', async (ctx: Context) => reply(ctx, await service.readReviews(id(ctx))));
+  router.post('/api/runs/:runId/follow-ups', async (ctx: Context) => {
+    const b = decodeInput(FollowUpInput, await readJson(ctx));
+    const made = service.followUp(id(ctx), { text: b.text, ...(b.reason !== undefined ? { reason: b.reason } : {}) }, personFrom(ctx));
+    reply(ctx, isLeft(made) ? made : right({ runId: made.right.runId, url: service.runUrl(made.right.runId) }));
+  });
   router.post('/api/runs/:runId/answers', async (ctx: Context) => {
     const b = decodeInput(AnswerInput, await readJson(ctx));
     reply(ctx, service.answer(id(ctx), b.question, b.answer, b.reason, personFrom(ctx)));

@@ -1,7 +1,8 @@
 import { map } from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import { defineTool, type Tool } from '../tool.js';
-import { StartRunArgs } from '../args/acting.js';
+import { FollowUpRunArgs, StartRunArgs } from '../args/acting.js';
+import { runNotes } from '../args/common.js';
 
 export const startRun: Tool = defineTool({
   name: 'start_run',
@@ -21,6 +22,19 @@ export const startRun: Tool = defineTool({
   call: (a, { api, actor }) =>
     pipe(
       api.startRun(a, actor),
+      map(({ runId }) => ({ run: runId, url: api.runUrl(runId) })),
+    ),
+});
+
+export const followUpRun: Tool = defineTool({
+  name: 'follow_up_run',
+  group: 'starting',
+  description: "Continue an ended run: a new run on the same branch and worktree that resumes the run's last agent session where its CLI can, with text as the agent's next instruction. It queues like any run. Refused for a run still going (message it instead), an archived run (its worktree is gone), or one whose follow-up is still going. Answers the new run id and its page's address.",
+  args: FollowUpRunArgs,
+  notes: { ...runNotes, text: "What the agent is to do next; must not be blank.", reason: 'Why the run is followed up.' },
+  call: (a, { api, actor }) =>
+    pipe(
+      api.followUp(a.run, { text: a.text, ...(a.reason !== undefined ? { reason: a.reason } : {}) }, actor),
       map(({ runId }) => ({ run: runId, url: api.runUrl(runId) })),
     ),
 });

@@ -10,6 +10,7 @@ import { PullRequest } from '../run/pull-request.js';
 import { Gate } from '../run/gate.js';
 import { Question } from '../run/question.js';
 import { GoalForm, MessageBox } from '../run/steer.js';
+import { FollowUpForm, FollowUpLinks } from '../run/follow-up.js';
 import { addRunStyle } from '../run/style.js';
 import { Tabs, type TabDef } from '../run/tabs.js';
 import { Thread } from '../run/thread.js';
@@ -80,6 +81,7 @@ export const Page = ({ params, query }: PageProps) => {
       </div>
       <ErrorNote error={error} />
       <RestartedAs data={data} />
+      <FollowUpLinks run={run} />
       {data.stream.value === 'retrying' ? <p class="muted" role="status">Reconnecting to the server…</p> : null}
       <Question data={data} run={run} />
       <Gate data={data} run={run} />
@@ -95,6 +97,7 @@ export const Page = ({ params, query }: PageProps) => {
       ) : null}
       {going ? <MessageBox data={data} run={run} /> : null}
       {run.canReviseGoal ? <GoalForm data={data} run={run} /> : null}
+      {!going && !run.archived ? <FollowUpForm run={run} /> : null}
       <RunActions data={data} run={run} />
       <Tabs label="Run content" tabs={TABS} selected={tab} onSelect={select}>
         {tab === 'thread' ? <Thread data={data} />

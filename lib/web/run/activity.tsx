@@ -59,11 +59,11 @@ const endText = (step: StepInfo): string => {
 };
 
 /** The head of a step's group: node, CLI and model, how long it took, how it ended. */
-export const StepHead = ({ step, continued, id, nth = 1 }: { readonly step: StepInfo; readonly continued: boolean; readonly id: string; readonly nth?: number }) => {
+export const StepHead = ({ step, continued, id }: { readonly step: StepInfo; readonly continued: boolean; readonly id: string }) => {
   const took = duration(step.startedAt, step.end?.at);
   return (
     <h3 class="step-head" id={id}>
-      <span>Step <strong>{step.node ?? step.stepId}</strong>{nth > 1 ? ` #${nth}` : ''}{continued ? ' (continued)' : ''}</span>
+      <span>Step <strong>{step.node ?? step.stepId}</strong>{continued ? ' (continued)' : ''}</span>
       {step.harness ? <span class="muted">{step.harness}{step.model ? ` · ${step.model}` : ''}</span> : null}
       {continued ? null : <span class={`muted step-end e-${endText(step)}`}>{endText(step)}{took ? ` · ${took}` : ''}</span>}
     </h3>

@@ -35,10 +35,6 @@ export const Thread = ({ data }: { readonly data: RunData }) => {
   const follow = useFollow(loading || rows.length === 0 ? null : `${rows.at(-1)?.id}:${activity.at(-1)?.id}:${ended}`);
   const earlier = data.thread.before.value !== null || data.activity.before.value !== null;
   const blocks = timeline(rows, activity);
-  // a step that runs again (a Jump back, a gate's Send back, a review) gets a second group: numbered,
-  // so each group's region keeps a name of its own
-  const times = new Map<string, number>();
-  const nthOf = (node: string): number => { const k = (times.get(node) ?? 0) + 1; times.set(node, k); return k; };
   return (
     <div>
       {earlier ? <button type="button" class="earlier" disabled={loading} onClick={() => void Promise.all([data.earlier('thread'), data.earlier('activity')])}>{loading ? 'Loading…' : 'Show earlier'}</button> : null}
@@ -47,15 +43,16 @@ export const Thread = ({ data }: { readonly data: RunData }) => {
           {blocks.map((b, n) => {
             if (b.kind === 'row') return <Row key={`r${b.row.id}`} r={b.row} />;
             const id = `step-${b.step.stepId}-${n}`;
-            const nth = nthOf(`${b.step.node ?? b.step.stepId}${b.continued ? ' continued' : ''}`);
             return (
               <li key={`s${b.step.stepId}-${n}`} class="step-group" data-step={b.step.node}>
-                <section aria-labelledby={id}>
-                  <StepHead step={b.step} continued={b.continued} id={id} nth={nth} />
+                {/* a group, not a section: a step visited twice has the same heading, and two region
+                    landmarks may not share a name */}
+                <div role="group" aria-labelledby={id}>
+                  <StepHead step={b.step} continued={b.continued} id={id} />
                   <ol class="step-items" aria-label={`Step ${b.step.node ?? ''}`.trim()}>
                     {b.items.filter(shown).map((i) => <ItemView key={'thread' in i ? `r${i.thread.id}` : `a${i.activity.id}`} runId={data.runId} item={i} />)}
                   </ol>
-                </section>
+                </div>
               </li>
             );
           })}

@@ -59,6 +59,11 @@ export const EXAMPLES: Readonly<Record<string, Examples>> = {
       bad({ project: 'p1', goal: 'g', title: 'a\nb' }, /title/), bad({ project: 'p1', goal: 'g', harness: 'gemini' }, /harness: must be one of claude, codex, opencode/),
       bad({ project: 'p1', goal: 'g', inputs: { n: 1 } }, /inputs\.n: must be a string \(got 1\)/), bad({ project: 'p1', goal: 'g', start: false }, /unknown argument: start/)],
   },
+  follow_up_run: {
+    valid: [{ run: 'r1', text: '[report:success]' }, { run: 'r1', text: 'go on [report:success]', reason: 'asked' }],
+    bad: [bad({ text: 'go on' }, /run: is required/), bad({ run: 'r1' }, /text: is required/), bad({ run: 'r1', text: ' ' }, /text: must be a non-blank string/),
+      bad({ run: 'r1', text: 'go on', goal: 'x' }, /unknown argument: goal/)],
+  },
   control_run: {
     valid: [{ run: 'r1', position: 'p1', action: 'Pause' }, { run: 'r1', position: 'p1', action: 'ChangeHarness', harness: 'codex', reason: 'quota' },
       { run: 'r1', position: 'p1', action: 'Jump', node: 'review' }],

@@ -18,7 +18,19 @@ export interface RunRowProps {
   readonly onStart?: (row: BoardRow) => void;
   readonly selected?: boolean;
   readonly onSelect?: (row: BoardRow, on: boolean) => void;
+  /** the run and its follow-ups, oldest first, when the row stands for a chain of them */
+  readonly attempts?: readonly BoardRow[] | undefined;
 }
+
+// A chain's card is titled by its first run (what the work is) and links each attempt.
+const Attempts = ({ attempts }: { readonly attempts: readonly BoardRow[] }) => (
+  <div class="board-attempts muted">
+    <span class="chip">{attempts.length} attempts</span>
+    {attempts.map((a, i) => (
+      <span key={a.runId}><Link href={`/runs/${encodeURIComponent(a.runId)}`} title={a.title}>Attempt {i + 1}: {a.standing}</Link></span>
+    ))}
+  </div>
+);
 
 const Times = ({ row, now }: { readonly row: BoardRow; readonly now: number }) => {
   const ran = row.startedAt ? span((row.endedAt ? Date.parse(row.endedAt) : now) - Date.parse(row.startedAt)) : null;
@@ -32,12 +44,12 @@ const Times = ({ row, now }: { readonly row: BoardRow; readonly now: number }) =
   );
 };
 
-export const RunRow = ({ row, projectName, now, queuePlace, onMoveToFront, onStart, selected, onSelect }: RunRowProps) => {
+export const RunRow = ({ row, projectName, now, queuePlace, onMoveToFront, onStart, selected, onSelect, attempts }: RunRowProps) => {
   const reason = needsReason(row);
   const canMove = onMoveToFront && row.canMoveToFront;
   const canStart = onStart && row.canStart;
   return (
-    <li class="board-row" data-run={row.runId}>
+    <li class="board-row" data-run={row.runId} {...(attempts ? { 'data-attempts': attempts.length } : {})}>
       <div class="board-main">
         {canStart && onSelect ? (
           <input type="checkbox" checked={selected ?? false} aria-label={`Select ${row.title}`} onChange={(e) => onSelect(row, e.currentTarget.checked)} />
@@ -45,8 +57,9 @@ export const RunRow = ({ row, projectName, now, queuePlace, onMoveToFront, onSta
         <StandingBadge standing={row.standing} />
         {reason && reason !== row.standing ? <span class="chip">{reason}</span> : null}
         {row.archived ? <span class="chip">Archived</span> : null}
-        <Link href={`/runs/${encodeURIComponent(row.runId)}`} class="title">{row.title}</Link>
+        <Link href={`/runs/${encodeURIComponent(row.runId)}`} class="title">{attempts?.[0]?.title ?? row.title}</Link>
       </div>
+      {attempts ? <Attempts attempts={attempts} /> : null}
       <div class="board-meta muted">
         {queuePlace !== undefined ? <span>#{queuePlace} in queue · </span> : null}
         <span>{projectName}</span> · <span>{row.workflowName}</span>

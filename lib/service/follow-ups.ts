@@ -1,0 +1,75 @@
+import { existsSync } from 'node:fs';
+import { isLeft, left, right } from 'fp-ts/lib/Either.js';
+import { continuesOf, decideFollowUp, type FollowUp } from '../../commands/follow-up.js';
+import { decideCreateRun, titleFrom } from '../../commands/create-run.js';
+import { notFound, type Outcome } from '../../commands/refusal.js';
+import type { RunState } from '../../projections/run-state.js';
+import type { Actor, FollowUpWhat, StartRunInput } from '../service-api.js';
+import { followUpWorkflow } from '../workflows/follow-up.js';
+import type { ServiceCore } from './core.js';
+import { startRefusal } from './start-readiness.js';
+
+// POST /api/runs/{id}/follow-ups and follow_up_run: read what the rule needs (the chain's runs,
+// whether the worktrees are still on disk), make the new run, then record the link on the old one
+// (as restart does: the old run never names a run that does not exist).
+
+const rootOf = (core: ServiceCore, s: RunState): RunState => {
+  let at = s;
+  for (let hops = 0; at.continues && hops < 1000; hops++) {
+    const up = core.runs.get(at.continues.runId);
+    if (!up) break;
+    at = up;
+  }
+  return at;
+};
+
+/** the first run of the chain (the root and every follow-up of it, at any depth) that has not ended */
+export const liveInChain = (core: ServiceCore, s: RunState): string | null => {
+  const todo = [rootOf(core, s)];
+  const seen = new Set<string>();
+  while (todo.length > 0) {
+    const r = todo.shift()!;
+    if (seen.has(r.runId)) continue;
+    seen.add(r.runId);
+    if (r.lifecycle !== 'ended') return r.runId;
+    for (const id of r.continuedBy ?? []) {
+      const next = core.runs.get(id);
+      if (next) todo.push(next);
+    }
+  }
+  return null;
+};
+
+const checkoutsOf = (s: RunState) => s.checkouts ?? s.continues?.checkouts ?? [];
+
+const commandOf = (core: ServiceCore, s: RunState, newRunId: string, by: Actor, reason: string | undefined): FollowUp => ({
+  at: core.now().toISOString(), by, ...(reason !== undefined ? { reason } : {}), newRunId,
+  liveInChain: liveInChain(core, s), worktreesPresent: checkoutsOf(s).every((c) => existsSync(c.directory)),
+});
+
+export const followUp = (core: ServiceCore, runId: string, what: FollowUpWhat, by: Actor): Outcome<{ runId: string }> => {
+  const s = core.runs.get(runId);
+  if (!s) return left(notFound('run', runId));
+  const newRunId = core.newId('r');
+  const probe = decideFollowUp(s, commandOf(core, s, newRunId, by, what.reason));
+  if (isLeft(probe)) return probe;
+  const text = 'text' in what ? what.text : what.review;
+  const continues = continuesOf(s);
+  // the harness of the session it resumes, so the same CLI picks the conversation up
+  const harness = continues.session?.harness ?? s.harnessOverride ?? s.harness;
+  const input: StartRunInput = {
+    project: s.projectId, goal: text, title: titleFrom(`Follow-up: ${text}`), workflow: 'follow-up',
+    ...(harness ? { harness } : {}), ...(s.model && harness === (s.harnessOverride ?? s.harness) ? { model: s.model } : {}), ...(what.reason ? { reason: what.reason } : {}),
+  };
+  const project = core.projects.current.get(s.projectId);
+  if (!project) return left(notFound('project', s.projectId));
+  const workflow = followUpWorkflow();
+  const notReady = startRefusal(core, project, workflow, input);
+  if (notReady) return left(notReady);
+  const d = decideCreateRun({ runId: newRunId, projectId: s.projectId, workflow, input, by, continues });
+  if (isLeft(d)) return d;
+  core.runs.transact(newRunId, () => d, { at: core.now().toISOString(), onStale: 'refuse', expected: 0 });
+  const linked = core.runs.transact(runId, (now) => (now ? decideFollowUp(now, commandOf(core, now, newRunId, by, what.reason)) : left(notFound('run', runId))), { at: core.now().toISOString(), onStale: 'retry' });
+  if (isLeft(linked)) return linked;
+  return right({ runId: newRunId });
+};
