@@ -24,18 +24,16 @@ export interface SubmitReview extends CommandContext {
 // message_run (into a live turn, held for the step's session, or resuming a paused run). At a gate
 // the review is the person's answer, as the app's "Send back": the message opens the turn of the agent
 // step the gate leads to (Resume), or else of the agent step the run came from (Jump back to it).
-// An ended run takes no messages: a review for it is a follow-up (a new run continuing this one).
+// An ended run takes no messages: a review for it is a follow-up (a new run continuing this one),
+// made first by the service and recorded here with the review (decideRecordFollowUpReview).
 export const decideSubmitReview = (s: RunState, c: SubmitReview): Decision => {
   const blocked = readable(s, 'submit_review');
   if (blocked) return left(blocked);
   if (s.reviews?.some((r) => r.reviewId === c.reviewId)) return nothing();
-  if (s.lifecycle === 'ended') return left(ended(`the run has ended (${s.ending}); send the review as a follow-up: POST /api/runs/${s.runId}/follow-ups with {"review": …} continues the run with it`));
+  if (s.lifecycle === 'ended') return left(ended(`the run has ended (${s.ending}); a review of it is sent as a follow-up run`));
   const sent = decideSendMessage(s, { ...c, delivery: 'Resume' });
   if (isLeft(sent)) return sent;
-  const reviewed: RunEvent = {
-    type: 'ReviewSubmitted',
-    data: { reviewId: c.reviewId, messageId: c.messageId, comments: [...c.comments], ...(c.summary !== undefined ? { summary: c.summary } : {}), ...byAndWhy(c) },
-  };
+  const reviewed = reviewEvent(c);
   const tagged = sent.right.map((e): RunEvent => (e.type === 'MessageSent' ? { ...e, data: { ...e.data, review: c.reviewId } } : e));
   const gate = s.lifecycle === 'active' && s.step?.kind === 'gate' ? sendBack(s, c) : right([]);
   if (isLeft(gate)) return gate;
@@ -50,4 +48,18 @@ const sendBack = (s: RunState, c: CommandContext): Decision => {
   const back = s.previous?.node;
   if (isAgent(s, back)) return decideJump(s, { ...c, node: back });
   return left(conflict(`the gate ${gate} leads to no agent step and the run did not come from one: no agent would read the review`));
+};
+
+const reviewEvent = (c: SubmitReview, followUp?: string): RunEvent => ({
+  type: 'ReviewSubmitted',
+  data: {
+    reviewId: c.reviewId, messageId: c.messageId, comments: [...c.comments],
+    ...(c.summary !== undefined ? { summary: c.summary } : {}), ...(followUp !== undefined ? { followUp } : {}), ...byAndWhy(c),
+  },
+});
+
+/** An ended run's review, after the follow-up run that carries it was made: recorded, and sent no message here. */
+export const decideRecordFollowUpReview = (s: RunState, c: SubmitReview & { readonly followUp: string }): Decision => {
+  if (s.reviews?.some((r) => r.reviewId === c.reviewId)) return nothing();
+  return s.lifecycle === 'ended' ? right([reviewEvent(c, c.followUp)]) : left(conflict('the run is going again: send the review to it'));
 };

@@ -71,7 +71,8 @@ export const RUN_EVENT_CODECS = {
   // `review`: the message is a review's (ReviewSubmitted just before it), so the thread shows the review, not the text twice
   MessageSent: withOptional({ messageId: t.string, text: t.string, delivery: oneOf(['Resume', 'Hold'] as const), ...By }, { review: t.string, ...Why }),
   // comments on lines of the run's diff, each with the code it quotes as it was when submitted
-  ReviewSubmitted: withOptional({ reviewId: t.string, messageId: t.string, comments: t.array(ReviewCommentCodec), ...By }, { summary: t.string, ...Why }),
+  // `followUp`: the run had ended, so the review went to the follow-up run it made (its goal is the review's message)
+  ReviewSubmitted: withOptional({ reviewId: t.string, messageId: t.string, comments: t.array(ReviewCommentCodec), ...By }, { summary: t.string, followUp: t.string, ...Why }),
   MessageDelivered: t.type({ messageId: t.string, stepId: t.string }),
   // a held message that can never reach an agent now (the run ended or was aborted with it held)
   MessageUndelivered: t.type({ messageId: t.string, reason: t.string }),

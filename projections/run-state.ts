@@ -108,6 +108,8 @@ export interface SubmittedReview {
   readonly at: string;
   readonly comments: readonly ReviewComment[];
   readonly summary?: string;
+  /** the follow-up run the review went to (the run had ended) */
+  readonly followUp?: string;
 }
 
 export const firstNode = (wf: Workflow): string | null => {
@@ -148,8 +150,8 @@ const undeliver = (s: RunState, id: string, reason: string): RunState => {
   return { ...s, held: s.held.filter((h) => h.id !== id), undelivered: [...(s.undelivered ?? []), { id, text: m.text, reason }] };
 };
 
-const submitted = (at: string, d: { reviewId: string; comments: readonly ReviewComment[]; summary?: string }): SubmittedReview =>
-  ({ reviewId: d.reviewId, at, comments: d.comments, ...(d.summary !== undefined ? { summary: d.summary } : {}) });
+const submitted = (at: string, d: { reviewId: string; comments: readonly ReviewComment[]; summary?: string; followUp?: string }): SubmittedReview =>
+  ({ reviewId: d.reviewId, at, comments: d.comments, ...(d.summary !== undefined ? { summary: d.summary } : {}), ...(d.followUp !== undefined ? { followUp: d.followUp } : {}) });
 const sessionStarted = (s: RunState, sessionId: string): RunState => {
   const node = s.step?.node ?? '';
   const harness = s.step?.harness;

@@ -36,8 +36,8 @@ const control = (what: string, d: { by: Actor; reason?: string }): Omit<ThreadRo
   ({ kind: 'control', ...from(d.by), text: d.reason ? `${what}: ${d.reason}` : what });
 
 // what a person reads of a review in the thread: each comment's place and words, then the summary
-const reviewText = (d: { comments: readonly { path: string; side: string; line: number; endLine?: number; body: string }[]; summary?: string }): string =>
-  [`review: ${d.comments.length} comment${d.comments.length === 1 ? '' : 's'}`,
+const reviewText = (d: { comments: readonly { path: string; side: string; line: number; endLine?: number; body: string }[]; summary?: string; followUp?: string }): string =>
+  [`review: ${d.comments.length} comment${d.comments.length === 1 ? '' : 's'}${d.followUp ? ` (sent to follow-up run ${d.followUp})` : ''}`,
     ...d.comments.map((c) => `${c.path}:${lines(c)}${c.side === 'old' ? ' (old)' : ''}: ${c.body}`),
     ...(d.summary ? [d.summary] : [])].join('\n');
 

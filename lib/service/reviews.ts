@@ -1,5 +1,5 @@
 import { isLeft, left, right } from 'fp-ts/lib/Either.js';
-import { decideSubmitReview } from '../../commands/submit-review.js';
+import { decideRecordFollowUpReview, decideSubmitReview, type SubmitReview } from '../../commands/submit-review.js';
 import { conflict, invalid, notFound, type Outcome } from '../../commands/refusal.js';
 import type { ReviewComment } from '../../journal/run-events.js';
 import type { RunState, SubmittedReview } from '../../projections/run-state.js';
@@ -11,6 +11,7 @@ import { reviewMessage } from '../engine/review-message.js';
 import type { Actor, RunDetail } from '../service-api.js';
 import { detailOf, type ServiceCore } from './core.js';
 import { deliveryDetail } from './run-commands.js';
+import { followUp } from './follow-ups.js';
 
 // Reviews of a run's diff: the comments are checked against the diff as it is now and each keeps
 // the code it quotes; reading them back says which comments' code has changed since (outdated).
@@ -20,8 +21,11 @@ type Files = readonly (DiffFileLines & { readonly folder: string })[];
 // A path as the diff names it, or prefixed with its folder (runs with several folders).
 const fileOf = (files: Files, path: string) => files.find((f) => f.path === path) ?? files.find((f) => `${f.folder}/${f.path}` === path);
 
+// a follow-up run works in the checkouts of the run it continues
+const checkoutsOf = (s: RunState) => (s.checkouts?.length ? s.checkouts : s.continues?.checkouts ?? []);
+
 const diffFilesOf = async (s: RunState): Promise<Files> =>
-  (await readRunDiff(s.checkouts ?? [])).flatMap((f) => ('diff' in f ? diffLines(f.diff).map((x) => ({ ...x, folder: f.folder })) : []));
+  (await readRunDiff(checkoutsOf(s))).flatMap((f) => ('diff' in f ? diffLines(f.diff).map((x) => ({ ...x, folder: f.folder })) : []));
 
 const locate = (files: Files, c: ReviewInputOf['comments'][number], i: number): Outcome<ReviewComment> => {
   const f = fileOf(files, c.path);
@@ -41,18 +45,21 @@ const locateAll = (files: Files, input: ReviewInputOf): Outcome<ReviewComment[]>
   return right(out);
 };
 
-export interface ReviewAnswer { readonly review: SubmittedReview; readonly delivered: boolean; readonly detail: string | null; readonly run: RunDetail }
+export interface ReviewAnswer {
+  readonly review: SubmittedReview; readonly delivered: boolean; readonly detail: string | null; readonly run: RunDetail;
+  /** the run had ended: the follow-up run the review went to */
+  readonly followUp?: { readonly runId: string; readonly url: string };
+}
 
 export const submitReview = async (core: ServiceCore, runId: string, input: ReviewInputOf, by: Actor): Promise<Outcome<ReviewAnswer>> => {
   const s = core.runs.get(runId);
   if (!s) return left(notFound('run', runId));
   const ctx = { at: core.now().toISOString(), by, reviewId: core.newId('rv'), messageId: core.newId('m'), ...(input.summary !== undefined ? { summary: input.summary } : {}), ...(input.reason !== undefined ? { reason: input.reason } : {}) };
-  // an ended run is refused before its diff is read: the refusal says to send a follow-up
-  if (s.lifecycle === 'ended') return decideSubmitReview(s, { ...ctx, comments: [], text: '' }) as Outcome<never>;
-  if (!s.checkouts?.length) return left(conflict('the run has no worktree of its own yet: there is no diff to review'));
+  if (!checkoutsOf(s).length) return left(conflict(s.lifecycle === 'ended' ? 'the run has no worktree any more (archived, or it never started): there is no diff to review' : 'the run has no worktree of its own yet: there is no diff to review'));
   const comments = locateAll(await diffFilesOf(s), input);
   if (isLeft(comments)) return comments;
   const text = reviewMessage(comments.right, input.summary);
+  if (s.lifecycle === 'ended') return asFollowUp(core, runId, { ...ctx, comments: comments.right, text });
   // the engine's steering reacts to MessageSent inside this append (as for message_run)
   const r = core.runs.transact(runId, (now) => (now ? decideSubmitReview(now, { ...ctx, comments: comments.right, text }) : left(notFound('run', runId))), { at: ctx.at, onStale: 'retry' });
   if (isLeft(r)) return r;
@@ -65,6 +72,21 @@ export const submitReview = async (core: ServiceCore, runId: string, input: Revi
   const jumped = events.find((e) => e.type === 'Jumped');
   const detail = jumped ? `sent back from the gate: the run goes back to step ${jumped.data.node}, whose turn opens with the review` : deliveryDetail(delivered, s, 'Resume', held);
   return right({ review, delivered, detail, run: detailOf(core, after) });
+};
+
+// An ended run takes no message: the review becomes a follow-up run whose goal is the review's
+// message (it resumes the run's last session where the CLI can), and is recorded on this run.
+const asFollowUp = (core: ServiceCore, runId: string, c: SubmitReview): Outcome<ReviewAnswer> => {
+  const made = followUp(core, runId, { review: c.text, ...(c.reason !== undefined ? { reason: c.reason } : {}) }, c.by);
+  if (isLeft(made)) return made;
+  const next = made.right.runId;
+  const r = core.runs.transact(runId, (now) => (now ? decideRecordFollowUpReview(now, { ...c, followUp: next }) : left(notFound('run', runId))), { at: c.at, onStale: 'retry' });
+  if (isLeft(r)) return r;
+  const after = core.runs.get(runId)!;
+  const review = after.reviews?.find((x) => x.reviewId === c.reviewId);
+  if (!review) return left(conflict('the review was not recorded'));
+  const url = `${core.baseUrl}/runs/${encodeURIComponent(next)}`;
+  return right({ review, delivered: false, detail: `the run had ended: the review went to follow-up run ${next}, which continues it`, run: detailOf(core, after), followUp: { runId: next, url } });
 };
 
 const outdatedOf = (files: Files | null, c: ReviewComment): boolean | null => {
@@ -80,6 +102,6 @@ export const readReviews = async (core: ServiceCore, runId: string): Promise<Out
   const s = core.runs.get(runId);
   if (!s) return left(notFound('run', runId));
   const reviews = s.reviews ?? [];
-  const files = reviews.length && s.checkouts?.length ? await diffFilesOf(s) : null;
+  const files = reviews.length && checkoutsOf(s).length ? await diffFilesOf(s) : null;
   return right({ reviews: reviews.map((r) => ({ ...r, comments: r.comments.map((c) => ({ ...c, outdated: outdatedOf(files, c) })) })) });
 };

@@ -1,11 +1,12 @@
 import test from 'ava';
-import { decideSubmitReview, type SubmitReview } from '../../commands/submit-review.js';
+import { decideRecordFollowUpReview, decideSubmitReview, type SubmitReview } from '../../commands/submit-review.js';
 import type { RunEvent } from '../../journal/run-events.js';
 import { at, by, created, prepared, queued, runDecider, started, stepStarted, RUNNING } from '../helpers/given.js';
 
 // A review is recorded and sent as one Resume message: given(events) / when(review) / then(events).
 
 const review = runDecider(decideSubmitReview);
+const recorded = runDecider(decideRecordFollowUpReview);
 const comments = [{ path: 'a.ts', side: 'new' as const, line: 2, body: 'Rename it.', quote: 'const x = 1;' }];
 const c: SubmitReview = { at, by, reviewId: 'rv1', messageId: 'm1', comments, summary: 'Small.', text: 'the message' };
 const reviewed: RunEvent = { type: 'ReviewSubmitted', data: { reviewId: 'rv1', messageId: 'm1', comments, summary: 'Small.', by } };
@@ -35,4 +36,12 @@ test('the same review again decides nothing', (t) => {
 
 test('an ended run is refused, pointing to a follow-up', (t) => {
   review(t).given(...RUNNING, { type: 'RunAborted', data: { by } }).when(c).thenRefused('Ended', /follow-up/);
+});
+
+test('an ended run records the review with the follow-up run that carries it, and sends no message', (t) => {
+  const aborted: RunEvent = { type: 'RunAborted', data: { by } };
+  const withFollowUp: RunEvent = { type: 'ReviewSubmitted', data: { ...(reviewed.data as object), followUp: 'r2' } as never };
+  recorded(t).given(...RUNNING, aborted).when({ ...c, followUp: 'r2' }).then(withFollowUp);
+  recorded(t).given(...RUNNING, aborted, withFollowUp).when({ ...c, followUp: 'r2' }).thenNothing();
+  recorded(t).given(...RUNNING).when({ ...c, followUp: 'r2' }).thenRefused('Conflict', /going again/);
 });

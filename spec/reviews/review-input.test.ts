@@ -5,7 +5,7 @@ import { mcpServer, type McpServer } from '../mcp/helpers/real.js';
 import { call, textOf } from '../mcp/helpers/call.js';
 import { GATED } from '../helpers/server.js';
 import { eventually } from '../helpers/env.js';
-import { detail, history, startRun } from '../helpers/steer.js';
+import { detail, history, startRun, untilStanding } from '../helpers/steer.js';
 
 // Reviews over both doors: POST /api/runs/{run}/reviews and the submit_review tool refuse the same
 // bad input in the same words, including a path or line that is not in the run's diff (read from the
@@ -86,14 +86,29 @@ test.serial('a review at a gate is recorded with its quoted code, sends the run 
   t.like(read.body.reviews[0].comments[0], { path: 'notes.txt', outdated: false });
 });
 
-test.serial('a review to an ended run is a 409 that says to send a follow-up', async (t) => {
+test.serial('a review to an ended run with its worktree becomes a follow-up run carrying the review; one without a worktree is a 409', async (t) => {
   const { s, client } = t.context;
+  const done = await startRun(s, { goal: '[write:done.txt=all done]', workflow: 'two' });
+  await untilStanding(s, done, 'Succeeded');
+  const r = await s.post(`/api/runs/${done}/reviews`, { comments: [{ path: 'done.txt', side: 'new', line: 1, body: 'Not quite (note 8812).' }] });
+  t.is(r.status, 200, JSON.stringify(r.body));
+  t.like(r.body, { delivered: false, review: { comments: [{ quote: 'all done' }] } });
+  const next = r.body.followUp.runId as string;
+  t.is(r.body.followUp.url, `${s.url}/runs/${next}`);
+  t.regex(r.body.detail, new RegExp(`follow-up run ${next}`));
+  t.is(r.body.review.followUp, next);
+  const follow = await detail(s, next);
+  t.true(JSON.stringify(follow).includes(done), 'the follow-up names the run it continues');
+  t.regex(follow.goal, /done\.txt:1[\s\S]*all done[\s\S]*Not quite \(note 8812\)\./, 'its goal is the review\'s message');
+  const rows = (await s.get(`/api/runs/${done}/thread?pageSize=50`)).body.rows as { kind: string; text: string }[];
+  t.regex(rows.find((x) => x.kind === 'review')!.text, new RegExp(`sent to follow-up run ${next}`));
+  await eventually(() => detail(s, next), (d) => ['Succeeded', 'Failed'].includes(d.standing));
+
   const ended = await s.ended();
   const http = await s.post(`/api/runs/${ended}/reviews`, { comments: [ok] });
   t.is(http.status, 409, JSON.stringify(http.body));
-  t.regex(http.body.detail, /follow-up/);
+  t.regex(http.body.detail, /no worktree any more/);
   const mcp = await call(client, 'submit_review', { run: ended, comments: [ok] });
   t.true(mcp.isError);
-  t.regex(textOf(mcp), /follow-up/);
-  t.is((await detail(s, ended)).standing, 'Aborted');
+  t.regex(textOf(mcp), /no worktree any more/);
 });
