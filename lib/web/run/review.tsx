@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, ApiError } from '../api.js';
 import { NoteLine, type Note } from './controls.js';
+import { Link } from '../ui/link.js';
 import { placeOf, type Draft, type DraftComment } from './review-draft.js';
 
 // Reviewing the diff: a form for one comment (a line, a range or a whole file, on either side; a
@@ -68,13 +69,14 @@ export const CommentForm = ({ files, target, setTarget, onAdd }: {
   );
 };
 
-interface ReviewReply { readonly delivered: boolean; readonly detail: string | null }
+interface ReviewReply { readonly delivered: boolean; readonly detail: string | null; readonly followUp?: { readonly runId: string } }
 
 export const DraftReview = ({ runId, draft, save, onSent }: {
   readonly runId: string; readonly draft: Draft; readonly save: (d: Draft) => void; readonly onSent: () => void;
 }) => {
   const [busy, setBusy] = useState(false);
   const [note, setNote] = useState<Note>(null);
+  const [followUp, setFollowUp] = useState<string | null>(null);
   const n = draft.comments.length;
   const edit = (id: string, body: string) => save({ ...draft, comments: draft.comments.map((c) => (c.id === id ? { ...c, body } : c)) });
   const send = async () => {
@@ -84,6 +86,7 @@ export const DraftReview = ({ runId, draft, save, onSent }: {
       const comments = draft.comments.map(({ id: _id, ...c }) => c);
       const r = await api<ReviewReply>(`runs/${encodeURIComponent(runId)}/reviews`, { body: { comments, ...(draft.summary.trim() ? { summary: draft.summary } : {}) } });
       save({ comments: [], summary: '' });
+      setFollowUp(r.followUp?.runId ?? null);
       setNote({ kind: 'ok', text: r.delivered ? 'Review sent to the agent.' : `Review recorded; ${r.detail ?? 'held for the next turn'}.` });
       onSent();
     } catch (e) {
@@ -114,6 +117,7 @@ export const DraftReview = ({ runId, draft, save, onSent }: {
         <button type="button" disabled={busy || (n === 0 && !draft.summary)} onClick={() => save({ comments: [], summary: '' })}>Discard draft</button>
       </div>
       <NoteLine note={note} />
+      {followUp ? <p><Link href={`/runs/${encodeURIComponent(followUp)}`}>Open the follow-up run</Link></p> : null}
     </section>
   );
 };
