@@ -1,8 +1,8 @@
 import test from 'ava';
-import { GATED } from '../helpers/server.js';
+import { GATED, LINEAR } from '../helpers/server.js';
 import { eventually } from '../helpers/env.js';
-import { detail, history, startRun } from '../helpers/steer.js';
-import { closeBrowser, openApp, VIEWPORTS, type AppSession } from './browser.js';
+import { detail, history, startRun, untilStanding } from '../helpers/steer.js';
+import { closeBrowser, DESKTOP, openApp, VIEWPORTS, type AppSession } from './browser.js';
 
 // Reviewing a run's diff in real Chromium against the real server (runs on the scripted harness):
 // a line picked in the diff gets a comment, the draft survives a reload, "Send to agent" sends it,
@@ -71,3 +71,25 @@ for (const viewport of VIEWPORTS) {
     app.noErrors(t);
   });
 }
+
+test('a review of an ended run becomes a follow-up run, linked from the draft', async (t) => {
+  const app = await openApp(t, { viewport: DESKTOP, workflows: { linear: LINEAR } });
+  const runId = await startRun(app.server, { goal: '[write:notes.txt=first line]', title: 'Ended run', workflow: 'linear' });
+  await untilStanding(app.server, runId, 'Succeeded');
+  await app.goto(`/runs/${runId}?tab=worktree`);
+  await app.page.locator('.d2h-file-wrapper', { hasText: 'notes.txt' }).locator('.d2h-code-linenumber .line-num2', { hasText: '1' }).first().click();
+  const form = app.page.getByRole('form', { name: 'Comment on the diff' });
+  await form.getByRole('textbox', { name: 'Comment' }).fill('One more line, please.');
+  await form.getByRole('button', { name: 'Add to review' }).click();
+  const draft = app.page.getByRole('region', { name: /Draft review/ });
+  t.is(await app.page.getByRole('button', { name: 'Comment on notes.txt:1' }).count(), 0, 'the bar goes once the comment is added');
+  await draft.getByRole('button', { name: 'Send to agent' }).click();
+  await draft.getByText(/the review went to follow-up run/).waitFor();
+  const link = draft.getByRole('link', { name: 'Open the follow-up run' });
+  const next = (await history(app.server, runId)).find((e) => e.type === 'ReviewSubmitted').data.followUp as string;
+  t.is(await link.getAttribute('href'), `/runs/${next}`);
+  await app.axe(t, 'review became a follow-up');
+  await shot(app, 'follow-up', DESKTOP.width);
+  await eventually(() => detail(app.server, next), (d) => ['Succeeded', 'Failed'].includes(d.standing));
+  app.noErrors(t);
+});

@@ -135,7 +135,7 @@ export const Worktree = ({ runId, changes }: { readonly runId: string; readonly 
       ) : null}
       {files.all.length > 0 ? (
         <CommentForm files={files.all} target={target} setTarget={setTarget}
-          onAdd={(c) => save({ ...draft, comments: [...draft.comments, { ...c, id: `${Date.now()}-${draft.comments.length}` }] })} />
+          onAdd={(c) => { setPicking(false); save({ ...draft, comments: [...draft.comments, { ...c, id: `${Date.now()}-${draft.comments.length}` }] }); }} />
       ) : null}
       {target && picking ? (
         <button type="button" class="pick-bar" onClick={() => { setPicking(false); document.getElementById('review-comment')?.focus(); }}>
