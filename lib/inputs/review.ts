@@ -8,12 +8,16 @@ import { optionalReason } from './common.js';
 // are in the run's diff is the service's to say (it reads the diff); the shape is decided here.
 
 export const MAX_REVIEW_COMMENTS = 50;
+/** the lines one comment quotes, at most: the quote is recorded in the journal and sent to the agent */
+export const MAX_COMMENT_LINES = 500;
 const MAX_LINE = 10_000_000;
 
 export const ReviewComment = fields(
   { path: nonBlank(1000), side: oneOf(['new', 'old'] as const), line: intRange(1, MAX_LINE), body: nonBlank(8000) },
   { endLine: intRange(1, MAX_LINE) },
-  (c) => (c.endLine !== undefined && c.endLine < c.line ? `endLine ${c.endLine} is before line ${c.line}` : null),
+  (c) => (c.endLine === undefined ? null
+    : c.endLine < c.line ? `endLine ${c.endLine} is before line ${c.line}`
+    : c.endLine - c.line >= MAX_COMMENT_LINES ? `a comment spans at most ${MAX_COMMENT_LINES} lines (got ${c.endLine - c.line + 1})` : null),
 );
 export type ReviewCommentInput = t.TypeOf<typeof ReviewComment>;
 

@@ -36,6 +36,7 @@ const ROWS: readonly { readonly body: Record<string, unknown>; readonly says: Re
   { body: { comments: [{ ...ok, side: 'both' }] }, says: /side: must be one of new, old/ },
   { body: { comments: [{ ...ok, line: 0 }] }, says: /line: must be an integer from 1/ },
   { body: { comments: [{ ...ok, line: 2, endLine: 1 }] }, says: /endLine 1 is before line 2/ },
+  { body: { comments: [{ ...ok, line: 1, endLine: 600 }] }, says: /a comment spans at most 500 lines \(got 600\)/ },
   { body: { comments: [{ ...ok, body: ' ' }] }, says: /body: must be a non-blank string/ },
   { body: { comments: [{ ...ok, zzExtra: 1 }] }, says: /unknown field: zzExtra/ },
   { body: { comments: [ok], summary: '' }, says: /^summary: must be a non-blank string/ },

@@ -15,12 +15,14 @@ export interface Target { readonly path: string; readonly side: 'new' | 'old'; r
 const num = (v: string): number | undefined => (/^\d+$/.test(v.trim()) ? Number(v) : undefined);
 const input = (e: Event): string => (e.target as HTMLInputElement).value;
 
-// A whole file: every line the diff shows on that side, as one range when they follow on, else the first.
+// A whole file: every line the diff shows on that side, as one range when they follow on (and fit
+// one comment), else the first.
 const wholeFile = (f: ReviewFile, side: 'new' | 'old'): Omit<Target, 'path' | 'side'> | null => {
   const xs = f[side];
   if (xs.length === 0) return null;
   const first = xs[0]!, last = xs[xs.length - 1]!;
-  return last - first + 1 === xs.length && last !== first ? { line: first, endLine: last } : { line: first };
+  // the server quotes at most 500 lines per comment (lib/inputs/review.ts)
+  return last - first + 1 === xs.length && last !== first && xs.length <= 500 ? { line: first, endLine: last } : { line: first };
 };
 
 export const CommentForm = ({ files, target, setTarget, onAdd }: {
