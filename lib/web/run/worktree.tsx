@@ -5,6 +5,7 @@ import { revealFile } from './reveal-file.js';
 import { useThrottledLoad } from './throttle.js';
 import { CommentForm, DraftReview, SentReviews, type ReviewFile, type SentReview, type Target } from './review.js';
 import { placeOf, useDraft } from './review-draft.js';
+import { markPicked, picked, useReviewFiles, type Pick, type Picked } from './diff-picks.js';
 
 // The run's worktree: per folder what git says (branch, uncommitted counts, commits ahead), and the
 // diff of the run's changes against the commit its branch was made from, one block per file, drawn
@@ -34,35 +35,6 @@ const Status = ({ f }: { readonly f: StatusFolder }) => {
       <dt>Uncommitted</dt><dd>{`${u.staged} staged, ${u.unstaged} unstaged, ${u.untracked} untracked${u.conflicted ? `, ${u.conflicted} conflicted` : ''}`}</dd>
     </dl>
   );
-};
-
-type Pick = (file: number, side: 'new' | 'old', line: number, extend: boolean) => void;
-
-// A click in a line-number cell: which file (its block's place in the drawing), which side and line.
-const picked = (box: HTMLElement, e: MouseEvent, pick: Pick): void => {
-  const cell = (e.target as HTMLElement).closest('.d2h-code-linenumber');
-  const wrapper = cell?.closest('.d2h-file-wrapper');
-  if (!cell || !wrapper) return;
-  const oldN = cell.querySelector('.line-num1')?.textContent?.trim() ?? '';
-  const newN = cell.querySelector('.line-num2')?.textContent?.trim() ?? '';
-  const onOld = (e.target as HTMLElement).closest('.line-num1') !== null || newN === '';
-  const n = Number(onOld ? oldN : newN);
-  if (!Number.isInteger(n) || n < 1) return;
-  pick([...box.querySelectorAll('.d2h-file-wrapper')].indexOf(wrapper), onOld ? 'old' : 'new', n, e.shiftKey);
-};
-
-/** the lines picked for a comment, in one file of this folder's drawing */
-interface Picked { readonly file: number; readonly side: 'new' | 'old'; readonly from: number; readonly to: number }
-
-// Marks the picked rows in the drawn diff, so a click shows at once which lines the comment is on.
-const markPicked = (box: HTMLElement, p: Picked | null): void => {
-  for (const el of box.querySelectorAll('.picked')) el.classList.remove('picked');
-  const wrapper = p ? box.querySelectorAll('.d2h-file-wrapper')[p.file] : undefined;
-  if (!p || !wrapper) return;
-  for (const cell of wrapper.querySelectorAll(`.d2h-code-linenumber .${p.side === 'new' ? 'line-num2' : 'line-num1'}`)) {
-    const n = Number(cell.textContent?.trim());
-    if (n >= p.from && n <= p.to) cell.closest('tr')?.classList.add('picked');
-  }
 };
 
 const Diff = ({ f, pick, chosen }: { readonly f: DiffFolder; readonly pick: Pick; readonly chosen: Picked | null }) => {
@@ -109,7 +81,7 @@ export const Worktree = ({ runId, changes }: { readonly runId: string; readonly 
       (e: ApiError) => { if (live()) setError(e); },
     );
   }, [runId, changes, sent], 1000);
-  const files = useReviewFiles(diffs);
+  const files = useReviewFiles(diffs, loadD2h);
   const [draft, save] = useDraft(runId);
   const [target, setTarget] = useState<Target | null>(null);
   // set by a click in the diff: a bar at the bottom of the window leads to the form, which is above
@@ -154,22 +126,4 @@ export const Worktree = ({ runId, changes }: { readonly runId: string; readonly 
       })}
     </div>
   );
-};
-
-// The files a comment can point at, per folder in drawing order; with several folders a path names its folder first.
-const useReviewFiles = (diffs: readonly DiffFolder[] | null): { all: readonly ReviewFile[]; byFolder: ReadonlyMap<string, readonly ReviewFile[]> } => {
-  const [files, setFiles] = useState<{ all: readonly ReviewFile[]; byFolder: ReadonlyMap<string, readonly ReviewFile[]> }>({ all: [], byFolder: new Map() });
-  useEffect(() => {
-    if (!diffs) return;
-    let live = true;
-    loadD2h().then((m) => {
-      if (!live) return;
-      const byFolder = new Map(diffs.map((d) => [d.folder, 'diff' in d
-        ? m.filesOf(d.diff).map((f) => ({ ...f, path: diffs.length > 1 ? `${d.folder}/${f.path}` : f.path }))
-        : []] as const));
-      setFiles({ all: [...byFolder.values()].flat(), byFolder });
-    }, () => undefined);
-    return () => { live = false; };
-  }, [diffs]);
-  return files;
 };
