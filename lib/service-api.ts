@@ -167,7 +167,7 @@ export interface ServiceApi {
   resolve(runId: string, reason: string | undefined, by: Actor): Outcome<{ run: RunDetail }>;
   readThread(runId: string, before: number | undefined, pageSize: number): Outcome<{ rows: readonly unknown[]; before: string | null }>;
   readHistory(runId: string, before: number | undefined, pageSize: number): Outcome<{ events: readonly unknown[]; before: number | null }>;
-  readLog(runId: string, before: number | undefined, pageSize: number): Outcome<{ lines: readonly unknown[]; before: number | null }>;
+  readLog(runId: string, before: number | undefined, pageSize: number): Promise<Outcome<{ lines: readonly unknown[]; before: number | null }>>;
   exportRun(runId: string): Promise<Outcome<{ path: string; size: number }>>;
   waitForRun(runId: string, timeoutMs: number, signal?: AbortSignal): Promise<Outcome<{ run: RunDetail; changed: WaitChange }>>;
   runUrl(runId: string): string;

@@ -126,7 +126,9 @@ export class Service implements ServiceApi {
   readHistory(runId: string, before: number | undefined, pageSize: number) {
     return this.known(runId, () => historyPage(this.core.journal, runId, before, pageSize));
   }
-  readLog(runId: string, before: number | undefined, pageSize: number) {
+  /** after the log store's pending batch is written: a run that has ended reads every line it wrote */
+  async readLog(runId: string, before: number | undefined, pageSize: number) {
+    await this.core.logs.flushed();
     return this.known(runId, () => logPage(this.core.logs, runId, before, pageSize));
   }
   readActivity(runId: string, before: number | undefined, pageSize: number) {

@@ -18,8 +18,8 @@ export const runPageRoutes = (router: Router, service: Service): void => {
     reply(ctx, service.readThread(id(ctx), intParam(ctx, 'before', 1, Number.MAX_SAFE_INTEGER, undefined), intParam(ctx, 'pageSize', 1, 200, 10)!)));
   router.get('/api/runs/:runId/history', (ctx: Context) =>
     reply(ctx, service.readHistory(id(ctx), intParam(ctx, 'before', 1, Number.MAX_SAFE_INTEGER, undefined), intParam(ctx, 'pageSize', 1, 200, 25)!)));
-  router.get('/api/runs/:runId/log', (ctx: Context) =>
-    reply(ctx, service.readLog(id(ctx), intParam(ctx, 'before', 1, Number.MAX_SAFE_INTEGER, undefined), intParam(ctx, 'pageSize', 1, 200, 50)!)));
+  router.get('/api/runs/:runId/log', async (ctx: Context) =>
+    reply(ctx, await service.readLog(id(ctx), intParam(ctx, 'before', 1, Number.MAX_SAFE_INTEGER, undefined), intParam(ctx, 'pageSize', 1, 200, 50)!)));
   // the agent's tool calls (docs/events.md "Activity"): pages with outputs cut, one row with all of it
   router.get('/api/runs/:runId/activity', (ctx: Context) =>
     reply(ctx, service.readActivity(id(ctx), intParam(ctx, 'before', 1, Number.MAX_SAFE_INTEGER, undefined), intParam(ctx, 'pageSize', 1, 200, 50)!)));
