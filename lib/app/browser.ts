@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { accessSync, constants, readlinkSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { readlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { executable, findOnPath as onPath } from '../on-path.js';
 import { ensurePrivateDir } from '../paths.js';
 
 // Which window `svc app` opens: a Chromium-family browser in --app mode (a window of its own,
@@ -13,22 +14,6 @@ export type BrowserChoice =
   | { readonly kind: 'default'; readonly path: string };
 
 export class BrowserError extends Error {}
-
-const executable = (path: string): boolean => {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-const onPath = (name: string, path: string): string | null => {
-  for (const dir of path.split(delimiter)) {
-    if (dir && executable(join(dir, name))) return join(dir, name);
-  }
-  return null;
-};
 
 /** SVC_BROWSER (a Chromium or Chrome, by path or name), then the usual names on PATH, then the default browser */
 export const findBrowser = (env: NodeJS.ProcessEnv): BrowserChoice => {

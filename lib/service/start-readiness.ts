@@ -3,7 +3,7 @@ import { isLeft, left, right } from 'fp-ts/lib/Either.js';
 import { invalid, notFound, refusalText, type Outcome, type Refusal } from '../../commands/refusal.js';
 import { findProject } from '../../projections/projects.js';
 import type { Availability } from '../harness/adapter.js';
-import { onPath } from '../harness/on-path.js';
+import { onPath } from '../on-path.js';
 import type { ProjectView, StartRunInput } from '../service-api.js';
 import { resolveStepSettings } from '../workflows/step-settings.js';
 import type { HarnessName, Workflow } from '../workflows/model.js';
