@@ -10,6 +10,7 @@ import { decideDeliverMessage, decideSendMessage } from '../../commands/send-mes
 import { decideAddFolder, decideAddProject, decideChooseDefaultWorkflow, decideChoosePrimaryFolder, decideRemoveFolder, decideRenameProject } from '../../commands/projects.js';
 import type { Refusal } from '../../commands/refusal.js';
 import { decideResolve } from '../../commands/resolve.js';
+import { decideRecordFollowUpReview, decideSubmitReview } from '../../commands/submit-review.js';
 import { decideFollowUp } from '../../commands/follow-up.js';
 import { decideReviseGoal } from '../../commands/revise-goal.js';
 import { decideHandOver } from '../../commands/supervisor-only.js';
@@ -60,7 +61,10 @@ const heldForTurn: RunEvent[] = [...RUNNING, { type: 'MessageSent', data: { mess
 const done: RunEvent[] = [...RUNNING, { type: 'StepSucceeded', data: { stepId: 's1', node: 'work', summary: 'ok' } }, stepStarted('s2', 'gate', 'gate'), { type: 'StepSucceeded', data: { stepId: 's2', node: 'gate', summary: 'ok' } }, stepStarted('s3', 'nap', 'wait'), { type: 'StepSucceeded', data: { stepId: 's3', node: 'nap', summary: 'ok' } }];
 const owned = (s: RunState) => ({ supervisor: { id: 'sp', project: 'p' }, run: { id: s.runId, owner: s.handedTo ?? 'sp' }, global: 'global', reason: 'too hard', by: { kind: 'supervisor' as const, name: 'sp' } });
 
+const review = { ...ctx, reviewId: 'rv1', messageId: 'm7', comments: [{ path: 'a.txt', side: 'new' as const, line: 1, body: 'why?', quote: 'x' }], text: 'a.txt:1 why?' };
 const RUN_ROWS: Row[] = [
+  runRow('SubmitReview', RUNNING, decideSubmitReview, review, NOTHING),
+  runRow('RecordFollowUpReview', failed, decideRecordFollowUpReview, { ...review, followUp: 'r2' }, NOTHING),
   runRow('SendMessage', RUNNING, decideSendMessage, { ...ctx, messageId: 'm9', text: 'hi', delivery: 'Hold' }, NOTHING),
   runRow('Pause', RUNNING, decideControl, { ...ctx, action: 'Pause' }, { refused: 'NotAllowed', why: 'the run is paused now: what is allowed is Resume' }),
   runRow('Resume (paused)', paused, decideControl, { ...ctx, action: 'Resume' }, { refused: 'NotAllowed', why: 'the run goes on now: what is allowed is Pause' }),
