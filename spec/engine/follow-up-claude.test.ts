@@ -6,7 +6,7 @@ import { basename, join } from 'node:path';
 import { worktreeDir } from '../../lib/git/worktrees.js';
 import { startModelServer } from '../fixtures/model-server/server.js';
 import { callMcp, runShell, say, writeFile } from '../fixtures/model-server/script.js';
-import { pointCliAt, realCliEnv } from '../helpers/real-run.js';
+import { pointCliAt, REAL, realCliEnv } from '../helpers/real-run.js';
 import { testServer } from '../helpers/server.js';
 import { control, detail, history, untilStanding } from '../helpers/steer.js';
 
@@ -14,14 +14,6 @@ import { control, detail, history, untilStanding } from '../helpers/steer.js';
 // file and succeeds; its follow-up is a new run on the same branch and worktree that resumes the
 // same claude session (--resume with the session the first run recorded), so the model's first
 // request of the follow-up carries the earlier turns; its commit lands on svc/<first run>.
-
-const REAL = `digraph real {
-  start [kind=start]
-  work  [kind=agent, prompt="{{goal}}"]
-  done  [kind=exit]
-  start -> work
-  work -> done [condition="outcome=success"]
-}`;
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
 

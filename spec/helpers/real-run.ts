@@ -14,7 +14,8 @@ import { control, history, untilStanding } from './steer.js';
 // talks to the scripted model server on loopback, writes with its own tool, asks a person through
 // the run's own tool server, reports its outcome, and the run records all of it.
 
-const REAL = `digraph real {
+/** one agent turn on the goal: the workflow every real-CLI run test walks */
+export const REAL = `digraph real {
   start [kind=start]
   work  [kind=agent, prompt="{{goal}}"]
   done  [kind=exit]
