@@ -63,7 +63,7 @@ export const followUp = (core: ServiceCore, runId: string, what: FollowUpWhat, b
   };
   const project = core.projects.current.get(s.projectId);
   if (!project) return left(notFound('project', s.projectId));
-  const workflow = followUpWorkflow();
+  const workflow = followUpWorkflow(s.workflow);
   const notReady = startRefusal(core, project, workflow, input);
   if (notReady) return left(notReady);
   const d = decideCreateRun({ runId: newRunId, projectId: s.projectId, workflow, input, by, continues });
