@@ -8,7 +8,10 @@ import { controlApplied, eventsOf, setRunCap, untilEnded, untilEvents, worktreeO
 import { testServer, type TestServer, STRICT } from '../helpers/server.js';
 import { detail, history, startRun } from '../helpers/steer.js';
 
-// Steering a run over HTTP: revising its goal, messaging it, archiving and resolving it.
+// Steering a run over HTTP: revising its goal, messaging it, archiving and resolving it. The tests
+// run one at a time on their shared server: run concurrently, a run here now and then never reached
+// its first step within 30 s on a loaded 2-core machine (seen twice in ~6 full runs; cause not yet
+// found: see the closing note of issue 18).
 
 const test = anyTest as TestFn<{ s: TestServer }>;
 
@@ -44,7 +47,7 @@ const goAhead = async (s: TestServer, runId: string): Promise<void> => {
 
 const listed = async (s: TestServer): Promise<string[]> => ((await s.get('/api/runs')).body as { runId: string }[]).map((r) => r.runId);
 
-test('a revised goal is recorded and the next step reads it; an ended run refuses it with 409', async (t) => {
+test.serial('a revised goal is recorded and the next step reads it; an ended run refuses it with 409', async (t) => {
   const { s } = t.context;
   const runId = await inFirstStep(s, 'old goal [write:goal.txt=old]');
   const r = await s.post(`/api/runs/${runId}/goal`, { goal: 'new goal [write:goal.txt=new]', reason: 'changed my mind' });
@@ -66,7 +69,7 @@ test('a revised goal is recorded and the next step reads it; an ended run refuse
   t.is((await s.get(`/api/runs/${runId}`)).body.goal, 'new goal [write:goal.txt=new]');
 });
 
-test('a Resume message goes into the live turn', async (t) => {
+test.serial('a Resume message goes into the live turn', async (t) => {
   const { s } = t.context;
   const runId = await inFirstStep(s, 'listen');
   const r = await s.post(`/api/runs/${runId}/messages`, { text: 'look at the README too', delivery: 'Resume' });
@@ -82,7 +85,7 @@ test('a Resume message goes into the live turn', async (t) => {
   t.is((await untilEnded(s, runId)).standing, 'Succeeded');
 });
 
-test('a Hold message is held, with a detail, and opens the next turn', async (t) => {
+test.serial('a Hold message is held, with a detail, and opens the next turn', async (t) => {
   const { s } = t.context;
   const runId = await inFirstStep(s, 'second step');
   const r = await s.post(`/api/runs/${runId}/messages`, { text: 'when you can [write:held.txt=read]', delivery: 'Hold' });
@@ -102,7 +105,7 @@ test('a Hold message is held, with a detail, and opens the next turn', async (t)
   t.deepEqual(steps[1].data.messages, [sent.data.messageId]);
 });
 
-test('a blank message is 400, and a message to an ended run is refused', async (t) => {
+test.serial('a blank message is 400, and a message to an ended run is refused', async (t) => {
   const { s } = t.context;
   const runId = await startRun(s, { goal: 'quick', workflow: 'linear' });
   for (const text of ['', '   ', '\n']) {
@@ -116,7 +119,7 @@ test('a blank message is 400, and a message to an ended run is refused', async (
   t.is((await eventsOf(s, runId, 'MessageSent')).length, 0);
 });
 
-test('archive: refused while the run is going; archived it leaves the list, its worktree goes, its branch stays; Active brings it back', async (t) => {
+test.serial('archive: refused while the run is going; archived it leaves the list, its worktree goes, its branch stays; Active brings it back', async (t) => {
   const { s } = t.context;
   const runId = await inFirstStep(s, 'archive me');
   const early = await s.post(`/api/runs/${runId}/archive`, { state: 'Archived' });
@@ -146,7 +149,7 @@ test('archive: refused while the run is going; archived it leaves the list, its 
   t.true((await listed(s)).includes(runId));
 });
 
-test('resolve: only a run that ended without success; twice has no effect', async (t) => {
+test.serial('resolve: only a run that ended without success; twice has no effect', async (t) => {
   const { s } = t.context;
   const good = await startRun(s, { goal: 'fine', workflow: 'linear' });
   const bad = await startRun(s, { goal: 'broken [fail]', workflow: 'strict' });
@@ -167,7 +170,7 @@ test('resolve: only a run that ended without success; twice has no effect', asyn
   t.is((await eventsOf(s, bad, 'RunResolved')).length, 1);
 });
 
-test('resolve is refused on a run still going, and works on an aborted run', async (t) => {
+test.serial('resolve is refused on a run still going, and works on an aborted run', async (t) => {
   const { s } = t.context;
   const runId = await inFirstStep(s, 'going');
   const early = await s.post(`/api/runs/${runId}/resolve`, {});
@@ -181,7 +184,7 @@ test('resolve is refused on a run still going, and works on an aborted run', asy
 
 // An archived run is out of the list and its worktrees are gone: no control may make it go again
 // while it stays archived (the spec's rule: a run still going is never archived).
-test('an archived run never goes again while archived', async (t) => {
+test.serial('an archived run never goes again while archived', async (t) => {
   const { s } = t.context;
   const runId = await startRun(s, { goal: 'broken [fail]', workflow: 'strict' });
   t.is((await untilEnded(s, runId)).standing, 'Failed');
@@ -198,7 +201,7 @@ test('an archived run never goes again while archived', async (t) => {
   }
 });
 
-test('a Resume message to a paused run resumes it, and the resumed turn reads the message', async (t) => {
+test.serial('a Resume message to a paused run resumes it, and the resumed turn reads the message', async (t) => {
   const { s } = t.context;
   const runId = await startRun(s, { goal: 'pause me [sleepfresh:20000]', workflow: 'linear' });
   await untilEvents(s, runId, 'StepStarted');
@@ -211,7 +214,7 @@ test('a Resume message to a paused run resumes it, and the resumed turn reads th
   t.is(readFileSync(join(await worktreeOf(s, runId), 'resumed.txt'), 'utf8'), 'yes');
 });
 
-test('a question is answered over HTTP: the agent gets the answer, a second answer is 409', async (t) => {
+test.serial('a question is answered over HTTP: the agent gets the answer, a second answer is 409', async (t) => {
   const { s } = t.context;
   const runId = await startRun(s, { goal: '[ask:Which colour?|red|blue]', workflow: 'linear' });
   const asking = await eventually(() => detail(s, runId), (d) => d.standing === 'Question');
