@@ -6,6 +6,7 @@ import type { HarnessName } from '../lib/workflows/model.js';
 import { accept, nothing, type Decision } from './guards.js';
 import { conflict } from './refusal.js';
 import { undeliverHeld } from './undelivered.js';
+import { heldRefusal, quotaEvents, quotaWaitEnded, type HoldQueued, type QuotaFacts } from './quota.js';
 
 // The engine's own commands: it records what it did and what came of it. They are decided against
 // the state like any other command, so a late outcome of a turn that was interrupted (paused,
@@ -15,6 +16,8 @@ import { undeliverHeld } from './undelivered.js';
 export interface GrantSlot {
   readonly held: number;
   readonly cap: number;
+  /** the harness this run would start on is out of quota and it has no fallback ready: it waits */
+  readonly hold?: HoldQueued;
 }
 
 // The cap is a rule of the command, not of the scheduler that asks: whoever grants a slot (the
@@ -22,6 +25,7 @@ export interface GrantSlot {
 export const decideGrantSlot = (s: RunState, c: GrantSlot): Decision => {
   if (s.lifecycle !== 'queued') return nothing();
   if (c.held >= c.cap) return left(conflict(`all ${c.cap} run slot(s) are taken; the run waits in the queue`));
+  if (c.hold) return heldRefusal(c.hold);
   return accept({ type: 'RunStarted', data: { node: s.node ?? firstNode(s.workflow) } });
 };
 
@@ -53,6 +57,8 @@ export interface FinishStep {
   readonly summary: string;
   readonly failure?: string;
   readonly costUsd?: number;
+  /** with failure 'quota': what the CLI said, when it resets, the clock, and a fallback harness if any */
+  readonly quota?: QuotaFacts;
 }
 
 // The agent's reported outcome (report_outcome, folded into the step) beats the CLI's result: a
@@ -79,6 +85,12 @@ export const decideFinishStep = (s: RunState, c: FinishStep): Decision => {
   // A question the step asked dies with it: the agent's call returns, and answering is refused.
   const withdrawn: RunEvent[] = s.question?.stepId === c.stepId ? [{ type: 'QuestionWithdrawn', data: { questionId: s.question.id, reason: 'the step ended' } }] : [];
   const cost = c.costUsd === undefined ? {} : { costUsd: c.costUsd };
+  // a quota wait (the step's turn was refused for quota) that ends runs the step again, in its session;
+  // the quota failure told again is the one this wait already holds
+  if (s.step.quota && c.outcome === 'success') return accept(...quotaWaitEnded(s));
+  if (s.step.quota && c.outcome === 'failure') return nothing();
+  // a CLI out of quota is not the agent failing (unless the agent had already reported its outcome)
+  if (c.outcome === 'failure' && c.failure === 'quota' && c.quota && !s.step.reported) return accept(...withdrawn, ...quotaEvents(s, c.stepId, c.quota));
   // a CLI that could not start ran no agent: nothing was reported, and the harness is the problem
   if (c.outcome === 'failure' && c.failure === 'unavailable') return accept(...withdrawn, ...harnessProblem(s, c));
   const { outcome, summary } = chosen(s, c);

@@ -89,6 +89,17 @@ export const RUN_EVENT_CODECS = {
   // the code host reports failing checks on a pull request the run delivered: once per head commit
   // (lib/engine/pr-checks-watch.ts); it wakes the supervisor that owns the run
   PullRequestChecksFailed: t.type({ pullRequest: PullRequestCodec, headCommit: t.string, failing: t.array(t.string) }),
+  // the step's CLI refused for its usage window (quota): not the agent's failure. `attempt` counts the
+  // step's quota hits in a row (the backoff's exponent); `waitEndsAt`: the step waits until then and
+  // runs again in the same session; absent, the run switches (HarnessChanged, reason quota, follows)
+  QuotaHit: withOptional(
+    { stepId: t.string, node: t.string, harness: Harness, resetsAt: t.union([t.string, t.null]), evidence: t.string, attempt: t.number },
+    { waitEndsAt: t.string },
+  ),
+  // a quota wait ended (its time came, or a person skipped it): the step runs again, resuming its session
+  QuotaWaitEnded: t.type({ stepId: t.string, node: t.string }),
+  // the queue holds this run: the harness it would start on is out of quota until `until` (null: until it is seen back)
+  QueueHeld: t.type({ harness: Harness, until: t.union([t.string, t.null]) }),
 } as const;
 
 type Codecs = typeof RUN_EVENT_CODECS;
@@ -107,6 +118,8 @@ export const QUIET_EVENTS: ReadonlySet<RunEventType> = new Set([
   'RunHandedOver',
   // what the code host says of a delivered pull request is not where the run stands
   'PullRequestChecksFailed',
+  // why a queued run is not started yet is not where it stands: it is still queued
+  'QueueHeld',
 ]);
 
 export const runEvent = <K extends RunEventType>(type: K, data: t.TypeOf<Codecs[K]>): RunEvent => ({ type, data }) as RunEvent;

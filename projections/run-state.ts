@@ -21,6 +21,14 @@ export interface StepInFlight {
   readonly reported?: { readonly outcome: 'success' | 'failure'; readonly summary: string };
   /** the process group of the step's latest CLI turn: a restart ends it before running the step again */
   readonly process?: { readonly pid: number; readonly startTime: string };
+  /** an agent step whose harness refused for quota, now waiting (kind 'wait') for its window to reset */
+  readonly quota?: QuotaWait;
+}
+
+export interface QuotaWait {
+  readonly harness: HarnessName;
+  readonly resetsAt: string | null;
+  readonly evidence: string;
 }
 
 export interface HeldMessage {
@@ -101,6 +109,10 @@ export interface RunState {
   readonly lastSession?: { readonly harness: HarnessName; readonly node: string; readonly sessionId: string };
   /** reviews of the run's diff, each comment with the code it quoted (optional: snapshots from before reviews lack it) */
   readonly reviews?: readonly SubmittedReview[];
+  /** the current step's quota hits in a row (the backoff's exponent); absent: none */
+  readonly quotaAttempts?: number;
+  /** a queued run the queue holds: the harness it would start on is out of quota (until null: until seen back) */
+  readonly queueHeld?: { readonly harness: HarnessName; readonly until: string | null };
 }
 
 export interface SubmittedReview {
@@ -130,6 +142,26 @@ const afterStep = (s: RunState, node: string, outcome: 'success' | 'failure', su
 
 const interrupted = (s: RunState, reason: string): RunState =>
   s.step ? { ...s, step: null, question: null, previous: { node: s.step.node, outcome: 'interrupted', summary: reason } } : s;
+
+// The step turns into a wait for its harness's window (same step id: a restart re-arms it like any
+// wait); without a wait the run switches harness, which the events that follow record.
+const quotaHit = (s: RunState, d: Extract<RunEvent, { type: 'QuotaHit' }>['data']): RunState => {
+  if (s.step?.stepId !== d.stepId) return s;
+  if (!d.waitEndsAt) return { ...s, quotaAttempts: d.attempt };
+  const { process: _process, reported: _reported, ...step } = s.step;
+  return { ...s, quotaAttempts: d.attempt, question: null, step: { ...step, kind: 'wait', endsAt: d.waitEndsAt, quota: { harness: d.harness, resetsAt: d.resetsAt, evidence: d.evidence } } };
+};
+
+// a step that ended on its own resets the quota count: the next hit backs off from one minute again
+const settled = (s: RunState): RunState => {
+  const { quotaAttempts: _attempts, ...rest } = s;
+  return rest;
+};
+
+const started = (s: RunState): RunState => {
+  const { queueHeld: _held, ...rest } = s;
+  return { ...rest, lifecycle: 'active', startedAt: s.startedAt ?? s.updatedAt };
+};
 
 const reopen = (s: RunState): RunState => {
   if (s.lifecycle !== 'ended') return s;
@@ -173,7 +205,7 @@ export const evolveRun = (s: RunState, e: RunEvent): RunState => {
     case 'RunCreated': return s;
     case 'RunQueued': return { ...s, lifecycle: 'queued' };
     case 'RunMovedToFront': return { ...s, queuePriority: e.data.priority };
-    case 'RunStarted': return { ...s, lifecycle: 'active', node: s.node ?? e.data.node, startedAt: s.startedAt ?? s.updatedAt };
+    case 'RunStarted': return { ...started(s), node: s.node ?? e.data.node };
     case 'WorktreesPrepared': return { ...s, checkouts: e.data.checkouts };
     case 'WorktreesRemoved': return { ...s, checkouts: null };
     case 'StepStarted': {
@@ -188,8 +220,8 @@ export const evolveRun = (s: RunState, e: RunEvent): RunState => {
     case 'StepProcessStarted': return s.step?.stepId === e.data.stepId ? { ...s, step: { ...s.step, process: { pid: e.data.pid, startTime: e.data.startTime } } } : s;
     case 'StepProcessKilled': return s;
     case 'OutcomeReported': return s.step?.stepId === e.data.stepId ? { ...s, step: { ...s.step, reported: { outcome: e.data.outcome, summary: e.data.summary } } } : s;
-    case 'StepSucceeded': return s.step?.stepId === e.data.stepId ? afterStep({ ...s, paused: false }, e.data.node, 'success', e.data.summary) : s;
-    case 'StepFailed': return s.step?.stepId === e.data.stepId ? afterStep(s, e.data.node, 'failure', e.data.summary) : s;
+    case 'StepSucceeded': return s.step?.stepId === e.data.stepId ? afterStep(settled({ ...s, paused: false }), e.data.node, 'success', e.data.summary) : s;
+    case 'StepFailed': return s.step?.stepId === e.data.stepId ? afterStep(settled(s), e.data.node, 'failure', e.data.summary) : s;
     case 'StepInterrupted': return s.step?.stepId === e.data.stepId ? interrupted(s, e.data.reason) : s;
     case 'AgentReplied': return s;
     case 'RunPaused': return { ...s, paused: true };
@@ -218,6 +250,9 @@ export const evolveRun = (s: RunState, e: RunEvent): RunState => {
     case 'PullRequestDelivered': return { ...s, pullRequests: [...s.pullRequests, e.data.pullRequest] };
     case 'ServiceNoted': return s;
     case 'PullRequestChecksFailed': return s;
+    case 'QuotaHit': return quotaHit(s, e.data);
+    case 'QuotaWaitEnded': return s.step?.stepId === e.data.stepId ? interrupted(s, `the quota window of ${s.step.quota?.harness ?? 'the harness'} ended`) : s;
+    case 'QueueHeld': return s.lifecycle === 'queued' ? { ...s, queueHeld: { harness: e.data.harness, until: e.data.until } } : s;
   }
 };
 

@@ -44,6 +44,10 @@ const reviewText = (d: { comments: readonly { path: string; side: string; line: 
 /** `12` or `12-15`: where a comment is, as the agent's message names it too */
 export const lines = (c: { line: number; endLine?: number }): string => (c.endLine !== undefined && c.endLine !== c.line ? `${c.line}-${c.endLine}` : String(c.line));
 
+// the CLI's own words are quoted: they are what it said, not the service's reading of it
+const quotaText = (d: Extract<RunEvent, { type: 'QuotaHit' }>['data']): string =>
+  `step ${d.node}: ${d.harness} is out of quota (${JSON.stringify(d.evidence)})${d.waitEndsAt ? `; waiting until ${d.waitEndsAt}, then the same session goes on` : '; switching harness'}`;
+
 export const threadRow = (e: RunEvent): Omit<ThreadRow, 'id' | 'at'> | null => {
   switch (e.type) {
     case 'RunCreated': return { kind: 'goal', ...from(e.data.by), text: e.data.goal, ...why(e.data) };
@@ -81,6 +85,9 @@ export const threadRow = (e: RunEvent): Omit<ThreadRow, 'id' | 'at'> | null => {
     case 'ServiceNoted': return { kind: 'note', author: 'service', text: e.data.text };
     case 'PullRequestDelivered': return { kind: 'note', author: 'service', text: `pull request ${e.data.pullRequest.url}` };
     case 'PullRequestChecksFailed': return { kind: 'note', author: 'service', text: `checks failed on pull request ${e.data.pullRequest.url}: ${e.data.failing.join(', ')}` };
+    case 'QuotaHit': return { kind: 'step', node: e.data.node, author: 'service', stepId: e.data.stepId, text: quotaText(e.data) };
+    case 'QuotaWaitEnded': return { kind: 'step', node: e.data.node, author: 'service', stepId: e.data.stepId, text: `step ${e.data.node}: the quota wait ended; it runs again in the same session` };
+    case 'QueueHeld': return { kind: 'note', author: 'service', text: `queued: ${e.data.harness} is out of quota${e.data.until ? ` until ${e.data.until}` : ''}` };
     case 'RunQueued': case 'RunStarted': case 'WorktreesPrepared': case 'WorktreesRemoved': case 'StepSessionStarted': case 'StepProcessStarted':
     case 'OutcomeReported': case 'MessageDelivered':
       return null;

@@ -10,6 +10,7 @@ import { decideDeliverMessage, decideSendMessage } from '../../commands/send-mes
 import { decideAddFolder, decideAddProject, decideChooseDefaultWorkflow, decideChoosePrimaryFolder, decideRemoveFolder, decideRenameProject } from '../../commands/projects.js';
 import type { Refusal } from '../../commands/refusal.js';
 import { decideResolve } from '../../commands/resolve.js';
+import { decideHoldQueued } from '../../commands/quota.js';
 import { decideRecordFollowUpReview, decideSubmitReview } from '../../commands/submit-review.js';
 import { decideFollowUp } from '../../commands/follow-up.js';
 import { decideReviseGoal } from '../../commands/revise-goal.js';
@@ -61,6 +62,8 @@ const heldForTurn: RunEvent[] = [...RUNNING, { type: 'MessageSent', data: { mess
 const done: RunEvent[] = [...RUNNING, { type: 'StepSucceeded', data: { stepId: 's1', node: 'work', summary: 'ok' } }, stepStarted('s2', 'gate', 'gate'), { type: 'StepSucceeded', data: { stepId: 's2', node: 'gate', summary: 'ok' } }, stepStarted('s3', 'nap', 'wait'), { type: 'StepSucceeded', data: { stepId: 's3', node: 'nap', summary: 'ok' } }];
 const owned = (s: RunState) => ({ supervisor: { id: 'sp', project: 'p' }, run: { id: s.runId, owner: s.handedTo ?? 'sp' }, global: 'global', reason: 'too hard', by: { kind: 'supervisor' as const, name: 'sp' } });
 
+const quota = { evidence: 'usage limit reached', now: at };
+const quotaWaiting: RunEvent[] = [...RUNNING, { type: 'QuotaHit', data: { stepId: 's1', node: 'work', harness: 'claude', resetsAt: null, evidence: 'usage limit reached', attempt: 1, waitEndsAt: '2026-11-20T10:01:00.000Z' } }];
 const review = { ...ctx, reviewId: 'rv1', messageId: 'm7', comments: [{ path: 'a.txt', side: 'new' as const, line: 1, body: 'why?', quote: 'x' }], text: 'a.txt:1 why?' };
 const RUN_ROWS: Row[] = [
   runRow('SubmitReview', RUNNING, decideSubmitReview, review, NOTHING),
@@ -88,6 +91,11 @@ const RUN_ROWS: Row[] = [
   runRow('RecordWorktrees', [created, queued, started], decideRecordWorktrees, [{ folder: 'f', path: '/p', directory: '/w', branch: 'b', base: 'c' }], NOTHING),
   runRow('StartStep', [created, queued, started, prepared], decideStartStep, { stepId: 's1', node: 'work', kind: 'agent', attempt: 1 }, NOTHING),
   runRow('FinishStep', RUNNING, decideFinishStep, { stepId: 's1', outcome: 'success' as const, summary: 'ok' }, NOTHING),
+  runRow('FinishStep (quota: wait)', RUNNING, decideFinishStep, { stepId: 's1', outcome: 'failure' as const, summary: 'limit', failure: 'quota', quota }, NOTHING),
+  runRow('FinishStep (quota: switch)', RUNNING, decideFinishStep, { stepId: 's1', outcome: 'failure' as const, summary: 'limit', failure: 'quota', quota: { ...quota, fallback: 'codex' as const } }, NOTHING),
+  runRow('FinishStep (quota wait ended)', quotaWaiting, decideFinishStep, { stepId: 's1', outcome: 'success' as const, summary: 'wait ended' }, NOTHING),
+  runRow('SkipWait (quota)', quotaWaiting, decideControl, { ...ctx, action: 'SkipWait' }, { refused: 'NotAllowed', why: 'the quota wait ended: the step runs again, no wait is running' }),
+  runRow('HoldQueued', [created, queued], decideHoldQueued, { harness: 'claude' as const, until: '2026-11-20T11:00:00.000Z' }, NOTHING),
   runRow('AskQuestion', RUNNING, decideAskQuestion, { stepId: 's1', questionId: 'q1', prompt: 'Which?', options: [], allowText: true }, { refused: 'Conflict', why: 'the question is open: the agent waits on it' }),
   runRow('EndRun', done, decideEndRun, { success: true, text: 'ok' }, NOTHING),
   runRow('ContinueTurn', heldForTurn, decideContinueTurn, { stepId: 's1' }, NOTHING),
