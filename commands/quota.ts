@@ -67,3 +67,10 @@ export const decideHoldQueued = (s: RunState, c: HoldQueued): Decision => {
 
 /** why the queue holds a run: refused by decideGrantSlot when its harness has no window left */
 export const heldRefusal = (c: HoldQueued) => left(conflict(`waiting: ${c.harness} limited${c.until ? ` until ${c.until}` : ''}`));
+
+// A run about to start a step on a harness that is out of quota, with a fallback ready: it
+// switches before the turn, not after a refused one.
+export const decideQuotaSwitch = (s: RunState, c: { from: HarnessName; to: HarnessName }): Decision => {
+  if (s.lifecycle !== 'active' || s.paused || s.step || s.harnessOverride === c.to) return nothing();
+  return accept({ type: 'HarnessChanged', data: { harness: c.to, by: { kind: 'engine' }, reason: 'quota' } });
+};

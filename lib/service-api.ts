@@ -72,6 +72,8 @@ export interface RunDetail extends RunSummary {
   readonly canReviseGoal: boolean;
   readonly question?: { readonly id: string; readonly prompt: string; readonly options: readonly string[]; readonly allowText: boolean };
   readonly waitEndsAt?: string;
+  /** why the run waits on a harness's quota window: a quota wait (until its waitEndsAt) or the queue holding it (docs/usage.md) */
+  readonly waitingOn?: QuotaWaitingOn;
   readonly startedBy?: StartedBy;
   readonly position: string;
   /** the supervisor that owns the run (handed to, else its project's, else the global one); null when none exists */
@@ -180,4 +182,12 @@ export interface ServiceApi {
   readRunWorktree(runId: string): Promise<Outcome<{ run: RunDetail; folders: readonly unknown[] }>>;
   secureRunWork(runId: string, reason: string | undefined, by: Actor): Promise<Outcome<{ run: RunDetail; folders: readonly unknown[] }>>;
   readPullRequest(address: { run?: string; project?: string; number?: number }): Promise<Outcome<{ pullRequest: unknown }>>;
+}
+
+/** "waiting: claude limited until 14:05": the harness and when its window ends (null: not known) */
+export interface QuotaWaitingOn {
+  readonly harness: HarnessName;
+  readonly until: string | null;
+  /** the CLI's own words when the run's step hit the limit (absent for a queued run held for another run's hit) */
+  readonly evidence?: string;
 }

@@ -230,7 +230,7 @@ export const evolveRun = (s: RunState, e: RunEvent): RunState => {
     case 'RunRestarted': return { ...s, restartedAs: e.data.as };
     case 'RunFollowedUp': return { ...s, continuedBy: [...(s.continuedBy ?? []), e.data.as] };
     case 'RunAborted': return ended(s, 'Aborted', e.data.reason ?? 'aborted');
-    case 'HarnessChanged': return { ...reopen(s), paused: false, harnessOverride: e.data.harness, node: s.step?.node ?? s.node ?? s.previous?.node ?? null, sessions: {} };
+    case 'HarnessChanged': return { ...settled(reopen(s)), paused: false, harnessOverride: e.data.harness, node: s.step?.node ?? s.node ?? s.previous?.node ?? null, sessions: {} };
     case 'Jumped': return { ...reopen(s), paused: false, node: e.data.node };
     case 'WaitSkipped': return s;
     case 'RunSucceeded': return ended(s, 'Succeeded', null);

@@ -1,6 +1,7 @@
 import type { Journal } from '../../journal/journal.js';
 import type { Checkout } from '../../journal/run-events.js';
 import type { RunState } from '../../projections/run-state.js';
+import type { HarnessWindow } from '../../projections/harness-windows.js';
 import type { HarnessAdapter } from '../harness/adapter.js';
 import type { ProjectView, PullRequestRef, StepSettings } from '../service-api.js';
 import type { Settings } from '../settings/model.js';
@@ -38,4 +39,18 @@ export interface EngineDeps {
   runTools(runId: string, stepId: string): { url: string; token: string; revoke(): void };
   newId(prefix: string): string;
   now(): Date;
+  /** resolves at `when` by the engine's clock (tests move it by hand), or early when `signal` aborts */
+  sleepUntil(when: Date, signal: AbortSignal): Promise<void>;
+  /** the harnesses' quota windows (docs/usage.md) and whether a harness is ready (installed, logged in) */
+  readonly windows: HarnessWindowsPort;
+}
+
+export interface HarnessWindowsPort {
+  /** the harness's window if it is limited now (by the engine's clock), else null */
+  limit(harness: HarnessName): HarnessWindow | null;
+  ready(harness: HarnessName): boolean;
+  /** record that the harness is out of quota until `until` (once per window) */
+  limited(harness: HarnessName, until: string | null, evidence: string, runId: string): void;
+  /** a turn on the harness went through: its window is over */
+  seenBack(harness: HarnessName, runId: string): void;
 }

@@ -10,6 +10,8 @@ import { activeCount, queueOrder } from '../../projections/queue.js';
 import { effectiveRunCap } from '../settings/model.js';
 import { endGroup } from '../harness/process-group.js';
 import { runAgentStep } from './agent-step.js';
+import { decideHoldQueued } from '../../commands/quota.js';
+import { queueHold } from './quota-gate.js';
 import { steer } from './steering.js';
 import { makeContext, type EngineContext } from './context.js';
 import type { EngineDeps } from './deps.js';
@@ -39,6 +41,7 @@ export class Engine {
   private readonly recovering = new Set<string>();
   private readonly work = new Set<Promise<unknown>>();
   private unsubscribe: (() => void) | null = null;
+  private queueWake: AbortController | null = null;
   private stopped = false;
 
   /** `live`: what this process has in flight, shared with the facade (an answer asks whether the asker still waits) */
@@ -55,27 +58,51 @@ export class Engine {
   /** Stops every turn and waits (a bounded time) for side effects in flight to settle. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.queueWake?.abort();
     this.unsubscribe?.();
     this.live.stopAll();
     const settled = Promise.allSettled([...this.work]);
     await Promise.race([settled, new Promise((r) => setTimeout(r, 10_000).unref())]);
   }
 
-  /** Re-read the cap (settings changed) and offer slots in queue order; decideGrantSlot says when they are gone. */
+  /**
+   * Re-read the cap (settings changed) and offer slots in queue order; decideGrantSlot says when
+   * they are gone. A run whose harness is out of quota is passed over (runs behind it may start)
+   * and the queue looks again when the earliest such window ends.
+   */
   schedule(): void {
     if (this.stopped) return;
     const cap = effectiveRunCap(this.deps.settings());
     let held = activeCount(this.deps.runs.all());
+    const windows: string[] = [];
     for (const r of queueOrder([...this.deps.runs.all()])) {
-      const grant = (s: RunState) => decideGrantSlot(s, { held, cap });
-      if (isLeft(grant(r))) return; // every slot is held: the rest of the queue waits
+      const hold = queueHold(this.deps, r);
+      const grant = (s: RunState) => decideGrantSlot(s, { held, cap, ...(hold ? { hold } : {}) });
+      if (isLeft(grant(r)) && !hold) return; // every slot is held: the rest of the queue waits
+      if (hold) {
+        this.ctx.apply(r.runId, (s) => decideHoldQueued(s, hold));
+        if (hold.until) windows.push(hold.until);
+        continue;
+      }
       if (this.ctx.apply(r.runId, grant)) held++;
     }
+    this.wakeAt(windows.sort()[0]);
+  }
+
+  // one timer for the queue: at the earliest window end of a held run, schedule again
+  private wakeAt(until: string | undefined): void {
+    this.queueWake?.abort();
+    this.queueWake = null;
+    if (!until || this.stopped) return;
+    const wake = (this.queueWake = new AbortController());
+    void this.deps.sleepUntil(new Date(until), wake.signal).then(() => (wake.signal.aborted ? undefined : this.schedule()));
   }
 
   private onAppended(stream: string, events: readonly Stored[]): void {
     // A new cap is read once the settings stream has folded its change (after the append returns).
     if (stream === 'settings' && events.some(changesRunCap)) queueMicrotask(() => this.schedule());
+    // a harness's window ended early (a turn on it went through): the runs it held may start
+    if (stream === 'harnesses' && events.some((e) => e.type === 'HarnessWindowEnded')) queueMicrotask(() => this.schedule());
     if (!stream.startsWith('run:')) return;
     const runId = stream.slice(4);
     const s = this.deps.runs.get(runId);
@@ -141,7 +168,7 @@ export class Engine {
       case 'Prepare': return void this.ctx.track(this.prepare(s));
       case 'Recover': return void this.ctx.track(this.recover(s, effect.stepId));
       case 'ArmWait':
-        this.live.arm(effect.stepId, Date.parse(effect.endsAt) - this.deps.now().getTime(), () =>
+        this.live.arm(effect.stepId, (signal) => this.deps.sleepUntil(new Date(effect.endsAt), signal), () =>
           this.ctx.apply(s.runId, (r) => decideFinishStep(r, { stepId: effect.stepId, outcome: 'success', summary: 'wait ended' })));
         return;
       case 'End':

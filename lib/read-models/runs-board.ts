@@ -1,6 +1,7 @@
 import { isAllowed } from '../../commands/control.js';
 import type { RunState } from '../../projections/run-state.js';
-import { positionToken } from '../../projections/run-views.js';
+import { positionToken, quotaWaitingOn } from '../../projections/run-views.js';
+import type { QuotaWaitingOn } from '../service-api.js';
 import type { HarnessName } from '../workflows/model.js';
 import { listedRun } from './runs-list.js';
 
@@ -26,6 +27,8 @@ export type BoardRow = ReturnType<typeof listedRun> & {
   readonly endReason: string | null;
   /** a follow-up: the first run of its chain (the board shows a run and its follow-ups as one card) */
   readonly chain?: string;
+  /** a run waiting on a harness's quota window ("waiting: claude limited until 14:05"); absent otherwise */
+  readonly waitingOn?: QuotaWaitingOn;
 };
 
 const extra = (s: RunState) => ({
@@ -38,7 +41,13 @@ const extra = (s: RunState) => ({
   harness: s.step?.harness ?? s.lastHarness ?? s.harnessOverride ?? s.harness ?? s.workflow.stepDefaults.harness ?? null,
   endReason: s.lifecycle === 'ended' && s.ending !== 'Succeeded' ? s.endReason : null,
   ...(s.continues ? { chain: s.continues.root } : {}),
+  ...waitingOn(s),
 });
+
+const waitingOn = (s: RunState): { waitingOn?: QuotaWaitingOn } => {
+  const w = quotaWaitingOn(s);
+  return w ? { waitingOn: w } : {};
+};
 
 export const boardRow = (s: RunState): BoardRow => ({ ...listedRun(s), ...extra(s) });
 

@@ -26,7 +26,9 @@ export type SettingChange =
   /** what codex and opencode supervisor turns cost per million tokens (lib/supervisors/agent/prices.ts) */
   | { readonly _tag: 'SupervisorPrices'; readonly prices: readonly PriceRow[] }
   /** the supervisor feature (docs/supervisors.md): off by default; while off every supervisor key gets 403 */
-  | { readonly _tag: 'Supervisors'; readonly enabled: boolean };
+  | { readonly _tag: 'Supervisors'; readonly enabled: boolean }
+  /** where a step's harness is out of quota, switch to the first of these that is ready (docs/usage.md); a workflow's own list wins */
+  | { readonly _tag: 'FallbackHarnesses'; readonly harnesses: readonly HarnessName[] };
 
 export interface Settings {
   readonly runCap: RunCapChoice;
@@ -40,6 +42,8 @@ export interface Settings {
   readonly releaseFeed: ReleaseFeedSetting;
   readonly supervisorPrices: readonly PriceRow[];
   readonly supervisors: { readonly enabled: boolean };
+  /** optional: settings folded before quota windows lack it (none) */
+  readonly fallbackHarnesses?: readonly HarnessName[];
 }
 
 export const DEFAULT_SETTINGS: Settings = {

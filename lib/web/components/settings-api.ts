@@ -55,6 +55,7 @@ export const describeChange = (c: ChangeRow['change']): string => {
     case 'ReleaseFeed': return `Release feed: ${onOff(c['enabled'])}${c['url'] ? ` (${String(c['url'])})` : ''}`;
     case 'SupervisorPrices': return 'Supervisor prices changed';
     case 'Supervisors': return `Supervisors: ${onOff(c['enabled'])}`;
+    case 'FallbackHarnesses': return `Fallback harnesses on quota: ${(c['harnesses'] as string[]).join(', ') || 'none'}`;
     default: return c._tag;
   }
 };
