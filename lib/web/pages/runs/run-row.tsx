@@ -3,6 +3,7 @@ import { StandingBadge } from '../../ui/badge.js';
 import { Link } from '../../ui/link.js';
 import { needsReason } from './groups.js';
 import { ago, span } from './time.js';
+import { waitingText } from './quota.js';
 
 // One run on the board: what it is, where it stands, its age, how long it has run (or ran), its
 // harness and last activity, why it failed; MoveToFront for a queued run; Start, and a checkbox for
@@ -48,6 +49,7 @@ export const RunRow = ({ row, projectName, now, queuePlace, onMoveToFront, onSta
   const reason = needsReason(row);
   const canMove = onMoveToFront && row.canMoveToFront;
   const canStart = onStart && row.canStart;
+  const waiting = waitingText(row.waitingOn, now);
   return (
     <li class="board-row" data-run={row.runId} {...(attempts ? { 'data-attempts': attempts.length } : {})}>
       <div class="board-main">
@@ -66,6 +68,7 @@ export const RunRow = ({ row, projectName, now, queuePlace, onMoveToFront, onSta
         {row.currentStep ? <> · <span>at {row.currentStep}</span></> : null}
       </div>
       <Times row={row} now={now} />
+      {waiting ? <p class="board-reason" data-quota={row.waitingOn?.harness}>{waiting}</p> : null}
       {row.endReason ? <p class="board-reason">{row.standing === 'Failed' ? 'Failed: ' : `${row.standing}: `}{row.endReason}</p> : null}
       {canMove ? <button type="button" class="small" onClick={() => onMoveToFront(row)} aria-label={`Move to front: ${row.title}`}>Move to front</button> : null}
       {canStart ? <button type="button" class="small" onClick={() => onStart(row)} aria-label={`Start: ${row.title}`}>Start</button> : null}
