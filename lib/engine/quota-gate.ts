@@ -50,7 +50,9 @@ export const recordWindow = (deps: EngineDeps, after: RunState, r: TurnResult): 
   if (r.failure === 'quota') {
     const now = deps.now().getTime();
     const named = r.quota?.resetsAt && Date.parse(r.quota.resetsAt) > now ? r.quota.resetsAt : undefined;
-    const until = named ?? new Date(now + backoffMs(after.quotaAttempts ?? 1)).toISOString();
+    // the step's own wait, when it waits, so the window and the wait end together
+    const waitEnd = after.step?.quota ? after.step.endsAt : undefined;
+    const until = named ?? waitEnd ?? new Date(now + backoffMs(after.quotaAttempts ?? 1)).toISOString();
     deps.windows.limited(harness, until, r.quota?.evidence ?? r.summary, after.runId);
   } else if (r.outcome !== 'interrupted' && !r.failure && deps.windows.limit(harness)) deps.windows.seenBack(harness, after.runId);
 };
