@@ -24,6 +24,9 @@ const ContinuesCodec = withOptional(
   { runId: t.string, root: t.string, checkouts: t.array(CheckoutCodec), thread: t.string },
   { session: t.type({ harness: Harness, node: t.string, sessionId: t.string }) },
 );
+// One of several sibling runs started together on the same goal (POST /api/runs `attempts`): the
+// group is read from each run's own journal, so no run depends on another to know its siblings.
+const AttemptCodec = t.type({ group: t.string, index: t.number, of: t.number });
 const PullRequestCodec = t.type({ repository: t.string, number: t.number, url: t.string });
 // the trigger rule and event that started a run (lib/triggers)
 const StartedByCodec = t.type({
@@ -34,7 +37,7 @@ const StartedByCodec = t.type({
 export const RUN_EVENT_CODECS = {
   RunCreated: withOptional(
     { runId: t.string, projectId: t.string, title: t.string, goal: t.string, workflow: WorkflowCodec, inputs: t.record(t.string, t.string), ...By },
-    { harness: Harness, model: t.string, startedBy: StartedByCodec, restartOf: t.string, continues: ContinuesCodec, ...Why },
+    { harness: Harness, model: t.string, startedBy: StartedByCodec, restartOf: t.string, continues: ContinuesCodec, attempt: AttemptCodec, ...Why },
   ),
   RunQueued: withOptional(By, Why),
   RunMovedToFront: withOptional({ priority: t.number, ...By }, Why),
@@ -89,6 +92,8 @@ export const RUN_EVENT_CODECS = {
   // the code host reports failing checks on a pull request the run delivered: once per head commit
   // (lib/engine/pr-checks-watch.ts); it wakes the supervisor that owns the run
   PullRequestChecksFailed: t.type({ pullRequest: PullRequestCodec, headCommit: t.string, failing: t.array(t.string) }),
+  // a person chose this attempt of its group ("Keep this one"); the others were archived with it
+  AttemptKept: withOptional({ group: t.string, kept: t.string, ...By }, { archived: t.array(t.string), ...Why }),
 } as const;
 
 type Codecs = typeof RUN_EVENT_CODECS;
@@ -98,6 +103,7 @@ export type RunEventOf<K extends RunEventType> = Extract<RunEvent, { type: K }>;
 export type Checkout = t.TypeOf<typeof CheckoutCodec>;
 export type ReviewComment = t.TypeOf<typeof ReviewCommentCodec>;
 export type Continues = t.TypeOf<typeof ContinuesCodec>;
+export type Attempt = t.TypeOf<typeof AttemptCodec>;
 
 // Events that only add to the thread or log: they do not move the run's position, so a control
 // taken from a view stays valid while the agent keeps talking.
@@ -107,6 +113,8 @@ export const QUIET_EVENTS: ReadonlySet<RunEventType> = new Set([
   'RunHandedOver',
   // what the code host says of a delivered pull request is not where the run stands
   'PullRequestChecksFailed',
+  // keeping an attempt records a choice; the kept run itself does not move
+  'AttemptKept',
 ]);
 
 export const runEvent = <K extends RunEventType>(type: K, data: t.TypeOf<Codecs[K]>): RunEvent => ({ type, data }) as RunEvent;

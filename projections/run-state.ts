@@ -1,4 +1,4 @@
-import type { Checkout, Continues, ReviewComment, RunEvent } from '../journal/run-events.js';
+import type { Attempt, Checkout, Continues, ReviewComment, RunEvent } from '../journal/run-events.js';
 import { QUIET_EVENTS } from '../journal/run-events.js';
 import type { HarnessName, Workflow } from '../lib/workflows/model.js';
 import type { StartedBy } from '../lib/service-api.js';
@@ -101,6 +101,10 @@ export interface RunState {
   readonly lastSession?: { readonly harness: HarnessName; readonly node: string; readonly sessionId: string };
   /** reviews of the run's diff, each comment with the code it quoted (optional: snapshots from before reviews lack it) */
   readonly reviews?: readonly SubmittedReview[];
+  /** one of several sibling runs started together on the goal (optional: older snapshots lack it) */
+  readonly attempt?: Attempt;
+  /** this attempt was kept over the others of its group */
+  readonly kept?: { readonly at: string; readonly archived: readonly string[] };
 }
 
 export interface SubmittedReview {
@@ -164,7 +168,7 @@ export const createdState = (e: Extract<RunEvent, { type: 'RunCreated' }>, at: s
   createdAt: at, updatedAt: at, lifecycle: 'created', ending: null, endReason: null, queuePriority: Date.parse(at),
   paused: false, node: null, step: null, previous: null, question: null, answered: {}, answers: {}, held: [], sessions: {},
   harnessOverride: null, checkouts: null, archived: false, resolved: false, pullRequests: [], restartOf: e.data.restartOf ?? null, restartedAs: null, stepCount: 0,
-  seq: 0, position: 0, unreadable: null, ...(e.data.continues ? { continues: e.data.continues } : {}),
+  seq: 0, position: 0, unreadable: null, ...(e.data.continues ? { continues: e.data.continues } : {}), ...(e.data.attempt ? { attempt: e.data.attempt } : {}),
   ...(e.data.by.kind === 'supervisor' && e.data.by.name ? { startedBySupervisor: e.data.by.name } : {}),
 });
 
@@ -218,6 +222,7 @@ export const evolveRun = (s: RunState, e: RunEvent): RunState => {
     case 'PullRequestDelivered': return { ...s, pullRequests: [...s.pullRequests, e.data.pullRequest] };
     case 'ServiceNoted': return s;
     case 'PullRequestChecksFailed': return s;
+    case 'AttemptKept': return { ...s, kept: { at: s.updatedAt, archived: e.data.archived ?? [] } };
   }
 };
 

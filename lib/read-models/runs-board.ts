@@ -1,4 +1,5 @@
 import { isAllowed } from '../../commands/control.js';
+import type { Attempt } from '../../journal/run-events.js';
 import type { RunState } from '../../projections/run-state.js';
 import { positionToken } from '../../projections/run-views.js';
 import type { HarnessName } from '../workflows/model.js';
@@ -26,6 +27,8 @@ export type BoardRow = ReturnType<typeof listedRun> & {
   readonly endReason: string | null;
   /** a follow-up: the first run of its chain (the board shows a run and its follow-ups as one card) */
   readonly chain?: string;
+  /** one of several attempts at the goal (the board shows a group as one card), and whether it was kept */
+  readonly attempt?: Attempt & { readonly kept: boolean };
 };
 
 const extra = (s: RunState) => ({
@@ -38,6 +41,7 @@ const extra = (s: RunState) => ({
   harness: s.step?.harness ?? s.lastHarness ?? s.harnessOverride ?? s.harness ?? s.workflow.stepDefaults.harness ?? null,
   endReason: s.lifecycle === 'ended' && s.ending !== 'Succeeded' ? s.endReason : null,
   ...(s.continues ? { chain: s.continues.root } : {}),
+  ...(s.attempt ? { attempt: { ...s.attempt, kept: s.kept !== undefined } } : {}),
 });
 
 export const boardRow = (s: RunState): BoardRow => ({ ...listedRun(s), ...extra(s) });

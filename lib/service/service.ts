@@ -17,6 +17,8 @@ import { activityPage, historyPage, logPage, threadPage } from '../read-models/p
 import * as projects from './projects.js';
 import * as commands from './run-commands.js';
 import { followUp } from './follow-ups.js';
+import { keepAttempt } from './attempts.js';
+import { compareRuns } from '../read-models/compare.js';
 import { readPullRequest, readRunWorktree, secureRunWork } from './run-git.js';
 import { readReviews, submitReview } from './reviews.js';
 import type { ReviewInputOf } from '../inputs/review.js';
@@ -115,6 +117,9 @@ export class Service implements ServiceApi {
   answer(runId: string, questionId: string, answer: string | readonly string[], reason: string | undefined, by: Actor) { return commands.answer(this.core, runId, questionId, answer, reason, by); }
   archive(runId: string, state: 'Archived' | 'Active', reason: string | undefined, by: Actor) { return commands.archive(this.core, runId, state, reason, by); }
   resolve(runId: string, reason: string | undefined, by: Actor) { return commands.resolve(this.core, runId, reason, by); }
+  keepAttempt(runId: string, abortOthers: boolean, reason: string | undefined, by: Actor) { return keepAttempt(this.core, runId, abortOthers, reason, by); }
+  /** two runs of one project side by side (GET /api/compare) */
+  compare(a: string, b: string) { return compareRuns(this.core, a, b); }
 
   private known<T>(runId: string, f: () => T): Outcome<T> {
     return this.core.runs.get(runId) ? right(f()) : left(notFound('run', runId));
