@@ -12,6 +12,7 @@ import type { Refusal } from '../../commands/refusal.js';
 import { decideResolve } from '../../commands/resolve.js';
 import { decideRecordFollowUpReview, decideSubmitReview } from '../../commands/submit-review.js';
 import { decideFollowUp } from '../../commands/follow-up.js';
+import { decideKeepAttempt } from '../../commands/keep-attempt.js';
 import { decideReviseGoal } from '../../commands/revise-goal.js';
 import { decideHandOver } from '../../commands/supervisor-only.js';
 import { decideChangeSupervisor, decideCreateSupervisor, decideKeepNotes, decideRecordCost, decideRegenerateKey } from '../../commands/supervisor-settings.js';
@@ -93,6 +94,8 @@ const RUN_ROWS: Row[] = [
   runRow('ContinueTurn', heldForTurn, decideContinueTurn, { stepId: 's1' }, NOTHING),
   runRow('DeliverMessage', heldForTurn, decideDeliverMessage, { messageId: 'm1', stepId: 's1' }, NOTHING),
   runRow('ReportOutcome', RUNNING, decideReportOutcome, { stepId: 's1', outcome: 'failure' as const, summary: 'tests fail' }, NOTHING),
+  runRow('KeepAttempt', [{ ...created, data: { ...created.data, attempt: { group: 'g', index: 0, of: 2 } } } as RunEvent, ...failed.slice(1)], decideKeepAttempt,
+    { ...ctx, others: [{ runId: 'r2', harness: 'codex', going: false, liveFollowUp: null }], abortOthers: false }, NOTHING),
   row('HandOver', given(...RUNNING), (s) => decideHandOver(owned(s)), applyRun, { refused: 'Forbidden', why: 'the run is the global supervisor\'s now' }),
 ];
 
