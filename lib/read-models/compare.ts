@@ -25,6 +25,8 @@ export interface ComparedRun {
   readonly costUsd: number | null;
   readonly archived: boolean;
   readonly attempt: Attempt | null;
+  /** this attempt was kept over the others of its group */
+  readonly kept: boolean;
 }
 
 export interface Comparison {
@@ -52,7 +54,7 @@ const compared = (core: ServiceCore, s: RunState): ComparedRun => {
     harness: s.lastHarness ?? s.harnessOverride ?? s.harness ?? s.workflow.stepDefaults.harness ?? null, model: s.harnessOverride ? null : s.model ?? null,
     startedAt: s.startedAt ?? null, endedAt,
     durationMs: s.startedAt && endedAt ? Date.parse(endedAt) - Date.parse(s.startedAt) : null,
-    costUsd: costOf(detail), archived: s.archived, attempt: s.attempt ?? null,
+    costUsd: costOf(detail), archived: s.archived, attempt: s.attempt ?? null, kept: s.kept !== undefined,
   };
 };
 

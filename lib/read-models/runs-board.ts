@@ -28,7 +28,13 @@ export type BoardRow = ReturnType<typeof listedRun> & {
   /** a follow-up: the first run of its chain (the board shows a run and its follow-ups as one card) */
   readonly chain?: string;
   /** one of several attempts at the goal (the board shows a group as one card), and whether it was kept */
-  readonly attempt?: Attempt & { readonly kept: boolean };
+  readonly attempt?: Attempt & { readonly kept: boolean; readonly costUsd: number | null };
+};
+
+// What the run's agent turns cost, once usage is recorded per run (issue 22's U1); null: not recorded.
+const runCostUsd = (s: RunState): number | null => {
+  const usage = (s as { usage?: { knownUsd?: unknown; unknownTurns?: unknown } }).usage;
+  return typeof usage?.knownUsd === 'number' && usage.unknownTurns === 0 ? usage.knownUsd : null;
 };
 
 const extra = (s: RunState) => ({
@@ -41,7 +47,7 @@ const extra = (s: RunState) => ({
   harness: s.step?.harness ?? s.lastHarness ?? s.harnessOverride ?? s.harness ?? s.workflow.stepDefaults.harness ?? null,
   endReason: s.lifecycle === 'ended' && s.ending !== 'Succeeded' ? s.endReason : null,
   ...(s.continues ? { chain: s.continues.root } : {}),
-  ...(s.attempt ? { attempt: { ...s.attempt, kept: s.kept !== undefined } } : {}),
+  ...(s.attempt ? { attempt: { ...s.attempt, kept: s.kept !== undefined, costUsd: runCostUsd(s) } } : {}),
 });
 
 export const boardRow = (s: RunState): BoardRow => ({ ...listedRun(s), ...extra(s) });
