@@ -103,6 +103,8 @@ export interface RunState {
   readonly reviews?: readonly SubmittedReview[];
   /** one of several sibling runs started together on the goal (optional: older snapshots lack it) */
   readonly attempt?: Attempt;
+  /** the checkouts an archive removed: their branches stay, so Compare still reads their commits */
+  readonly removedCheckouts?: readonly Checkout[];
   /** this attempt was kept over the others of its group */
   readonly kept?: { readonly at: string; readonly archived: readonly string[] };
 }
@@ -179,7 +181,7 @@ export const evolveRun = (s: RunState, e: RunEvent): RunState => {
     case 'RunMovedToFront': return { ...s, queuePriority: e.data.priority };
     case 'RunStarted': return { ...s, lifecycle: 'active', node: s.node ?? e.data.node, startedAt: s.startedAt ?? s.updatedAt };
     case 'WorktreesPrepared': return { ...s, checkouts: e.data.checkouts };
-    case 'WorktreesRemoved': return { ...s, checkouts: null };
+    case 'WorktreesRemoved': return { ...s, checkouts: null, ...(s.checkouts ? { removedCheckouts: s.checkouts } : {}) };
     case 'StepStarted': {
       const step: StepInFlight = { stepId: e.data.stepId, node: e.data.node, kind: e.data.kind, attempt: e.data.attempt, startedAt: s.updatedAt, harness: e.data.harness, endsAt: e.data.endsAt };
       const delivered = new Set(e.data.messages ?? []);

@@ -58,7 +58,8 @@ const compared = (core: ServiceCore, s: RunState): ComparedRun => {
   };
 };
 
-const checkoutsOf = (s: RunState): readonly RunCheckout[] => s.checkouts ?? s.continues?.checkouts ?? [];
+// an archived run's worktrees are gone but its branches stay: compare-diff reads their commits
+const checkoutsOf = (s: RunState): readonly RunCheckout[] => s.checkouts ?? s.continues?.checkouts ?? s.removedCheckouts ?? [];
 
 const why = (s: RunState): string => (s.lifecycle === 'created' || s.lifecycle === 'queued' ? 'has not started' : 'has no checkout of it');
 

@@ -8,7 +8,7 @@ type D2H = typeof import('../run/diff2html.js');
 let d2h: Promise<D2H> | null = null;
 const loadD2h = (): Promise<D2H> => (d2h ??= import('../run/diff2html.js'));
 
-export const FileDiff = ({ diff, label }: { readonly diff: string | null; readonly label: string }) => {
+export const FileDiff = ({ diff, label, path }: { readonly diff: string | null; readonly label: string; readonly path: string }) => {
   const box = useRef<HTMLDivElement>(null);
   const [failed, setFailed] = useState<string | null>(null);
   useEffect(() => {
@@ -25,5 +25,5 @@ export const FileDiff = ({ diff, label }: { readonly diff: string | null; readon
   }, [diff]);
   if (diff === null) return <p class="muted compare-nochange">{label}: no change to this file.</p>;
   if (failed) return <ErrorNote error={`The diff could not be shown: ${failed}`} />;
-  return <div class="compare-diff" ref={box} aria-label={`${label}: diff`} role="region" />;
+  return <div class="diff compare-diff" ref={box} aria-label={`${label}: diff of ${path}`} role="region" />;
 };

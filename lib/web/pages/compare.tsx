@@ -13,12 +13,16 @@ import { StandingBadge } from '../ui/badge.js';
 import { Link } from '../ui/link.js';
 import { ErrorNote, Loading, PageHeading } from '../ui/page.js';
 import { span } from './runs/time.js';
+import { addRunStyle } from '../run/style.js';
 
 // Two runs of one project side by side (GET /api/compare): where each stands, how long it ran, its
 // cost and agent, then per file the two diffs against one base, files both changed first. Side by
 // side on a wide screen, one above the other on a phone. Attempts of one group can be kept here.
 
 const enc = encodeURIComponent;
+
+// the diffs are drawn as on the run page, with its contrast fixes and its wrapping on a phone
+addRunStyle();
 
 const Side = ({ run, name, keep, onKept }: { readonly run: ComparedRun; readonly name: string; readonly keep: boolean; readonly onKept: (note: string) => void }) => (
   <section class="compare-side" aria-labelledby={`side-${name}`} data-side={name}>
@@ -48,8 +52,8 @@ const Folders = ({ c }: { readonly c: Comparison }) => (
           <section key={f.path} class="compare-file" data-file={f.path} aria-label={`${f.path}, ${sideNote(f)}`}>
             <h3><code>{f.path}</code> <span class="chip">{sideNote(f)}</span></h3>
             <div class="compare-cols">
-              <FileDiff diff={f.a} label={`A (${c.a.harness ?? c.a.runId})`} />
-              <FileDiff diff={f.b} label={`B (${c.b.harness ?? c.b.runId})`} />
+              <FileDiff diff={f.a} label={`A (${c.a.harness ?? c.a.runId})`} path={f.path} />
+              <FileDiff diff={f.b} label={`B (${c.b.harness ?? c.b.runId})`} path={f.path} />
             </div>
           </section>
         ))}
@@ -70,7 +74,7 @@ export const Page = ({ query }: PageProps) => {
   const kept = (text: string) => { setNote(text); void c.reload(); void board.reload(); };
   const keepable = (r: ComparedRun) => !!c.data?.sameGroup && !r.archived && !r.kept;
   return (
-    <section aria-labelledby="page-title" class="compare-page">
+    <section aria-labelledby="page-title" class="compare-page run-page">
       <PageHeading title="Compare" />
       {project ? (
         <div class="compare-pick two">
