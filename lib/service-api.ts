@@ -181,7 +181,7 @@ export interface ServiceApi {
   archive(runId: string, state: 'Archived' | 'Active', reason: string | undefined, by: Actor): Outcome<{ run: RunDetail; state: 'Archived' | 'Active' }>;
   resolve(runId: string, reason: string | undefined, by: Actor): Outcome<{ run: RunDetail }>;
   /** keep one attempt of a group: the others are archived (aborted first when `abortOthers`) */
-  keepAttempt(runId: string, abortOthers: boolean, reason: string | undefined, by: Actor): Outcome<{ run: RunDetail; archived: readonly string[] }>;
+  keepAttempt(runId: string, abortOthers: boolean, reason: string | undefined, by: Actor): Promise<Outcome<{ run: RunDetail; archived: readonly string[] }>>;
   readThread(runId: string, before: number | undefined, pageSize: number): Outcome<{ rows: readonly unknown[]; before: string | null }>;
   readHistory(runId: string, before: number | undefined, pageSize: number): Outcome<{ events: readonly unknown[]; before: number | null }>;
   readLog(runId: string, before: number | undefined, pageSize: number): Promise<Outcome<{ lines: readonly unknown[]; before: number | null }>>;

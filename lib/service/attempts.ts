@@ -40,22 +40,39 @@ const siblingOf = (core: ServiceCore, r: RunState): Sibling => {
   return { runId: r.runId, harness: r.harnessOverride ?? r.harness ?? null, going: isGoing(r), liveFollowUp: live !== r.runId ? live : null };
 };
 
-const settleSibling = (core: ServiceCore, r: RunState, c: { at: string; by: Actor; reason: string }): void => {
-  const opts = { at: c.at, onStale: 'retry' as const };
-  if (isGoing(r)) core.runs.transact(r.runId, (now) => (now && isGoing(now) ? decideAbort(now, c) : right([])), opts);
-  core.runs.transact(r.runId, (now) => (now ? decideArchive(now, { ...c, state: 'Archived' }) : right([])), opts);
+const TURN_END_WAIT_MS = 30_000;
+
+// An aborted attempt's CLI is stopped through its turn's abort signal; its worktree is removed
+// only once that turn has ended, so no agent is left writing into a folder being deleted.
+const turnsEnded = async (core: ServiceCore, stepIds: readonly string[]): Promise<void> => {
+  const until = Date.now() + TURN_END_WAIT_MS;
+  while (stepIds.some((id) => core.turns.isLive(id)) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
 };
 
-export const keepAttempt = (core: ServiceCore, runId: string, abortOthers: boolean, reason: string | undefined, by: Actor): Outcome<{ run: RunDetail; archived: readonly string[] }> => {
+const abortSibling = (core: ServiceCore, r: RunState, c: { at: string; by: Actor; reason: string }): string | null => {
+  const step = core.runs.get(r.runId)?.step?.stepId ?? null;
+  core.runs.transact(r.runId, (now) => (now && isGoing(now) ? decideAbort(now, c) : right([])), { at: c.at, onStale: 'retry' });
+  return step;
+};
+
+const archiveSibling = (core: ServiceCore, r: RunState, c: { at: string; by: Actor; reason: string }): void => {
+  core.runs.transact(r.runId, (now) => (now ? decideArchive(now, { ...c, state: 'Archived' }) : right([])), { at: c.at, onStale: 'retry' });
+};
+
+export const keepAttempt = async (core: ServiceCore, runId: string, abortOthers: boolean, reason: string | undefined, by: Actor): Promise<Outcome<{ run: RunDetail; archived: readonly string[] }>> => {
   const s = core.runs.get(runId);
   if (!s) return left(notFound('run', runId));
   const others = s.attempt ? groupRuns(core, s.attempt.group).filter((r) => r.runId !== runId && !r.archived) : [];
   const at = core.now().toISOString();
   const c = { at, by, ...(reason !== undefined ? { reason } : {}) };
-  const probe = decideKeepAttempt(s, { ...c, others: others.map((r) => siblingOf(core, r)), abortOthers });
+  const decide = (now: RunState) => decideKeepAttempt(now, { ...c, others: others.map((o) => siblingOf(core, core.runs.get(o.runId) ?? o)), abortOthers });
+  const probe = decide(s);
   if (isLeft(probe)) return probe;
-  for (const r of others) settleSibling(core, r, { at, by, reason: reason ?? `attempt ${runId} was kept` });
-  const r = core.runs.transact(runId, (now) => (now ? decideKeepAttempt(now, { ...c, others: others.map((o) => siblingOf(core, core.runs.get(o.runId) ?? o)), abortOthers }) : left(notFound('run', runId))), { at, onStale: 'retry' });
+  const why = { at, by, reason: reason ?? `attempt ${runId} was kept` };
+  const steps = others.filter((r) => isGoing(r)).map((r) => abortSibling(core, r, why)).filter((id): id is string => id !== null);
+  await turnsEnded(core, steps);
+  for (const r of others) archiveSibling(core, r, why);
+  const r = core.runs.transact(runId, (now) => (now ? decide(now) : left(notFound('run', runId))), { at, onStale: 'retry' });
   if (isLeft(r)) return r;
   return right({ run: detailOf(core, core.runs.get(runId) ?? s), archived: others.map((o) => o.runId) });
 };

@@ -50,6 +50,6 @@ export const issueAs = async (service: Service, id: string, tool: ActingTool, ar
     case 'secure_run_work': return decoded(tool, SecureRunWorkArgs, args, async (a) => done(await service.secureRunWork(a.run, a.reason, by)));
     case 'archive_run': return decoded(tool, ArchiveRunArgs, args, (a) => done(service.archive(a.run, a.state, a.reason, by)));
     case 'resolve_run': return decoded(tool, ResolveRunArgs, args, (a) => done(service.resolve(a.run, a.reason, by)));
-    case 'keep_attempt': return decoded(tool, KeepAttemptArgs, args, (a) => done(service.keepAttempt(a.run, a.abortOthers ?? false, a.reason, by)));
+    case 'keep_attempt': return decoded(tool, KeepAttemptArgs, args, async (a) => done(await service.keepAttempt(a.run, a.abortOthers ?? false, a.reason, by)));
   }
 };

@@ -52,7 +52,7 @@ export const runControlRoutes = (router: Router, service: Service): void => {
   });
   router.post('/api/runs/:runId/keep', async (ctx: Context) => {
     const b = decodeInput(KeepInput, await readJson(ctx));
-    reply(ctx, service.keepAttempt(id(ctx), b.abortOthers ?? false, b.reason, personFrom(ctx)));
+    reply(ctx, await service.keepAttempt(id(ctx), b.abortOthers ?? false, b.reason, personFrom(ctx)));
   });
   router.post('/api/runs/:runId/resolve', async (ctx: Context) => {
     const b = decodeInput(ResolveInput, await readJson(ctx));
