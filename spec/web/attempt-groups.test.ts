@@ -38,3 +38,12 @@ test('two groups are two cards', (t) => {
   t.is(g.cards.length, 2);
   t.deepEqual([...g.groups.keys()].sort(), ['g1', 'g2']);
 });
+
+test('a follow-up of an attempt stands for it in the group (the board shows a chain by its latest run)', (t) => {
+  const a = run('a', attempt(0));
+  const b = run('b', attempt(1));
+  const next = run('b2', { chain: 'b', standing: 'Running', phase: 'Executing' });
+  const g = collapseAttempts([a, next], (r) => r.attempt ?? (r.chain === 'b' ? b.attempt : undefined));
+  t.is(g.cards.length, 1);
+  t.deepEqual(groupOfCard(g, g.cards[0]!)?.map((r) => r.runId), ['a', 'b2']);
+});

@@ -46,7 +46,7 @@ export const Page = ({ query }: PageProps) => {
   // a run and its follow-ups are one card: the latest attempt stands for the chain
   const chains = useMemo(() => collapseChains(rows.values()), [rows]);
   // attempts started together on one goal are one card too
-  const attemptGroups = useMemo(() => collapseAttempts(chains.latest), [chains]);
+  const attemptGroups = useMemo(() => collapseAttempts(chains.latest, (r) => r.attempt ?? attemptsOf(chains, r)?.[0]?.attempt), [chains]);
   const grouped = useMemo(() => groupRuns(attemptGroups.cards, filters), [attemptGroups, filters.project, filters.workflow, filters.standing, filters.text, filters.archived]);
   const workflows = useMemo(() => [...new Set([...rows.values()].map((r) => r.workflowName))].sort(), [rows]);
   const projectName = useMemo(() => new Map(projects.map((p) => [p.id, p.name])), [projects]);

@@ -10,16 +10,21 @@ export interface AttemptGroups {
   readonly cards: readonly BoardRow[];
   /** group id -> its attempts in order; only groups with a card */
   readonly groups: ReadonlyMap<string, readonly BoardRow[]>;
+  readonly attemptOf: AttemptOf;
 }
 
-const RANK: Readonly<Record<GroupKey, number>> = { needs: 0, active: 1, queued: 2, done: 3 };
-const byIndex = (a: BoardRow, b: BoardRow) => (a.attempt?.index ?? 0) - (b.attempt?.index ?? 0);
+type AttemptOf = (r: BoardRow) => BoardRow['attempt'];
 
-export const collapseAttempts = (rows: Iterable<BoardRow>): AttemptGroups => {
+const RANK: Readonly<Record<GroupKey, number>> = { needs: 0, active: 1, queued: 2, done: 3 };
+
+/** `attemptOf`: the attempt a row stands for; a follow-up of an attempt stands for the attempt it
+ * continues (the board shows a chain by its latest run) */
+export const collapseAttempts = (rows: Iterable<BoardRow>, attemptOf: AttemptOf = (r) => r.attempt): AttemptGroups => {
   const cards: BoardRow[] = [];
   const groups = new Map<string, BoardRow[]>();
+  const byIndex = (a: BoardRow, b: BoardRow) => (attemptOf(a)?.index ?? 0) - (attemptOf(b)?.index ?? 0);
   for (const r of rows) {
-    const g = r.attempt?.group;
+    const g = attemptOf(r)?.group;
     if (g === undefined) { cards.push(r); continue; }
     const list = groups.get(g);
     if (list) list.push(r);
@@ -29,8 +34,10 @@ export const collapseAttempts = (rows: Iterable<BoardRow>): AttemptGroups => {
     list.sort(byIndex);
     cards.push(list.reduce((best, r) => (RANK[groupOf(r)] < RANK[groupOf(best)] ? r : best)));
   }
-  return { cards, groups };
+  return { cards, groups, attemptOf };
 };
 
-export const groupOfCard = (c: AttemptGroups, r: BoardRow): readonly BoardRow[] | undefined =>
-  r.attempt ? c.groups.get(r.attempt.group) : undefined;
+export const groupOfCard = (c: AttemptGroups, r: BoardRow): readonly BoardRow[] | undefined => {
+  const a = c.attemptOf(r);
+  return a ? c.groups.get(a.group) : undefined;
+};
