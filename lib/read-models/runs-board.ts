@@ -31,10 +31,14 @@ export type BoardRow = ReturnType<typeof listedRun> & {
   readonly attempt?: Attempt & { readonly kept: boolean; readonly costUsd: number | null };
 };
 
-// What the run's agent turns cost, once usage is recorded per run (issue 22's U1); null: not recorded.
+// What the run's agent turns cost, from the usage U1 folds per run (projections/run-usage.ts, read
+// as its detail reads it: unknown when every turn's cost is unknown); null: nothing recorded yet.
+interface UsageRead { readonly knownUsd: number; readonly unknownTurns: number; readonly steps: readonly { readonly turns: number }[] }
 const runCostUsd = (s: RunState): number | null => {
-  const usage = (s as { usage?: { knownUsd?: unknown; unknownTurns?: unknown } }).usage;
-  return typeof usage?.knownUsd === 'number' && usage.unknownTurns === 0 ? usage.knownUsd : null;
+  const u = (s as { readonly usage?: UsageRead }).usage;
+  if (!u) return null;
+  const turns = u.steps.reduce((n, st) => n + st.turns, 0);
+  return turns > 0 && u.unknownTurns === turns ? null : u.knownUsd;
 };
 
 const extra = (s: RunState) => ({
