@@ -26,7 +26,8 @@ export const startAttempts = (core: ServiceCore, input: StartRunInput, by: Actor
     if (isLeft(p)) return left(p.left);
     prepared.push(p.right);
   }
-  for (const p of prepared) appendPrepared(core, p);
+  // one LMDB transaction (each append nests in it): a crash leaves the whole group or none of it
+  core.store.root.transactionSync(() => { for (const p of prepared) appendPrepared(core, p); });
   const attempts = prepared.map((p, i) => ({ runId: p.runId, ...agents[i]! }));
   return right({ runId: attempts[0]!.runId, attempts });
 };
