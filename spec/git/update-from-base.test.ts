@@ -1,11 +1,17 @@
 import test from 'ava';
-import { readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { updateFromBase } from '../../lib/git/update-from-base.js';
 import { createRunWorktrees } from '../../lib/git/worktrees.js';
 import { commitFile, isolateEnv, makeProject, sh, write } from './helpers.js';
 
 isolateEnv();
+
+// an executable hook that fails: were it run, the operation would fail
+const failingHook = (repo: string, name: string) => {
+  write(repo, `.git/hooks/${name}`, '#!/bin/sh\nexit 1\n');
+  chmodSync(join(repo, '.git', 'hooks', name), 0o755);
+};
 
 // A run's worktree on svc/<run>, and the user's checkout whose main moves on after the run began.
 const setUp = async (t: Parameters<typeof makeProject>[0], runId: string) => {
@@ -35,8 +41,8 @@ for (const mode of ['merge', 'rebase'] as const) {
     await commitFile(dir, 'work.txt', 'run\n');
     const moved = await commitFile(p.user, 'other.txt', 'base moved\n');
     // a hook that would fail the merge commit or the rebase: updating must not run it
-    write(p.user, '.git/hooks/pre-merge-commit', '#!/bin/sh\nexit 1\n');
-    write(p.user, '.git/hooks/pre-rebase', '#!/bin/sh\nexit 1\n');
+    failingHook(p.user, 'pre-merge-commit');
+    failingHook(p.user, 'pre-rebase');
     const r = await updateFromBase(dir, 'main', mode);
     t.is(r._tag, 'Updated');
     t.is(r._tag === 'Updated' ? r.head : '', await sh(dir, 'rev-parse', 'HEAD'));
