@@ -24,6 +24,9 @@ const ContinuesCodec = withOptional(
   { runId: t.string, root: t.string, checkouts: t.array(CheckoutCodec), thread: t.string },
   { session: t.type({ harness: Harness, node: t.string, sessionId: t.string }) },
 );
+// One of several sibling runs started together on the same goal (POST /api/runs `attempts`): the
+// group is read from each run's own journal, so no run depends on another to know its siblings.
+const AttemptCodec = t.type({ group: t.string, index: t.number, of: t.number });
 const PullRequestCodec = t.type({ repository: t.string, number: t.number, url: t.string });
 // the trigger rule and event that started a run (lib/triggers)
 const StartedByCodec = t.type({
@@ -34,7 +37,7 @@ const StartedByCodec = t.type({
 export const RUN_EVENT_CODECS = {
   RunCreated: withOptional(
     { runId: t.string, projectId: t.string, title: t.string, goal: t.string, workflow: WorkflowCodec, inputs: t.record(t.string, t.string), ...By },
-    { harness: Harness, model: t.string, startedBy: StartedByCodec, restartOf: t.string, continues: ContinuesCodec, ...Why },
+    { harness: Harness, model: t.string, startedBy: StartedByCodec, restartOf: t.string, continues: ContinuesCodec, attempt: AttemptCodec, ...Why },
   ),
   RunQueued: withOptional(By, Why),
   RunMovedToFront: withOptional({ priority: t.number, ...By }, Why),
@@ -100,6 +103,17 @@ export const RUN_EVENT_CODECS = {
   QuotaWaitEnded: t.type({ stepId: t.string, node: t.string }),
   // the queue holds this run: the harness it would start on is out of quota until `until` (null: until it is seen back)
   QueueHeld: t.type({ harness: Harness, until: t.union([t.string, t.null]) }),
+  // shipping from the app (lib/service/ship.ts, docs/shipping.md): a pull request opened on a
+  // person's or agent's word, outside any deliver step; the run's pullRequests take it as a delivered one
+  PullRequestOpened: t.type({ pullRequest: PullRequestCodec, base: t.string, draft: t.boolean, ...By }),
+  // the run's branch of one folder merged into the base branch of the project's own checkout
+  RunMerged: t.type({ folder: t.string, method: oneOf(['fast-forward', 'merge', 'squash'] as const), base: t.string, commit: t.string, ...By }),
+  // the base branch brought into the run's branch of one folder, in its worktree
+  BaseUpdated: t.type({ folder: t.string, mode: oneOf(['merge', 'rebase'] as const), head: t.string, ...By }),
+  // updating from base met conflicts: aborted, the worktree as before; `handedTo` the run or follow-up that resolves them
+  BaseUpdateConflicted: withOptional({ folder: t.string, mode: oneOf(['merge', 'rebase'] as const), files: t.array(t.string), ...By }, { handedTo: t.string }),
+  // a person chose this attempt of its group ("Keep this one"); the others were archived with it
+  AttemptKept: withOptional({ group: t.string, kept: t.string, ...By }, { archived: t.array(t.string), ...Why }),
 } as const;
 
 type Codecs = typeof RUN_EVENT_CODECS;
@@ -109,6 +123,7 @@ export type RunEventOf<K extends RunEventType> = Extract<RunEvent, { type: K }>;
 export type Checkout = t.TypeOf<typeof CheckoutCodec>;
 export type ReviewComment = t.TypeOf<typeof ReviewCommentCodec>;
 export type Continues = t.TypeOf<typeof ContinuesCodec>;
+export type Attempt = t.TypeOf<typeof AttemptCodec>;
 
 // Events that only add to the thread or log: they do not move the run's position, so a control
 // taken from a view stays valid while the agent keeps talking.
@@ -120,6 +135,10 @@ export const QUIET_EVENTS: ReadonlySet<RunEventType> = new Set([
   'PullRequestChecksFailed',
   // why a queued run is not started yet is not where it stands: it is still queued
   'QueueHeld',
+  // shipping records what was done to the branch and the code host, not where the run stands
+  'PullRequestOpened', 'RunMerged', 'BaseUpdated', 'BaseUpdateConflicted',
+  // keeping an attempt records a choice; the kept run itself does not move
+  'AttemptKept',
 ]);
 
 export const runEvent = <K extends RunEventType>(type: K, data: t.TypeOf<Codecs[K]>): RunEvent => ({ type, data }) as RunEvent;

@@ -85,6 +85,8 @@ export interface RunDetail extends RunSummary {
   readonly continues?: string;
   /** the follow-ups made of this run, oldest first (only when there are any) */
   readonly continuedBy?: readonly string[];
+  /** one of several attempts at the goal started together: its group, place, and whether it was kept */
+  readonly attempt?: { readonly group: string; readonly index: number; readonly of: number; readonly kept: boolean };
 }
 
 /** HTTP API shape */
@@ -123,6 +125,18 @@ export interface StartRunInput {
   readonly model?: string;
   readonly start?: boolean;
   readonly reason?: string;
+  /** the goal on several agents at once: one sibling run per item, grouped (not with harness/model) */
+  readonly attempts?: readonly AttemptAgent[];
+}
+
+export interface AttemptAgent {
+  readonly harness: HarnessName;
+  readonly model?: string;
+}
+
+/** a run started as one of several attempts on the goal */
+export interface StartedAttempt extends AttemptAgent {
+  readonly runId: string;
 }
 
 export interface ControlInput {
@@ -158,7 +172,8 @@ export interface ServiceApi {
   getRun(runId: string): Outcome<RunDetail>;
   getHttpRun(runId: string): Outcome<HttpRun>;
   listProjects(): readonly ProjectView[];
-  startRun(input: StartRunInput, by: Actor): Outcome<{ runId: string }>;
+  /** with `attempts`, the first attempt's run id and every attempt's */
+  startRun(input: StartRunInput, by: Actor): Outcome<{ runId: string; attempts?: readonly StartedAttempt[] }>;
   control(runId: string, input: ControlInput, by: Actor): Outcome<{ outcome: 'Applied' | 'Stale'; run: RunDetail }>;
   /** a new run continuing an ended one on its branch and worktrees; `review`: a review's message text (reviews of ended runs) */
   followUp(runId: string, what: FollowUpWhat, by: Actor): Outcome<{ runId: string }>;
@@ -167,6 +182,8 @@ export interface ServiceApi {
   answer(runId: string, questionId: string, answer: string | readonly string[], reason: string | undefined, by: Actor): Outcome<{ run: RunDetail; question: string; delivered: boolean; detail: string | null }>;
   archive(runId: string, state: 'Archived' | 'Active', reason: string | undefined, by: Actor): Outcome<{ run: RunDetail; state: 'Archived' | 'Active' }>;
   resolve(runId: string, reason: string | undefined, by: Actor): Outcome<{ run: RunDetail }>;
+  /** keep one attempt of a group: the others are archived (aborted first when `abortOthers`) */
+  keepAttempt(runId: string, abortOthers: boolean, reason: string | undefined, by: Actor): Promise<Outcome<{ run: RunDetail; archived: readonly string[] }>>;
   readThread(runId: string, before: number | undefined, pageSize: number): Outcome<{ rows: readonly unknown[]; before: string | null }>;
   readHistory(runId: string, before: number | undefined, pageSize: number): Outcome<{ events: readonly unknown[]; before: number | null }>;
   readLog(runId: string, before: number | undefined, pageSize: number): Promise<Outcome<{ lines: readonly unknown[]; before: number | null }>>;
@@ -182,6 +199,8 @@ export interface ServiceApi {
   readRunWorktree(runId: string): Promise<Outcome<{ run: RunDetail; folders: readonly unknown[] }>>;
   secureRunWork(runId: string, reason: string | undefined, by: Actor): Promise<Outcome<{ run: RunDetail; folders: readonly unknown[] }>>;
   readPullRequest(address: { run?: string; project?: string; number?: number }): Promise<Outcome<{ pullRequest: unknown }>>;
+  /** push the run's branch (never forced) and open a pull request from it (docs/shipping.md) */
+  openPullRequest(runId: string, input: { draft?: boolean; base?: string; title?: string; body?: string }, by: Actor): Promise<Outcome<{ run: RunDetail; pullRequest: PullRequestRef }>>;
 }
 
 /** "waiting: claude limited until 14:05": the harness and when its window ends (null: not known) */

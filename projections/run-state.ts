@@ -1,4 +1,4 @@
-import type { Checkout, Continues, ReviewComment, RunEvent } from '../journal/run-events.js';
+import type { Attempt, Checkout, Continues, ReviewComment, RunEvent } from '../journal/run-events.js';
 import { QUIET_EVENTS } from '../journal/run-events.js';
 import type { HarnessName, Workflow } from '../lib/workflows/model.js';
 import type { StartedBy } from '../lib/service-api.js';
@@ -113,7 +113,20 @@ export interface RunState {
   readonly quotaAttempts?: number;
   /** a queued run the queue holds: the harness it would start on is out of quota (until null: until seen back) */
   readonly queueHeld?: { readonly harness: HarnessName; readonly until: string | null };
+  /** local merges of the run's branches, oldest first (optional: snapshots from before shipping lack it) */
+  readonly merges?: readonly RunMerge[];
+  /** the latest update from base of each folder (optional: snapshots from before shipping lack it) */
+  readonly baseUpdates?: Readonly<Record<string, BaseUpdateOutcome>>;
+  /** one of several sibling runs started together on the goal (optional: older snapshots lack it) */
+  readonly attempt?: Attempt;
+  /** the checkouts an archive removed: their branches stay, so Compare still reads their commits */
+  readonly removedCheckouts?: readonly Checkout[];
+  /** this attempt was kept over the others of its group */
+  readonly kept?: { readonly at: string; readonly archived: readonly string[] };
 }
+
+export interface RunMerge { readonly folder: string; readonly method: string; readonly base: string; readonly commit: string; readonly at: string }
+export type BaseUpdateOutcome = { readonly mode: string; readonly head: string } | { readonly mode: string; readonly files: readonly string[]; readonly handedTo?: string };
 
 export interface SubmittedReview {
   readonly reviewId: string;
@@ -196,7 +209,7 @@ export const createdState = (e: Extract<RunEvent, { type: 'RunCreated' }>, at: s
   createdAt: at, updatedAt: at, lifecycle: 'created', ending: null, endReason: null, queuePriority: Date.parse(at),
   paused: false, node: null, step: null, previous: null, question: null, answered: {}, answers: {}, held: [], sessions: {},
   harnessOverride: null, checkouts: null, archived: false, resolved: false, pullRequests: [], restartOf: e.data.restartOf ?? null, restartedAs: null, stepCount: 0,
-  seq: 0, position: 0, unreadable: null, ...(e.data.continues ? { continues: e.data.continues } : {}),
+  seq: 0, position: 0, unreadable: null, ...(e.data.continues ? { continues: e.data.continues } : {}), ...(e.data.attempt ? { attempt: e.data.attempt } : {}),
   ...(e.data.by.kind === 'supervisor' && e.data.by.name ? { startedBySupervisor: e.data.by.name } : {}),
 });
 
@@ -207,7 +220,7 @@ export const evolveRun = (s: RunState, e: RunEvent): RunState => {
     case 'RunMovedToFront': return { ...s, queuePriority: e.data.priority };
     case 'RunStarted': return { ...started(s), node: s.node ?? e.data.node };
     case 'WorktreesPrepared': return { ...s, checkouts: e.data.checkouts };
-    case 'WorktreesRemoved': return { ...s, checkouts: null };
+    case 'WorktreesRemoved': return { ...s, checkouts: null, ...(s.checkouts ? { removedCheckouts: s.checkouts } : {}) };
     case 'StepStarted': {
       const step: StepInFlight = { stepId: e.data.stepId, node: e.data.node, kind: e.data.kind, attempt: e.data.attempt, startedAt: s.updatedAt, harness: e.data.harness, endsAt: e.data.endsAt };
       const delivered = new Set(e.data.messages ?? []);
@@ -253,6 +266,11 @@ export const evolveRun = (s: RunState, e: RunEvent): RunState => {
     case 'QuotaHit': return quotaHit(s, e.data);
     case 'QuotaWaitEnded': return s.step?.stepId === e.data.stepId ? interrupted(s, `the quota window of ${s.step.quota?.harness ?? 'the harness'} ended`) : s;
     case 'QueueHeld': return s.lifecycle === 'queued' ? { ...s, queueHeld: { harness: e.data.harness, until: e.data.until } } : s;
+    case 'PullRequestOpened': return { ...s, pullRequests: [...s.pullRequests, e.data.pullRequest] };
+    case 'RunMerged': return { ...s, merges: [...(s.merges ?? []), { folder: e.data.folder, method: e.data.method, base: e.data.base, commit: e.data.commit, at: s.updatedAt }] };
+    case 'BaseUpdated': return { ...s, baseUpdates: { ...s.baseUpdates, [e.data.folder]: { mode: e.data.mode, head: e.data.head } } };
+    case 'BaseUpdateConflicted': return { ...s, baseUpdates: { ...s.baseUpdates, [e.data.folder]: { mode: e.data.mode, files: e.data.files, ...(e.data.handedTo ? { handedTo: e.data.handedTo } : {}) } } };
+    case 'AttemptKept': return { ...s, kept: { at: s.updatedAt, archived: e.data.archived ?? [] } };
   }
 };
 

@@ -89,6 +89,7 @@ export const runDetail = (s: RunState, project: ProjectView | undefined, step: S
     ...(s.undelivered?.length ? { undeliveredMessages: s.undelivered } : {}),
     ...(s.restartOf ? { restartOf: s.restartOf } : {}),
     ...(s.restartedAs ? { restartedAs: s.restartedAs } : {}),
+    ...(s.attempt ? { attempt: { ...s.attempt, kept: s.kept !== undefined } } : {}),
     ...links(s),
   };
 };

@@ -88,6 +88,11 @@ export const threadRow = (e: RunEvent): Omit<ThreadRow, 'id' | 'at'> | null => {
     case 'QuotaHit': return { kind: 'step', node: e.data.node, author: 'service', stepId: e.data.stepId, text: quotaText(e.data) };
     case 'QuotaWaitEnded': return { kind: 'step', node: e.data.node, author: 'service', stepId: e.data.stepId, text: `step ${e.data.node}: the quota wait ended; it runs again in the same session` };
     case 'QueueHeld': return { kind: 'note', author: 'service', text: `queued: ${e.data.harness} is out of quota${e.data.until ? ` until ${e.data.until}` : ''}` };
+    case 'PullRequestOpened': return control(`opened ${e.data.draft ? 'draft ' : ''}pull request ${e.data.pullRequest.url} into ${e.data.base}`, e.data);
+    case 'RunMerged': return control(`merged folder ${e.data.folder} into ${e.data.base} (${e.data.method}) at ${e.data.commit.slice(0, 12)}`, e.data);
+    case 'BaseUpdated': return control(`updated folder ${e.data.folder} from its base (${e.data.mode}), now at ${e.data.head.slice(0, 12)}`, e.data);
+    case 'BaseUpdateConflicted': return control(`updating folder ${e.data.folder} from its base (${e.data.mode}) met conflicts in ${e.data.files.join(', ')}; aborted${e.data.handedTo ? `, handed to ${e.data.handedTo}` : ''}`, e.data);
+    case 'AttemptKept': return control(`kept over the other attempts${e.data.archived?.length ? ` (archived ${e.data.archived.join(', ')})` : ''}`, e.data);
     case 'RunQueued': case 'RunStarted': case 'WorktreesPrepared': case 'WorktreesRemoved': case 'StepSessionStarted': case 'StepProcessStarted':
     case 'OutcomeReported': case 'MessageDelivered':
       return null;

@@ -1,4 +1,5 @@
 import { isAllowed } from '../../commands/control.js';
+import type { Attempt } from '../../journal/run-events.js';
 import type { RunState } from '../../projections/run-state.js';
 import { positionToken, quotaWaitingOn } from '../../projections/run-views.js';
 import type { QuotaWaitingOn } from '../service-api.js';
@@ -29,6 +30,18 @@ export type BoardRow = ReturnType<typeof listedRun> & {
   readonly chain?: string;
   /** a run waiting on a harness's quota window ("waiting: claude limited until 14:05"); absent otherwise */
   readonly waitingOn?: QuotaWaitingOn;
+  /** one of several attempts at the goal (the board shows a group as one card), and whether it was kept */
+  readonly attempt?: Attempt & { readonly kept: boolean; readonly costUsd: number | null };
+};
+
+// What the run's agent turns cost, from the usage U1 folds per run (projections/run-usage.ts, read
+// as its detail reads it: unknown when every turn's cost is unknown); null: nothing recorded yet.
+interface UsageRead { readonly knownUsd: number; readonly unknownTurns: number; readonly steps: readonly { readonly turns: number }[] }
+const runCostUsd = (s: RunState): number | null => {
+  const u = (s as { readonly usage?: UsageRead }).usage;
+  if (!u) return null;
+  const turns = u.steps.reduce((n, st) => n + st.turns, 0);
+  return turns > 0 && u.unknownTurns === turns ? null : u.knownUsd;
 };
 
 const extra = (s: RunState) => ({
@@ -42,6 +55,7 @@ const extra = (s: RunState) => ({
   endReason: s.lifecycle === 'ended' && s.ending !== 'Succeeded' ? s.endReason : null,
   ...(s.continues ? { chain: s.continues.root } : {}),
   ...waitingOn(s),
+  ...(s.attempt ? { attempt: { ...s.attempt, kept: s.kept !== undefined, costUsd: runCostUsd(s) } } : {}),
 });
 
 const waitingOn = (s: RunState): { waitingOn?: QuotaWaitingOn } => {

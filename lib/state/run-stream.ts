@@ -9,7 +9,10 @@ import { EventStream, type StreamKind } from './event-stream.js';
 // snapshot does not cover (none, unless the snapshot format changed: then bump the version).
 
 // 5: runs keep their latest agent session (lastSession), which a follow-up resumes
-const SNAPSHOT_VERSION = 6;
+// 6: runs keep their local merges and their latest update from base per folder (shipping)
+// 7: attempts (sibling runs started together), which one was kept, and the checkouts an archive removed
+// 8: quota waits (a step's quota), the quota hits in a row, and the queue holding a run for a harness's window
+const SNAPSHOT_VERSION = 8;
 
 export type RunStreams = EventStream<RunState, RunEvent>;
 
