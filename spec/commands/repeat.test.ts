@@ -10,7 +10,10 @@ import { decideDeliverMessage, decideSendMessage } from '../../commands/send-mes
 import { decideAddFolder, decideAddProject, decideChooseDefaultWorkflow, decideChoosePrimaryFolder, decideRemoveFolder, decideRenameProject } from '../../commands/projects.js';
 import type { Refusal } from '../../commands/refusal.js';
 import { decideResolve } from '../../commands/resolve.js';
-import { decideHoldQueued } from '../../commands/quota.js';
+import { decideHoldQueued, decideQuotaSwitch } from '../../commands/quota.js';
+import { decideEndWindow, decideLimitHarness } from '../../commands/harness-window.js';
+import type { HarnessEvent } from '../../journal/harness-events.js';
+import { evolveHarnessWindows, NO_WINDOWS, type HarnessWindows } from '../../projections/harness-windows.js';
 import { decideRecordFollowUpReview, decideSubmitReview } from '../../commands/submit-review.js';
 import { decideFollowUp } from '../../commands/follow-up.js';
 import { decideKeepAttempt } from '../../commands/keep-attempt.js';
@@ -64,6 +67,7 @@ const heldForTurn: RunEvent[] = [...RUNNING, { type: 'MessageSent', data: { mess
 const done: RunEvent[] = [...RUNNING, { type: 'StepSucceeded', data: { stepId: 's1', node: 'work', summary: 'ok' } }, stepStarted('s2', 'gate', 'gate'), { type: 'StepSucceeded', data: { stepId: 's2', node: 'gate', summary: 'ok' } }, stepStarted('s3', 'nap', 'wait'), { type: 'StepSucceeded', data: { stepId: 's3', node: 'nap', summary: 'ok' } }];
 const owned = (s: RunState) => ({ supervisor: { id: 'sp', project: 'p' }, run: { id: s.runId, owner: s.handedTo ?? 'sp' }, global: 'global', reason: 'too hard', by: { kind: 'supervisor' as const, name: 'sp' } });
 
+const applyWindows = (w: HarnessWindows, es: readonly HarnessEvent[]): HarnessWindows => es.reduce(evolveHarnessWindows, w);
 const quota = { evidence: 'usage limit reached', now: at };
 const quotaWaiting: RunEvent[] = [...RUNNING, { type: 'QuotaHit', data: { stepId: 's1', node: 'work', harness: 'claude', resetsAt: null, evidence: 'usage limit reached', attempt: 1, waitEndsAt: '2026-11-20T10:01:00.000Z' } }];
 const review = { ...ctx, reviewId: 'rv1', messageId: 'm7', comments: [{ path: 'a.txt', side: 'new' as const, line: 1, body: 'why?', quote: 'x' }], text: 'a.txt:1 why?' };
@@ -98,6 +102,10 @@ const RUN_ROWS: Row[] = [
   runRow('FinishStep (quota wait ended)', quotaWaiting, decideFinishStep, { stepId: 's1', outcome: 'success' as const, summary: 'wait ended' }, NOTHING),
   runRow('SkipWait (quota)', quotaWaiting, decideControl, { ...ctx, action: 'SkipWait' }, { refused: 'NotAllowed', why: 'the quota wait ended: the step runs again, no wait is running' }),
   runRow('HoldQueued', [created, queued], decideHoldQueued, { harness: 'claude' as const, until: '2026-11-20T11:00:00.000Z' }, NOTHING),
+  runRow('QuotaSwitch', [created, queued, started, prepared], decideQuotaSwitch, { from: 'claude' as const, to: 'codex' as const }, NOTHING),
+  // the harnesses' quota windows (stream 'harnesses')
+  row('LimitHarness', NO_WINDOWS, (w) => decideLimitHarness(w, { harness: 'claude', until: '2026-11-20T11:00:00.000Z', evidence: 'usage limit reached' }), applyWindows, NOTHING),
+  row('EndWindow', applyWindows(NO_WINDOWS, [{ type: 'HarnessLimited', data: { harness: 'claude', until: null, evidence: 'limit' } }]), (w) => decideEndWindow(w, { harness: 'claude', reason: 'a turn went through' }), applyWindows, NOTHING),
   runRow('AskQuestion', RUNNING, decideAskQuestion, { stepId: 's1', questionId: 'q1', prompt: 'Which?', options: [], allowText: true }, { refused: 'Conflict', why: 'the question is open: the agent waits on it' }),
   runRow('EndRun', done, decideEndRun, { success: true, text: 'ok' }, NOTHING),
   runRow('ContinueTurn', heldForTurn, decideContinueTurn, { stepId: 's1' }, NOTHING),
