@@ -20,10 +20,22 @@ const ReviewCommentCodec = withOptional(
 // board shows a chain as one card), that run's checkouts (its branch and
 // worktrees, reused as they are), the last agent session to resume, and a short summary of the
 // thread for a CLI that starts afresh.
+// A CLI's running totals for a session (lib/harness/adapter.ts SessionTotals): given back when the
+// session resumes, so a resumed turn counts only its own usage.
+const SessionTotalsCodec = t.partial({ costUsd: t.number, usage: t.record(t.string, t.number) });
+// `totals`: what the CLI reported for that session at the end of its last recorded turn
 const ContinuesCodec = withOptional(
   { runId: t.string, root: t.string, checkouts: t.array(CheckoutCodec), thread: t.string },
-  { session: t.type({ harness: Harness, node: t.string, sessionId: t.string }) },
+  { session: withOptional({ harness: Harness, node: t.string, sessionId: t.string }, { totals: SessionTotalsCodec }) },
 );
+// One agent turn's usage (lib/usage): uncached input, cached input and output tokens (null: the CLI
+// reported none), and its cost with where the figure came from. Unknown is never zero.
+const TurnTokensCodec = t.type({ input: t.number, cachedInput: t.number, output: t.number });
+const UsageCostCodec = t.union([
+  t.type({ _tag: t.literal('Reported'), usd: t.number }),
+  t.type({ _tag: t.literal('Priced'), usd: t.number }),
+  t.type({ _tag: t.literal('Unknown'), why: t.string }),
+]);
 const PullRequestCodec = t.type({ repository: t.string, number: t.number, url: t.string });
 // the trigger rule and event that started a run (lib/triggers)
 const StartedByCodec = t.type({
@@ -34,7 +46,7 @@ const StartedByCodec = t.type({
 export const RUN_EVENT_CODECS = {
   RunCreated: withOptional(
     { runId: t.string, projectId: t.string, title: t.string, goal: t.string, workflow: WorkflowCodec, inputs: t.record(t.string, t.string), ...By },
-    { harness: Harness, model: t.string, startedBy: StartedByCodec, restartOf: t.string, continues: ContinuesCodec, ...Why },
+    { harness: Harness, model: t.string, startedBy: StartedByCodec, restartOf: t.string, continues: ContinuesCodec, budgetUsd: t.number, ...Why },
   ),
   RunQueued: withOptional(By, Why),
   RunMovedToFront: withOptional({ priority: t.number, ...By }, Why),
@@ -89,6 +101,14 @@ export const RUN_EVENT_CODECS = {
   // the code host reports failing checks on a pull request the run delivered: once per head commit
   // (lib/engine/pr-checks-watch.ts); it wakes the supervisor that owns the run
   PullRequestChecksFailed: t.type({ pullRequest: PullRequestCodec, headCommit: t.string, failing: t.array(t.string) }),
+  // one per agent turn the engine ran (docs/usage.md); `sessionId`/`sessionTotals`: the CLI's running
+  // totals for that session, given back when it resumes (a later step, a follow-up)
+  UsageRecorded: withOptional(
+    { stepId: t.string, node: t.string, harness: Harness, tokens: t.union([TurnTokensCodec, t.null]), cost: UsageCostCodec },
+    { model: t.string, sessionId: t.string, sessionTotals: SessionTotalsCodec },
+  ),
+  // Resume with a raised budget (a run paused by its budget goes on until the new one)
+  BudgetRaised: t.type({ budgetUsd: t.number, ...By }),
 } as const;
 
 type Codecs = typeof RUN_EVENT_CODECS;
@@ -98,6 +118,8 @@ export type RunEventOf<K extends RunEventType> = Extract<RunEvent, { type: K }>;
 export type Checkout = t.TypeOf<typeof CheckoutCodec>;
 export type ReviewComment = t.TypeOf<typeof ReviewCommentCodec>;
 export type Continues = t.TypeOf<typeof ContinuesCodec>;
+export type TurnTokens = t.TypeOf<typeof TurnTokensCodec>;
+export type UsageCost = t.TypeOf<typeof UsageCostCodec>;
 
 // Events that only add to the thread or log: they do not move the run's position, so a control
 // taken from a view stays valid while the agent keeps talking.
@@ -107,6 +129,8 @@ export const QUIET_EVENTS: ReadonlySet<RunEventType> = new Set([
   'RunHandedOver',
   // what the code host says of a delivered pull request is not where the run stands
   'PullRequestChecksFailed',
+  // what a turn cost is a record, not a move: the step's end (or a budget pause) moves the run
+  'UsageRecorded',
 ]);
 
 export const runEvent = <K extends RunEventType>(type: K, data: t.TypeOf<Codecs[K]>): RunEvent => ({ type, data }) as RunEvent;

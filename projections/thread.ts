@@ -83,6 +83,9 @@ export const threadRow = (e: RunEvent): Omit<ThreadRow, 'id' | 'at'> | null => {
     case 'PullRequestChecksFailed': return { kind: 'note', author: 'service', text: `checks failed on pull request ${e.data.pullRequest.url}: ${e.data.failing.join(', ')}` };
     case 'RunQueued': case 'RunStarted': case 'WorktreesPrepared': case 'WorktreesRemoved': case 'StepSessionStarted': case 'StepProcessStarted':
     case 'OutcomeReported': case 'MessageDelivered':
+    // a turn's usage is shown with its step (the step header), not as a row of its own
+    case 'UsageRecorded':
       return null;
+    case 'BudgetRaised': return control(`budget raised to $${e.data.budgetUsd}`, e.data);
   }
 };
