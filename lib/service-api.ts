@@ -1,3 +1,4 @@
+import type { UsageView } from '../projections/run-usage.js';
 import type { Outcome } from '../commands/refusal.js';
 import type { ReviewInputOf } from './inputs/review.js';
 import type { HarnessName, Origin } from './workflows/model.js';
@@ -83,6 +84,14 @@ export interface RunDetail extends RunSummary {
   readonly continues?: string;
   /** the follow-ups made of this run, oldest first (only when there are any) */
   readonly continuedBy?: readonly string[];
+  /** what its agent turns cost, in total and per step (docs/usage.md) */
+  readonly usage: UsageView;
+  /** the run's budget in US dollars, with what it has spent of it */
+  readonly budget?: { readonly budgetUsd: number; readonly text: string };
+  /** why the run is paused, while it is (a person's reason, a harness problem, `budget: ...`) */
+  readonly pauseReason?: string;
+  /** why a queued run is not started although a slot may be free (its project's daily budget) */
+  readonly waiting?: string;
 }
 
 /** HTTP API shape */
@@ -101,6 +110,8 @@ export interface HttpRun {
   readonly startedBy?: StartedBy;
   readonly continues?: string;
   readonly continuedBy?: readonly string[];
+  /** GET /api/runs/{id} only (not the list): what its agent turns cost */
+  readonly usage?: UsageView;
 }
 
 export interface ProjectView {
@@ -121,6 +132,8 @@ export interface StartRunInput {
   readonly model?: string;
   readonly start?: boolean;
   readonly reason?: string;
+  /** the run pauses before its next step once its known spend reaches this many US dollars */
+  readonly budgetUsd?: number;
 }
 
 export interface ControlInput {
@@ -130,6 +143,8 @@ export interface ControlInput {
   readonly model?: string;
   readonly node?: string;
   readonly reason?: string;
+  /** with Resume: the run's new budget (a run its budget paused goes on until this one) */
+  readonly budgetUsd?: number;
 }
 
 export interface Page<K extends string, T, C> {

@@ -4,6 +4,7 @@ import type { Checkout, Continues } from '../../journal/run-events.js';
 import { decideEndRun, decideFinishStep, decideGrantSlot, decideRecordWorktrees } from '../../commands/engine-steps.js';
 import { accept, nothing } from '../../commands/guards.js';
 import { undeliverHeld } from '../../commands/undelivered.js';
+import { budgetText, decideBudgetPause } from '../../commands/budget.js';
 import type { Stored } from '../../journal/journal.js';
 import type { RunState } from '../../projections/run-state.js';
 import { activeCount, queueOrder } from '../../projections/queue.js';
@@ -148,6 +149,9 @@ export class Engine {
         if (this.ctx.apply(s.runId, (r) => decideEndRun(r, { success: effect.success, text: effect.text }))) this.ctx.log(s.runId, `run ${effect.success ? 'succeeded' : 'failed'}: ${effect.text}`);
         return;
       case 'Start': return this.startStep(s, effect.node);
+      case 'BudgetPause':
+        if (this.ctx.apply(s.runId, decideBudgetPause)) this.ctx.log(s.runId, `paused before step ${s.node}: ${budgetText(s)}`);
+        return;
     }
   }
 

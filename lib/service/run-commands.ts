@@ -60,6 +60,7 @@ const controlCommand = (core: ServiceCore, input: ControlInput, c: CommandContex
       if (!input.node) return left(invalid('Jump needs node: the id of the step to jump to'));
       return right({ ...c, action: 'Jump', node: input.node });
     case 'Restart': return right({ ...c, action: 'Restart', newRunId: '' });
+    case 'Resume': return right({ ...c, action: 'Resume', ...(input.budgetUsd !== undefined ? { budgetUsd: input.budgetUsd } : {}) });
     default: return right({ ...c, action: input.action });
   }
 };

@@ -12,6 +12,7 @@ import type { Triggers } from '../triggers/triggers.js';
 import type { Actor, ControlInput, FollowUpWhat, HttpRun, ProjectView, RunSummary, ServiceApi, StartRunInput } from '../service-api.js';
 import type { SettingChange, SettingSource } from '../settings/model.js';
 import { detailOf, summaryOf, type ServiceCore } from './core.js';
+import { usageOfRun } from '../../projections/run-usage.js';
 import { exportRun } from '../read-models/export-run.js';
 import { activityPage, historyPage, logPage, threadPage } from '../read-models/pages.js';
 import * as projects from './projects.js';
@@ -98,7 +99,7 @@ export class Service implements ServiceApi {
 
   getHttpRun(runId: string) {
     const s = this.core.runs.get(runId);
-    return s ? right(httpRun(s)) : left(notFound('run', runId));
+    return s ? right({ ...httpRun(s), usage: usageOfRun(s) }) : left(notFound('run', runId));
   }
 
   listProjects(): readonly ProjectView[] {

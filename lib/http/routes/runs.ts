@@ -27,7 +27,7 @@ export const startInputFrom = (b: StartBody): StartRunInput => {
     ...(b.workflow !== undefined ? { workflow: b.workflow } : {}), ...(inputs ? { inputs } : {}),
     ...(b.title !== undefined ? { title: b.title } : {}), ...(b.harness !== undefined ? { harness: b.harness } : {}),
     ...(b.model !== undefined ? { model: b.model } : {}), ...(b.start !== undefined ? { start: b.start } : {}),
-    ...(b.reason !== undefined ? { reason: b.reason } : {}),
+    ...(b.reason !== undefined ? { reason: b.reason } : {}), ...(b.budgetUsd !== undefined ? { budgetUsd: b.budgetUsd } : {}),
   };
 };
 

@@ -18,6 +18,7 @@ export const startRun: Tool = defineTool({
     harness: "Harness for every step (default: each step's workflow choice).",
     model: 'Model for the harness.',
     reason: 'Why the run is started.',
+    budgetUsd: "The run's budget in US dollars: once its known spend reaches it, the run pauses before its next step (default: the workflow's budgetUsd).",
   },
   call: (a, { api, actor }) =>
     pipe(
