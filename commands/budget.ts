@@ -19,6 +19,10 @@ export const budgetText = (s: RunState, budget = s.budgetUsd ?? 0): string =>
 
 export const BUDGET_PAUSE = 'budget';
 
+/** why a project's new runs wait now, or null: its daily budget, reached by today's known spend */
+export const dailyBudgetHold = (budgetUsd: number | undefined, spentUsd: number): string | null =>
+  budgetUsd !== undefined && spentUsd >= budgetUsd ? `waiting: project daily budget ${usdText(budgetUsd)} reached (spent ${usdText(spentUsd)})` : null;
+
 // The engine asks before it starts a step: a run over its budget pauses with the reason instead.
 export const decideBudgetPause = (s: RunState): Decision => {
   if (s.lifecycle !== 'active' || s.paused || s.step || !overBudget(s)) return nothing();

@@ -120,6 +120,8 @@ export interface ProjectView {
   readonly folders: readonly { readonly name: string; readonly path: string }[];
   readonly primaryFolder: string;
   readonly defaultWorkflow: string;
+  /** what the project's runs may spend per local day, in US dollars (docs/usage.md) */
+  readonly dailyBudgetUsd?: number;
 }
 
 export interface StartRunInput {
