@@ -26,6 +26,10 @@ export type BoardRow = ReturnType<typeof listedRun> & {
   readonly endReason: string | null;
   /** a follow-up: the first run of its chain (the board shows a run and its follow-ups as one card) */
   readonly chain?: string;
+  /** why a paused run is paused (e.g. `budget: spent $x of $y budget`) */
+  readonly pauseReason?: string;
+  /** why a queued run waits whatever slots are free (its project's daily budget); not kept with the row */
+  readonly waiting?: string;
 };
 
 const extra = (s: RunState) => ({
@@ -38,6 +42,7 @@ const extra = (s: RunState) => ({
   harness: s.step?.harness ?? s.lastHarness ?? s.harnessOverride ?? s.harness ?? s.workflow.stepDefaults.harness ?? null,
   endReason: s.lifecycle === 'ended' && s.ending !== 'Succeeded' ? s.endReason : null,
   ...(s.continues ? { chain: s.continues.root } : {}),
+  ...(s.paused && s.pauseReason ? { pauseReason: s.pauseReason } : {}),
 });
 
 export const boardRow = (s: RunState): BoardRow => ({ ...listedRun(s), ...extra(s) });
@@ -60,9 +65,14 @@ export const boardRowJson = (s: RunState, listed?: string): string => {
 /** How to find a run's list row as JSON (RunsListCache.entry). */
 export type ListedJson = (runId: string) => string | undefined;
 
-/** Every run's row as JSON text, newest first; archived runs only when asked for. */
-export const boardJson = (runs: Iterable<RunState>, archived: boolean, listed: ListedJson = () => undefined): string => {
+// A queued run's wait depends on its project's spend today, not on the run's state: added to the
+// kept row as it is read.
+const withWaiting = (json: string, waiting: string | undefined): string =>
+  waiting ? `${json.slice(0, -1)},"waiting":${JSON.stringify(waiting)}}` : json;
+
+/** Every run's row as JSON text, newest first; archived runs only when asked for. `waiting`: why a queued run is held. */
+export const boardJson = (runs: Iterable<RunState>, archived: boolean, listed: ListedJson = () => undefined, waiting: (s: RunState) => string | undefined = () => undefined): string => {
   const parts: string[] = [];
-  for (const s of runs) if (archived || !s.archived) parts.push(boardRowJson(s, listed(s.runId)));
+  for (const s of runs) if (archived || !s.archived) parts.push(withWaiting(boardRowJson(s, listed(s.runId)), s.lifecycle === 'queued' ? waiting(s) : undefined));
   return `[${parts.reverse().join(',')}]`;
 };
