@@ -1,5 +1,5 @@
 import '../helpers/env.js';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { startModelServer } from '../fixtures/model-server/server.js';
 import { say, sayCostly, type ModelTurn } from '../fixtures/model-server/script.js';
 import { freshClaudeCost, near } from '../harness/claude-price.js';
@@ -28,7 +28,7 @@ const costly = (text: string, inputTokens: number, cachedInputTokens = 0): Model
 const usageOf = async (s: Parameters<typeof history>[0], runId: string) =>
   (await history(s, runId)).filter((e) => e.type === 'UsageRecorded').map((e) => e.data);
 
-const server = async (t: Parameters<Parameters<typeof test>[1]>[0]) => {
+const server = async (t: ExecutionContext) => {
   const cli = realCliEnv('claude');
   const model = await startModelServer([]);
   t.teardown(() => model.close());
