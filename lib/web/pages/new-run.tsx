@@ -58,6 +58,7 @@ export const Page = ({ query }: PageProps) => {
       ...(text('title') ? { title: text('title') } : {}),
       ...(harness ? { harness } : {}),
       ...(harness && text('model') ? { model: text('model') } : {}),
+      ...(text('budgetUsd') ? { budgetUsd: Number(text('budgetUsd')) } : {}),
       start: startNow,
     };
     setBusy(true);
@@ -106,6 +107,7 @@ export const Page = ({ query }: PageProps) => {
           )}
           <label>Goal <textarea name="goal" rows={4} required /></label>
           <label>Title <input name="title" maxLength={80} placeholder="(from the goal)" /></label>
+          <label>Budget in US dollars <input name="budgetUsd" type="number" min="0.01" step="0.01" inputMode="decimal" placeholder="(the workflow's, else none)" /></label>
           <div class="two">
             <Field id="nr-harness" label="Harness">
               <select id="nr-harness" name="harness" value={harness} onChange={(e) => setHarness(e.currentTarget.value)}>
