@@ -68,7 +68,7 @@ const controlCommand = (core: ServiceCore, input: ControlInput, c: CommandContex
 // Restart: the new run is made first, so the old run never names a run that does not exist.
 const restart = (core: ServiceCore, s: RunState, cmd: ControlCommand & { action: 'Restart' }): Outcome<ControlCommand> => {
   const project = core.projects.current.get(s.projectId);
-  const input: StartRunInput = { project: s.projectId, goal: s.goal, workflow: s.workflow.name, inputs: s.inputs, title: s.title, ...(s.harness ? { harness: s.harness } : {}), ...(s.model ? { model: s.model } : {}) };
+  const input: StartRunInput = { project: s.projectId, goal: s.goal, workflow: s.workflow.name, inputs: s.inputs, title: s.title, ...(s.harness ? { harness: s.harness } : {}), ...(s.model ? { model: s.model } : {}), ...(s.budgetUsd !== undefined ? { budgetUsd: s.budgetUsd } : {}) };
   const made = project ? startRun(core, input, cmd.by, s.runId) : left(notFound('project', s.projectId));
   return isLeft(made) ? made : right({ ...cmd, newRunId: made.right.runId });
 };
