@@ -38,4 +38,5 @@ test('codex turns record served tokens; Priced from the Prices setting, Unknown 
   t.deepEqual(other.tokens, { input: 2_000, cachedInput: 1_000, output: 42 });
   t.deepEqual(other.cost, { _tag: 'Unknown', why: 'no price for codex default model in the price table' });
   t.deepEqual(done.usage.total, { costUsd: null, unknownTurns: 1, tokens: { input: 2_000, cachedInput: 1_000, output: 42 } });
+  t.deepEqual((await s.get(`/api/runs/${unpriced}`)).body.usage, done.usage, 'GET /api/runs/{id} carries the same usage');
 });
