@@ -41,6 +41,8 @@ export class Engine {
   private readonly recovering = new Set<string>();
   private readonly work = new Set<Promise<unknown>>();
   private unsubscribe: (() => void) | null = null;
+  /** set while a project's daily budget holds queued runs: the schedule is asked again at the next local midnight */
+  private midnight: NodeJS.Timeout | null = null;
   private stopped = false;
 
   /** `live`: what this process has in flight, shared with the facade (an answer asks whether the asker still waits) */
@@ -87,7 +89,6 @@ export class Engine {
   }
 
   // a new local day starts every project's daily spend afresh: offer the held runs their slots again
-  private midnight: NodeJS.Timeout | null = null;
   private wakeAtMidnight(): void {
     if (this.midnight) return;
     const ms = Date.parse(nextLocalMidnight(this.deps.now())) - this.deps.now().getTime() + 1000;
