@@ -67,7 +67,7 @@ export type ListedJson = (runId: string) => string | undefined;
 
 // A queued run's wait depends on its project's spend today, not on the run's state: added to the
 // kept row as it is read.
-const withWaiting = (json: string, waiting: string | undefined): string =>
+export const withWaiting = (json: string, waiting: string | undefined): string =>
   waiting ? `${json.slice(0, -1)},"waiting":${JSON.stringify(waiting)}}` : json;
 
 /** Every run's row as JSON text, newest first; archived runs only when asked for. `waiting`: why a queued run is held. */
