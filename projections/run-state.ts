@@ -102,6 +102,10 @@ export interface RunState {
   readonly lastSession?: { readonly harness: HarnessName; readonly node: string; readonly sessionId: string };
   /** reviews of the run's diff, each comment with the code it quoted (optional: snapshots from before reviews lack it) */
   readonly reviews?: readonly SubmittedReview[];
+  /** local merges of the run's branches, oldest first (optional: snapshots from before shipping lack it) */
+  readonly merges?: readonly RunMerge[];
+  /** the latest update from base of each folder (optional: snapshots from before shipping lack it) */
+  readonly baseUpdates?: Readonly<Record<string, BaseUpdateOutcome>>;
   /** what its agent turns cost (projections/run-usage.ts; optional: snapshots from before usage lack it) */
   readonly usage?: RunUsage;
   /** the run's budget in USD: its known spend reaching it pauses the run before its next step */
@@ -109,6 +113,9 @@ export interface RunState {
   /** why the run is paused, while it is (optional: snapshots from before it lack it) */
   readonly pauseReason?: string;
 }
+
+export interface RunMerge { readonly folder: string; readonly method: string; readonly base: string; readonly commit: string; readonly at: string }
+export type BaseUpdateOutcome = { readonly mode: string; readonly head: string } | { readonly mode: string; readonly files: readonly string[]; readonly handedTo?: string };
 
 export interface SubmittedReview {
   readonly reviewId: string;
@@ -232,6 +239,10 @@ export const evolveRun = (s: RunState, e: RunEvent): RunState => {
     case 'PullRequestDelivered': return { ...s, pullRequests: [...s.pullRequests, e.data.pullRequest] };
     case 'ServiceNoted': return s;
     case 'PullRequestChecksFailed': return s;
+    case 'PullRequestOpened': return { ...s, pullRequests: [...s.pullRequests, e.data.pullRequest] };
+    case 'RunMerged': return { ...s, merges: [...(s.merges ?? []), { folder: e.data.folder, method: e.data.method, base: e.data.base, commit: e.data.commit, at: s.updatedAt }] };
+    case 'BaseUpdated': return { ...s, baseUpdates: { ...s.baseUpdates, [e.data.folder]: { mode: e.data.mode, head: e.data.head } } };
+    case 'BaseUpdateConflicted': return { ...s, baseUpdates: { ...s.baseUpdates, [e.data.folder]: { mode: e.data.mode, files: e.data.files, ...(e.data.handedTo ? { handedTo: e.data.handedTo } : {}) } } };
     case 'UsageRecorded': return { ...s, usage: addTurn(s.usage ?? NO_USAGE, e.data, s.updatedAt) };
     case 'BudgetRaised': return { ...s, budgetUsd: e.data.budgetUsd };
   }
