@@ -1,3 +1,4 @@
+import type { UsageView } from '../projections/run-usage.js';
 import type { Outcome } from '../commands/refusal.js';
 import type { ReviewInputOf } from './inputs/review.js';
 import type { HarnessName, Origin } from './workflows/model.js';
@@ -87,6 +88,14 @@ export interface RunDetail extends RunSummary {
   readonly continuedBy?: readonly string[];
   /** one of several attempts at the goal started together: its group, place, and whether it was kept */
   readonly attempt?: { readonly group: string; readonly index: number; readonly of: number; readonly kept: boolean };
+  /** what its agent turns cost, in total and per step (docs/usage.md) */
+  readonly usage: UsageView;
+  /** the run's budget in US dollars, with what it has spent of it */
+  readonly budget?: { readonly budgetUsd: number; readonly text: string };
+  /** why the run is paused, while it is (a person's reason, a harness problem, `budget: ...`) */
+  readonly pauseReason?: string;
+  /** why a queued run is not started although a slot may be free (its project's daily budget) */
+  readonly waiting?: string;
 }
 
 /** HTTP API shape */
@@ -105,6 +114,8 @@ export interface HttpRun {
   readonly startedBy?: StartedBy;
   readonly continues?: string;
   readonly continuedBy?: readonly string[];
+  /** GET /api/runs/{id} only (not the list): what its agent turns cost */
+  readonly usage?: UsageView;
 }
 
 export interface ProjectView {
@@ -113,6 +124,8 @@ export interface ProjectView {
   readonly folders: readonly { readonly name: string; readonly path: string }[];
   readonly primaryFolder: string;
   readonly defaultWorkflow: string;
+  /** what the project's runs may spend per local day, in US dollars (docs/usage.md) */
+  readonly dailyBudgetUsd?: number;
 }
 
 export interface StartRunInput {
@@ -127,6 +140,8 @@ export interface StartRunInput {
   readonly reason?: string;
   /** the goal on several agents at once: one sibling run per item, grouped (not with harness/model) */
   readonly attempts?: readonly AttemptAgent[];
+  /** the run pauses before its next step once its known spend reaches this many US dollars */
+  readonly budgetUsd?: number;
 }
 
 export interface AttemptAgent {
@@ -146,6 +161,8 @@ export interface ControlInput {
   readonly model?: string;
   readonly node?: string;
   readonly reason?: string;
+  /** with Resume: the run's new budget (a run its budget paused goes on until this one) */
+  readonly budgetUsd?: number;
 }
 
 export interface Page<K extends string, T, C> {

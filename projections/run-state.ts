@@ -3,6 +3,7 @@ import { QUIET_EVENTS } from '../journal/run-events.js';
 import type { HarnessName, Workflow } from '../lib/workflows/model.js';
 import type { StartedBy } from '../lib/service-api.js';
 import { findNode, nextNodeId, startNode } from '../lib/workflows/model.js';
+import { addTurn, NO_USAGE, type RunUsage } from './run-usage.js';
 
 // The run's state: one fold over its journal. Every command decides against it and every view is
 // read from it. It is also the snapshot stored beside the journal, so it holds plain JSON only.
@@ -123,6 +124,12 @@ export interface RunState {
   readonly removedCheckouts?: readonly Checkout[];
   /** this attempt was kept over the others of its group */
   readonly kept?: { readonly at: string; readonly archived: readonly string[] };
+  /** what its agent turns cost (projections/run-usage.ts; optional: snapshots from before usage lack it) */
+  readonly usage?: RunUsage;
+  /** the run's budget in USD: its known spend reaching it pauses the run before its next step */
+  readonly budgetUsd?: number;
+  /** why the run is paused, while it is (optional: snapshots from before it lack it) */
+  readonly pauseReason?: string;
 }
 
 export interface RunMerge { readonly folder: string; readonly method: string; readonly base: string; readonly commit: string; readonly at: string }
@@ -176,6 +183,11 @@ const started = (s: RunState): RunState => {
   return { ...rest, lifecycle: 'active', startedAt: s.startedAt ?? s.updatedAt };
 };
 
+const unpaused = (s: RunState): RunState => {
+  const { pauseReason: _reason, ...rest } = s;
+  return { ...rest, paused: false };
+};
+
 const reopen = (s: RunState): RunState => {
   if (s.lifecycle !== 'ended') return s;
   const { endedAt: _endedAt, ...open } = s;
@@ -210,6 +222,7 @@ export const createdState = (e: Extract<RunEvent, { type: 'RunCreated' }>, at: s
   paused: false, node: null, step: null, previous: null, question: null, answered: {}, answers: {}, held: [], sessions: {},
   harnessOverride: null, checkouts: null, archived: false, resolved: false, pullRequests: [], restartOf: e.data.restartOf ?? null, restartedAs: null, stepCount: 0,
   seq: 0, position: 0, unreadable: null, ...(e.data.continues ? { continues: e.data.continues } : {}), ...(e.data.attempt ? { attempt: e.data.attempt } : {}),
+  ...(e.data.budgetUsd !== undefined ? { budgetUsd: e.data.budgetUsd } : {}),
   ...(e.data.by.kind === 'supervisor' && e.data.by.name ? { startedBySupervisor: e.data.by.name } : {}),
 });
 
@@ -237,8 +250,9 @@ export const evolveRun = (s: RunState, e: RunEvent): RunState => {
     case 'StepFailed': return s.step?.stepId === e.data.stepId ? afterStep(settled(s), e.data.node, 'failure', e.data.summary) : s;
     case 'StepInterrupted': return s.step?.stepId === e.data.stepId ? interrupted(s, e.data.reason) : s;
     case 'AgentReplied': return s;
-    case 'RunPaused': return { ...s, paused: true };
-    case 'RunResumed': return s.lifecycle === 'created' ? s : { ...s, paused: false };
+    // the reason is read only while paused (other moves clear `paused` without clearing it)
+    case 'RunPaused': return { ...unpaused(s), paused: true, ...(e.data.reason ? { pauseReason: e.data.reason } : {}) };
+    case 'RunResumed': return s.lifecycle === 'created' ? s : unpaused(s);
     case 'RunRetried': return { ...reopen(s), paused: false, node: s.node ?? s.previous?.node ?? null, sessions: {} };
     case 'RunRestarted': return { ...s, restartedAs: e.data.as };
     case 'RunFollowedUp': return { ...s, continuedBy: [...(s.continuedBy ?? []), e.data.as] };
@@ -271,6 +285,8 @@ export const evolveRun = (s: RunState, e: RunEvent): RunState => {
     case 'BaseUpdated': return { ...s, baseUpdates: { ...s.baseUpdates, [e.data.folder]: { mode: e.data.mode, head: e.data.head } } };
     case 'BaseUpdateConflicted': return { ...s, baseUpdates: { ...s.baseUpdates, [e.data.folder]: { mode: e.data.mode, files: e.data.files, ...(e.data.handedTo ? { handedTo: e.data.handedTo } : {}) } } };
     case 'AttemptKept': return { ...s, kept: { at: s.updatedAt, archived: e.data.archived ?? [] } };
+    case 'UsageRecorded': return { ...s, usage: addTurn(s.usage ?? NO_USAGE, e.data, s.updatedAt) };
+    case 'BudgetRaised': return { ...s, budgetUsd: e.data.budgetUsd };
   }
 };
 

@@ -95,6 +95,9 @@ export const threadRow = (e: RunEvent): Omit<ThreadRow, 'id' | 'at'> | null => {
     case 'AttemptKept': return control(`kept over the other attempts${e.data.archived?.length ? ` (archived ${e.data.archived.join(', ')})` : ''}`, e.data);
     case 'RunQueued': case 'RunStarted': case 'WorktreesPrepared': case 'WorktreesRemoved': case 'StepSessionStarted': case 'StepProcessStarted':
     case 'OutcomeReported': case 'MessageDelivered':
+    // a turn's usage is shown with its step (the step header), not as a row of its own
+    case 'UsageRecorded':
       return null;
+    case 'BudgetRaised': return control(`budget raised to $${e.data.budgetUsd}`, e.data);
   }
 };

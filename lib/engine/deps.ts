@@ -43,6 +43,8 @@ export interface EngineDeps {
   sleepUntil(when: Date, signal: AbortSignal): Promise<void>;
   /** the harnesses' quota windows (docs/usage.md) and whether a harness is ready (installed, logged in) */
   readonly windows: HarnessWindowsPort;
+  /** what a project's runs have spent on the local day of `now` (known costs; lib/usage/project-spend.ts) */
+  spentToday(projectId: string): number;
 }
 
 export interface HarnessWindowsPort {

@@ -25,7 +25,7 @@ export const fallbackFor = (deps: EngineDeps, s: RunState, current: HarnessName)
 };
 
 // A run that can use another ready harness is not held back: it starts, and switches before its turn.
-export const queueHold = (deps: EngineDeps, s: RunState): HoldQueued | undefined => {
+export const quotaHoldOf = (deps: EngineDeps, s: RunState): HoldQueued | undefined => {
   const harness = nextHarness(deps, s);
   const window = harness ? deps.windows.limit(harness) : null;
   if (!harness || !window || fallbackFor(deps, s, harness)) return undefined;

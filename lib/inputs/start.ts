@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
 import { extend, fields, withRule } from './object.js';
-import { nonBlank, oneLine } from './kinds.js';
+import { nonBlank, oneLine, usdBudget } from './kinds.js';
 import { Harness, ProjectRef, optionalReason } from './common.js';
 
 // Starting a run (POST /api/runs, start_run). Both doors take these fields and rules; HTTP adds its
@@ -32,7 +32,7 @@ export const StartInput = fields(
   { project: ProjectRef },
   {
     goal: nonBlank(), workflow: nonBlank(200), inputs: t.record(t.string, t.string), title: oneLine(80), harness: Harness, model: nonBlank(200),
-    attempts: t.array(AttemptInput), ...optionalReason,
+    attempts: t.array(AttemptInput), budgetUsd: usdBudget(), ...optionalReason,
   },
   (a) => modelNeedsHarness(a) ?? attemptsRule(a),
 );

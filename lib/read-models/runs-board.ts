@@ -32,13 +32,16 @@ export type BoardRow = ReturnType<typeof listedRun> & {
   readonly waitingOn?: QuotaWaitingOn;
   /** one of several attempts at the goal (the board shows a group as one card), and whether it was kept */
   readonly attempt?: Attempt & { readonly kept: boolean; readonly costUsd: number | null };
+  /** why a paused run is paused (e.g. `budget: spent $x of $y budget`) */
+  readonly pauseReason?: string;
+  /** why a queued run waits whatever slots are free (its project's daily budget); not kept with the row */
+  readonly waiting?: string;
 };
 
-// What the run's agent turns cost, from the usage U1 folds per run (projections/run-usage.ts, read
-// as its detail reads it: unknown when every turn's cost is unknown); null: nothing recorded yet.
-interface UsageRead { readonly knownUsd: number; readonly unknownTurns: number; readonly steps: readonly { readonly turns: number }[] }
+// What the run's agent turns cost (projections/run-usage.ts), read as its detail reads it: unknown
+// when every turn's cost is unknown; null: nothing recorded yet.
 const runCostUsd = (s: RunState): number | null => {
-  const u = (s as { readonly usage?: UsageRead }).usage;
+  const u = s.usage;
   if (!u) return null;
   const turns = u.steps.reduce((n, st) => n + st.turns, 0);
   return turns > 0 && u.unknownTurns === turns ? null : u.knownUsd;
@@ -56,6 +59,7 @@ const extra = (s: RunState) => ({
   ...(s.continues ? { chain: s.continues.root } : {}),
   ...waitingOn(s),
   ...(s.attempt ? { attempt: { ...s.attempt, kept: s.kept !== undefined, costUsd: runCostUsd(s) } } : {}),
+  ...(s.paused && s.pauseReason ? { pauseReason: s.pauseReason } : {}),
 });
 
 const waitingOn = (s: RunState): { waitingOn?: QuotaWaitingOn } => {
@@ -83,9 +87,14 @@ export const boardRowJson = (s: RunState, listed?: string): string => {
 /** How to find a run's list row as JSON (RunsListCache.entry). */
 export type ListedJson = (runId: string) => string | undefined;
 
-/** Every run's row as JSON text, newest first; archived runs only when asked for. */
-export const boardJson = (runs: Iterable<RunState>, archived: boolean, listed: ListedJson = () => undefined): string => {
+// A queued run's wait depends on its project's spend today, not on the run's state: added to the
+// kept row as it is read.
+export const withWaiting = (json: string, waiting: string | undefined): string =>
+  waiting ? `${json.slice(0, -1)},"waiting":${JSON.stringify(waiting)}}` : json;
+
+/** Every run's row as JSON text, newest first; archived runs only when asked for. `waiting`: why a queued run is held. */
+export const boardJson = (runs: Iterable<RunState>, archived: boolean, listed: ListedJson = () => undefined, waiting: (s: RunState) => string | undefined = () => undefined): string => {
   const parts: string[] = [];
-  for (const s of runs) if (archived || !s.archived) parts.push(boardRowJson(s, listed(s.runId)));
+  for (const s of runs) if (archived || !s.archived) parts.push(withWaiting(boardRowJson(s, listed(s.runId)), s.lifecycle === 'queued' ? waiting(s) : undefined));
   return `[${parts.reverse().join(',')}]`;
 };

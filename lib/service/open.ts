@@ -9,6 +9,8 @@ import { openStore } from '../../journal/store.js';
 import { evolveProjects, primaryFolderPath, type Projects } from '../../projections/projects.js';
 import { evolveSettings } from '../../projections/settings.js';
 import { Engine } from '../engine/engine.js';
+import { ProjectSpend } from '../usage/project-spend.js';
+import { localDay } from '../supervisors/model.js';
 import { LiveTurns } from '../engine/live-turns.js';
 import { RunToolsBackend } from '../engine/run-tools-backend.js';
 import { createRunWorktrees, removeRunWorktrees } from '../git/worktrees.js';
@@ -103,9 +105,11 @@ export const openService = async (o: OpenOptions): Promise<Service> => {
   if (settings.current.supervisors.enabled) supervisors.ensureGlobal({ via: 'cli', sender: 'svc start' });
   const live = new LiveTurns();
   const clock = o.clock ?? realClock;
+  const spend = new ProjectSpend(runs.all(), (runId) => runs.get(runId)?.projectId);
+  spend.follow(journal);
   const core: ServiceCore = {
     home: o.home, version: version(), store, journal, runs, logs: new LogStore(store),
-    projects, supervisors,
+    projects, supervisors, spend,
     settings, workflows: workflowsFrom(catalog), harnesses: await loadHarnesses(), availability: new Map(), runTools,
     turns: live, baseUrl: o.baseUrl ?? '', now: () => new Date(), newId,
     harnessWindows: openHarnessWindows(journal), clock,
@@ -142,6 +146,7 @@ export const startEngine = (service: Service): void => {
     newId, now: () => core.clock.now(),
     sleepUntil: (when, signal) => core.clock.sleepUntil(when, signal),
     windows: windowsPort(core),
+    spentToday: (projectId) => core.spend.spent(projectId, localDay(new Date())),
   }, held.live);
   held.engine = engine;
   void refreshAvailability(core);

@@ -52,6 +52,7 @@ const controlCommand = (core: ServiceCore, input: ControlInput, c: CommandContex
       if (!input.node) return left(invalid('Jump needs node: the id of the step to jump to'));
       return right({ ...c, action: 'Jump', node: input.node });
     case 'Restart': return right({ ...c, action: 'Restart', newRunId: '' });
+    case 'Resume': return right({ ...c, action: 'Resume', ...(input.budgetUsd !== undefined ? { budgetUsd: input.budgetUsd } : {}) });
     default: return right({ ...c, action: input.action });
   }
 };
@@ -59,7 +60,7 @@ const controlCommand = (core: ServiceCore, input: ControlInput, c: CommandContex
 // Restart: the new run is made first, so the old run never names a run that does not exist.
 const restart = (core: ServiceCore, s: RunState, cmd: ControlCommand & { action: 'Restart' }): Outcome<ControlCommand> => {
   const project = core.projects.current.get(s.projectId);
-  const input: StartRunInput = { project: s.projectId, goal: s.goal, workflow: s.workflow.name, inputs: s.inputs, title: s.title, ...(s.harness ? { harness: s.harness } : {}), ...(s.model ? { model: s.model } : {}) };
+  const input: StartRunInput = { project: s.projectId, goal: s.goal, workflow: s.workflow.name, inputs: s.inputs, title: s.title, ...(s.harness ? { harness: s.harness } : {}), ...(s.model ? { model: s.model } : {}), ...(s.budgetUsd !== undefined ? { budgetUsd: s.budgetUsd } : {}) };
   const made = project ? startRun(core, input, cmd.by, s.runId) : left(notFound('project', s.projectId));
   return isLeft(made) ? made : right({ ...cmd, newRunId: made.right.runId });
 };

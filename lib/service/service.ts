@@ -11,7 +11,8 @@ import type { Catalog } from '../workflows/catalog.js';
 import type { Triggers } from '../triggers/triggers.js';
 import type { Actor, ControlInput, FollowUpWhat, HttpRun, ProjectView, RunSummary, ServiceApi, StartRunInput } from '../service-api.js';
 import type { SettingChange, SettingSource } from '../settings/model.js';
-import { detailOf, summaryOf, type ServiceCore } from './core.js';
+import { detailOf, queueHoldOf, summaryOf, type ServiceCore } from './core.js';
+import { usageOfRun } from '../../projections/run-usage.js';
 import { exportRun } from '../read-models/export-run.js';
 import { activityPage, historyPage, logPage, threadPage } from '../read-models/pages.js';
 import * as projects from './projects.js';
@@ -87,7 +88,7 @@ export class Service implements ServiceApi {
 
   /** The app's runs board: every run's BoardRow as JSON, newest first (archived ones when asked). */
   boardJson(archived: boolean): string {
-    return boardJson(this.core.runs.all(), archived, (id) => this.list.entry(id));
+    return boardJson(this.core.runs.all(), archived, (id) => this.list.entry(id), (s) => queueHoldOf(this.core, s));
   }
 
   /** Names the current GET /api/runs body without building it: an ETag's worth. */
@@ -102,7 +103,7 @@ export class Service implements ServiceApi {
 
   getHttpRun(runId: string) {
     const s = this.core.runs.get(runId);
-    return s ? right(httpRun(s)) : left(notFound('run', runId));
+    return s ? right({ ...httpRun(s), usage: usageOfRun(s) }) : left(notFound('run', runId));
   }
 
   listProjects(): readonly ProjectView[] {

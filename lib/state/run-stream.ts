@@ -11,8 +11,10 @@ import { EventStream, type StreamKind } from './event-stream.js';
 // 5: runs keep their latest agent session (lastSession), which a follow-up resumes
 // 6: runs keep their local merges and their latest update from base per folder (shipping)
 // 7: attempts (sibling runs started together), which one was kept, and the checkouts an archive removed
-// 8: quota waits (a step's quota), the quota hits in a row, and the queue holding a run for a harness's window
-const SNAPSHOT_VERSION = 8;
+// 7 (second branch): runs keep their usage (UsageRecorded), budget and pause reason
+// 8: both sevens together
+// 9: quota waits (a step's quota), the quota hits in a row, and the queue holding a run for a harness's window
+const SNAPSHOT_VERSION = 9;
 
 export type RunStreams = EventStream<RunState, RunEvent>;
 

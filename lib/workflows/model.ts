@@ -60,6 +60,8 @@ export interface Workflow {
   readonly stepDefaults: StepDefaults;
   /** harnesses a run switches to, in order, when its step's harness is out of quota (graph attribute fallbackHarnesses) */
   readonly fallbackHarnesses?: readonly HarnessName[];
+  /** the graph's `budgetUsd`: a run's budget when its start gives none (docs/usage.md) */
+  readonly budgetUsd?: number;
   readonly nodes: readonly StepNode[];
   readonly routes: readonly Route[];
   readonly source: string;

@@ -83,9 +83,9 @@ test('SkipWait on a quota wait ends it: the step runs again now', (t) => {
 });
 
 test('GrantSlot: a run whose harness is out of quota is held; a free slot otherwise starts it', (t) => {
-  grant(t).given(created, queued).when({ held: 0, cap: 2, hold: { harness: 'claude', until: '2026-11-20T14:05:00.000Z' } })
+  grant(t).given(created, queued).when({ held: 0, cap: 2, quotaHold: { harness: 'claude', until: '2026-11-20T14:05:00.000Z' } })
     .thenRefused('Conflict', 'waiting: claude limited until 2026-11-20T14:05:00.000Z');
-  grant(t).given(created, queued).when({ held: 2, cap: 2, hold: { harness: 'claude', until: null } })
+  grant(t).given(created, queued).when({ held: 2, cap: 2, quotaHold: { harness: 'claude', until: null } })
     .thenRefused('Conflict', 'all 2 run slot(s) are taken; the run waits in the queue');
   grant(t).given(created, queued, { type: 'QueueHeld', data: { harness: 'claude', until: null } }).when({ held: 0, cap: 2 })
     .then({ type: 'RunStarted', data: { node: 'work' } });

@@ -28,6 +28,7 @@ export const startInputFrom = (b: StartBody): StartRunInput => {
     ...(b.title !== undefined ? { title: b.title } : {}), ...(b.harness !== undefined ? { harness: b.harness } : {}),
     ...(b.model !== undefined ? { model: b.model } : {}), ...(b.start !== undefined ? { start: b.start } : {}),
     ...(b.reason !== undefined ? { reason: b.reason } : {}), ...(b.attempts !== undefined ? { attempts: b.attempts } : {}),
+    ...(b.budgetUsd !== undefined ? { budgetUsd: b.budgetUsd } : {}),
   };
 };
 

@@ -19,6 +19,7 @@ export const startRun: Tool = defineTool({
     model: 'Model for the harness.',
     attempts: 'Try the goal on several agents at once: 2 to 6 distinct {harness, model?}, one sibling run each, grouped as one (not together with harness or model). All are made or none.',
     reason: 'Why the run is started.',
+    budgetUsd: "The run's budget in US dollars: once its known spend reaches it, the run pauses before its next step (default: the workflow's budgetUsd).",
   },
   call: (a, { api, actor }) =>
     pipe(

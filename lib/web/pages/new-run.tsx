@@ -62,6 +62,7 @@ export const Page = ({ query }: PageProps) => {
       ...(several ? { attempts: agentsBody(agents) } : {}),
       ...(!several && harness ? { harness } : {}),
       ...(!several && harness && text('model') ? { model: text('model') } : {}),
+      ...(text('budgetUsd') ? { budgetUsd: Number(text('budgetUsd')) } : {}),
       start: startNow,
     };
     setBusy(true);
@@ -111,6 +112,7 @@ export const Page = ({ query }: PageProps) => {
           )}
           <label>Goal <textarea name="goal" rows={4} required /></label>
           <label>Title <input name="title" maxLength={80} placeholder="(from the goal)" /></label>
+          <label>Budget in US dollars <input name="budgetUsd" type="number" min="0.01" step="0.01" inputMode="decimal" placeholder="(the workflow's, else none)" /></label>
           <label class="check"><input type="checkbox" name="several" checked={several} onChange={(e) => setSeveral(e.currentTarget.checked)} /> Try on several agents (one run each, compared side by side)</label>
           {several ? <AgentsPicker harnesses={harnesses.data?.harnesses ?? []} picked={agents} onChange={setAgents} /> : (
           <div class="two">

@@ -74,6 +74,8 @@ export const RunRow = ({ row, projectName, now, queuePlace, onMoveToFront, onSta
       <Times row={row} now={now} />
       {waiting ? <p class="board-reason" data-quota={row.waitingOn?.harness}>{waiting}</p> : null}
       {row.endReason ? <p class="board-reason">{row.standing === 'Failed' ? 'Failed: ' : `${row.standing}: `}{row.endReason}</p> : null}
+      {row.pauseReason && row.standing === 'Paused' ? <p class="board-reason">Paused: {row.pauseReason}</p> : null}
+      {row.waiting && row.standing === 'Queued' ? <p class="board-reason">{row.waiting}</p> : null}
       {canMove ? <button type="button" class="small" onClick={() => onMoveToFront(row)} aria-label={`Move to front: ${row.title}`}>Move to front</button> : null}
       {canStart ? <button type="button" class="small" onClick={() => onStart(row)} aria-label={`Start: ${row.title}`}>Start</button> : null}
     </li>
