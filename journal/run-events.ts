@@ -25,6 +25,23 @@ const ContinuesCodec = withOptional(
   { session: t.type({ harness: Harness, node: t.string, sessionId: t.string }) },
 );
 const PullRequestCodec = t.type({ repository: t.string, number: t.number, url: t.string });
+// The pull request loop (lib/engine/pr-loop.ts): what started a cycle, and what came of it.
+// A cause names what it answers (the head commit, the thread ids), so it is taken up once.
+const FailingCheckCodec = t.type({ name: t.string, conclusion: t.string, excerpt: t.string });
+const ReviewThreadCodec = t.type({
+  id: t.string, author: t.union([t.string, t.null]), path: t.string, line: t.union([t.number, t.null]), body: t.string, commentIds: t.array(t.string),
+});
+const CycleCauseCodec = t.union([
+  t.type({ _tag: t.literal('Checks'), headCommit: t.string, failing: t.array(FailingCheckCodec) }),
+  t.type({ _tag: t.literal('Threads'), headCommit: t.string, threads: t.array(ReviewThreadCodec) }),
+  t.type({ _tag: t.literal('Conflict'), headCommit: t.string, base: t.string }),
+]);
+const CycleResultCodec = t.union([
+  t.type({ _tag: t.literal('Pushed'), headCommit: t.string, summary: t.string }),
+  t.type({ _tag: t.literal('NoChange'), summary: t.string }),
+  t.type({ _tag: t.literal('Failed'), reason: t.string }),
+  t.type({ _tag: t.literal('Interrupted'), reason: t.string }),
+]);
 // the trigger rule and event that started a run (lib/triggers)
 const StartedByCodec = t.type({
   rule: t.type({ id: t.string, name: t.string }),
@@ -89,6 +106,14 @@ export const RUN_EVENT_CODECS = {
   // the code host reports failing checks on a pull request the run delivered: once per head commit
   // (lib/engine/pr-checks-watch.ts); it wakes the supervisor that owns the run
   PullRequestChecksFailed: t.type({ pullRequest: PullRequestCodec, headCommit: t.string, failing: t.array(t.string) }),
+  // The pull request loop (issue 20 §2): a deliver step with watch=true keeps its step open on the
+  // pull request it opened; each cause is recorded before the agent's turn on it (exactly once per
+  // cause, across restarts), and the cycle's end after the push; at the cycle limit the run pauses.
+  PullRequestWatchStarted: t.type({ stepId: t.string, pullRequest: PullRequestCodec, cycles: t.number, resolveThreads: t.boolean }),
+  PullRequestCycleStarted: t.type({ stepId: t.string, cycle: t.number, of: t.number, cause: CycleCauseCodec }),
+  PullRequestCycleEnded: t.type({ stepId: t.string, cycle: t.number, result: CycleResultCodec }),
+  PullRequestThreadsAnswered: t.type({ stepId: t.string, cycle: t.number, replied: t.array(t.string), resolved: t.array(t.string) }),
+  PullRequestLoopLimitReached: t.type({ stepId: t.string, cause: CycleCauseCodec, reason: t.string }),
 } as const;
 
 type Codecs = typeof RUN_EVENT_CODECS;
@@ -98,6 +123,10 @@ export type RunEventOf<K extends RunEventType> = Extract<RunEvent, { type: K }>;
 export type Checkout = t.TypeOf<typeof CheckoutCodec>;
 export type ReviewComment = t.TypeOf<typeof ReviewCommentCodec>;
 export type Continues = t.TypeOf<typeof ContinuesCodec>;
+export type CycleCause = t.TypeOf<typeof CycleCauseCodec>;
+export type CycleResult = t.TypeOf<typeof CycleResultCodec>;
+export type FailingCheck = t.TypeOf<typeof FailingCheckCodec>;
+export type ReviewThread = t.TypeOf<typeof ReviewThreadCodec>;
 
 // Events that only add to the thread or log: they do not move the run's position, so a control
 // taken from a view stays valid while the agent keeps talking.
@@ -107,6 +136,8 @@ export const QUIET_EVENTS: ReadonlySet<RunEventType> = new Set([
   'RunHandedOver',
   // what the code host says of a delivered pull request is not where the run stands
   'PullRequestChecksFailed',
+  // replies on review threads are what the host shows, not where the run stands
+  'PullRequestThreadsAnswered',
 ]);
 
 export const runEvent = <K extends RunEventType>(type: K, data: t.TypeOf<Codecs[K]>): RunEvent => ({ type, data }) as RunEvent;

@@ -1,5 +1,6 @@
 import type { RunEvent } from '../journal/run-events.js';
 import type { Actor } from '../lib/service-api.js';
+import { cycleRow } from './pr-watch-rows.js';
 
 // Thread rows: the conversation of a run as people read it. One row per event that speaks;
 // every other event maps to null. The reason an actor gave (a supervisor must give one for every
@@ -81,6 +82,8 @@ export const threadRow = (e: RunEvent): Omit<ThreadRow, 'id' | 'at'> | null => {
     case 'ServiceNoted': return { kind: 'note', author: 'service', text: e.data.text };
     case 'PullRequestDelivered': return { kind: 'note', author: 'service', text: `pull request ${e.data.pullRequest.url}` };
     case 'PullRequestChecksFailed': return { kind: 'note', author: 'service', text: `checks failed on pull request ${e.data.pullRequest.url}: ${e.data.failing.join(', ')}` };
+    case 'PullRequestWatchStarted': case 'PullRequestCycleStarted': case 'PullRequestCycleEnded': case 'PullRequestThreadsAnswered': case 'PullRequestLoopLimitReached':
+      return { kind: 'note', author: 'service', text: cycleRow(e), stepId: e.data.stepId };
     case 'RunQueued': case 'RunStarted': case 'WorktreesPrepared': case 'WorktreesRemoved': case 'StepSessionStarted': case 'StepProcessStarted':
     case 'OutcomeReported': case 'MessageDelivered':
       return null;
