@@ -15,7 +15,7 @@ export interface PullRequestWatch {
   /** keys of every cause taken up (causeKeys) */
   readonly causes: readonly string[];
   /** the cycle in progress: its agent turn and push have not been recorded as ended */
-  readonly open?: { readonly cycle: number; readonly cause: CycleCause };
+  readonly open?: { readonly cycle: number; readonly cause: CycleCause; readonly answered?: boolean };
   readonly last?: { readonly cycle: number; readonly cause: CycleCause; readonly result: CycleResult };
   /** why the loop stopped at its limit (the run paused there) */
   readonly limitReached?: string;
@@ -39,7 +39,7 @@ export const causeLabel = (c: CycleCause): string => {
   }
 };
 
-type WatchEvent = Extract<RunEvent, { type: 'PullRequestWatchStarted' | 'PullRequestCycleStarted' | 'PullRequestCycleEnded' | 'PullRequestLoopLimitReached' }>;
+type WatchEvent = Extract<RunEvent, { type: 'PullRequestWatchStarted' | 'PullRequestCycleStarted' | 'PullRequestCycleEnded' | 'PullRequestThreadsAnswered' | 'PullRequestLoopLimitReached' }>;
 
 export const evolveWatch = (w: PullRequestWatch | undefined, e: WatchEvent): PullRequestWatch | undefined => {
   if (e.type === 'PullRequestWatchStarted') {
@@ -55,6 +55,8 @@ export const evolveWatch = (w: PullRequestWatch | undefined, e: WatchEvent): Pul
       const { open: _open, ...rest } = w;
       return { ...rest, last: { cycle: e.data.cycle, cause: w.open.cause, result: e.data.result } };
     }
+    case 'PullRequestThreadsAnswered':
+      return w.open?.cycle === e.data.cycle ? { ...w, open: { ...w.open, answered: true } } : w;
     case 'PullRequestLoopLimitReached':
       return { ...w, causes: [...w.causes, ...causeKeys(e.data.cause)], limitReached: e.data.reason };
   }
