@@ -106,6 +106,15 @@ export const RUN_EVENT_CODECS = {
   // the code host reports failing checks on a pull request the run delivered: once per head commit
   // (lib/engine/pr-checks-watch.ts); it wakes the supervisor that owns the run
   PullRequestChecksFailed: t.type({ pullRequest: PullRequestCodec, headCommit: t.string, failing: t.array(t.string) }),
+  // shipping from the app (lib/service/ship.ts, docs/shipping.md): a pull request opened on a
+  // person's or agent's word, outside any deliver step; the run's pullRequests take it as a delivered one
+  PullRequestOpened: t.type({ pullRequest: PullRequestCodec, base: t.string, draft: t.boolean, ...By }),
+  // the run's branch of one folder merged into the base branch of the project's own checkout
+  RunMerged: t.type({ folder: t.string, method: oneOf(['fast-forward', 'merge', 'squash'] as const), base: t.string, commit: t.string, ...By }),
+  // the base branch brought into the run's branch of one folder, in its worktree
+  BaseUpdated: t.type({ folder: t.string, mode: oneOf(['merge', 'rebase'] as const), head: t.string, ...By }),
+  // updating from base met conflicts: aborted, the worktree as before; `handedTo` the run or follow-up that resolves them
+  BaseUpdateConflicted: withOptional({ folder: t.string, mode: oneOf(['merge', 'rebase'] as const), files: t.array(t.string), ...By }, { handedTo: t.string }),
   // The pull request loop (issue 20 §2): a deliver step with watch=true keeps its step open on the
   // pull request it opened; each cause is recorded before the agent's turn on it (exactly once per
   // cause, across restarts), and the cycle's end after the push; at the cycle limit the run pauses.
@@ -136,6 +145,8 @@ export const QUIET_EVENTS: ReadonlySet<RunEventType> = new Set([
   'RunHandedOver',
   // what the code host says of a delivered pull request is not where the run stands
   'PullRequestChecksFailed',
+  // shipping records what was done to the branch and the code host, not where the run stands
+  'PullRequestOpened', 'RunMerged', 'BaseUpdated', 'BaseUpdateConflicted',
   // replies on review threads are what the host shows, not where the run stands
   'PullRequestThreadsAnswered',
 ]);
