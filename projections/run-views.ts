@@ -4,6 +4,7 @@ import { allowedActions } from '../commands/control.js';
 import { decideReviseGoal } from '../commands/revise-goal.js';
 import type { RunState } from './run-state.js';
 import { outcomeOf, phaseOf, standingOf } from './standing.js';
+import { loopView } from './pr-watch-view.js';
 
 // The three shapes a run is read in. All are plain functions of the run state.
 
@@ -70,6 +71,7 @@ export const runDetail = (s: RunState, project: ProjectView | undefined, step: S
     ...(s.question ? { question: { id: s.question.id, prompt: s.question.prompt, options: s.question.options, allowText: s.question.allowText } } : {}),
     ...(s.step?.kind === 'wait' && s.step.endsAt && !s.paused ? { waitEndsAt: s.step.endsAt } : {}),
     ...(s.startedBy ? { startedBy: s.startedBy } : {}),
+    ...loopView(s),
     position: positionToken(s),
     owner,
     ...(s.unreadable ? { unreadableHistory: s.unreadable } : {}),

@@ -3,6 +3,8 @@ import { accept } from '../../commands/guards.js';
 import { decideFinishStep, decideStartStep } from '../../commands/engine-steps.js';
 import type { RunState } from '../../projections/run-state.js';
 import type { StepNode } from '../workflows/model.js';
+import { deliverWatch } from '../workflows/deliver-watch.js';
+import { decideWatchPullRequest } from '../../commands/pr-loop.js';
 import type { EngineContext } from './context.js';
 
 // The steps that are not agent turns: gates and waits are only recorded (the run stands still
@@ -63,6 +65,9 @@ export const runDeliverStep = (ctx: EngineContext, run: RunState, node: StepNode
   void ctx.track(ctx.deps.deliver(run, node).then(
     (pr) => {
       ctx.live.remove(stepId);
+      const watch = deliverWatch(node);
+      // a watching step stays open on its pull request: the engine starts the watch (lib/engine/pr-loop.ts)
+      if (watch) return void ctx.apply(run.runId, (s) => decideWatchPullRequest(s, { stepId, pullRequest: pr, ...watch }));
       ctx.apply(run.runId, (s) => (s.step?.stepId === stepId ? accept({ type: 'PullRequestDelivered', data: { stepId, pullRequest: pr } }) : accept()));
       ctx.apply(run.runId, (s) => decideFinishStep(s, { stepId, outcome: 'success', summary: `pull request ${pr.url}` }));
     },

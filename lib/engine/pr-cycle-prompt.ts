@@ -18,9 +18,9 @@ const threadsText = (c: Extract<CycleCause, { _tag: 'Threads' }>): string =>
     'Address each of them in the code.'].join('\n');
 
 const conflictText = (c: Extract<CycleCause, { _tag: 'Conflict' }>, files: readonly string[]): string =>
-  [`The pull request conflicts with its base branch ${c.base}. svc merged origin/${c.base} into this branch and git stopped on conflicts in:`,
+  [`The pull request conflicts with its base branch ${c.base}. Merging origin/${c.base} (fetched just now) into this branch conflicts in:`,
     ...files.map((f) => `- ${f}`),
-    'Resolve the conflict markers in these files keeping both sides\' intent, then `git add` them and finish the merge with `git commit --no-edit`.'].join('\n');
+    `Run \`git merge origin/${c.base}\`, resolve the conflicts in these files keeping both sides' intent, \`git add\` them and finish the merge with \`git commit --no-edit\`.`].join('\n');
 
 /** `fresh`: the CLI could not resume the run's session, so it is told what the run is about */
 export const cyclePrompt = (cause: CycleCause, o: { goal: string; fresh: boolean; conflictFiles?: readonly string[] }): string => {

@@ -18,6 +18,7 @@ import * as projects from './projects.js';
 import * as commands from './run-commands.js';
 import { followUp } from './follow-ups.js';
 import { readPullRequest, readRunWorktree, secureRunWork } from './run-git.js';
+import { checkPullRequestNow } from './pr-check.js';
 import { readReviews, submitReview } from './reviews.js';
 import type { ReviewInputOf } from '../inputs/review.js';
 import * as settings from './settings.js';
@@ -190,6 +191,7 @@ export class Service implements ServiceApi {
   readRunWorktree(runId: string) { return readRunWorktree(this.core, runId); }
   secureRunWork(runId: string, reason: string | undefined, by: Actor) { return secureRunWork(this.core, runId, reason, by); }
   readPullRequest(address: { run?: string; project?: string; number?: number }) { return readPullRequest(this.core, address); }
+  checkPullRequestNow(runId: string) { return checkPullRequestNow(this.core, runId); }
 
   // Projects and settings (HTTP and CLI).
   addProject(name: string, folders: readonly projects.FolderRequest[]) { return projects.addProject(this.core, name, folders); }

@@ -26,7 +26,9 @@ export type SettingChange =
   /** what codex and opencode supervisor turns cost per million tokens (lib/supervisors/agent/prices.ts) */
   | { readonly _tag: 'SupervisorPrices'; readonly prices: readonly PriceRow[] }
   /** the supervisor feature (docs/supervisors.md): off by default; while off every supervisor key gets 403 */
-  | { readonly _tag: 'Supervisors'; readonly enabled: boolean };
+  | { readonly _tag: 'Supervisors'; readonly enabled: boolean }
+  /** how often a watching deliver step reads its pull request (lib/engine/pr-loop.ts) */
+  | { readonly _tag: 'PullRequestWatchInterval'; readonly seconds: number };
 
 export interface Settings {
   readonly runCap: RunCapChoice;
@@ -40,6 +42,8 @@ export interface Settings {
   readonly releaseFeed: ReleaseFeedSetting;
   readonly supervisorPrices: readonly PriceRow[];
   readonly supervisors: { readonly enabled: boolean };
+  /** how often the pull request loop polls a watched pull request */
+  readonly prWatchIntervalSeconds: number;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -55,6 +59,7 @@ export const DEFAULT_SETTINGS: Settings = {
   releaseFeed: { enabled: true, url: null },
   supervisorPrices: DEFAULT_PRICES,
   supervisors: { enabled: false },
+  prWatchIntervalSeconds: 60,
 };
 
 export const effectiveRunCap = (s: Settings): number => (s.runCap._tag === 'Chosen' ? s.runCap.value : DEFAULT_RUN_CAP);
