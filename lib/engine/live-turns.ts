@@ -9,7 +9,7 @@ export interface LiveStep {
   /** pause the turn's silence watchdog while a person is being asked (nested holds count) */
   hold?(held: boolean): void;
   /** a watching deliver step: read its pull request now rather than at the next poll */
-  checkNow?(): void;
+  checkNow?(): { cycleRunning: boolean; read: Promise<void> };
 }
 
 export class LiveTurns {
@@ -44,12 +44,9 @@ export class LiveTurns {
     return [...this.steps].filter(([id, s]) => s.runId === runId && id !== currentStepId).map(([id]) => id);
   }
 
-  /** asks a watching step to read its pull request now; false when the step is not watching here */
-  checkNow(stepId: string): boolean {
-    const s = this.steps.get(stepId);
-    if (!s?.checkNow) return false;
-    s.checkNow();
-    return true;
+  /** asks a watching step to read its pull request now; null when the step is not watching here */
+  checkNow(stepId: string): { cycleRunning: boolean; read: Promise<void> } | null {
+    return this.steps.get(stepId)?.checkNow?.() ?? null;
   }
 
   arm(stepId: string, ms: number, fire: () => void): void {

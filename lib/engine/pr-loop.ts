@@ -30,22 +30,36 @@ class Watch {
   private wake: (() => void) | null = null;
   private asked = false;
   private lastProblem = '';
+  private cycling = false;
+  /** people who asked for a read: answered once it is decided (before any cycle it starts) */
+  private waiting: (() => void)[] = [];
 
   constructor(private readonly ctx: EngineContext, private readonly runId: string, private readonly stepId: string, private readonly abort: AbortController) {}
 
-  checkNow(): void {
+  /** the next read, decided; a cycle in progress is not waited for (the read follows it) */
+  checkNow(): { cycleRunning: boolean; read: Promise<void> } {
     this.asked = true;
+    const read = new Promise<void>((resolve) => this.waiting.push(resolve));
     this.wake?.();
+    return { cycleRunning: this.cycling, read: this.cycling ? Promise.resolve() : read };
+  }
+
+  private static answer(waiting: readonly (() => void)[]): void {
+    for (const w of waiting) w();
   }
 
   async loop(): Promise<void> {
     try {
       while (!this.abort.signal.aborted && current(this.ctx, this.runId, this.stepId)) {
         this.asked = false;
-        const ms = await this.read().catch((err: unknown) => this.problem(String(err)));
+        // only those who asked before this read began are answered by it
+        const asked = this.waiting.splice(0);
+        const ms = await this.read(asked).catch((err: unknown) => this.problem(String(err)));
+        Watch.answer(asked);
         if (!this.asked) await this.sleep(ms);
       }
     } finally {
+      Watch.answer(this.waiting.splice(0));
       this.ctx.live.remove(this.stepId);
     }
   }
@@ -70,7 +84,7 @@ class Watch {
     return this.ctx.deps.settings().prWatchIntervalSeconds * 1000;
   }
 
-  private async read(): Promise<number> {
+  private async read(asked: readonly (() => void)[]): Promise<number> {
     const s = current(this.ctx, this.runId, this.stepId);
     const cfg = this.ctx.deps.settings().codeHost;
     if (!s) return 0;
@@ -83,7 +97,10 @@ class Watch {
     const after = this.ctx.apply(this.runId, (r) => decidePullRequestPoll(r, { stepId: this.stepId, seen: loopSeen(read.right.state) }));
     this.ctx.deps.pullRequestRead?.(after ?? s, read.right.state);
     const open = after?.prWatch?.open;
-    if (after && open && open.cycle !== s.prWatch?.open?.cycle) await runCycle(this.ctx, after, this.stepId, this.abort.signal);
+    Watch.answer(asked);
+    if (!after || !open || open.cycle === s.prWatch?.open?.cycle) return nextReadIn(this.interval(), read.right.budget, this.ctx.deps.now());
+    this.cycling = true;
+    await runCycle(this.ctx, after, this.stepId, this.abort.signal).finally(() => { this.cycling = false; });
     return nextReadIn(this.interval(), read.right.budget, this.ctx.deps.now());
   }
 }

@@ -40,7 +40,7 @@ export interface ServiceCore {
   readonly availability: Map<HarnessName, Availability>;
   readonly runTools: RunToolsBackend;
   /** the turns this process has in flight (the engine's): an answer asks whether the asker still waits */
-  readonly turns: { isLive(stepId: string): boolean; checkNow(stepId: string): boolean };
+  readonly turns: { isLive(stepId: string): boolean; checkNow(stepId: string): { cycleRunning: boolean; read: Promise<void> } | null };
   /** supervisor records, keys, ownership and the ledger (lib/supervisors) */
   readonly supervisors: Supervisors;
   baseUrl: string;

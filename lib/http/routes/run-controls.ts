@@ -68,7 +68,7 @@ export const runControlRoutes = (router: Router, service: Service): void => {
   });
   router.post('/api/runs/:runId/pull-request/check', async (ctx: Context) => {
     refuseUnknownFields(await readJson(ctx), []);
-    reply(ctx, service.checkPullRequestNow(id(ctx)));
+    reply(ctx, await service.checkPullRequestNow(id(ctx)));
   });
   router.get('/api/runs/:runId/wait', async (ctx: Context) => {
     const seconds = intParam(ctx, 'timeout', 0, 300, 60)!;
