@@ -8,7 +8,7 @@ import { startModelServer } from '../fixtures/model-server/server.js';
 import { callMcp, say, writeFile, type ModelTurn } from '../fixtures/model-server/script.js';
 import { WEB, git, githubOrigin } from '../helpers/code-host-origin.js';
 import { eventually } from '../helpers/env.js';
-import { pointCliAt, realCliEnv } from '../helpers/real-run.js';
+import { type CliDirs, pointCliAt, realCliEnv } from '../helpers/real-run.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { control, detail, history, untilStanding } from '../helpers/steer.js';
 
@@ -54,7 +54,7 @@ const branchHead = (runId: string): string => git(origin.bare, 'rev-parse', `svc
 const count = async (s: TestServer, runId: string, type: string): Promise<number> => (await history(s, runId)).filter((e) => e.type === type).length;
 
 /** the run's first turn writes a file and reports; the run then delivers and watches */
-const startWatching = async (t: ExecutionContext, s: TestServer, cycleTurns: (dir: string) => ModelTurn[]) => {
+const startWatching = async (t: ExecutionContext, s: TestServer, cli: CliDirs, cycleTurns: (dir: string) => ModelTurn[]) => {
   const created = await s.post('/api/runs', { project: s.projectId, goal: 'Add the feature file.', workflow: 'loop', harness: 'claude', start: false });
   const runId = created.body.runId as string;
   const dir = worktreeDir(s.home, runId, basename(s.repo));
@@ -65,7 +65,7 @@ const startWatching = async (t: ExecutionContext, s: TestServer, cycleTurns: (di
     ...cycleTurns(dir),
   ]);
   t.teardown(() => model.close());
-  pointCliAt('claude', realCliEnv('claude'), model.url);
+  pointCliAt('claude', cli, model.url);
   t.is((await control(s, runId, 'Resume')).body.outcome, 'Applied');
   const watching = await untilStanding(s, runId, 'Waiting', 150_000);
   t.regex(watching.pullRequestLoop.text, /^watching pull request #\d+/);
@@ -81,11 +81,12 @@ const untilCount = (s: TestServer, runId: string, type: string, n: number) => ev
 
 test.serial('a failing required check: one turn with its name and log, a push, then the loop ends when the pull request merges; a restart starts no second turn', async (t) => {
   t.timeout(400_000);
+  const cli = realCliEnv('claude'); // before the server: it picks its harnesses when it opens
   const s = await testServer({ repo: origin.work, workflows: { loop: loopWorkflow('') } });
   let server = s;
   t.teardown(() => server.close());
   await withCodeHost(s);
-  const { runId, model, number, dir } = await startWatching(t, s, (d) => [writeFile(join(d, 'src.txt'), 'fixed\n', 'Fixing the lint error.'), say('Removed the unused variable.')]);
+  const { runId, model, number, dir } = await startWatching(t, s, cli, (d) => [writeFile(join(d, 'src.txt'), 'fixed\n', 'Fixing the lint error.'), say('Removed the unused variable.')]);
   const first = branchHead(runId);
   setPullRequest(number, {
     headRefOid: first,
@@ -133,10 +134,11 @@ test.serial('a failing required check: one turn with its name and log, a push, t
 
 test.serial('a review thread: a turn, a push, a reply on the thread (not resolved); the cycle limit then stops the run at a gate with the reason', async (t) => {
   t.timeout(400_000);
+  const cli = realCliEnv('claude');
   const s = await testServer({ repo: origin.work, workflows: { loop: loopWorkflow(', cycles=1') } });
   t.teardown(() => s.close());
   await withCodeHost(s);
-  const { runId, number } = await startWatching(t, s, (d) => [writeFile(join(d, 'feature.txt'), 'renamed feature\n', 'Renaming.'), say('Renamed the feature as asked.')]);
+  const { runId, number } = await startWatching(t, s, cli, (d) => [writeFile(join(d, 'feature.txt'), 'renamed feature\n', 'Renaming.'), say('Renamed the feature as asked.')]);
   const first = branchHead(runId);
   const threadId = `PRRT_loop_${runId}`;
   setPullRequest(number, {
