@@ -22,9 +22,11 @@ const conflictText = (c: Extract<CycleCause, { _tag: 'Conflict' }>, files: reado
     ...files.map((f) => `- ${f}`),
     `Run \`git merge origin/${c.base}\`, resolve the conflicts in these files keeping both sides' intent, \`git add\` them and finish the merge with \`git commit --no-edit\`.`].join('\n');
 
-/** `fresh`: the CLI could not resume the run's session, so it is told what the run is about */
-export const cyclePrompt = (cause: CycleCause, o: { goal: string; fresh: boolean; conflictFiles?: readonly string[] }): string => {
-  const intro = o.fresh ? `You are continuing the work of a run whose pull request is open. The run's goal was:\n${o.goal}\n\n` : 'Your work is now an open pull request. ';
+/** `thread`: set when the CLI cannot resume the run's session: what the run did (commands/follow-up.ts threadSummary) */
+export const cyclePrompt = (cause: CycleCause, o: { thread?: string; conflictFiles?: readonly string[] }): string => {
+  const intro = o.thread !== undefined
+    ? `You are continuing the work of a run whose pull request is open.\n${untrusted('What the run did so far', o.thread)}\n\n`
+    : 'Your work is now an open pull request. ';
   const body = cause._tag === 'Checks' ? checksText(cause) : cause._tag === 'Threads' ? threadsText(cause) : conflictText(cause, o.conflictFiles ?? []);
   return `${intro}${body}\n\n${TAIL}`;
 };

@@ -8,6 +8,7 @@ import { updateFromBase } from '../git/update-from-base.js';
 import type { EngineContext } from './context.js';
 import { commitLeftovers } from './deliver-run.js';
 import { cyclePrompt } from './pr-cycle-prompt.js';
+import { threadSummary } from '../../commands/follow-up.js';
 import { loopSession, loopTurn } from './pr-turn.js';
 
 // One cycle of the pull request loop, after its cause was recorded (PullRequestCycleStarted): the
@@ -58,7 +59,7 @@ const turnAndPush = async (ctx: EngineContext, s: RunState, stepId: string, sign
   }
   if (open.cause._tag !== 'Conflict' || conflictFiles.length > 0) {
     const session = loopSession(ctx, s);
-    const r = await loopTurn(ctx, s, stepId, cyclePrompt(open.cause, { goal: s.goal, fresh: !session.resume, conflictFiles }), session, signal);
+    const r = await loopTurn(ctx, s, stepId, cyclePrompt(open.cause, { ...(session.resume ? {} : { thread: threadSummary(s) }), conflictFiles }), session, signal);
     if (r.outcome === 'interrupted' || signal.aborted) return { _tag: 'Interrupted', reason: r.summary || 'the turn was stopped' };
     if (r.outcome === 'failure' && r.failure) return { _tag: 'Failed', reason: `the agent's turn failed: ${r.summary}` };
     summary = r.summary;

@@ -4,6 +4,7 @@ import { resolveToken } from '../codehost/config.js';
 import { type Budget, loopSeen, readPullRequestState } from '../codehost/pr-state.js';
 import type { EngineContext } from './context.js';
 import { runCycle } from './pr-cycle.js';
+import { endGroup } from '../harness/process-group.js';
 
 // The pull request loop, a process manager: while a deliver step with watch=true stands on its
 // pull request, it reads the pull request every prWatchIntervalSeconds (or at once when a person
@@ -64,7 +65,10 @@ class Watch {
     }
   }
 
+  // an abort that came during the read (the service stopping) ends the loop at once: a listener
+  // added to a signal already aborted would never be called
   private sleep(ms: number): Promise<void> {
+    if (this.abort.signal.aborted) return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => { clearTimeout(timer); this.abort.signal.removeEventListener('abort', done); this.wake = null; resolve(); };
       const timer = setTimeout(done, Math.min(ms, 2 ** 31 - 1));
@@ -110,11 +114,19 @@ export const watchPullRequest = (ctx: EngineContext, s: RunState, stepId: string
   const abort = new AbortController();
   const watch = new Watch(ctx, s.runId, stepId, abort);
   ctx.live.add(stepId, { runId: s.runId, abort, send: () => false, checkNow: () => watch.checkNow() });
-  const open = s.prWatch?.open;
-  if (open) {
-    const reason = 'the service stopped during this cycle; its cause is recorded, so it is not taken up again';
-    ctx.apply(s.runId, (r) => decideEndCycle(r, { stepId, cycle: open.cycle, result: { _tag: 'Interrupted', reason } }));
-  }
   ctx.log(s.runId, `watching pull request #${s.prWatch?.pullRequest.number ?? '?'}`);
-  void ctx.track(watch.loop());
+  void ctx.track(closeOpenCycle(ctx, s, stepId).then(() => watch.loop()));
+};
+
+// A cycle the stopped service left open: its CLI may still run (a crash leaves no lifeline), so its
+// process group is ended first, as for any step in flight; then the cycle is recorded interrupted.
+// Its cause stays recorded, so it is not taken up again.
+const closeOpenCycle = async (ctx: EngineContext, s: RunState, stepId: string): Promise<void> => {
+  const open = s.prWatch?.open;
+  if (!open) return;
+  const leader = s.step?.process;
+  const ended = leader ? await endGroup(leader) : { processes: 0, gone: true };
+  if (ended.processes > 0) ctx.log(s.runId, `ended ${ended.processes} leftover agent process(es) of the pull request loop (process group ${leader!.pid})`);
+  const reason = 'the service stopped during this cycle; its cause is recorded, so it is not taken up again';
+  ctx.apply(s.runId, (r) => decideEndCycle(r, { stepId, cycle: open.cycle, result: { _tag: 'Interrupted', reason } }));
 };
