@@ -26,13 +26,12 @@ const watching = (s: RunState, stepId: string): PullRequestWatch | undefined =>
 /** the deliver step opened its pull request and watches it: recorded together, so a restart finds the watch */
 export const decideWatchPullRequest = (
   s: RunState,
-  c: { stepId: string; pullRequest: { repository: string; number: number; url: string }; cycles: number; resolveThreads: boolean },
+  c: { stepId: string; pullRequest: { repository: string; number: number; url: string }; cycles: number; resolveThreads: boolean; again?: boolean },
 ): Decision => {
   if (s.step?.stepId !== c.stepId || s.prWatch?.stepId === c.stepId) return nothing();
-  return accept(
-    { type: 'PullRequestDelivered', data: { stepId: c.stepId, pullRequest: c.pullRequest } },
-    { type: 'PullRequestWatchStarted', data: { stepId: c.stepId, pullRequest: c.pullRequest, cycles: c.cycles, resolveThreads: c.resolveThreads } },
-  );
+  const watch: RunEvent = { type: 'PullRequestWatchStarted', data: { stepId: c.stepId, pullRequest: c.pullRequest, cycles: c.cycles, resolveThreads: c.resolveThreads } };
+  // again: the step watched this pull request before it was interrupted (delivered then)
+  return c.again ? accept(watch) : accept({ type: 'PullRequestDelivered', data: { stepId: c.stepId, pullRequest: c.pullRequest } }, watch);
 };
 
 // Failing checks first (nothing merges while they fail), then people's threads, then conflicts.

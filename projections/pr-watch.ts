@@ -44,7 +44,9 @@ type WatchEvent = Extract<RunEvent, { type: 'PullRequestWatchStarted' | 'PullReq
 export const evolveWatch = (w: PullRequestWatch | undefined, e: WatchEvent): PullRequestWatch | undefined => {
   if (e.type === 'PullRequestWatchStarted') {
     const { stepId, pullRequest, cycles, resolveThreads } = e.data;
-    return { stepId, pullRequest, cycles, resolveThreads, started: 0, causes: [] };
+    // the same pull request watched again (after a pause): its cycles and causes still count
+    const same = w && w.pullRequest.repository === pullRequest.repository && w.pullRequest.number === pullRequest.number;
+    return { stepId, pullRequest, cycles, resolveThreads, started: same ? w.started : 0, causes: same ? w.causes : [] };
   }
   if (!w || w.stepId !== e.data.stepId) return w;
   switch (e.type) {

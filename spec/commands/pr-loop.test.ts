@@ -1,6 +1,7 @@
 import test from 'ava';
 import { decideEndCycle, decidePullRequestPoll, decideThreadsAnswered, decideWatchPullRequest, type PullRequestSeen } from '../../commands/pr-loop.js';
 import type { CycleCause, RunEvent } from '../../journal/run-events.js';
+import { standingOf } from '../../projections/standing.js';
 import { created, given, prepared, queued, runDecider, started, stepStarted } from '../helpers/given.js';
 
 // The pull request loop's decisions: what one read of the watched pull request becomes, exactly
@@ -25,6 +26,15 @@ test('a delivered pull request is watched: delivered and watch recorded together
   const c = { stepId: 's2', pullRequest: PR, cycles: 2, resolveThreads: false };
   watch.given(...SHIPPING).when(c).then({ type: 'PullRequestDelivered', data: { stepId: 's2', pullRequest: PR } }, watchStarted());
   watch.given(...WATCHING).when(c).thenNothing();
+});
+
+test('watched again after an interruption (a pause): only the watch is recorded, and the causes taken up still count', (t) => {
+  const paused: RunEvent[] = [...WATCHING, cycleStarted(1, checks('c1')), { type: 'StepInterrupted', data: { stepId: 's2', node: 'ship', reason: 'paused' } }, stepStarted('s3', 'ship', 'deliver')];
+  const again = { type: 'PullRequestWatchStarted', data: { stepId: 's3', pullRequest: PR, cycles: 2, resolveThreads: false } } as RunEvent;
+  runDecider(decideWatchPullRequest)(t).given(...paused).when({ stepId: 's3', pullRequest: PR, cycles: 2, resolveThreads: false, again: true }).then(again);
+  t.like(given(...paused, again).prWatch, { stepId: 's3', started: 1, causes: ['checks:c1'] });
+  t.is(given(...paused, again).prWatch?.open, undefined);
+  poll(t).given(...paused, again).when({ stepId: 's3', seen: seen({ failing: [lint] }) }).thenNothing();
 });
 
 test('failing required checks on a head not taken up: a cycle starts with them as its cause', (t) => {
@@ -94,4 +104,8 @@ test('a cycle ends once; replies are recorded once per cycle', (t) => {
 test('the watch folds into the run: standing Waiting between cycles, Running during one', (t) => {
   t.is(given(...WATCHING).prWatch?.started, 0);
   t.deepEqual(given(...WATCHING, cycleStarted(1, checks('c1'))).prWatch?.open, { cycle: 1, cause: checks('c1') });
+  t.is(standingOf(given(...WATCHING)), 'Waiting');
+  t.is(standingOf(given(...WATCHING, cycleStarted(1, checks('c1')))), 'Running');
+  t.is(standingOf(given(...WATCHING, cycleStarted(1, checks('c1')), cycleEnded(1))), 'Waiting');
+  t.is(standingOf(given(...SHIPPING)), 'Running', 'delivering, not yet watching');
 });

@@ -7,7 +7,7 @@ import { startGitHubServer, type GitHubTestServer } from '../fixtures/github/ser
 import { WEB, git, githubOrigin } from '../helpers/code-host-origin.js';
 import { eventually } from '../helpers/env.js';
 import { testServer, type TestServer } from '../helpers/server.js';
-import { history, startRun, untilStanding } from '../helpers/steer.js';
+import { control, history, startRun, untilStanding } from '../helpers/steer.js';
 
 // The pull request loop with the scripted agent standing in for a CLI (the real claude CLI's loop
 // is spec/engine/pr-loop.test.ts): conflicts with the base, resolving answered threads, and a
@@ -125,4 +125,26 @@ test.serial('a restart in the middle of a cycle: the cycle is recorded interrupt
   t.is((await history(again, runId)).filter((e) => e.type === 'PullRequestCycleStarted').length, 1);
   t.is(turns().length, 2, 'no second turn');
   t.is((await untilStanding(again, runId, 'Waiting')).pullRequestLoop.text, `watching pull request #${number} (1 of 3 cycles used)`);
+});
+
+test.serial('Pause and Resume: the step watches the same pull request again, opens no second one, and takes no cause up twice', async (t) => {
+  const s = await serve();
+  t.teardown(() => s.close());
+  const { runId, number } = await watching(s, 'Add it [write:c.txt=c]');
+  hostSays(runId, number, { contexts: [{ __typename: 'CheckRun', name: 'unit', status: 'COMPLETED', conclusion: 'FAILURE', required: true }] });
+  await check(s, runId);
+  await ended(s, runId, 1);
+  hostSays(runId, number, { headRefOid: (await history(s, runId)).find((e) => e.type === 'PullRequestCycleStarted').data.cause.headCommit });
+  const prsBefore = fixture.repositories[0]!.pullRequests.length;
+  t.is((await control(s, runId, 'Pause')).body.outcome, 'Applied');
+  t.is((await control(s, runId, 'Resume')).body.outcome, 'Applied');
+  const back = await untilStanding(s, runId, 'Waiting');
+  t.is(back.pullRequestLoop.number, number);
+  t.is(back.pullRequestLoop.text, `watching pull request #${number} (1 of 3 cycles used)`);
+  await check(s, runId);
+  t.is(fixture.repositories[0]!.pullRequests.length, prsBefore, 'no second pull request');
+  const events = await history(s, runId);
+  t.is(events.filter((e) => e.type === 'PullRequestCycleStarted').length, 1, 'the failing head recorded before the pause is not taken up again');
+  t.is(events.filter((e) => e.type === 'PullRequestDelivered').length, 1);
+  t.is(events.filter((e) => e.type === 'PullRequestWatchStarted').length, 2);
 });
