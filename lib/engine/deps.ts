@@ -41,4 +41,6 @@ export interface EngineDeps {
   pullRequestRead?(run: RunState, state: PullRequestState): void;
   newId(prefix: string): string;
   now(): Date;
+  /** what a project's runs have spent on the local day of `now` (known costs; lib/usage/project-spend.ts) */
+  spentToday(projectId: string): number;
 }

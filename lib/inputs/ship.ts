@@ -7,8 +7,9 @@ import { nonBlank, oneLine, oneOf } from './kinds.js';
 
 // What git accepts as a branch name, checked at the door so a bad one never reaches git as an
 // option or a revision expression (no leading '-', no whitespace, no ~^:?*[\ , no '..' or '@{').
-const BRANCH = /^(?!-)(?!.*\.\.)(?!.*@\{)(?!.*\/\/)(?!.*[/.]$)[^\s~^:?*[\\\x00-\x1f\x7f]{1,255}$/;
-const Branch = t.refinement(t.string, (s) => BRANCH.test(s), 'a branch name');
+export const BRANCH_NAME = 'a branch name';
+export const BRANCH = /^(?!-)(?!.*\.\.)(?!.*@\{)(?!.*\/\/)(?!.*[/.]$)[^\s~^:?*[\\\x00-\x1f\x7f]{1,255}$/;
+const Branch = t.refinement(t.string, (s) => BRANCH.test(s), BRANCH_NAME);
 
 /** GitHub keeps a pull request's body to 65,536 characters */
 export const PullRequestInput = fields({}, { draft: t.boolean, base: Branch, title: oneLine(256), body: nonBlank(65_536) });

@@ -6,7 +6,8 @@ import { fixtureRepository } from '../fixtures/github/fixture.js';
 import { startGitHubServer, type GitHubTestServer } from '../fixtures/github/server.js';
 import { WEB, git, githubOrigin } from '../helpers/code-host-origin.js';
 import { worktreeOf } from '../helpers/http-kit.js';
-import { history, startRun, untilStanding } from '../helpers/steer.js';
+import { eventually } from '../helpers/env.js';
+import { control, history, startRun, untilStanding } from '../helpers/steer.js';
 import { call, textOf } from '../mcp/helpers/call.js';
 import { mcpServer, type McpServer } from '../mcp/helpers/real.js';
 
@@ -170,4 +171,28 @@ test.serial('update from base over HTTP: a conflict left to the person is aborte
   t.is(git(wt, 'status', '--porcelain'), '');
   t.like((await history(s, runId)).find((e) => e.type === 'BaseUpdateConflicted')?.data, { mode: 'rebase', files: ['clash.txt'] });
   t.is((await s.post(`/api/runs/${runId}/update-from-base`, { mode: 'squash' })).status, 400);
+});
+
+test.serial('update from base on a live run: refused while its agent works; once paused, the conflict goes to the run itself as a message', async (t) => {
+  const { s, work } = t.context;
+  const runId = await s.running('[write:live.txt=the run][silent]');
+  const wt = await worktreeOf(s, runId);
+  await eventually(() => existsSync(join(wt, 'live.txt')), (x) => x);
+  const busy = await s.post(`/api/runs/${runId}/update-from-base`, { mode: 'merge', onConflict: 'agent' });
+  t.is(busy.status, 409);
+  t.is(busy.body.detail, 'an agent turn is working in the run\'s worktree now; pause the run or wait for the turn to end');
+  t.is((await control(s, runId, 'Pause')).body.outcome, 'Applied');
+  git(wt, 'add', '-A');
+  git(wt, '-c', 'user.name=a', '-c', 'user.email=a@a', 'commit', '-q', '-m', 'the run');
+  writeFileSync(join(work, 'live.txt'), 'the person\n');
+  git(work, 'add', '-A');
+  git(work, '-c', 'user.name=p', '-c', 'user.email=p@p', 'commit', '-q', '-m', 'the person');
+  const r = await s.post(`/api/runs/${runId}/update-from-base`, { mode: 'merge', onConflict: 'agent' });
+  t.is(r.status, 200, JSON.stringify(r.body));
+  t.is(r.body.handedTo, runId, 'a live run takes the conflict itself');
+  const events = await history(s, runId);
+  const sent = events.find((e) => e.type === 'MessageSent');
+  t.regex(sent?.data.text, /^Resolve these conflicts: .*\n.*resolve the conflicts in: live\.txt\./s);
+  t.true(events.some((e) => e.type === 'RunResumed' && e.seq > sent.seq), 'the paused run goes on with it');
+  t.like(events.find((e) => e.type === 'BaseUpdateConflicted')?.data, { files: ['live.txt'], handedTo: runId });
 });

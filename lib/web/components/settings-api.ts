@@ -54,7 +54,7 @@ export const describeChange = (c: ChangeRow['change']): string => {
     case 'TriggerPollInterval': return `Trigger poll interval: ${String(c['seconds'])} s`;
     case 'PullRequestWatchInterval': return `Pull request watch interval: ${String(c['seconds'])} s`;
     case 'ReleaseFeed': return `Release feed: ${onOff(c['enabled'])}${c['url'] ? ` (${String(c['url'])})` : ''}`;
-    case 'SupervisorPrices': return 'Supervisor prices changed';
+    case 'Prices': case 'SupervisorPrices': return 'Prices changed';
     case 'Supervisors': return `Supervisors: ${onOff(c['enabled'])}`;
     default: return c._tag;
   }
