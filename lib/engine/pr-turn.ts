@@ -5,6 +5,8 @@ import type { ToolAccess } from '../workflows/model.js';
 import type { TurnResult } from '../harness/adapter.js';
 import type { EngineContext } from './context.js';
 import { RUN_TOOLS_GUIDE } from './prompt.js';
+import { sessionTotalsOf } from './continued.js';
+import { recordTurnUsage } from './turn-usage.js';
 
 // One agent turn of the pull request loop, inside the watching deliver step: it resumes the run's
 // last agent session (the loop's own once it has one), on that session's CLI, so the agent keeps
@@ -34,10 +36,11 @@ export const loopTurn = async (ctx: EngineContext, s: RunState, stepId: string, 
   if (!adapter) return { outcome: 'failure', summary: `harness ${session.harness} is not configured`, failure: 'unavailable' };
   const tools = deps.runTools(s.runId, stepId);
   const mine = (r: RunState) => r.step?.stepId === stepId;
+  const totals = session.resume ? sessionTotalsOf(s, session.resume) : undefined;
   try {
     const turn = adapter.startTurn({
       runId: s.runId, stepId, cwd: s.checkouts?.[0]?.directory ?? '', prompt, systemPrompt: RUN_TOOLS_GUIDE,
-      ...(session.model ? { model: session.model } : {}), ...(session.resume ? { resumeSession: session.resume } : {}),
+      ...(session.model ? { model: session.model } : {}), ...(session.resume ? { resumeSession: session.resume } : {}), ...(totals ? { sessionTotals: totals } : {}),
       tools: session.tools, runTools: { url: tools.url, token: tools.token }, env: {},
       watchdogMs: deps.settings().watchdogSeconds * 1000, signal,
       onLog: (line) => deps.logs.write(s.runId, 'agent', line.text),
@@ -46,7 +49,12 @@ export const loopTurn = async (ctx: EngineContext, s: RunState, stepId: string, 
       onSession: (sessionId) => ctx.apply(s.runId, (r) => (mine(r) ? accept({ type: 'StepSessionStarted', data: { stepId, sessionId } }) : nothing())),
       onProcess: (p) => ctx.apply(s.runId, (r) => (mine(r) ? accept({ type: 'StepProcessStarted', data: { stepId, ...p } }) : nothing())),
     });
-    return await turn.result.catch((err: unknown): TurnResult => ({ outcome: 'failure', summary: `the harness failed: ${String(err)}`, failure: 'error' }));
+    const r = await turn.result.catch((err: unknown): TurnResult => ({ outcome: 'failure', summary: `the harness failed: ${String(err)}`, failure: 'error' }));
+    // each loop turn is one more turn of the deliver step: recorded as any agent turn's usage
+    const turns = ctx.deps.runs.get(s.runId)?.usage?.steps.find((st) => st.stepId === stepId)?.turns ?? 0;
+    const of = { runId: s.runId, stepId, node: s.step?.node ?? '', harness: session.harness, ...(session.model ? { model: session.model } : {}), ...(session.resume ? { sessionId: session.resume } : {}) };
+    recordTurnUsage(ctx, of, turns + 1, r);
+    return r;
   } finally {
     tools.revoke();
     deps.logs.activity.endStep(s.runId, stepId, 'the loop\'s turn ended before this call finished', deps.now().toISOString());
