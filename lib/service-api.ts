@@ -75,6 +75,8 @@ export interface RunDetail extends RunSummary {
   readonly waitEndsAt?: string;
   /** why the run waits on a harness's quota window: a quota wait (until its waitEndsAt) or the queue holding it (docs/usage.md) */
   readonly waitingOn?: QuotaWaitingOn;
+  /** a deliver step watching its pull request (docs/shipping.md): "watching pull request #4", "cycle 2 of 3: fixing `lint`" */
+  readonly pullRequestLoop?: PullRequestLoopView;
   readonly startedBy?: StartedBy;
   readonly position: string;
   /** the supervisor that owns the run (handed to, else its project's, else the global one); null when none exists */
@@ -96,6 +98,16 @@ export interface RunDetail extends RunSummary {
   readonly pauseReason?: string;
   /** why a queued run is not started although a slot may be free (its project's daily budget) */
   readonly waiting?: string;
+}
+
+export interface PullRequestLoopView {
+  readonly number: number;
+  readonly url: string;
+  /** cycles started, and the step's limit */
+  readonly cycle: number;
+  readonly of: number;
+  readonly running: boolean;
+  readonly text: string;
 }
 
 /** HTTP API shape */

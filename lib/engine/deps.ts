@@ -3,6 +3,7 @@ import type { Checkout } from '../../journal/run-events.js';
 import type { RunState } from '../../projections/run-state.js';
 import type { HarnessWindow } from '../../projections/harness-windows.js';
 import type { HarnessAdapter } from '../harness/adapter.js';
+import type { PullRequestState } from '../codehost/pr-state.js';
 import type { ProjectView, PullRequestRef, StepSettings } from '../service-api.js';
 import type { Settings } from '../settings/model.js';
 import type { LogStore } from '../state/log-store.js';
@@ -37,6 +38,8 @@ export interface EngineDeps {
   deliver(run: RunState, node: StepNode): Promise<PullRequestRef>;
   /** the run's own tool server: its URL, and a fresh token valid while the step runs */
   runTools(runId: string, stepId: string): { url: string; token: string; revoke(): void };
+  /** each read of a watched pull request, with the run after what it decided (P3's auto-merge hooks in here) */
+  pullRequestRead?(run: RunState, state: PullRequestState): void;
   newId(prefix: string): string;
   now(): Date;
   /** resolves at `when` by the engine's clock (tests move it by hand), or early when `signal` aborts */
