@@ -24,6 +24,18 @@ const ContinuesCodec = withOptional(
   { runId: t.string, root: t.string, checkouts: t.array(CheckoutCodec), thread: t.string },
   { session: t.type({ harness: Harness, node: t.string, sessionId: t.string }) },
 );
+// A fork starts from a step end of another run (lib/service/forks.ts): the run and the seq of that
+// step end, the node it starts at and the previous step's outcome as the source had them there, each
+// folder's snapshot to restore (and the source's base, so diffs compare against the same base), the
+// agent session to fork, and a summary of the source's thread for a CLI that cannot fork one.
+const ForkSnapshotCodec = t.type({ folder: t.string, commit: t.string, base: t.string });
+const ForkedFromCodec = withOptional(
+  {
+    run: t.string, at: t.number, step: t.string, node: t.string, snapshots: t.array(ForkSnapshotCodec), thread: t.string,
+    previous: t.type({ node: t.string, outcome: oneOf(['success', 'failure', 'interrupted'] as const), summary: t.string }),
+  },
+  { note: t.string, session: t.type({ harness: Harness, node: t.string, sessionId: t.string }) },
+);
 const PullRequestCodec = t.type({ repository: t.string, number: t.number, url: t.string });
 // the trigger rule and event that started a run (lib/triggers)
 const StartedByCodec = t.type({
@@ -34,7 +46,7 @@ const StartedByCodec = t.type({
 export const RUN_EVENT_CODECS = {
   RunCreated: withOptional(
     { runId: t.string, projectId: t.string, title: t.string, goal: t.string, workflow: WorkflowCodec, inputs: t.record(t.string, t.string), ...By },
-    { harness: Harness, model: t.string, startedBy: StartedByCodec, restartOf: t.string, continues: ContinuesCodec, ...Why },
+    { harness: Harness, model: t.string, startedBy: StartedByCodec, restartOf: t.string, continues: ContinuesCodec, forkedFrom: ForkedFromCodec, ...Why },
   ),
   RunQueued: withOptional(By, Why),
   RunMovedToFront: withOptional({ priority: t.number, ...By }, Why),
@@ -89,6 +101,11 @@ export const RUN_EVENT_CODECS = {
   // the code host reports failing checks on a pull request the run delivered: once per head commit
   // (lib/engine/pr-checks-watch.ts); it wakes the supervisor that owns the run
   PullRequestChecksFailed: t.type({ pullRequest: PullRequestCodec, headCommit: t.string, failing: t.array(t.string) }),
+  // the worktree of one folder as the step that ended at seq `at` left it: a commit under `ref`
+  // (lib/git/snapshot.ts), taken before the next step starts; a fork restores it
+  SnapshotTaken: t.type({ stepId: t.string, node: t.string, at: t.number, folder: t.string, commit: t.string, ref: t.string }),
+  // a snapshot that could not be taken: noted (the thread shows it), never a reason to fail the run
+  SnapshotFailed: t.type({ stepId: t.string, node: t.string, at: t.number, folder: t.string, reason: t.string }),
 } as const;
 
 type Codecs = typeof RUN_EVENT_CODECS;
@@ -98,6 +115,7 @@ export type RunEventOf<K extends RunEventType> = Extract<RunEvent, { type: K }>;
 export type Checkout = t.TypeOf<typeof CheckoutCodec>;
 export type ReviewComment = t.TypeOf<typeof ReviewCommentCodec>;
 export type Continues = t.TypeOf<typeof ContinuesCodec>;
+export type ForkedFrom = t.TypeOf<typeof ForkedFromCodec>;
 
 // Events that only add to the thread or log: they do not move the run's position, so a control
 // taken from a view stays valid while the agent keeps talking.
@@ -107,6 +125,8 @@ export const QUIET_EVENTS: ReadonlySet<RunEventType> = new Set([
   'RunHandedOver',
   // what the code host says of a delivered pull request is not where the run stands
   'PullRequestChecksFailed',
+  // a snapshot records the worktree at a step end; the run stands where the step end put it
+  'SnapshotTaken', 'SnapshotFailed',
 ]);
 
 export const runEvent = <K extends RunEventType>(type: K, data: t.TypeOf<Codecs[K]>): RunEvent => ({ type, data }) as RunEvent;

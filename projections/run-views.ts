@@ -4,6 +4,7 @@ import { allowedActions } from '../commands/control.js';
 import { decideReviseGoal } from '../commands/revise-goal.js';
 import type { RunState } from './run-state.js';
 import { outcomeOf, phaseOf, standingOf } from './standing.js';
+import { forkViews } from './fork-views.js';
 
 // The three shapes a run is read in. All are plain functions of the run state.
 
@@ -77,5 +78,6 @@ export const runDetail = (s: RunState, project: ProjectView | undefined, step: S
     ...(s.restartOf ? { restartOf: s.restartOf } : {}),
     ...(s.restartedAs ? { restartedAs: s.restartedAs } : {}),
     ...links(s),
+    ...forkViews(s),
   };
 };

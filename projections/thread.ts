@@ -81,6 +81,8 @@ export const threadRow = (e: RunEvent): Omit<ThreadRow, 'id' | 'at'> | null => {
     case 'ServiceNoted': return { kind: 'note', author: 'service', text: e.data.text };
     case 'PullRequestDelivered': return { kind: 'note', author: 'service', text: `pull request ${e.data.pullRequest.url}` };
     case 'PullRequestChecksFailed': return { kind: 'note', author: 'service', text: `checks failed on pull request ${e.data.pullRequest.url}: ${e.data.failing.join(', ')}` };
+    case 'SnapshotFailed': return { kind: 'note', author: 'service', text: `could not snapshot folder ${e.data.folder} after step ${e.data.node} (a fork cannot start there): ${e.data.reason}`, stepId: e.data.stepId };
+    case 'SnapshotTaken':
     case 'RunQueued': case 'RunStarted': case 'WorktreesPrepared': case 'WorktreesRemoved': case 'StepSessionStarted': case 'StepProcessStarted':
     case 'OutcomeReported': case 'MessageDelivered':
       return null;

@@ -22,7 +22,8 @@ export const runAgentStep = (ctx: EngineContext, run: RunState, node: StepNode):
   const settings = deps.stepSettings(run, node);
   const harness = settings.harness.value;
   const interrupted = run.previous?.node === node.id && run.previous.outcome === 'interrupted' ? run.sessions[node.id] : undefined;
-  const resumeSession = interrupted ?? continuedSession(run, harness);
+  const continued = interrupted ? undefined : continuedSession(run, harness);
+  const resumeSession = interrupted ?? continued?.sessionId;
   const prompt = turnPrompt(deps, run, node, interrupted !== undefined, continuedThread(run, resumeSession !== undefined));
   const stepId = deps.newId('s');
   const started = ctx.apply(run.runId, (s) => decideStartStep(s, {
@@ -54,7 +55,7 @@ export const runAgentStep = (ctx: EngineContext, run: RunState, node: StepNode):
     onSession: (sessionId) => ctx.apply(run.runId, (s) => (s.step?.stepId === stepId ? accept({ type: 'StepSessionStarted', data: { stepId, sessionId } }) : nothing())),
     onProcess: (p) => ctx.apply(run.runId, (s) => (s.step?.stepId === stepId ? accept({ type: 'StepProcessStarted', data: { stepId, ...p } }) : nothing())),
   };
-  let current = adapter.startTurn({ ...base, prompt, ...(resumeSession ? { resumeSession } : {}) });
+  let current = adapter.startTurn({ ...base, prompt, ...(resumeSession ? { resumeSession } : {}), ...(continued?.fork ? { forkSession: true } : {}) });
   ctx.live.add(stepId, { runId: run.runId, abort, send: (text) => current.send(text), hold: (held) => current.holdWatchdog?.(held) });
   const next = (p: string, session: string, totals?: SessionTotals): Turn => (current = adapter.startTurn({ ...base, prompt: p, resumeSession: session, ...(totals ? { sessionTotals: totals } : {}) }));
   const step: StepTurns = { runId: run.runId, stepId, node: node.id, abort: abort.signal, next };

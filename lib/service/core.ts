@@ -15,6 +15,7 @@ import type { Settings } from '../settings/model.js';
 import type { SingleStream } from '../state/event-stream.js';
 import type { LogStore } from '../state/log-store.js';
 import type { RunStreams } from '../state/run-stream.js';
+import type { ForkLinks } from '../read-models/fork-links.js';
 import { resolveStepSettings, toolClasses } from '../workflows/step-settings.js';
 import type { HarnessName, Persona, StepNode, Workflow } from '../workflows/model.js';
 
@@ -43,6 +44,10 @@ export interface ServiceCore {
   readonly turns: { isLive(stepId: string): boolean };
   /** supervisor records, keys, ownership and the ledger (lib/supervisors) */
   readonly supervisors: Supervisors;
+  /** which runs were forked from which (lib/read-models/fork-links.ts) */
+  readonly forks: ForkLinks;
+  /** a test fixture's crash point inside forking (SVC_FORK_PROBE_MODULE); absent in production */
+  readonly probe?: (point: string) => void;
   baseUrl: string;
   now(): Date;
   newId(prefix: string): string;
@@ -69,7 +74,10 @@ const stepFacts = (core: ServiceCore, s: RunState): StepFacts => {
   return { settings, toolClasses: toolClasses(settings.tools.value) };
 };
 
-export const detailOf = (core: ServiceCore, s: RunState): RunDetail => runDetail(s, projectOf(core, s), stepFacts(core, s), core.supervisors.ownerOf(s));
+export const detailOf = (core: ServiceCore, s: RunState): RunDetail => {
+  const forks = core.forks.of(s.runId);
+  return { ...runDetail(s, projectOf(core, s), stepFacts(core, s), core.supervisors.ownerOf(s)), ...(forks.length ? { forks } : {}) };
+};
 export const summaryOf = (core: ServiceCore, s: RunState): RunSummary => runSummary(s, projectOf(core, s));
 
 export const availabilityText = (a: Availability | undefined): string | null =>

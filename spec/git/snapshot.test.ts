@@ -1,4 +1,4 @@
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -38,7 +38,7 @@ const gitView = async (wt: string) => ({
 });
 
 // A run's worktree with every kind of uncommitted change.
-const dirtyRun = async (t: Parameters<Parameters<typeof test>[1]>[0]) => {
+const dirtyRun = async (t: ExecutionContext) => {
   const p = await makeProject(t);
   await commitFile(p.user, '.gitignore', 'build/\n*.log\n');
   await commitFile(p.user, 'src/gone.txt', 'to be deleted\n');
