@@ -12,6 +12,8 @@ import type { Refusal } from '../../commands/refusal.js';
 import { decideResolve } from '../../commands/resolve.js';
 import { decideRecordFollowUpReview, decideSubmitReview } from '../../commands/submit-review.js';
 import { decideFollowUp } from '../../commands/follow-up.js';
+import { decideFork } from '../../commands/fork.js';
+import { decideRecordSnapshots } from '../../commands/snapshots.js';
 import { decideReviseGoal } from '../../commands/revise-goal.js';
 import { decideHandOver } from '../../commands/supervisor-only.js';
 import { decideChangeSupervisor, decideCreateSupervisor, decideKeepNotes, decideRecordCost, decideRegenerateKey } from '../../commands/supervisor-settings.js';
@@ -59,6 +61,9 @@ const waiting: RunEvent[] = [created, queued, started, prepared, stepStarted('s1
 const asking: RunEvent[] = [...RUNNING, { type: 'QuestionAsked', data: { questionId: 'q1', stepId: 's1', prompt: 'Which?', options: ['a'], allowText: true } }];
 const heldForTurn: RunEvent[] = [...RUNNING, { type: 'MessageSent', data: { messageId: 'm1', text: 'hi', delivery: 'Resume', by } }];
 const done: RunEvent[] = [...RUNNING, { type: 'StepSucceeded', data: { stepId: 's1', node: 'work', summary: 'ok' } }, stepStarted('s2', 'gate', 'gate'), { type: 'StepSucceeded', data: { stepId: 's2', node: 'gate', summary: 'ok' } }, stepStarted('s3', 'nap', 'wait'), { type: 'StepSucceeded', data: { stepId: 's3', node: 'nap', summary: 'ok' } }];
+// step work ended at seq 6 and its worktree was snapshotted: a step end a fork can start from
+const workEnded: RunEvent[] = [...RUNNING, { type: 'StepSucceeded', data: { stepId: 's1', node: 'work', summary: 'ok' } }];
+const snapshotted: RunEvent[] = [...workEnded, { type: 'SnapshotTaken', data: { stepId: 's1', node: 'work', at: 6, folder: 'f', commit: 'c6', ref: 'refs/svc/snapshots/r1/6' } }];
 const owned = (s: RunState) => ({ supervisor: { id: 'sp', project: 'p' }, run: { id: s.runId, owner: s.handedTo ?? 'sp' }, global: 'global', reason: 'too hard', by: { kind: 'supervisor' as const, name: 'sp' } });
 
 const review = { ...ctx, reviewId: 'rv1', messageId: 'm7', comments: [{ path: 'a.txt', side: 'new' as const, line: 1, body: 'why?', quote: 'x' }], text: 'a.txt:1 why?' };
@@ -93,6 +98,9 @@ const RUN_ROWS: Row[] = [
   runRow('ContinueTurn', heldForTurn, decideContinueTurn, { stepId: 's1' }, NOTHING),
   runRow('DeliverMessage', heldForTurn, decideDeliverMessage, { messageId: 'm1', stepId: 's1' }, NOTHING),
   runRow('ReportOutcome', RUNNING, decideReportOutcome, { stepId: 's1', outcome: 'failure' as const, summary: 'tests fail' }, NOTHING),
+  runRow('RecordSnapshots', workEnded, decideRecordSnapshots, { at: 6, records: [{ type: 'SnapshotTaken', data: { stepId: 's1', node: 'work', at: 6, folder: 'f', commit: 'c6', ref: 'refs/svc/snapshots/r1/6' } }] }, NOTHING),
+  runRow('Fork', snapshotted, (s, c: { newRunId: string }) => decideFork(s, { ...ctx, ...c, atSeq: 6, then: given(...workEnded) }), { newRunId: 'r2' },
+    { again: 'the fork\'s events open its own new stream (appended with expected 0): the source is not changed, so the same id again is Stale at the append, and a new id is another fork' }),
   row('HandOver', given(...RUNNING), (s) => decideHandOver(owned(s)), applyRun, { refused: 'Forbidden', why: 'the run is the global supervisor\'s now' }),
 ];
 
