@@ -26,6 +26,8 @@ export type BoardRow = ReturnType<typeof listedRun> & {
   readonly endReason: string | null;
   /** a follow-up: the first run of its chain (the board shows a run and its follow-ups as one card) */
   readonly chain?: string;
+  /** a fork: the run and step end it was made from (the board shows forks under their source) */
+  readonly forkOf?: { readonly run: string; readonly step: string; readonly at: number };
 };
 
 const extra = (s: RunState) => ({
@@ -38,6 +40,7 @@ const extra = (s: RunState) => ({
   harness: s.step?.harness ?? s.lastHarness ?? s.harnessOverride ?? s.harness ?? s.workflow.stepDefaults.harness ?? null,
   endReason: s.lifecycle === 'ended' && s.ending !== 'Succeeded' ? s.endReason : null,
   ...(s.continues ? { chain: s.continues.root } : {}),
+  ...(s.forkedFrom ? { forkOf: { run: s.forkedFrom.run, step: s.forkedFrom.step, at: s.forkedFrom.at } } : {}),
 });
 
 export const boardRow = (s: RunState): BoardRow => ({ ...listedRun(s), ...extra(s) });

@@ -1,6 +1,7 @@
 import type { BoardRow } from '../../data/runs-index.js';
 import { StandingBadge } from '../../ui/badge.js';
 import { Link } from '../../ui/link.js';
+import { ForkLine } from './forks.js';
 import { needsReason } from './groups.js';
 import { ago, span } from './time.js';
 
@@ -20,6 +21,9 @@ export interface RunRowProps {
   readonly onSelect?: (row: BoardRow, on: boolean) => void;
   /** the run and its follow-ups, oldest first, when the row stands for a chain of them */
   readonly attempts?: readonly BoardRow[] | undefined;
+  /** the forks made of this run, and every row (to name a fork's source) */
+  readonly forks?: readonly BoardRow[] | undefined;
+  readonly rows?: ReadonlyMap<string, BoardRow>;
 }
 
 // A chain's card is titled by its first run (what the work is) and links each attempt.
@@ -44,7 +48,7 @@ const Times = ({ row, now }: { readonly row: BoardRow; readonly now: number }) =
   );
 };
 
-export const RunRow = ({ row, projectName, now, queuePlace, onMoveToFront, onStart, selected, onSelect, attempts }: RunRowProps) => {
+export const RunRow = ({ row, projectName, now, queuePlace, onMoveToFront, onStart, selected, onSelect, attempts, forks, rows }: RunRowProps) => {
   const reason = needsReason(row);
   const canMove = onMoveToFront && row.canMoveToFront;
   const canStart = onStart && row.canStart;
@@ -60,6 +64,7 @@ export const RunRow = ({ row, projectName, now, queuePlace, onMoveToFront, onSta
         <Link href={`/runs/${encodeURIComponent(row.runId)}`} class="title">{attempts?.[0]?.title ?? row.title}</Link>
       </div>
       {attempts ? <Attempts attempts={attempts} /> : null}
+      {rows ? <ForkLine row={row} forks={forks} rows={rows} /> : null}
       <div class="board-meta muted">
         {queuePlace !== undefined ? <span>#{queuePlace} in queue · </span> : null}
         <span>{projectName}</span> · <span>{row.workflowName}</span>
