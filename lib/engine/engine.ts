@@ -16,7 +16,7 @@ import type { EngineDeps } from './deps.js';
 import { LiveTurns } from './live-turns.js';
 import { nextEffect, type Effect } from './next-effect.js';
 import { runCommandStep, runDeliverStep, runGateStep, runWaitStep } from './other-steps.js';
-import { snapshotRepos, takeStepSnapshots } from './snapshots.js';
+import { dropSnapshots, takeStepSnapshots } from './snapshots.js';
 
 // The process manager: it reacts to appended events, gives queued runs a slot under the cap, and
 // carries out each run's next effect, recording every outcome as new events.
@@ -95,7 +95,7 @@ export class Engine {
     if (e.type === 'QuestionAsked') this.live.forRun(s.runId, s.step?.stepId)?.hold?.(true);
     if (e.type === 'QuestionAnswered' || e.type === 'QuestionWithdrawn') this.live.forRun(s.runId, s.step?.stepId)?.hold?.(false);
     if (e.type === 'RunArchived' && s.checkouts) void this.ctx.track(this.removeWorktrees(s));
-    if (e.type === 'RunArchived' && s.stepEnds?.some((x) => x.snapshots.length > 0)) void this.ctx.track(this.dropSnapshots(s));
+    if (e.type === 'RunArchived' && s.stepEnds?.some((x) => x.snapshots.length > 0)) void this.ctx.track(dropSnapshots(this.ctx, s));
   }
 
   // A step in flight when the service stopped: its CLI may still be running (no lifeline if the
@@ -125,15 +125,6 @@ export class Engine {
       this.ctx.apply(s.runId, (r) => (r.archived && r.checkouts ? accept({ type: 'WorktreesRemoved', data: {} }) : nothing()));
     } catch (err) {
       this.ctx.log(s.runId, `could not remove the worktrees: ${String(err)}`);
-    }
-  }
-
-  // Archiving lets go of the run's snapshots (its hidden refs), and of nothing else in the repository.
-  private async dropSnapshots(s: RunState): Promise<void> {
-    try {
-      await this.deps.snapshots.drop(s.runId, snapshotRepos(s, this.deps.project(s.projectId)?.folders ?? []));
-    } catch (err) {
-      this.ctx.log(s.runId, `could not delete the snapshot refs: ${String(err)}`);
     }
   }
 

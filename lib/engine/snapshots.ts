@@ -24,6 +24,15 @@ export const takeStepSnapshots = async (ctx: EngineContext, s: RunState, due: { 
   ctx.apply(s.runId, (r) => decideRecordSnapshots(r, { at: due.at, records }));
 };
 
-/** the repositories a run's snapshot refs live in: those of its checkouts, or its project's folders */
-export const snapshotRepos = (s: RunState, projectFolders: readonly { path: string }[]): string[] =>
+/** the repositories a run's snapshot refs live in: those of its checkouts, and its project's folders */
+const snapshotRepos = (s: RunState, projectFolders: readonly { path: string }[]): string[] =>
   [...new Set((s.checkouts ?? s.continues?.checkouts ?? []).map((c) => c.path).concat(projectFolders.map((f) => f.path)))];
+
+/** Archiving lets go of the run's snapshots (its hidden refs), and of nothing else in the repository. */
+export const dropSnapshots = async (ctx: EngineContext, s: RunState): Promise<void> => {
+  try {
+    await ctx.deps.snapshots.drop(s.runId, snapshotRepos(s, ctx.deps.project(s.projectId)?.folders ?? []));
+  } catch (err) {
+    ctx.log(s.runId, `could not delete the snapshot refs: ${String(err)}`);
+  }
+};
