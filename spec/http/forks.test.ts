@@ -128,7 +128,8 @@ test('archiving a run deletes its snapshot refs and nothing else: its branch and
   const { runId, work } = await succeeded();
   const fork = (await s.post(`/api/runs/${runId}/forks`, { at: work })).body.runId as string;
   await untilStanding(s, fork, 'Succeeded');
-  const refs = () => git(s.repo, 'for-each-ref', '--format=%(refname)').split('\n');
+  // other tests share the repository: only this run's and its fork's refs are compared
+  const refs = () => git(s.repo, 'for-each-ref', '--format=%(refname) %(objectname)').split('\n').filter((r) => r.includes(runId) || r.includes(fork));
   t.true(refs().some((r) => r.startsWith(`refs/svc/snapshots/${runId}/`)));
   t.true(refs().some((r) => r.startsWith(`refs/svc/snapshots/${fork}/`)));
   const before = refs();
@@ -136,6 +137,7 @@ test('archiving a run deletes its snapshot refs and nothing else: its branch and
   const { eventually } = await import('../helpers/env.js');
   await eventually(async () => refs(), (now) => !now.some((r) => r.startsWith(`refs/svc/snapshots/${runId}/`)));
   t.deepEqual(refs(), before.filter((r) => !r.startsWith(`refs/svc/snapshots/${runId}/`)));
-  t.true(refs().includes(`refs/heads/svc/${runId}`));
+  t.true(refs().some((r) => r.startsWith(`refs/heads/svc/${runId} `)));
+  t.true(refs().some((r) => r.startsWith(`refs/heads/svc/${fork} `)));
   t.true(existsSync(worktreeDir(s.home, fork, basename(s.repo))), 'the fork keeps its worktree');
 });
