@@ -141,3 +141,20 @@ test('archiving a run deletes its snapshot refs and nothing else: its branch and
   t.true(refs().some((r) => r.startsWith(`refs/heads/svc/${fork} `)));
   t.true(existsSync(worktreeDir(s.home, fork, basename(s.repo))), 'the fork keeps its worktree');
 });
+
+test('the fork\'s first turn resumes the source\'s session on the same CLI, and starts afresh on another', async (t) => {
+  const s = await shared;
+  const { runId, events, work } = await succeeded();
+  const source = events.find((e) => e.type === 'StepStarted' && e.data.node === 'work').data;
+  const session = events.find((e) => e.type === 'StepSessionStarted').data.sessionId;
+  const other = ['claude', 'codex', 'opencode'].find((h) => h !== source.harness);
+  const same = (await s.post(`/api/runs/${runId}/forks`, { at: work })).body.runId as string;
+  const fresh = (await s.post(`/api/runs/${runId}/forks`, { at: work, harness: other })).body.runId as string;
+  await untilStanding(s, same, 'Succeeded');
+  await untilStanding(s, fresh, 'Succeeded');
+  const startOf = async (id: string) => (await history(s, id)).find((e) => e.type === 'StepStarted').data;
+  t.like(await startOf(same), { node: 'review', harness: source.harness, resumeSession: session });
+  const afresh = await startOf(fresh);
+  t.like(afresh, { node: 'review', harness: other });
+  t.is(afresh.resumeSession, undefined, 'another CLI cannot read the session: a fresh one, told what the source did');
+});
