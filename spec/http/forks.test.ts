@@ -13,7 +13,16 @@ import { detail, history, startRun, untilStanding } from '../helpers/steer.js';
 // doors; a fork stands at the step after its step end, in worktrees restored from that step end's
 // snapshot, and both runs name each other. The scripted harness stands in for the CLI.
 
-const shared = mcpServer({ workflows: { strict: STRICT } });
+// a command step that corrupts its worktree's index: git cannot snapshot that step end
+const BREAKS = `digraph breaks {
+  start [kind=start]
+  spoil [kind=command, command="echo junk > \\"$(git rev-parse --git-path index)\\""]
+  work  [kind=agent, prompt="[report:success]"]
+  done  [kind=exit]
+  start -> spoil -> work -> done
+}`;
+
+const shared = mcpServer({ workflows: { strict: STRICT, breaks: BREAKS } });
 test.after.always(async () => (await shared).close());
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
@@ -157,4 +166,22 @@ test('the fork\'s first turn resumes the source\'s session on the same CLI, and 
   const afresh = await startOf(fresh);
   t.like(afresh, { node: 'review', harness: other });
   t.is(afresh.resumeSession, undefined, 'another CLI cannot read the session: a fresh one, told what the source did');
+});
+
+test('a snapshot that cannot be taken is noted in the thread and the run goes on; that step end is not forkable', async (t) => {
+  const s = await shared;
+  const runId = await startRun(s, { goal: 'go', workflow: 'breaks' });
+  const done = await untilStanding(s, runId, 'Succeeded');
+  const events = await history(s, runId);
+  const spoiled = events.find((e) => e.type === 'StepSucceeded' && e.data.node === 'spoil');
+  const failed = events.find((e) => e.type === 'SnapshotFailed');
+  t.like(failed?.data, { node: 'spoil', at: spoiled.seq });
+  t.regex(failed.data.reason, /index/);
+  t.true(failed.seq < events.find((e) => e.type === 'StepStarted' && e.data.node === 'work').seq);
+  const thread = (await s.get(`/api/runs/${runId}/thread?pageSize=100`)).body.rows as any[];
+  t.true(thread.some((r) => r.kind === 'note' && /could not snapshot folder .* after step spoil/.test(r.text)));
+  t.false((done.forkable ?? []).some((e: any) => e.node === 'spoil'));
+  const r = await s.post(`/api/runs/${runId}/forks`, { at: spoiled.seq });
+  t.is(r.status, 409);
+  t.regex(r.body.detail, /there is no snapshot of folder .* at step spoil/);
 });
