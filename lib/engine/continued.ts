@@ -5,15 +5,15 @@ import type { HarnessName } from '../workflows/model.js';
 // turn resumes the old run's last agent session when it runs on the same CLI (claude --resume,
 // codex exec resume, opencode -s: each in the same worktree, which a follow-up shares). A fork's
 // first turn resumes the source's session as it stood at the step end, forked, so the source's
-// session is never written to: only claude can (--resume with --fork-session); codex has no fork
-// of a thread, and opencode's `--fork` is not used yet (docs/forks.md). A CLI that cannot resume
-// starts afresh and is told what the earlier run did instead.
+// session is never written to: claude (--resume with --fork-session) and opencode (--session with
+// --fork) can; codex has no fork of a thread (docs/forks.md). A CLI that cannot resume starts
+// afresh and is told what the earlier run did instead.
 
 /** the run has started no session of its own yet (a retry clears them: it resumes again) */
 const firstTurn = (run: RunState): boolean => (run.continues !== undefined || run.forkedFrom !== undefined) && Object.keys(run.sessions).length === 0;
 
 /** the CLIs whose sessions a fork can copy without touching the source's */
-const FORKS_SESSIONS: ReadonlySet<HarnessName> = new Set(['claude']);
+const FORKS_SESSIONS: ReadonlySet<HarnessName> = new Set(['claude', 'opencode']);
 
 export interface Continued {
   readonly sessionId: string;

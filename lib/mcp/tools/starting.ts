@@ -42,7 +42,7 @@ export const followUpRun: Tool = defineTool({
 export const forkRun: Tool = defineTool({
   name: 'fork_run',
   group: 'starting',
-  description: "Fork a run from one of its step ends: a new run whose branch and worktrees hold the files exactly as that step left them (uncommitted changes included), starting at the workflow's next step; Claude Code's session is forked, other CLIs start afresh with a summary. The source is not changed. at is the seq of a StepSucceeded or StepFailed event (get_run's forkable lists them). Refused for an archived run, a seq that is no step end, a step end without a snapshot, or one the workflow goes nowhere from. Answers the new run id and its page's address.",
+  description: "Fork a run from one of its step ends: a new run whose branch and worktrees hold the files exactly as that step left them (uncommitted changes included), starting at the workflow's next step; the agent's session is forked on Claude Code and OpenCode; Codex starts afresh with a summary. The source is not changed. at is the seq of a StepSucceeded or StepFailed event (get_run's forkable lists them). Refused for an archived run, a seq that is no step end, a step end without a snapshot, or one the workflow goes nowhere from. Answers the new run id and its page's address.",
   args: ForkRunArgs,
   notes: {
     ...runNotes,
