@@ -20,10 +20,25 @@ const ReviewCommentCodec = withOptional(
 // board shows a chain as one card), that run's checkouts (its branch and
 // worktrees, reused as they are), the last agent session to resume, and a short summary of the
 // thread for a CLI that starts afresh.
+// A CLI's running totals for a session (lib/harness/adapter.ts SessionTotals): given back when the
+// session resumes, so a resumed turn counts only its own usage.
+const SessionTotalsCodec = t.partial({ costUsd: t.number, usage: t.record(t.string, t.number) });
+// `totals`: what the CLI reported for that session at the end of its last recorded turn
 const ContinuesCodec = withOptional(
   { runId: t.string, root: t.string, checkouts: t.array(CheckoutCodec), thread: t.string },
-  { session: t.type({ harness: Harness, node: t.string, sessionId: t.string }) },
+  { session: withOptional({ harness: Harness, node: t.string, sessionId: t.string }, { totals: SessionTotalsCodec }) },
 );
+// One of several sibling runs started together on the same goal (POST /api/runs `attempts`): the
+// group is read from each run's own journal, so no run depends on another to know its siblings.
+const AttemptCodec = t.type({ group: t.string, index: t.number, of: t.number });
+// One agent turn's usage (lib/usage): uncached input, cached input and output tokens (null: the CLI
+// reported none), and its cost with where the figure came from. Unknown is never zero.
+const TurnTokensCodec = t.type({ input: t.number, cachedInput: t.number, output: t.number });
+const UsageCostCodec = t.union([
+  t.type({ _tag: t.literal('Reported'), usd: t.number }),
+  t.type({ _tag: t.literal('Priced'), usd: t.number }),
+  t.type({ _tag: t.literal('Unknown'), why: t.string }),
+]);
 // A fork starts from a step end of another run (lib/service/forks.ts): the run and the seq of that
 // step end, the node it starts at and the previous step's outcome as the source had them there, each
 // folder's snapshot to restore (and the source's base, so diffs compare against the same base), the
@@ -46,7 +61,7 @@ const StartedByCodec = t.type({
 export const RUN_EVENT_CODECS = {
   RunCreated: withOptional(
     { runId: t.string, projectId: t.string, title: t.string, goal: t.string, workflow: WorkflowCodec, inputs: t.record(t.string, t.string), ...By },
-    { harness: Harness, model: t.string, startedBy: StartedByCodec, restartOf: t.string, continues: ContinuesCodec, forkedFrom: ForkedFromCodec, ...Why },
+    { harness: Harness, model: t.string, startedBy: StartedByCodec, restartOf: t.string, continues: ContinuesCodec, attempt: AttemptCodec, budgetUsd: t.number, forkedFrom: ForkedFromCodec, ...Why },
   ),
   RunQueued: withOptional(By, Why),
   RunMovedToFront: withOptional({ priority: t.number, ...By }, Why),
@@ -101,6 +116,25 @@ export const RUN_EVENT_CODECS = {
   // the code host reports failing checks on a pull request the run delivered: once per head commit
   // (lib/engine/pr-checks-watch.ts); it wakes the supervisor that owns the run
   PullRequestChecksFailed: t.type({ pullRequest: PullRequestCodec, headCommit: t.string, failing: t.array(t.string) }),
+  // shipping from the app (lib/service/ship.ts, docs/shipping.md): a pull request opened on a
+  // person's or agent's word, outside any deliver step; the run's pullRequests take it as a delivered one
+  PullRequestOpened: t.type({ pullRequest: PullRequestCodec, base: t.string, draft: t.boolean, ...By }),
+  // the run's branch of one folder merged into the base branch of the project's own checkout
+  RunMerged: t.type({ folder: t.string, method: oneOf(['fast-forward', 'merge', 'squash'] as const), base: t.string, commit: t.string, ...By }),
+  // the base branch brought into the run's branch of one folder, in its worktree
+  BaseUpdated: t.type({ folder: t.string, mode: oneOf(['merge', 'rebase'] as const), head: t.string, ...By }),
+  // updating from base met conflicts: aborted, the worktree as before; `handedTo` the run or follow-up that resolves them
+  BaseUpdateConflicted: withOptional({ folder: t.string, mode: oneOf(['merge', 'rebase'] as const), files: t.array(t.string), ...By }, { handedTo: t.string }),
+  // a person chose this attempt of its group ("Keep this one"); the others were archived with it
+  AttemptKept: withOptional({ group: t.string, kept: t.string, ...By }, { archived: t.array(t.string), ...Why }),
+  // one per agent turn the engine ran (docs/usage.md); `sessionId`/`sessionTotals`: the CLI's running
+  // totals for that session, given back when it resumes (a later step, a follow-up)
+  UsageRecorded: withOptional(
+    { stepId: t.string, node: t.string, harness: Harness, tokens: t.union([TurnTokensCodec, t.null]), cost: UsageCostCodec },
+    { model: t.string, sessionId: t.string, sessionTotals: SessionTotalsCodec },
+  ),
+  // Resume with a raised budget (a run paused by its budget goes on until the new one)
+  BudgetRaised: t.type({ budgetUsd: t.number, ...By }),
   // the worktree of one folder as the step that ended at seq `at` left it: a commit under `ref`
   // (lib/git/snapshot.ts), taken before the next step starts; a fork restores it
   SnapshotTaken: t.type({ stepId: t.string, node: t.string, at: t.number, folder: t.string, commit: t.string, ref: t.string }),
@@ -115,6 +149,9 @@ export type RunEventOf<K extends RunEventType> = Extract<RunEvent, { type: K }>;
 export type Checkout = t.TypeOf<typeof CheckoutCodec>;
 export type ReviewComment = t.TypeOf<typeof ReviewCommentCodec>;
 export type Continues = t.TypeOf<typeof ContinuesCodec>;
+export type Attempt = t.TypeOf<typeof AttemptCodec>;
+export type TurnTokens = t.TypeOf<typeof TurnTokensCodec>;
+export type UsageCost = t.TypeOf<typeof UsageCostCodec>;
 export type ForkedFrom = t.TypeOf<typeof ForkedFromCodec>;
 
 // Events that only add to the thread or log: they do not move the run's position, so a control
@@ -125,6 +162,12 @@ export const QUIET_EVENTS: ReadonlySet<RunEventType> = new Set([
   'RunHandedOver',
   // what the code host says of a delivered pull request is not where the run stands
   'PullRequestChecksFailed',
+  // shipping records what was done to the branch and the code host, not where the run stands
+  'PullRequestOpened', 'RunMerged', 'BaseUpdated', 'BaseUpdateConflicted',
+  // keeping an attempt records a choice; the kept run itself does not move
+  'AttemptKept',
+  // what a turn cost is a record, not a move: the step's end (or a budget pause) moves the run
+  'UsageRecorded',
   // a snapshot records the worktree at a step end; the run stands where the step end put it
   'SnapshotTaken', 'SnapshotFailed',
 ]);

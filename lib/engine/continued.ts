@@ -1,5 +1,6 @@
 import type { RunState } from '../../projections/run-state.js';
 import type { HarnessName } from '../workflows/model.js';
+import type { SessionTotals } from '../harness/adapter.js';
 
 // How an agent turn of a follow-up or a fork picks up the run it came from. A follow-up's first
 // turn resumes the old run's last agent session when it runs on the same CLI (claude --resume,
@@ -30,6 +31,10 @@ export const continuedSession = (run: RunState, harness: HarnessName): Continued
   const session = run.continues?.session;
   return session && session.harness === harness ? { sessionId: session.sessionId, fork: false } : undefined;
 };
+
+/** what the CLI last reported as a resumed session's running totals: this run's record, else the continued run's */
+export const sessionTotalsOf = (run: RunState, sessionId: string): SessionTotals | undefined =>
+  run.usage?.sessions[sessionId] ?? (run.continues?.session?.sessionId === sessionId ? run.continues.session.totals : undefined);
 
 /** what a fresh session of a follow-up's or fork's first turn is told of the run it came from */
 export const continuedThread = (run: RunState, resuming: boolean): string | undefined =>

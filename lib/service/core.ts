@@ -17,6 +17,9 @@ import type { LogStore } from '../state/log-store.js';
 import type { RunStreams } from '../state/run-stream.js';
 import type { ForkLinks } from '../read-models/fork-links.js';
 import { resolveStepSettings, toolClasses } from '../workflows/step-settings.js';
+import type { ProjectSpend } from '../usage/project-spend.js';
+import { queueHold } from '../../commands/engine-steps.js';
+import { localDay } from '../supervisors/model.js';
 import type { HarnessName, Persona, StepNode, Workflow } from '../workflows/model.js';
 
 // Everything the facade's functions share. Built once by open.ts (the composition root).
@@ -44,6 +47,8 @@ export interface ServiceCore {
   readonly turns: { isLive(stepId: string): boolean };
   /** supervisor records, keys, ownership and the ledger (lib/supervisors) */
   readonly supervisors: Supervisors;
+  /** each project's known spend per local day, kept current from UsageRecorded (daily budgets) */
+  readonly spend: ProjectSpend;
   /** which runs were forked from which (lib/read-models/fork-links.ts) */
   readonly forks: ForkLinks;
   /** a test fixture's crash point inside forking (SVC_FORK_PROBE_MODULE); absent in production */
@@ -74,9 +79,16 @@ const stepFacts = (core: ServiceCore, s: RunState): StepFacts => {
   return { settings, toolClasses: toolClasses(settings.tools.value) };
 };
 
+/** why the queue holds a queued run now (its project's daily budget), or undefined */
+export const queueHoldOf = (core: ServiceCore, s: RunState): string | undefined => {
+  const project = projectOf(core, s);
+  if (s.lifecycle !== 'queued' || project?.dailyBudgetUsd === undefined) return undefined;
+  return queueHold({ held: 0, cap: 1, project: { dailyBudgetUsd: project.dailyBudgetUsd, spentTodayUsd: core.spend.spent(s.projectId, localDay(core.now())) } }) ?? undefined;
+};
+
 export const detailOf = (core: ServiceCore, s: RunState): RunDetail => {
   const forks = core.forks.of(s.runId);
-  return { ...runDetail(s, projectOf(core, s), stepFacts(core, s), core.supervisors.ownerOf(s)), ...(forks.length ? { forks } : {}) };
+  return { ...runDetail(s, projectOf(core, s), stepFacts(core, s), core.supervisors.ownerOf(s), queueHoldOf(core, s)), ...(forks.length ? { forks } : {}) };
 };
 export const summaryOf = (core: ServiceCore, s: RunState): RunSummary => runSummary(s, projectOf(core, s));
 
