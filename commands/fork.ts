@@ -50,10 +50,13 @@ const forkedFrom = (s: RunState, c: Fork): ForkedFrom => {
   const end = s.stepEnds!.find((e) => e.at === c.atSeq)!;
   const bases = new Map((s.checkouts ?? s.continues?.checkouts ?? []).map((k) => [k.folder, k.base]));
   const session = c.then.lastSession;
+  // the CLI reports a resumed session's running totals, the copied turns included: the fork's
+  // first turn counts only its own usage against what the source's session had reported then
+  const totals = session ? c.then.usage?.sessions[session.sessionId] : undefined;
   return {
     run: s.runId, at: c.atSeq, step: end.node, node: c.then.node!, thread: forkThread(c.then), previous: c.then.previous!,
     snapshots: end.snapshots.map((k) => ({ folder: k.folder, commit: k.commit, base: bases.get(k.folder) ?? k.commit })),
-    ...(session ? { session: { ...session } } : {}), ...(c.note !== undefined ? { note: c.note } : {}),
+    ...(session ? { session: { ...session, ...(totals ? { totals } : {}) } } : {}), ...(c.note !== undefined ? { note: c.note } : {}),
   };
 };
 

@@ -49,7 +49,7 @@ const ForkedFromCodec = withOptional(
     run: t.string, at: t.number, step: t.string, node: t.string, snapshots: t.array(ForkSnapshotCodec), thread: t.string,
     previous: t.type({ node: t.string, outcome: oneOf(['success', 'failure', 'interrupted'] as const), summary: t.string }),
   },
-  { note: t.string, session: t.type({ harness: Harness, node: t.string, sessionId: t.string }) },
+  { note: t.string, session: withOptional({ harness: Harness, node: t.string, sessionId: t.string }, { totals: SessionTotalsCodec }) },
 );
 const PullRequestCodec = t.type({ repository: t.string, number: t.number, url: t.string });
 // the trigger rule and event that started a run (lib/triggers)

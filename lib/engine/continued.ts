@@ -32,9 +32,10 @@ export const continuedSession = (run: RunState, harness: HarnessName): Continued
   return session && session.harness === harness ? { sessionId: session.sessionId, fork: false } : undefined;
 };
 
-/** what the CLI last reported as a resumed session's running totals: this run's record, else the continued run's */
+/** what the CLI last reported as a resumed session's running totals: this run's record, else the continued (or forked) run's */
 export const sessionTotalsOf = (run: RunState, sessionId: string): SessionTotals | undefined =>
-  run.usage?.sessions[sessionId] ?? (run.continues?.session?.sessionId === sessionId ? run.continues.session.totals : undefined);
+  run.usage?.sessions[sessionId] ?? (run.continues?.session?.sessionId === sessionId ? run.continues.session.totals : undefined)
+  ?? (run.forkedFrom?.session?.sessionId === sessionId ? run.forkedFrom.session.totals : undefined);
 
 /** what a fresh session of a follow-up's or fork's first turn is told of the run it came from */
 export const continuedThread = (run: RunState, resuming: boolean): string | undefined =>

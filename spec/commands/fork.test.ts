@@ -65,3 +65,10 @@ test('a step end is due for its snapshots before anything else happens; recordin
   t.deepEqual(afterFailure.stepEnds, [{ at: 7, stepId: 's1', node: 'work', outcome: 'success', snapshots: [] }]);
   t.deepEqual(nextEffect(afterFailure, { preparing: false, isLive: () => false, isArmed: () => false }), { _tag: 'Start', node: WF.nodes[2] });
 });
+
+test('the fork takes the session\'s running totals as the CLI reported them at the step end, so its first turn counts only its own usage', (t) => {
+  const usage: RunEvent = { type: 'UsageRecorded', data: { stepId: 's1', node: 'work', harness: 'claude', tokens: null, cost: { _tag: 'Reported', usd: 0.5 }, sessionId: 'sess-1', sessionTotals: { costUsd: 0.5 } } };
+  const ended: RunEvent[] = [created, queued, started, prepared, onClaude, session, usage, { type: 'StepSucceeded', data: { stepId: 's1', node: 'work', summary: 'wrote it' } }];
+  const d = decideFork(given(...ended, { ...taken, data: { ...taken.data, at: 8 } } as RunEvent), fork({ atSeq: 8, then: given(...ended) }));
+  t.deepEqual(isRight(d) && d.right[0]!.type === 'RunCreated' ? d.right[0]!.data.forkedFrom?.session : null, { harness: 'claude', node: 'work', sessionId: 'sess-1', totals: { costUsd: 0.5 } });
+});
