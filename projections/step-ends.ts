@@ -43,6 +43,10 @@ export const evolveStepEnds = (v: StepEndsView, e: RunEvent & { seq: number }, e
     }
     case 'SnapshotFailed':
       return { ...(v.stepEnds ? { stepEnds: v.stepEnds } : {}), ...(v.snapshotDue && v.snapshotDue.at !== e.data.at ? { snapshotDue: v.snapshotDue } : {}) };
+    // once another step has started, the worktree is no longer as the step end left it: a snapshot
+    // still due then (a journal from before snapshots) is never taken
+    case 'StepStarted':
+      return v.stepEnds ? { stepEnds: v.stepEnds } : {};
     default:
       return v;
   }
