@@ -4,6 +4,7 @@ import type { HarnessName, Workflow } from '../lib/workflows/model.js';
 import type { StartedBy } from '../lib/service-api.js';
 import { findNode, nextNodeId, startNode } from '../lib/workflows/model.js';
 import { addTurn, NO_USAGE, type RunUsage } from './run-usage.js';
+import { evolveWatch, type PullRequestWatch } from './pr-watch.js';
 import { evolveStepEnds, type StepEndsView } from './step-ends.js';
 
 // The run's state: one fold over its journal. Every command decides against it and every view is
@@ -119,6 +120,8 @@ export interface RunState extends StepEndsView {
   readonly budgetUsd?: number;
   /** why the run is paused, while it is (optional: snapshots from before it lack it) */
   readonly pauseReason?: string;
+  /** the pull request loop of a deliver step with watch=true (projections/pr-watch.ts) */
+  readonly prWatch?: PullRequestWatch;
   /** a fork: the run and step end it was made from, and what it took over from there */
   readonly forkedFrom?: ForkedFrom;
 }
@@ -257,6 +260,10 @@ export const evolveRun = (s: RunState, e: RunEvent): RunState => {
     case 'AttemptKept': return { ...s, kept: { at: s.updatedAt, archived: e.data.archived ?? [] } };
     case 'UsageRecorded': return { ...s, usage: addTurn(s.usage ?? NO_USAGE, e.data, s.updatedAt) };
     case 'BudgetRaised': return { ...s, budgetUsd: e.data.budgetUsd };
+    case 'PullRequestWatchStarted': case 'PullRequestCycleStarted': case 'PullRequestCycleEnded': case 'PullRequestThreadsAnswered': case 'PullRequestLoopLimitReached': {
+      const prWatch = evolveWatch(s.prWatch, e);
+      return prWatch ? { ...s, prWatch } : s;
+    }
     case 'SnapshotTaken': return s;
     case 'SnapshotFailed': return s;
   }

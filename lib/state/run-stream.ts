@@ -13,8 +13,9 @@ import { EventStream, type StreamKind } from './event-stream.js';
 // 7: attempts (sibling runs started together), which one was kept, and the checkouts an archive removed
 // 7 (second branch): runs keep their usage (UsageRecorded), budget and pause reason
 // 8: both sevens together
-// 9: step ends with their worktree snapshots (stepEnds, snapshotDue) and forks (forkedFrom)
-const SNAPSHOT_VERSION = 9;
+// 9: runs keep the pull request loop of a watching deliver step (prWatch)
+// 10: step ends with their worktree snapshots (stepEnds, snapshotDue) and forks (forkedFrom)
+const SNAPSHOT_VERSION = 10;
 
 export type RunStreams = EventStream<RunState, RunEvent>;
 
