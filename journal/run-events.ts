@@ -39,6 +39,18 @@ const UsageCostCodec = t.union([
   t.type({ _tag: t.literal('Priced'), usd: t.number }),
   t.type({ _tag: t.literal('Unknown'), why: t.string }),
 ]);
+// A fork starts from a step end of another run (lib/service/forks.ts): the run and the seq of that
+// step end, the node it starts at and the previous step's outcome as the source had them there, each
+// folder's snapshot to restore (and the source's base, so diffs compare against the same base), the
+// agent session to fork, and a summary of the source's thread for a CLI that cannot fork one.
+const ForkSnapshotCodec = t.type({ folder: t.string, commit: t.string, base: t.string });
+const ForkedFromCodec = withOptional(
+  {
+    run: t.string, at: t.number, step: t.string, node: t.string, snapshots: t.array(ForkSnapshotCodec), thread: t.string,
+    previous: t.type({ node: t.string, outcome: oneOf(['success', 'failure', 'interrupted'] as const), summary: t.string }),
+  },
+  { note: t.string, session: withOptional({ harness: Harness, node: t.string, sessionId: t.string }, { totals: SessionTotalsCodec }) },
+);
 const PullRequestCodec = t.type({ repository: t.string, number: t.number, url: t.string });
 // The pull request loop (lib/engine/pr-loop.ts): what started a cycle, and what came of it.
 // A cause names what it answers (the head commit, the thread ids), so it is taken up once.
@@ -66,7 +78,7 @@ const StartedByCodec = t.type({
 export const RUN_EVENT_CODECS = {
   RunCreated: withOptional(
     { runId: t.string, projectId: t.string, title: t.string, goal: t.string, workflow: WorkflowCodec, inputs: t.record(t.string, t.string), ...By },
-    { harness: Harness, model: t.string, startedBy: StartedByCodec, restartOf: t.string, continues: ContinuesCodec, attempt: AttemptCodec, budgetUsd: t.number, ...Why },
+    { harness: Harness, model: t.string, startedBy: StartedByCodec, restartOf: t.string, continues: ContinuesCodec, attempt: AttemptCodec, budgetUsd: t.number, forkedFrom: ForkedFromCodec, ...Why },
   ),
   RunQueued: withOptional(By, Why),
   RunMovedToFront: withOptional({ priority: t.number, ...By }, Why),
@@ -159,6 +171,11 @@ export const RUN_EVENT_CODECS = {
   PullRequestCycleEnded: t.type({ stepId: t.string, cycle: t.number, result: CycleResultCodec }),
   PullRequestThreadsAnswered: t.type({ stepId: t.string, cycle: t.number, replied: t.array(t.string), resolved: t.array(t.string) }),
   PullRequestLoopLimitReached: t.type({ stepId: t.string, cause: CycleCauseCodec, reason: t.string }),
+  // the worktree of one folder as the step that ended at seq `at` left it: a commit under `ref`
+  // (lib/git/snapshot.ts), taken before the next step starts; a fork restores it
+  SnapshotTaken: t.type({ stepId: t.string, node: t.string, at: t.number, folder: t.string, commit: t.string, ref: t.string }),
+  // a snapshot that could not be taken: noted (the thread shows it), never a reason to fail the run
+  SnapshotFailed: t.type({ stepId: t.string, node: t.string, at: t.number, folder: t.string, reason: t.string }),
 } as const;
 
 type Codecs = typeof RUN_EVENT_CODECS;
@@ -175,6 +192,7 @@ export type CycleCause = t.TypeOf<typeof CycleCauseCodec>;
 export type CycleResult = t.TypeOf<typeof CycleResultCodec>;
 export type FailingCheck = t.TypeOf<typeof FailingCheckCodec>;
 export type ReviewThread = t.TypeOf<typeof ReviewThreadCodec>;
+export type ForkedFrom = t.TypeOf<typeof ForkedFromCodec>;
 
 // Events that only add to the thread or log: they do not move the run's position, so a control
 // taken from a view stays valid while the agent keeps talking.
@@ -194,6 +212,8 @@ export const QUIET_EVENTS: ReadonlySet<RunEventType> = new Set([
   'UsageRecorded',
   // replies on review threads are what the host shows, not where the run stands
   'PullRequestThreadsAnswered',
+  // a snapshot records the worktree at a step end; the run stands where the step end put it
+  'SnapshotTaken', 'SnapshotFailed',
 ]);
 
 export const runEvent = <K extends RunEventType>(type: K, data: t.TypeOf<Codecs[K]>): RunEvent => ({ type, data }) as RunEvent;

@@ -98,6 +98,29 @@ export interface RunDetail extends RunSummary {
   readonly pauseReason?: string;
   /** why a queued run is not started although a slot may be free (its project's daily budget) */
   readonly waiting?: string;
+  /** a fork: the run and step end (seq, step) it was made from, and the note it was given */
+  readonly forkedFrom?: ForkLink;
+  /** the forks made of this run, oldest first (only when there are any) */
+  readonly forks?: readonly string[];
+  /** the step ends a fork can start from (each folder snapshotted), oldest first (only when there are any) */
+  readonly forkable?: readonly { readonly at: number; readonly stepId: string; readonly node: string; readonly outcome: 'success' | 'failure' }[];
+}
+
+export interface ForkLink {
+  readonly run: string;
+  readonly at: number;
+  readonly step: string;
+  readonly note?: string;
+}
+
+/** POST /api/runs/{id}/forks and fork_run, decoded */
+export interface ForkInput {
+  readonly at: number;
+  readonly goal?: string;
+  readonly harness?: HarnessName;
+  readonly model?: string;
+  readonly note?: string;
+  readonly reason?: string;
 }
 
 export interface PullRequestLoopView {
@@ -206,6 +229,8 @@ export interface ServiceApi {
   control(runId: string, input: ControlInput, by: Actor): Outcome<{ outcome: 'Applied' | 'Stale'; run: RunDetail }>;
   /** a new run continuing an ended one on its branch and worktrees; `review`: a review's message text (reviews of ended runs) */
   followUp(runId: string, what: FollowUpWhat, by: Actor): Outcome<{ runId: string }>;
+  /** a new run from a step end of this one (lib/service/forks.ts) */
+  fork(runId: string, input: ForkInput, by: Actor): Outcome<{ runId: string }>;
   reviseGoal(runId: string, goal: string, reason: string | undefined, by: Actor): Outcome<{ run: RunDetail; goal: string }>;
   message(runId: string, text: string, delivery: 'Resume' | 'Hold', reason: string | undefined, by: Actor): Outcome<{ run: RunDetail; delivered: boolean; detail: string | null }>;
   answer(runId: string, questionId: string, answer: string | readonly string[], reason: string | undefined, by: Actor): Outcome<{ run: RunDetail; question: string; delivered: boolean; detail: string | null }>;

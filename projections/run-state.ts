@@ -1,10 +1,11 @@
-import type { Attempt, Checkout, Continues, ReviewComment, RunEvent } from '../journal/run-events.js';
+import type { Attempt, Checkout, Continues, ForkedFrom, ReviewComment, RunEvent } from '../journal/run-events.js';
 import { QUIET_EVENTS } from '../journal/run-events.js';
 import type { HarnessName, Workflow } from '../lib/workflows/model.js';
 import type { StartedBy } from '../lib/service-api.js';
 import { findNode, nextNodeId, startNode } from '../lib/workflows/model.js';
 import { addTurn, NO_USAGE, type RunUsage } from './run-usage.js';
 import { evolveWatch, type PullRequestWatch } from './pr-watch.js';
+import { evolveStepEnds, type StepEndsView } from './step-ends.js';
 
 // The run's state: one fold over its journal. Every command decides against it and every view is
 // read from it. It is also the snapshot stored beside the journal, so it holds plain JSON only.
@@ -47,7 +48,7 @@ export interface OpenQuestion {
   readonly allowText: boolean;
 }
 
-export interface RunState {
+export interface RunState extends StepEndsView {
   readonly runId: string;
   readonly projectId: string;
   readonly title: string;
@@ -133,6 +134,8 @@ export interface RunState {
   readonly pauseReason?: string;
   /** the pull request loop of a deliver step with watch=true (projections/pr-watch.ts) */
   readonly prWatch?: PullRequestWatch;
+  /** a fork: the run and step end it was made from, and what it took over from there */
+  readonly forkedFrom?: ForkedFrom;
 }
 
 export interface RunMerge { readonly folder: string; readonly method: string; readonly base: string; readonly commit: string; readonly at: string }
@@ -226,6 +229,8 @@ export const createdState = (e: Extract<RunEvent, { type: 'RunCreated' }>, at: s
   harnessOverride: null, checkouts: null, archived: false, resolved: false, pullRequests: [], restartOf: e.data.restartOf ?? null, restartedAs: null, stepCount: 0,
   seq: 0, position: 0, unreadable: null, ...(e.data.continues ? { continues: e.data.continues } : {}), ...(e.data.attempt ? { attempt: e.data.attempt } : {}),
   ...(e.data.budgetUsd !== undefined ? { budgetUsd: e.data.budgetUsd } : {}),
+  // a fork stands where its source stood after the step it was made from
+  ...(e.data.forkedFrom ? { forkedFrom: e.data.forkedFrom, node: e.data.forkedFrom.node, previous: e.data.forkedFrom.previous } : {}),
   ...(e.data.by.kind === 'supervisor' && e.data.by.name ? { startedBySupervisor: e.data.by.name } : {}),
 });
 
@@ -294,12 +299,16 @@ export const evolveRun = (s: RunState, e: RunEvent): RunState => {
       const prWatch = evolveWatch(s.prWatch, e);
       return prWatch ? { ...s, prWatch } : s;
     }
+    case 'SnapshotTaken': return s;
+    case 'SnapshotFailed': return s;
   }
 };
 
 /** Folds stored events onto a state, keeping seq, position and the time of the last change. */
 export const applyStored = (s: RunState, e: RunEvent & { seq: number; at: string }): RunState => {
-  const next = evolveRun({ ...s, updatedAt: e.at }, e);
+  const folded = evolveRun({ ...s, updatedAt: e.at }, e);
+  const { snapshotDue: _due, stepEnds: _ends, ...rest } = folded;
+  const next = { ...rest, ...evolveStepEnds(folded, e, s.step !== null && folded.step === null) };
   return { ...next, seq: e.seq, updatedAt: e.at, position: QUIET_EVENTS.has(e.type) ? s.position : e.seq };
 };
 

@@ -7,6 +7,7 @@ import { outcomeOf, phaseOf, standingOf } from './standing.js';
 import { usageOfRun } from './run-usage.js';
 import { budgetText } from '../commands/budget.js';
 import { loopView } from './pr-watch-view.js';
+import { forkViews } from './fork-views.js';
 
 // The three shapes a run is read in. All are plain functions of the run state.
 
@@ -100,5 +101,6 @@ export const runDetail = (s: RunState, project: ProjectView | undefined, step: S
     ...(s.budgetUsd !== undefined ? { budget: { budgetUsd: s.budgetUsd, text: budgetText(s) } } : {}),
     ...(s.paused && s.pauseReason ? { pauseReason: s.pauseReason } : {}),
     ...(waiting ? { waiting } : {}),
+    ...forkViews(s),
   };
 };

@@ -96,6 +96,8 @@ export const threadRow = (e: RunEvent): Omit<ThreadRow, 'id' | 'at'> | null => {
     case 'AttemptKept': return control(`kept over the other attempts${e.data.archived?.length ? ` (archived ${e.data.archived.join(', ')})` : ''}`, e.data);
     case 'PullRequestWatchStarted': case 'PullRequestCycleStarted': case 'PullRequestCycleEnded': case 'PullRequestThreadsAnswered': case 'PullRequestLoopLimitReached':
       return { kind: 'note', author: 'service', text: cycleRow(e), stepId: e.data.stepId };
+    case 'SnapshotFailed': return { kind: 'note', author: 'service', text: `could not snapshot folder ${e.data.folder} after step ${e.data.node} (a fork cannot start there): ${e.data.reason}`, stepId: e.data.stepId };
+    case 'SnapshotTaken':
     case 'RunQueued': case 'RunStarted': case 'WorktreesPrepared': case 'WorktreesRemoved': case 'StepSessionStarted': case 'StepProcessStarted':
     case 'OutcomeReported': case 'MessageDelivered':
     // a turn's usage is shown with its step (the step header), not as a row of its own

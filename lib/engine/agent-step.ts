@@ -27,7 +27,8 @@ export const runAgentStep = (ctx: EngineContext, run: RunState, node: StepNode):
   const settings = deps.stepSettings(run, node);
   const harness = settings.harness.value;
   const interrupted = run.previous?.node === node.id && run.previous.outcome === 'interrupted' ? run.sessions[node.id] : undefined;
-  const resumeSession = interrupted ?? continuedSession(run, harness);
+  const continued = interrupted ? undefined : continuedSession(run, harness);
+  const resumeSession = interrupted ?? continued?.sessionId;
   const prompt = turnPrompt(deps, run, node, interrupted !== undefined, continuedThread(run, resumeSession !== undefined));
   const fallback = deps.windows.limit(harness) ? fallbackFor(deps, run, harness) : undefined;
   if (fallback && ctx.apply(run.runId, (s) => decideQuotaSwitch(s, { from: harness, to: fallback }))) {
@@ -65,7 +66,7 @@ export const runAgentStep = (ctx: EngineContext, run: RunState, node: StepNode):
     onProcess: (p) => ctx.apply(run.runId, (s) => (s.step?.stepId === stepId ? accept({ type: 'StepProcessStarted', data: { stepId, ...p } }) : nothing())),
   };
   const totals = resumeSession ? sessionTotalsOf(run, resumeSession) : undefined;
-  let current = adapter.startTurn({ ...base, prompt, ...(resumeSession ? { resumeSession } : {}), ...(totals ? { sessionTotals: totals } : {}) });
+  let current = adapter.startTurn({ ...base, prompt, ...(resumeSession ? { resumeSession } : {}), ...(totals ? { sessionTotals: totals } : {}), ...(continued?.fork ? { forkSession: true } : {}) });
   ctx.live.add(stepId, { runId: run.runId, abort, send: (text) => current.send(text), hold: (held) => current.holdWatchdog?.(held) });
   const next = (p: string, session: string, totals?: SessionTotals): Turn => (current = adapter.startTurn({ ...base, prompt: p, resumeSession: session, ...(totals ? { sessionTotals: totals } : {}) }));
   const of: TurnOf = { runId: run.runId, stepId, node: node.id, harness, ...(settings.model.value ? { model: settings.model.value } : {}), ...(resumeSession ? { sessionId: resumeSession } : {}) };

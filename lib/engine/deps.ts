@@ -34,7 +34,17 @@ export interface EngineDeps {
   readonly worktrees: {
     create(runId: string, folders: ProjectView['folders']): Promise<Checkout[]>;
     remove(runId: string, checkouts: readonly Checkout[]): Promise<void>;
+    /** a fork's: its branch at each snapshot's parent, the snapshot's state restored (idempotent) */
+    createFork(runId: string, folders: ProjectView['folders'], snapshots: readonly { folder: string; commit: string; base: string }[]): Promise<Checkout[]>;
   };
+  readonly snapshots: {
+    /** the worktree's state as a commit under ref (lib/git/snapshot.ts) */
+    take(directory: string, ref: string): Promise<string>;
+    /** deletes the run's snapshot refs in these repositories */
+    drop(runId: string, repos: readonly string[]): Promise<void>;
+  };
+  /** a test fixture's crash point (SVC_FORK_PROBE_MODULE); nothing in production */
+  probe?(point: string): void;
   deliver(run: RunState, node: StepNode): Promise<PullRequestRef>;
   /** the run's own tool server: its URL, and a fresh token valid while the step runs */
   runTools(runId: string, stepId: string): { url: string; token: string; revoke(): void };

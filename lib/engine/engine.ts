@@ -21,6 +21,7 @@ import { LiveTurns } from './live-turns.js';
 import { nextEffect, type Effect } from './next-effect.js';
 import { watchPullRequest } from './pr-loop.js';
 import { runCommandStep, runDeliverStep, runGateStep, runWaitStep } from './other-steps.js';
+import { dropSnapshots, takeStepSnapshots } from './snapshots.js';
 
 // The process manager: it reacts to appended events, gives queued runs a slot under the cap, and
 // carries out each run's next effect, recording every outcome as new events.
@@ -40,6 +41,8 @@ const changesRunCap = (e: Stored): boolean => e.type === 'SettingChanged' && (e.
 export class Engine {
   private readonly ctx: EngineContext;
   private readonly pending = new Set<string>();
+  /** runs whose step end is being snapshotted */
+  private readonly snapshotting = new Set<string>();
   /** steps whose leftover processes are being ended before they are recorded as interrupted */
   private readonly recovering = new Set<string>();
   private readonly work = new Set<Promise<unknown>>();
@@ -146,6 +149,7 @@ export class Engine {
     if (e.type === 'QuestionAsked') this.live.forRun(s.runId, s.step?.stepId)?.hold?.(true);
     if (e.type === 'QuestionAnswered' || e.type === 'QuestionWithdrawn') this.live.forRun(s.runId, s.step?.stepId)?.hold?.(false);
     if (e.type === 'RunArchived' && s.checkouts) void this.ctx.track(this.removeWorktrees(s));
+    if (e.type === 'RunArchived' && s.stepEnds?.some((x) => x.snapshots.length > 0)) void this.ctx.track(dropSnapshots(this.ctx, s));
   }
 
   // A step in flight when the service stopped: its CLI may still be running (no lifeline if the
@@ -178,6 +182,16 @@ export class Engine {
     }
   }
 
+  private async snapshot(s: RunState, due: { stepId: string; node: string; at: number }): Promise<void> {
+    this.snapshotting.add(s.runId);
+    try {
+      await takeStepSnapshots(this.ctx, s, due);
+    } finally {
+      this.snapshotting.delete(s.runId);
+      this.kick(s.runId);
+    }
+  }
+
   /** Drive a run once the current burst of appends is over. */
   kick(runId: string): void {
     if (this.pending.has(runId) || this.stopped) return;
@@ -185,7 +199,7 @@ export class Engine {
     queueMicrotask(() => {
       this.pending.delete(runId);
       const s = this.deps.runs.get(runId);
-      if (s && !this.stopped) this.perform(s, nextEffect(s, { preparing: this.live.preparing.has(runId), isLive: (id) => this.live.isLive(id) || this.recovering.has(id), isArmed: (id) => this.live.isArmed(id) }));
+      if (s && !this.stopped) this.perform(s, nextEffect(s, { preparing: this.live.preparing.has(runId), snapshotting: this.snapshotting.has(runId), isLive: (id) => this.live.isLive(id) || this.recovering.has(id), isArmed: (id) => this.live.isArmed(id) }));
     });
   }
 
@@ -193,6 +207,7 @@ export class Engine {
     switch (effect._tag) {
       case 'None': return;
       case 'Prepare': return void this.ctx.track(this.prepare(s));
+      case 'Snapshot': return void this.ctx.track(this.snapshot(s, effect));
       case 'Recover': return void this.ctx.track(this.recover(s, effect.stepId));
       case 'ArmWait':
         this.live.arm(effect.stepId, (signal) => this.deps.sleepUntil(new Date(effect.endsAt), signal), () =>
@@ -225,7 +240,10 @@ export class Engine {
     this.live.preparing.add(s.runId);
     try {
       if (!project) throw new Error(`project ${s.projectId} no longer exists`);
-      const checkouts = s.continues ? continuedCheckouts(s.continues) : await this.deps.worktrees.create(s.runId, project.folders);
+      const checkouts = s.continues ? continuedCheckouts(s.continues)
+        : s.forkedFrom ? await this.deps.worktrees.createFork(s.runId, project.folders, s.forkedFrom.snapshots)
+        : await this.deps.worktrees.create(s.runId, project.folders);
+      if (s.forkedFrom) this.deps.probe?.('fork:worktrees-made');
       this.ctx.log(s.runId, `worktrees ready: ${checkouts.map((c) => c.directory).join(', ')}${s.continues ? ` (those of run ${s.continues.runId}, continued)` : ''}`);
       this.ctx.apply(s.runId, (r) => decideRecordWorktrees(r, checkouts));
     } catch (err) {

@@ -9,6 +9,7 @@ import { overBudget } from '../../commands/budget.js';
 export type Effect =
   | { readonly _tag: 'None' }
   | { readonly _tag: 'Prepare' }
+  | { readonly _tag: 'Snapshot'; readonly stepId: string; readonly node: string; readonly at: number }
   | { readonly _tag: 'Recover'; readonly stepId: string }
   | { readonly _tag: 'ArmWait'; readonly stepId: string; readonly endsAt: string }
   /** a deliver step that watches its pull request, with no watch live in this process (lib/engine/pr-loop.ts) */
@@ -20,6 +21,8 @@ export type Effect =
 
 export interface InFlight {
   readonly preparing: boolean;
+  /** the run's snapshots of its last step end are being taken */
+  readonly snapshotting?: boolean;
   isLive(stepId: string): boolean;
   isArmed(stepId: string): boolean;
 }
@@ -44,6 +47,8 @@ const stepEffect = (s: RunState, f: InFlight): Effect => {
 export const nextEffect = (s: RunState, f: InFlight): Effect => {
   if (s.lifecycle !== 'active' || s.unreadable) return NONE;
   if (!s.checkouts) return f.preparing ? NONE : { _tag: 'Prepare' };
+  // the worktree as the step left it, before anything (the next step, the run's end) moves on
+  if (s.snapshotDue && !s.step) return f.snapshotting ? NONE : { _tag: 'Snapshot', ...s.snapshotDue };
   if (s.step) return stepEffect(s, f);
   if (s.paused) return NONE;
   const node = currentNodeOf(s);

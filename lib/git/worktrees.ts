@@ -93,10 +93,10 @@ const clearLeftovers = async (repo: string, dir: string): Promise<'reuse' | 'add
   return 'add';
 };
 
-const createOne = async (home: string, runId: string, f: ProjectFolder): Promise<RunCheckout> => {
+const createOne = async (home: string, runId: string, f: ProjectFolder, start?: string): Promise<RunCheckout> => {
   const directory = worktreeDir(home, runId, f.name);
   const branch = runBranchName(runId);
-  const head = await headCommit(f);
+  const head = start ?? (await headCommit(f));
   const baseBranch = await currentBranch(f.path);
   const step = await clearLeftovers(f.path, directory);
   const base = await ensureBranch(f.path, branch, head);
@@ -113,7 +113,7 @@ const createOne = async (home: string, runId: string, f: ProjectFolder): Promise
  * Gives the run a branch `svc/<runId>` (from each folder's current HEAD commit) and a worktree
  * at worktreeDir, per folder, in order. Safe to call again after a crash: what exists is reused.
  */
-export const createRunWorktrees = async (home: string, runId: string, folders: readonly ProjectFolder[]): Promise<RunCheckout[]> => {
+export const createRunWorktrees = async (home: string, runId: string, folders: readonly ProjectFolder[], startAt?: ReadonlyMap<string, string>): Promise<RunCheckout[]> => {
   folders.forEach((f) => assertFolderName(f.name));
   const names = folders.map((f) => f.name);
   const twice = names.find((n, i) => names.indexOf(n) !== i);
@@ -121,7 +121,8 @@ export const createRunWorktrees = async (home: string, runId: string, folders: r
   ensurePrivateDir(join(home, 'worktrees'));
   ensurePrivateDir(runWorktreesDir(home, runId));
   const checkouts: RunCheckout[] = [];
-  for (const f of folders) checkouts.push(await createOne(home, runId, f));
+  // startAt: a fork's commit per folder (its snapshot's parent) instead of the folder's HEAD
+  for (const f of folders) checkouts.push(await createOne(home, runId, f, startAt?.get(f.name)));
   return checkouts;
 };
 

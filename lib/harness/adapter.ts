@@ -32,6 +32,8 @@ export interface TurnInput {
   readonly tools: ToolAccess;
   /** continue this session/thread with `prompt` as the next user message */
   readonly resumeSession?: string;
+  /** with resumeSession: continue a copy of the session under a new id, leaving the original as it was (a fork; claude only) */
+  readonly forkSession?: boolean;
   /** with resumeSession: the running totals the CLI reported at the end of that session's last recorded turn */
   readonly sessionTotals?: SessionTotals;
   /** the run's own tool server (ask_question, report_outcome): MCP over Streamable HTTP */

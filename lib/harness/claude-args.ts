@@ -40,6 +40,7 @@ export const claudeArgs = (input: TurnInput): string[] => [
   ...(input.model ? ['--model', input.model] : []),
   ...(input.systemPrompt ? ['--append-system-prompt', input.systemPrompt] : []),
   ...(input.resumeSession ? ['--resume', input.resumeSession] : []),
+  ...(input.resumeSession && input.forkSession ? ['--fork-session'] : []),
 ];
 
 export const claudeUserLine = (text: string): string =>

@@ -58,6 +58,8 @@ export const opencodeArgs = (input: TurnInput): string[] => [
   'ERROR',
   ...(input.model ? ['--model', input.model] : []),
   ...(input.resumeSession ? ['--session', input.resumeSession] : []),
+  // a fork's first turn continues a copy of the source's session (opencode run --fork)
+  ...(input.resumeSession && input.forkSession ? ['--fork'] : []),
   '--',
   opencodePrompt(input),
 ];

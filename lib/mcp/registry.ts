@@ -3,7 +3,7 @@ import type { Tool } from './tool.js';
 import { exportRun, getRun, listProjects, listRuns, waitForRun } from './tools/reading-runs.js';
 import { readRunHistory, readRunLog, readRunThread } from './tools/reading-pages.js';
 import { listWorkflows, readPullRequest, readRunWorktree, readWorkflow, validateWorkflow } from './tools/reading-more.js';
-import { followUpRun, startRun } from './tools/starting.js';
+import { followUpRun, forkRun, startRun } from './tools/starting.js';
 import { controlRun, openPullRequest, reviseGoal, secureRunWork } from './tools/controlling.js';
 import { answerQuestion, messageRun, submitReview } from './tools/messaging.js';
 import { archiveRun, keepAttempt, resolveRun } from './tools/archiving.js';
@@ -13,7 +13,7 @@ import { changeSetting } from './tools/settings.js';
 export const TOOLS: readonly Tool[] = [
   listRuns, getRun, listProjects, readRunThread, readRunHistory, readRunLog, exportRun,
   listWorkflows, readWorkflow, validateWorkflow, waitForRun, readPullRequest, readRunWorktree,
-  startRun, followUpRun,
+  startRun, followUpRun, forkRun,
   controlRun, reviseGoal, secureRunWork, openPullRequest,
   messageRun, answerQuestion, submitReview,
   archiveRun, resolveRun, keepAttempt,

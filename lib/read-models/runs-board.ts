@@ -30,6 +30,8 @@ export type BoardRow = ReturnType<typeof listedRun> & {
   readonly chain?: string;
   /** a run waiting on a harness's quota window ("waiting: claude limited until 14:05"); absent otherwise */
   readonly waitingOn?: QuotaWaitingOn;
+  /** a fork: the run and step end it was made from (the board shows forks under their source) */
+  readonly forkOf?: { readonly run: string; readonly step: string; readonly at: number };
   /** one of several attempts at the goal (the board shows a group as one card), and whether it was kept */
   readonly attempt?: Attempt & { readonly kept: boolean; readonly costUsd: number | null };
   /** why a paused run is paused (e.g. `budget: spent $x of $y budget`) */
@@ -60,6 +62,7 @@ const extra = (s: RunState) => ({
   ...waitingOn(s),
   ...(s.attempt ? { attempt: { ...s.attempt, kept: s.kept !== undefined, costUsd: runCostUsd(s) } } : {}),
   ...(s.paused && s.pauseReason ? { pauseReason: s.pauseReason } : {}),
+  ...(s.forkedFrom ? { forkOf: { run: s.forkedFrom.run, step: s.forkedFrom.step, at: s.forkedFrom.at } } : {}),
 });
 
 const waitingOn = (s: RunState): { waitingOn?: QuotaWaitingOn } => {

@@ -17,6 +17,7 @@ import type { Settings } from '../settings/model.js';
 import type { SingleStream } from '../state/event-stream.js';
 import type { LogStore } from '../state/log-store.js';
 import type { RunStreams } from '../state/run-stream.js';
+import type { ForkLinks } from '../read-models/fork-links.js';
 import { resolveStepSettings, toolClasses } from '../workflows/step-settings.js';
 import type { ProjectSpend } from '../usage/project-spend.js';
 import { queueHold } from '../../commands/engine-steps.js';
@@ -50,6 +51,10 @@ export interface ServiceCore {
   readonly supervisors: Supervisors;
   /** each project's known spend per local day, kept current from UsageRecorded (daily budgets) */
   readonly spend: ProjectSpend;
+  /** which runs were forked from which (lib/read-models/fork-links.ts) */
+  readonly forks: ForkLinks;
+  /** a test fixture's crash point inside forking (SVC_FORK_PROBE_MODULE); absent in production */
+  readonly probe?: (point: string) => void;
   baseUrl: string;
   /** each harness's quota window (lib/service/harness-windows.ts) */
   readonly harnessWindows: HarnessWindowStream;
@@ -87,7 +92,10 @@ export const queueHoldOf = (core: ServiceCore, s: RunState): string | undefined 
   return queueHold({ held: 0, cap: 1, project: { dailyBudgetUsd: project.dailyBudgetUsd, spentTodayUsd: core.spend.spent(s.projectId, localDay(core.now())) } }) ?? undefined;
 };
 
-export const detailOf = (core: ServiceCore, s: RunState): RunDetail => runDetail(s, projectOf(core, s), stepFacts(core, s), core.supervisors.ownerOf(s), queueHoldOf(core, s));
+export const detailOf = (core: ServiceCore, s: RunState): RunDetail => {
+  const forks = core.forks.of(s.runId);
+  return { ...runDetail(s, projectOf(core, s), stepFacts(core, s), core.supervisors.ownerOf(s), queueHoldOf(core, s)), ...(forks.length ? { forks } : {}) };
+};
 export const summaryOf = (core: ServiceCore, s: RunState): RunSummary => runSummary(s, projectOf(core, s));
 
 export const availabilityText = (a: Availability | undefined): string | null =>

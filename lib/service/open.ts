@@ -14,6 +14,9 @@ import { localDay } from '../supervisors/model.js';
 import { LiveTurns } from '../engine/live-turns.js';
 import { RunToolsBackend } from '../engine/run-tools-backend.js';
 import { createRunWorktrees, removeRunWorktrees } from '../git/worktrees.js';
+import { createForkWorktrees } from '../git/fork-worktrees.js';
+import { ForkLinks } from '../read-models/fork-links.js';
+import { deleteSnapshotRefs, takeSnapshot } from '../git/snapshot.js';
 import type { HarnessAdapter } from '../harness/adapter.js';
 import { createAdapters } from '../harness/registry.js';
 import { recheckHarnesses } from './start-readiness.js';
@@ -74,6 +77,14 @@ export const loadHarnesses = async (): Promise<Record<HarnessName, HarnessAdapte
   return m.createAdapters();
 };
 
+// a test fixture that may end the process at named points of a fork (spec/fixtures/fork-probe):
+// configured only by SVC_FORK_PROBE_MODULE, so production has no such points at all
+const loadProbe = async (): Promise<((point: string) => void) | undefined> => {
+  const module = process.env['SVC_FORK_PROBE_MODULE'];
+  if (!module) return undefined;
+  return ((await import(pathToFileURL(module).href)) as { probe(point: string): void }).probe;
+};
+
 const version = (): string => (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
 
 // The engine is held here, by the root that starts and stops it, not by the facade or its core:
@@ -107,12 +118,14 @@ export const openService = async (o: OpenOptions): Promise<Service> => {
   const clock = o.clock ?? realClock;
   const spend = new ProjectSpend(runs.all(), (runId) => runs.get(runId)?.projectId);
   spend.follow(journal);
+  const probe = await loadProbe();
   const core: ServiceCore = {
     home: o.home, version: version(), store, journal, runs, logs: new LogStore(store),
     projects, supervisors, spend,
     settings, workflows: workflowsFrom(catalog), harnesses: await loadHarnesses(), availability: new Map(), runTools,
     turns: live, baseUrl: o.baseUrl ?? '', now: () => new Date(), newId,
     harnessWindows: openHarnessWindows(journal), clock,
+    forks: new ForkLinks(runs, journal), ...(probe ? { probe } : {}),
   };
   const service = new Service(core, catalog, new Triggers(triggerPort(core), clock));
   parts.set(service, { live, engine: null });
@@ -140,7 +153,13 @@ export const startEngine = (service: Service): void => {
     worktrees: {
       create: (runId, folders) => createRunWorktrees(core.home, runId, folders),
       remove: (runId, checkouts) => removeRunWorktrees(core.home, runId, checkouts.map((c) => ({ name: c.folder, path: c.path }))),
+      createFork: (runId, folders, snapshots) => createForkWorktrees(core.home, runId, folders, snapshots, core.probe),
     },
+    snapshots: {
+      take: takeSnapshot,
+      drop: async (runId, repos) => { for (const repo of repos) await deleteSnapshotRefs(repo, runId); },
+    },
+    ...(core.probe ? { probe: core.probe } : {}),
     deliver: deliverRun(() => core.settings.current.codeHost),
     runTools: (runId, stepId) => { const t = core.runTools.issue(runId, stepId); return { url: `${core.baseUrl}/run-tools/${runId}/mcp`, token: t.token, revoke: t.revoke }; },
     newId, now: () => core.clock.now(),

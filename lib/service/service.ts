@@ -9,7 +9,7 @@ import { ReleaseCheck } from '../release/check.js';
 import { packageId } from '../release/package-name.js';
 import type { Catalog } from '../workflows/catalog.js';
 import type { Triggers } from '../triggers/triggers.js';
-import type { Actor, ControlInput, FollowUpWhat, HttpRun, ProjectView, RunSummary, ServiceApi, StartRunInput } from '../service-api.js';
+import type { Actor, ControlInput, FollowUpWhat, ForkInput, HttpRun, ProjectView, RunSummary, ServiceApi, StartRunInput } from '../service-api.js';
 import type { SettingChange, SettingSource } from '../settings/model.js';
 import { detailOf, queueHoldOf, summaryOf, type ServiceCore } from './core.js';
 import { usageOfRun } from '../../projections/run-usage.js';
@@ -20,6 +20,7 @@ import * as commands from './run-commands.js';
 import { followUp } from './follow-ups.js';
 import { keepAttempt } from './attempts.js';
 import { compareRuns } from '../read-models/compare.js';
+import { fork } from './forks.js';
 import { readPullRequest, readRunWorktree, secureRunWork } from './run-git.js';
 import { openPullRequest, pullRequestDraft, type OpenPullRequestInput } from './ship-pr.js';
 import { mergeRun, updateRunFromBase } from './ship-local.js';
@@ -116,6 +117,7 @@ export class Service implements ServiceApi {
   startNeeds(q: { project: string; workflow?: string; harness?: HarnessName }) { return startNeeds(this.core, q); }
   control(runId: string, input: ControlInput, by: Actor) { return commands.control(this.core, runId, input, by); }
   followUp(runId: string, what: FollowUpWhat, by: Actor) { return followUp(this.core, runId, what, by); }
+  fork(runId: string, input: ForkInput, by: Actor) { return fork(this.core, runId, input, by); }
   reviseGoal(runId: string, goal: string, reason: string | undefined, by: Actor) { return commands.reviseGoal(this.core, runId, goal, reason, by); }
   message(runId: string, text: string, delivery: 'Resume' | 'Hold', reason: string | undefined, by: Actor) { return commands.message(this.core, runId, text, delivery, reason, by); }
   answer(runId: string, questionId: string, answer: string | readonly string[], reason: string | undefined, by: Actor) { return commands.answer(this.core, runId, questionId, answer, reason, by); }

@@ -15,7 +15,9 @@ import { EventStream, type StreamKind } from './event-stream.js';
 // 8: both sevens together
 // 9: runs keep the pull request loop of a watching deliver step (prWatch)
 // 10: quota waits (a step's quota), the quota hits in a row, and the queue holding a run for a harness's window
-const SNAPSHOT_VERSION = 10;
+// 10 (second branch): step ends with their worktree snapshots (stepEnds, snapshotDue) and forks (forkedFrom)
+// 11: both tens together
+const SNAPSHOT_VERSION = 11;
 
 export type RunStreams = EventStream<RunState, RunEvent>;
 

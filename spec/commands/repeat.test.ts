@@ -19,6 +19,8 @@ import { evolveHarnessWindows, NO_WINDOWS, type HarnessWindows } from '../../pro
 import { decideRecordFollowUpReview, decideSubmitReview } from '../../commands/submit-review.js';
 import { decideFollowUp } from '../../commands/follow-up.js';
 import { decideKeepAttempt } from '../../commands/keep-attempt.js';
+import { decideFork } from '../../commands/fork.js';
+import { decideRecordSnapshots } from '../../commands/snapshots.js';
 import { decideReviseGoal } from '../../commands/revise-goal.js';
 import { decideEndCycle, decidePullRequestPoll, decideThreadsAnswered, decideWatchPullRequest } from '../../commands/pr-loop.js';
 import { decideRecordBaseUpdate, decideRecordMerge, decideRecordPullRequest } from '../../commands/ship.js';
@@ -73,6 +75,9 @@ const overBudget: RunEvent[] = [{ ...created, data: { ...(created.data as object
   { type: 'UsageRecorded', data: { stepId: 's1', node: 'work', harness: 'claude', tokens: null, cost: { _tag: 'Reported', usd: 2 } } },
   { type: 'StepSucceeded', data: { stepId: 's1', node: 'work', summary: 'ok' } }];
 const budgetPaused: RunEvent = { type: 'RunPaused', data: { by: { kind: 'engine' }, reason: 'budget: spent $2.00 of $1.00 budget' } };
+// step work ended at seq 6 and its worktree was snapshotted: a step end a fork can start from
+const workEnded: RunEvent[] = [...RUNNING, { type: 'StepSucceeded', data: { stepId: 's1', node: 'work', summary: 'ok' } }];
+const snapshotted: RunEvent[] = [...workEnded, { type: 'SnapshotTaken', data: { stepId: 's1', node: 'work', at: 6, folder: 'f', commit: 'c6', ref: 'refs/svc/snapshots/r1/6' } }];
 const owned = (s: RunState) => ({ supervisor: { id: 'sp', project: 'p' }, run: { id: s.runId, owner: s.handedTo ?? 'sp' }, global: 'global', reason: 'too hard', by: { kind: 'supervisor' as const, name: 'sp' } });
 
 const applyWindows = (w: HarnessWindows, es: readonly HarnessEvent[]): HarnessWindows => es.reduce(evolveHarnessWindows, w);
@@ -141,6 +146,9 @@ const RUN_ROWS: Row[] = [
   runRow('PullRequestPoll (at the limit)', [...watchingPr, loopCycle, loopEnded], decidePullRequestPoll, { stepId: 's2', seen: { ...loopSeen, headCommit: 'c2' } }, NOTHING),
   runRow('EndCycle', [...watchingPr, loopCycle], decideEndCycle, { stepId: 's2', cycle: 1, result: { _tag: 'NoChange' as const, summary: 'nothing' } }, NOTHING),
   runRow('ThreadsAnswered', [...watchingPr, loopCycle], decideThreadsAnswered, { stepId: 's2', cycle: 1, replied: ['T1'], resolved: [] }, NOTHING),
+  runRow('RecordSnapshots', workEnded, decideRecordSnapshots, { at: 6, records: [{ type: 'SnapshotTaken', data: { stepId: 's1', node: 'work', at: 6, folder: 'f', commit: 'c6', ref: 'refs/svc/snapshots/r1/6' } }] }, NOTHING),
+  runRow('Fork', snapshotted, (s, c: { newRunId: string }) => decideFork(s, { ...ctx, ...c, atSeq: 6, then: given(...workEnded) }), { newRunId: 'r2' },
+    { again: 'the fork\'s events open its own new stream (appended with expected 0): the source is not changed, so the same id again is Stale at the append, and a new id is another fork' }),
   row('HandOver', given(...RUNNING), (s) => decideHandOver(owned(s)), applyRun, { refused: 'Forbidden', why: 'the run is the global supervisor\'s now' }),
 ];
 

@@ -56,6 +56,16 @@ test('opencode: inline config merges over the caller config; persona prepended',
   t.is(args.at(-2), '--');
 });
 
+test('a fork\'s first turn: claude --resume with --fork-session, opencode --session with --fork; a plain resume has neither', (t) => {
+  const claude = claudeArgs(input({ resumeSession: 'sess-1', forkSession: true }));
+  t.deepEqual(claude.slice(claude.indexOf('--resume'), claude.indexOf('--resume') + 3), ['--resume', 'sess-1', '--fork-session']);
+  t.false(claudeArgs(input({ resumeSession: 'sess-1' })).includes('--fork-session'));
+  t.false(claudeArgs(input({ forkSession: true })).includes('--fork-session'), 'nothing to fork without a session');
+  const opencode = opencodeArgs(input({ resumeSession: 'ses_1', forkSession: true }));
+  t.deepEqual(opencode.slice(opencode.indexOf('--session'), opencode.indexOf('--session') + 3), ['--session', 'ses_1', '--fork']);
+  t.false(opencodeArgs(input({ resumeSession: 'ses_1' })).includes('--fork'));
+});
+
 test('binary: SVC_HARNESS_BIN_<NAME> over config over the bare name', (t) => {
   t.is(binFor('codex', { env: {} }), 'codex');
   t.is(binFor('codex', { env: {}, commands: { codex: '/opt/codex' } }), '/opt/codex');

@@ -12,10 +12,11 @@ export interface ChildServer {
   output(): string;
 }
 
-export const spawnServer = (home: string): Promise<ChildServer> =>
+/** `env`: more environment for the server (a test fixture's switches) */
+export const spawnServer = (home: string, env: Readonly<Record<string, string>> = {}): Promise<ChildServer> =>
   new Promise((resolve, reject) => {
     const child = spawnGroup(process.execPath, ['--import', 'tsx', join(repoRoot, 'lib', 'cli', 'run.ts'), 'serve', '--port', '0'], {
-      cwd: repoRoot, env: { ...process.env, SVC_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: repoRoot, env: { ...process.env, ...env, SVC_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
     const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 30_000);

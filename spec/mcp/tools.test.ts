@@ -75,6 +75,11 @@ const realArgs = async (ctx: Ctx, tool: string, args: Record<string, unknown>): 
     run = await startRun(srv, { goal: `[write:pr-${args['draft'] ? 'b' : 'a'}.txt=work][report:success]`, workflow: 'two' });
     await untilStanding(srv, run, 'Succeeded');
   } // ended, with its worktree, followed up by nothing yet
+  if (tool === 'fork_run') {
+    run = await succeeded(srv);
+    const history = (await srv.get(`/api/runs/${run}/history?pageSize=200`)).body.events as { type: string; seq: number }[];
+    args = { ...args, at: history.find((e) => e.type === 'StepSucceeded')!.seq };
+  }
   if (tool === 'answer_question') ({ runId: run, questionId: question } = await srv.asking(typeof args['answer'] === 'string' ? 'Which?' : 'Which?|a|b'));
   const real = JSON.parse(JSON.stringify(args)
     .replaceAll('"r1"', JSON.stringify(run)).replaceAll('"p1"', JSON.stringify(srv.projectId))
@@ -89,7 +94,7 @@ test('by default tools/list shows every tool but the archiving and settings grou
   t.teardown(() => client.close());
   const names = (await client.listTools()).tools.map((x) => x.name);
   t.deepEqual(names, TOOLS.filter((x) => x.group !== 'archiving' && x.group !== 'settings').map((x) => x.name));
-  t.is(names.length, 22);
+  t.is(names.length, 23);
 });
 
 test('each listed tool advertises the schema derived from its codec', async (t) => {

@@ -7,6 +7,7 @@ import { ControlInput } from '../../inputs/control.js';
 import { ReviseGoalInput } from '../../inputs/goal.js';
 import { MessageInput } from '../../inputs/message.js';
 import { FollowUpInput } from '../../inputs/follow-up.js';
+import { ForkInput } from '../../inputs/fork.js';
 import { AnswerInput } from '../../inputs/answer.js';
 import { ReviewInput } from '../../inputs/review.js';
 import { ArchiveInput } from '../../inputs/archive.js';
@@ -41,6 +42,10 @@ export const runControlRoutes = (router: Router, service: Service): void => {
   router.post('/api/runs/:runId/follow-ups', async (ctx: Context) => {
     const b = decodeInput(FollowUpInput, await readJson(ctx));
     const made = service.followUp(id(ctx), { text: b.text, ...(b.reason !== undefined ? { reason: b.reason } : {}) }, personFrom(ctx));
+    reply(ctx, isLeft(made) ? made : right({ runId: made.right.runId, url: service.runUrl(made.right.runId) }));
+  });
+  router.post('/api/runs/:runId/forks', async (ctx: Context) => {
+    const made = service.fork(id(ctx), decodeInput(ForkInput, await readJson(ctx)), personFrom(ctx));
     reply(ctx, isLeft(made) ? made : right({ runId: made.right.runId, url: service.runUrl(made.right.runId) }));
   });
   router.post('/api/runs/:runId/answers', async (ctx: Context) => {

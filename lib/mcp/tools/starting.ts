@@ -1,7 +1,7 @@
 import { map } from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import { defineTool, type Tool } from '../tool.js';
-import { FollowUpRunArgs, StartRunArgs } from '../args/acting.js';
+import { FollowUpRunArgs, ForkRunArgs, StartRunArgs } from '../args/acting.js';
 import { runNotes } from '../args/common.js';
 
 export const startRun: Tool = defineTool({
@@ -42,4 +42,24 @@ export const followUpRun: Tool = defineTool({
       api.followUp(a.run, { text: a.text, ...(a.reason !== undefined ? { reason: a.reason } : {}) }, actor),
       map(({ runId }) => ({ run: runId, url: api.runUrl(runId) })),
     ),
+});
+
+export const forkRun: Tool = defineTool({
+  name: 'fork_run',
+  group: 'starting',
+  description: "Fork a run from one of its step ends: a new run whose branch and worktrees hold the files exactly as that step left them (uncommitted changes included), starting at the workflow's next step; the agent's session is forked on Claude Code and OpenCode; Codex starts afresh with a summary. The source is not changed. at is the seq of a StepSucceeded or StepFailed event (get_run's forkable lists them). Refused for an archived run, a seq that is no step end, a step end without a snapshot, or one the workflow goes nowhere from. Answers the new run id and its page's address.",
+  args: ForkRunArgs,
+  notes: {
+    ...runNotes,
+    at: 'The seq of the step end to fork from (a StepSucceeded or StepFailed event of the run).',
+    goal: "The fork's goal (default: the run's goal at that step end).",
+    harness: "Harness for the fork (default: the run's).",
+    model: 'Model for that harness.',
+    note: 'Why this fork: shown with the link between the two runs.',
+    reason: 'Why the run is forked.',
+  },
+  call: (a, { api, actor }) => {
+    const { run, ...input } = a;
+    return pipe(api.fork(run, input, actor), map(({ runId }) => ({ run: runId, url: api.runUrl(runId) })));
+  },
 });

@@ -11,6 +11,7 @@ import { Gate } from '../run/gate.js';
 import { Question } from '../run/question.js';
 import { GoalForm, MessageBox } from '../run/steer.js';
 import { FollowUpForm, FollowUpLinks } from '../run/follow-up.js';
+import { ForkLinks } from '../run/fork.js';
 import { addRunStyle } from '../run/style.js';
 import { Tabs, type TabDef } from '../run/tabs.js';
 import { Thread } from '../run/thread.js';
@@ -90,6 +91,7 @@ export const Page = ({ params, query }: PageProps) => {
         {run.attempt ? <span class="muted">Attempt {run.attempt.index + 1} of {run.attempt.of}{run.attempt.kept ? ' · kept' : ''}</span> : null}
         <CompareWith runId={runId} project={run.projectId} />
       </div>
+      <ForkLinks run={run} />
       {data.stream.value === 'retrying' ? <p class="muted" role="status">Reconnecting to the server…</p> : null}
       <Question data={data} run={run} />
       <Gate data={data} run={run} />

@@ -11,6 +11,7 @@ import { filtersFrom, filtersQuery, GROUPS, groupRuns, type Filters, type GroupK
 import { RunRow } from './runs/run-row.js';
 import { attemptsOf, collapseChains } from './runs/chains.js';
 import { collapseAttempts, groupOfCard } from './runs/attempt-groups.js';
+import { forkIndex } from './runs/forks.js';
 import { startNote, startRuns } from './runs/start.js';
 import { HarnessWindows } from './runs/harness-windows.js';
 
@@ -46,6 +47,7 @@ export const Page = ({ query }: PageProps) => {
   const rows = index.rows.value;
   // a run and its follow-ups are one card: the latest attempt stands for the chain
   const chains = useMemo(() => collapseChains(rows.values()), [rows]);
+  const forks = useMemo(() => forkIndex(rows.values()), [rows]);
   // attempts started together on one goal are one card too
   const attemptGroups = useMemo(() => collapseAttempts(chains.latest, (r) => r.attempt ?? attemptsOf(chains, r)?.[0]?.attempt), [chains]);
   const grouped = useMemo(() => groupRuns(attemptGroups.cards, filters), [attemptGroups, filters.project, filters.workflow, filters.standing, filters.text, filters.archived]);
@@ -120,7 +122,7 @@ export const Page = ({ query }: PageProps) => {
                     {list.length === 0 ? <p class="muted">{g.empty}</p> : (
                       <ul class="board-list">
                         {shown.map((r) => (
-                          <RunRow key={r.runId} row={r} projectName={projectName.get(r.project) ?? r.project} now={now} attempts={attemptsOf(chains, r)} group={groupOfCard(attemptGroups, r)}
+                          <RunRow key={r.runId} row={r} projectName={projectName.get(r.project) ?? r.project} now={now} attempts={attemptsOf(chains, r)} group={groupOfCard(attemptGroups, r)} forks={forks.get(r.runId)} rows={rows}
                             {...(g.key === 'queued' && r.standing === 'Queued' ? { queuePlace: queued.indexOf(r) + 1, onMoveToFront: moveToFront } : {})}
                             {...(r.canStart ? { onStart: (row: BoardRow) => void start([row]), selected: picked.has(r.runId), onSelect: pick } : {})} />
                         ))}

@@ -2,6 +2,7 @@ import type { ComponentChildren } from 'preact';
 import type { HistoryEvent } from '../../read-models/pages.js';
 import type { LogLine } from '../../state/log-store.js';
 import type { Feed, FeedState, RunData } from './data.js';
+import { ForkButton, forkableAt } from './fork.js';
 
 // The log and the history (the thread is thread.tsx): oldest first, new rows appended as the push stream brings
 // them, and a button for the page before the oldest row held. All of it is text.
@@ -43,6 +44,12 @@ export const eventLabel = (type: string): string => {
   return words.charAt(0).toUpperCase() + words.slice(1);
 };
 
+const forkAt = (data: RunData, seq: number) => {
+  const run = data.run.value;
+  const end = forkableAt(run, { at: seq });
+  return run && end ? <> <ForkButton run={run} end={end} /></> : null;
+};
+
 export const History = ({ data }: { readonly data: RunData }) => {
   const events = data.history.items.value;
   return (
@@ -55,6 +62,7 @@ export const History = ({ data }: { readonly data: RunData }) => {
               <span class="muted">#{e.seq}</span> <time dateTime={e.at} class="muted">{time(e.at)}</time> <strong>{eventLabel(e.type)}</strong> <span class="muted type">{e.type}</span>
               {e.detail ? <span class="error"> {e.detail}</span> : null}
               {e.data !== undefined ? <code class="data">{dataText(e.data)}</code> : null}
+              {forkAt(data, e.seq)}
             </li>
           ))}
         </ol>

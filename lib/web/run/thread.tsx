@@ -1,6 +1,7 @@
 import type { ThreadRow } from '../../../projections/thread.js';
 import { ActivityCard, StepHead } from './activity.js';
 import type { RunData } from './data.js';
+import { ForkButton, forkableAt } from './fork.js';
 import { useFollow } from './follow.js';
 import { timeline, type Item } from './timeline.js';
 
@@ -27,6 +28,13 @@ const shown = (i: Item): boolean => !('thread' in i && i.thread.kind === 'step' 
 const ItemView = ({ runId, item }: { readonly runId: string; readonly item: Item }) =>
   'thread' in item ? <Row r={item.thread} /> : <ActivityCard runId={runId} row={item.activity} />;
 
+// "Fork from here" under the heading of a step whose end a fork can start from
+const stepFork = (data: RunData, stepId: string, continued: boolean) => {
+  const run = data.run.value;
+  const end = continued ? undefined : forkableAt(run, { stepId });
+  return run && end ? <div class="step-fork"><ForkButton run={run} end={end} /></div> : null;
+};
+
 export const Thread = ({ data }: { readonly data: RunData }) => {
   const rows = data.thread.items.value;
   const activity = data.activity.items.value;
@@ -49,6 +57,7 @@ export const Thread = ({ data }: { readonly data: RunData }) => {
                     landmarks may not share a name */}
                 <div role="group" aria-labelledby={id}>
                   <StepHead step={b.step} continued={b.continued} id={id} />
+                  {stepFork(data, b.step.stepId, b.continued)}
                   <ol class="step-items" aria-label={`Step ${b.step.node ?? ''}`.trim()}>
                     {b.items.filter(shown).map((i) => <ItemView key={'thread' in i ? `r${i.thread.id}` : `a${i.activity.id}`} runId={data.runId} item={i} />)}
                   </ol>

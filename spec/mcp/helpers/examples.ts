@@ -68,6 +68,12 @@ export const EXAMPLES: Readonly<Record<string, Examples>> = {
     bad: [bad({ text: 'go on' }, /run: is required/), bad({ run: 'r1' }, /text: is required/), bad({ run: 'r1', text: ' ' }, /text: must be a non-blank string/),
       bad({ run: 'r1', text: 'go on', goal: 'x' }, /unknown argument: goal/)],
   },
+  // at 1 is the run's RunCreated; the tools test puts a real step end there (realArgs)
+  fork_run: {
+    valid: [{ run: 'r1', at: 1 }, { run: 'r1', at: 1, goal: 'another way [report:success]', harness: 'claude', model: 'm', note: 'try again', reason: 'asked' }],
+    bad: [bad({ at: 3 }, /run: is required/), bad({ run: 'r1' }, /at: is required/), bad({ run: 'r1', at: 0 }, /at: must be the seq of a step end/),
+      bad({ run: 'r1', at: 3, goal: ' ' }, /goal: must be a non-blank/), bad({ run: 'r1', at: 3, text: 'x' }, /unknown argument: text/)],
+  },
   control_run: {
     valid: [{ run: 'r1', position: 'p1', action: 'Pause' }, { run: 'r1', position: 'p1', action: 'ChangeHarness', harness: 'codex', reason: 'quota' },
       { run: 'r1', position: 'p1', action: 'Jump', node: 'review' }],

@@ -1,6 +1,7 @@
 import type { BoardRow } from '../../data/runs-index.js';
 import { StandingBadge } from '../../ui/badge.js';
 import { Link } from '../../ui/link.js';
+import { ForkLine } from './forks.js';
 import { needsReason } from './groups.js';
 import { ago, span } from './time.js';
 import { waitingText } from './quota.js';
@@ -24,6 +25,9 @@ export interface RunRowProps {
   readonly attempts?: readonly BoardRow[] | undefined;
   /** the attempts started together on the goal, in order, when the row stands for their group */
   readonly group?: readonly BoardRow[] | undefined;
+  /** the forks made of this run, and every row (to name a fork's source) */
+  readonly forks?: readonly BoardRow[] | undefined;
+  readonly rows?: ReadonlyMap<string, BoardRow>;
 }
 
 // A chain's card is titled by its first run (what the work is) and links each attempt.
@@ -48,7 +52,7 @@ const Times = ({ row, now }: { readonly row: BoardRow; readonly now: number }) =
   );
 };
 
-export const RunRow = ({ row, projectName, now, queuePlace, onMoveToFront, onStart, selected, onSelect, attempts, group }: RunRowProps) => {
+export const RunRow = ({ row, projectName, now, queuePlace, onMoveToFront, onStart, selected, onSelect, attempts, group, forks, rows }: RunRowProps) => {
   const reason = needsReason(row);
   const canMove = onMoveToFront && row.canMoveToFront;
   const canStart = onStart && row.canStart;
@@ -66,6 +70,7 @@ export const RunRow = ({ row, projectName, now, queuePlace, onMoveToFront, onSta
       </div>
       {attempts ? <Attempts attempts={attempts} /> : null}
       {group ? <AttemptGroup attempts={group} /> : null}
+      {rows ? <ForkLine row={row} forks={forks} rows={rows} /> : null}
       <div class="board-meta muted">
         {queuePlace !== undefined ? <span>#{queuePlace} in queue · </span> : null}
         <span>{projectName}</span> · <span>{row.workflowName}</span>
