@@ -89,6 +89,15 @@ export const RUN_EVENT_CODECS = {
   // the code host reports failing checks on a pull request the run delivered: once per head commit
   // (lib/engine/pr-checks-watch.ts); it wakes the supervisor that owns the run
   PullRequestChecksFailed: t.type({ pullRequest: PullRequestCodec, headCommit: t.string, failing: t.array(t.string) }),
+  // auto-merge's audit trail (commands/auto-merge.ts): each decision with the facts it used, recorded
+  // before any merge is asked for and again only when the facts change
+  AutoMergeDecided: t.type({
+    pullRequest: PullRequestCodec, headCommit: t.string, checks: t.array(t.type({ name: t.string, conclusion: t.string })),
+    reviewDecision: t.union([t.string, t.null]), unresolvedThreads: t.number, isDraft: t.boolean,
+    method: oneOf(['squash', 'merge', 'rebase'] as const), outcome: oneOf(['merge', 'enable-auto-merge', 'refused'] as const), reason: t.string,
+  }),
+  // the code host says the pull request is merged (by svc's merge, the host's auto-merge, or a person)
+  PullRequestMerged: t.type({ pullRequest: PullRequestCodec, headCommit: t.string, mergeCommit: t.union([t.string, t.null]) }),
 } as const;
 
 type Codecs = typeof RUN_EVENT_CODECS;
@@ -107,6 +116,8 @@ export const QUIET_EVENTS: ReadonlySet<RunEventType> = new Set([
   'RunHandedOver',
   // what the code host says of a delivered pull request is not where the run stands
   'PullRequestChecksFailed',
+  // auto-merge's decisions and the host's merge are records of the pull request, not the run's position
+  'AutoMergeDecided', 'PullRequestMerged',
 ]);
 
 export const runEvent = <K extends RunEventType>(type: K, data: t.TypeOf<Codecs[K]>): RunEvent => ({ type, data }) as RunEvent;

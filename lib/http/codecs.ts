@@ -20,4 +20,5 @@ export const StartNeedsQuery = t.intersection([t.type({ project: NonBlank }), t.
 const Folder = t.intersection([t.type({ path: NonBlank }), t.partial({ name: NonBlank })]);
 export const NewProjectBody = t.type({ name: NonBlank, folders: t.array(Folder) });
 export const FolderBody = Folder;
-export const ProjectPatchBody = t.partial({ name: NonBlank, defaultWorkflow: NonBlank, primaryFolder: NonBlank });
+const AutoMerge = t.union([t.null, t.strict({ method: t.keyof({ squash: null, merge: null, rebase: null }) })], 'null or {method: squash|merge|rebase}');
+export const ProjectPatchBody = t.partial({ name: NonBlank, defaultWorkflow: NonBlank, primaryFolder: NonBlank, autoMerge: AutoMerge });
