@@ -7,7 +7,7 @@ import { decideArchive } from '../../commands/archive.js';
 import { decideControl } from '../../commands/control.js';
 import { decideAskQuestion, decideContinueTurn, decideEndRun, decideFinishStep, decideGrantSlot, decideRecordWorktrees, decideReportOutcome, decideStartStep } from '../../commands/engine-steps.js';
 import { decideDeliverMessage, decideSendMessage } from '../../commands/send-message.js';
-import { decideAddFolder, decideAddProject, decideChooseDefaultWorkflow, decideChoosePrimaryFolder, decideRemoveFolder, decideRenameProject } from '../../commands/projects.js';
+import { decideAddFolder, decideAddProject, decideChooseAutoMerge, decideChooseDefaultWorkflow, decideChoosePrimaryFolder, decideRemoveFolder, decideRenameProject } from '../../commands/projects.js';
 import type { Refusal } from '../../commands/refusal.js';
 import { decideResolve } from '../../commands/resolve.js';
 import { decideRecordFollowUpReview, decideSubmitReview } from '../../commands/submit-review.js';
@@ -109,6 +109,7 @@ const PROJECT_ROWS: Row[] = [
   projectRow('RemoveFolder', decideRemoveFolder, { projectId: 'p', name: 'b' }, { refused: 'NotFound', why: 'the folder is gone' }),
   projectRow('ChooseDefaultWorkflow', decideChooseDefaultWorkflow, { projectId: 'p', workflow: 'other', exists: true }, NOTHING),
   projectRow('ChoosePrimaryFolder', decideChoosePrimaryFolder, { projectId: 'p', name: 'b' }, NOTHING),
+  projectRow('ChooseAutoMerge', decideChooseAutoMerge, { projectId: 'p', autoMerge: { method: 'squash' as const } }, NOTHING),
 ];
 
 // supervisors
@@ -168,6 +169,7 @@ const NOT_IN_TABLE: Record<string, string> = {
   decidePause: 'via decideControl', decideResume: 'via decideControl', decideRetry: 'via decideControl', decideAbort: 'via decideControl',
   decideMoveToFront: 'via decideControl', decideSkipWait: 'via decideControl', decideChangeHarness: 'via decideControl', decideJump: 'via decideControl', decideRestart: 'via decideControl',
   decideChecksFailed: 'a pure reading of a pull request against the last failure recorded; it returns null when that head commit was recorded',
+  decideAutoMerge: 'a reading of a pull request against the last decision recorded: the same facts again decide [] (spec/commands/auto-merge.test.ts)',
   decideHeld: 'a guard: why a supervisor is held, no events', decideRunCap: 'a guard', decideHarnessMove: 'a guard', decideOwnsRun: 'a guard', decideMayStartIn: 'a guard',
   decideStartReadiness: 'a guard: whether the harnesses a start needs are known not to work', decideRead: 'a guard', decideReason: 'a guard', decideTier: 'a reading of a tool\'s tier', decideSupervisorAction: 'a guard over the tiers', decideApproval: 'a reading of an approval card',
   // Known not to be [] on a repeat today, left to their owners (see the report of issue 18's E1):
