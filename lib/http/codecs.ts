@@ -20,5 +20,7 @@ export const StartNeedsQuery = t.intersection([t.type({ project: NonBlank }), t.
 const Folder = t.intersection([t.type({ path: NonBlank }), t.partial({ name: NonBlank })]);
 export const NewProjectBody = t.type({ name: NonBlank, folders: t.array(Folder) });
 export const FolderBody = Folder;
-const AutoMerge = t.union([t.null, t.strict({ method: t.keyof({ squash: null, merge: null, rebase: null }) })], 'null or {method: squash|merge|rebase}');
+// a field beyond `method` is refused rather than dropped: it may be a setting the person thinks they set
+const AutoMergeOn = refine(t.type({ method: t.keyof({ squash: null, merge: null, rebase: null }) }), (o) => Object.keys(o).length === 1, 'autoMerge takes only method', 'AutoMergeOn');
+const AutoMerge = t.union([t.null, AutoMergeOn], 'null or {method: squash|merge|rebase}');
 export const ProjectPatchBody = t.partial({ name: NonBlank, defaultWorkflow: NonBlank, primaryFolder: NonBlank, autoMerge: AutoMerge });
