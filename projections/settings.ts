@@ -14,6 +14,7 @@ export const applyChange = (s: Settings, c: SettingChange): Settings => {
     case 'ReleaseFeed': return { ...s, releaseFeed: { enabled: c.enabled, url: c.url } };
     case 'SupervisorPrices': return { ...s, supervisorPrices: c.prices };
     case 'Supervisors': return { ...s, supervisors: { enabled: c.enabled } };
+    case 'NotifyCommand': return { ...s, notifyCommand: c.argv.length === 0 ? null : { argv: c.argv, kinds: c.kinds } };
   }
 };
 

@@ -26,7 +26,13 @@ export type SettingChange =
   /** what codex and opencode supervisor turns cost per million tokens (lib/supervisors/agent/prices.ts) */
   | { readonly _tag: 'SupervisorPrices'; readonly prices: readonly PriceRow[] }
   /** the supervisor feature (docs/supervisors.md): off by default; while off every supervisor key gets 403 */
-  | { readonly _tag: 'Supervisors'; readonly enabled: boolean };
+  | { readonly _tag: 'Supervisors'; readonly enabled: boolean }
+  /** a command run for each "needs you" event (docs/shipping.md); argv [] turns it off */
+  | { readonly _tag: 'NotifyCommand'; readonly argv: readonly string[]; readonly kinds: readonly NeedsKind[] };
+
+/** what makes a run need a person: a question, a gate, a failure, a supervisor's approval card */
+export const NEEDS_KINDS = ['question', 'gate', 'failed', 'card'] as const;
+export type NeedsKind = (typeof NEEDS_KINDS)[number];
 
 export interface Settings {
   readonly runCap: RunCapChoice;
@@ -40,6 +46,8 @@ export interface Settings {
   readonly releaseFeed: ReleaseFeedSetting;
   readonly supervisorPrices: readonly PriceRow[];
   readonly supervisors: { readonly enabled: boolean };
+  /** null: no notification command */
+  readonly notifyCommand: { readonly argv: readonly string[]; readonly kinds: readonly NeedsKind[] } | null;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -55,6 +63,7 @@ export const DEFAULT_SETTINGS: Settings = {
   releaseFeed: { enabled: true, url: null },
   supervisorPrices: DEFAULT_PRICES,
   supervisors: { enabled: false },
+  notifyCommand: null,
 };
 
 export const effectiveRunCap = (s: Settings): number => (s.runCap._tag === 'Chosen' ? s.runCap.value : DEFAULT_RUN_CAP);

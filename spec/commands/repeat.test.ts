@@ -9,6 +9,9 @@ import { decideAskQuestion, decideContinueTurn, decideEndRun, decideFinishStep, 
 import { decideDeliverMessage, decideSendMessage } from '../../commands/send-message.js';
 import { decideAddFolder, decideAddProject, decideChooseAutoMerge, decideChooseDefaultWorkflow, decideChoosePrimaryFolder, decideRemoveFolder, decideRenameProject } from '../../commands/projects.js';
 import type { Refusal } from '../../commands/refusal.js';
+import { decideRecordNotifyFailure, decideStartNotify } from '../../commands/notify-command.js';
+import { evolveNotify, NO_NOTIFICATIONS, type NotifyState } from '../../projections/notify-command.js';
+import type { NotifyEvent } from '../../journal/notify-events.js';
 import { decideResolve } from '../../commands/resolve.js';
 import { decideRecordFollowUpReview, decideSubmitReview } from '../../commands/submit-review.js';
 import { decideFollowUp } from '../../commands/follow-up.js';
@@ -149,7 +152,15 @@ const TRIGGER_ROWS: Row[] = [
   triggerRow('SkipFirings', rule, (s) => decideSkipFirings(s, { ruleId: 't1', missed: ['2026-11-21T00:00:00.000Z'] }), NOTHING),
 ];
 
-const ROWS = [...RUN_ROWS, ...PROJECT_ROWS, ...SUPERVISOR_ROWS, ...TRIGGER_ROWS];
+// the notification command's record
+const applyNotify = (s: NotifyState, es: readonly NotifyEvent[]): NotifyState => es.reduce(evolveNotify, s);
+const notice = { key: 'run:r1:7', kind: 'gate' as const, runId: 'r1' };
+const NOTIFY_ROWS: Row[] = [
+  row('StartNotify', NO_NOTIFICATIONS, (s) => decideStartNotify(s, notice), applyNotify, NOTHING),
+  row('RecordNotifyFailure', NO_NOTIFICATIONS, (s) => decideRecordNotifyFailure(s, { ...notice, detail: 'exited with code 2' }), applyNotify, NOTHING),
+];
+
+const ROWS = [...RUN_ROWS, ...PROJECT_ROWS, ...SUPERVISOR_ROWS, ...TRIGGER_ROWS, ...NOTIFY_ROWS];
 
 const expected = (r: Repeat): string => ('nothing' in r ? 'nothing' : 'refused' in r ? `refused (${r.refused}): ${r.why}` : `again: ${r.again}`);
 
