@@ -28,10 +28,10 @@ export const BrowserNotifications = () => {
   return (
     <fieldset>
       <legend>In this browser</legend>
-      <label><input type="checkbox" checked={prefs.enabled} disabled={permission === 'unsupported'} onChange={(e) => void turn(e.currentTarget.checked)} /> Show a notification when a run needs me</label>
+      <label class="check"><input type="checkbox" checked={prefs.enabled} disabled={permission === 'unsupported'} onChange={(e) => void turn(e.currentTarget.checked)} /> Show a notification when a run needs me</label>
       <p class="muted about" role="status">Permission: {permissionText(permission)}.</p>
       {NOTICE_KINDS.map((k) => (
-        <label key={k}><input type="checkbox" checked={prefs.kinds.includes(k)} disabled={!prefs.enabled}
+        <label key={k} class="check"><input type="checkbox" checked={prefs.kinds.includes(k)} disabled={!prefs.enabled}
           onChange={(e) => change({ ...prefs, kinds: e.currentTarget.checked ? [...prefs.kinds, k] : prefs.kinds.filter((x) => x !== k) })} /> for {KIND_TEXT[k]}</label>
       ))}
     </fieldset>
@@ -58,7 +58,7 @@ export const NotifyCommand = ({ s, lastFailure, onChanged }: { readonly s: Setti
       <fieldset>
         <legend>Run it for</legend>
         {COMMAND_KINDS.map((k) => (
-          <label key={k}><input type="checkbox" checked={kinds.includes(k)} onChange={(e) => setKinds(e.currentTarget.checked ? [...kinds, k] : kinds.filter((x) => x !== k))} /> {KIND_TEXT[k]}</label>
+          <label key={k} class="check"><input type="checkbox" checked={kinds.includes(k)} onChange={(e) => setKinds(e.currentTarget.checked ? [...kinds, k] : kinds.filter((x) => x !== k))} /> {KIND_TEXT[k]}</label>
         ))}
       </fieldset>
       <button type="submit" disabled={save.busy}>Save notification command</button>
