@@ -2,7 +2,11 @@ import '../helpers/env.js';
 import test from 'ava';
 import { mkdirSync } from 'node:fs';
 import { closeBrowser, openApp, VIEWPORTS } from './browser.js';
-import { control, startRun } from '../helpers/steer.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ensureToken } from '../../lib/auth/mcp-token.js';
+import { call, textOf } from '../mcp/helpers/call.js';
+import { control, startRun, untilStanding } from '../helpers/steer.js';
 
 // "Needs you" reaches the person: the tab title and favicon carry the count of runs that need
 // them, and, once turned on in Settings, a browser notification is shown when a run comes to
@@ -101,5 +105,43 @@ test('notifications off (the default): the count still shows, no notification is
   await app.goto('/settings');
   t.deepEqual(await notes(app.page), []);
   t.false(await app.page.getByLabel('Show a notification when a run needs me').isChecked());
+  app.noErrors(t);
+});
+
+test('a supervisor card waiting for a person counts and notifies; deciding it takes it off the count', async (t) => {
+  t.timeout(120_000);
+  const app = await openApp(t, { viewport: VIEWPORTS[0]!, workflows: { gate: GATE } });
+  const { page, server: s } = app;
+  await app.context.grantPermissions(['notifications']);
+  await app.context.addInitScript({ content: RECORDER });
+  const json = { 'content-type': 'application/json' };
+  t.is((await s.send('PUT', '/api/settings', JSON.stringify({ _tag: 'Supervisors', enabled: true }), json)).status, 200);
+  const sup = (await s.post('/api/supervisors', { project: s.projectId })).body;
+  const key = (await s.get(`/api/supervisors/${sup.id}`)).body.key as string;
+  const run = await startRun(s, { goal: 'hold', workflow: 'gate', title: 'Held for a card' });
+  await untilStanding(s, run, 'Paused');
+
+  await app.goto('/settings');
+  await page.getByLabel('Show a notification when a run needs me').check();
+  await app.goto('/');
+  await page.waitForFunction(() => document.title === '(1) Runs · svc');
+
+  const client = new Client({ name: 'notifications-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/mcp?supervisor=${encodeURIComponent(key)}`), {
+    requestInit: { headers: { Authorization: `Bearer ${ensureToken(s.home)}` } },
+  }));
+  t.teardown(() => client.close());
+  const asked = await call(client, 'message_run', { run, text: 'carry on', delivery: 'Hold', reason: 'nudge' });
+  t.true(asked.structuredContent?.['awaitingApproval'] === true, textOf(asked));
+  const card = String(asked.structuredContent?.['card']);
+
+  await page.waitForFunction(() => document.title === '(2) Runs · svc');
+  await page.waitForFunction(() => (window as unknown as { __notes: unknown[] }).__notes.length === 1);
+  t.deepEqual(await notes(page), [{ title: 'Held for a card', body: 'A supervisor asks to message_run.', tag: `card:${sup.id}:${card}` }]);
+  await page.evaluate(() => (window as unknown as { __notes: { onclick: () => void }[] }).__notes[0]!.onclick());
+  await page.waitForURL(`**/runs/${run}`);
+
+  t.is((await s.post(`/api/supervisors/${sup.id}/approvals/${card}`, { decision: 'Deny' })).status, 200);
+  await page.waitForFunction(() => document.title.startsWith('(1) '));
   app.noErrors(t);
 });

@@ -2,10 +2,10 @@ import type { BoardRow } from '../data/runs-index.js';
 import { needsReason } from '../pages/runs/groups.js';
 
 // "Needs you" as the tab shows it: the count of runs the Runs page puts under "Needs you" (a
-// question, a gate, a failure nobody resolved), in the title as "(3) Runs · svc" and as a badge
+// question, a gate, a failure nobody resolved) and of supervisor cards waiting, in the title as "(3) Runs · svc" and as a badge
 // on the favicon. Pure: the shell applies what these return.
 
-export type NoticeKind = 'question' | 'gate' | 'failed';
+export type NoticeKind = 'question' | 'gate' | 'failed' | 'card';
 
 const KINDS: Readonly<Record<string, NoticeKind>> = { Question: 'question', 'At a gate': 'gate', Failed: 'failed' };
 

@@ -1,17 +1,19 @@
-import { effect } from '@preact/signals';
-import { useEffect } from 'preact/hooks';
+import { effect, signal } from '@preact/signals';
+import { useEffect, useMemo } from 'preact/hooks';
 import { useRunsIndex } from '../data/runs-index.js';
+import { openEvents } from '../events.js';
 import { navigate } from '../router.js';
 import { badgedFavicon, needsCount, titleWith } from './count.js';
-import { freshNotices, type Notice } from './notices.js';
+import { freshCardNotices, freshNotices, type Notice, type PendingCard } from './notices.js';
 import { pageTitle } from './page-title.js';
 import { readPrefs, readSeen, writeSeen } from './prefs.js';
 
-// The shell's "needs you": follows the runs index (the same push stream the Runs page uses) and
-// keeps the tab's title and favicon carrying the count; when a run comes to need the person it
-// shows a browser notification, if this browser turned them on (Settings) and granted the
-// permission. Runs that already needed you when the page loaded are counted, not notified.
-// Clicking a notification brings this tab forward on that run's page.
+// The shell's "needs you": follows the runs index (the push stream the Runs page uses) and the
+// supervisors' waiting cards (the `cards` push scope), keeps the tab's title and favicon carrying
+// the count, and when a run or card comes to need the person shows a browser notification, if
+// this browser turned them on (Settings) and granted the permission. What already needed the
+// person when the page loaded is counted, not notified. A click brings this tab forward on the
+// run's page (a card about no run: the Supervisors page).
 
 const showNotice = (n: Notice): void => {
   const prefs = readPrefs();
@@ -20,7 +22,7 @@ const showNotice = (n: Notice): void => {
   const note = new Notification(n.title || n.runId, { body: n.body, tag: n.key });
   note.onclick = () => {
     window.focus();
-    navigate(`/runs/${encodeURIComponent(n.runId)}`);
+    navigate(n.href);
     note.close();
   };
 };
@@ -30,22 +32,40 @@ const setFavicon = (href: string | null): void => {
   if (link) link.href = href ?? '/favicon.svg';
 };
 
+/** marks the notices seen (in this browser's storage: another tab may have shown some already) and shows them unless seeding */
+const notify = (find: (seen: ReadonlySet<string>) => Notice[], show: boolean): void => {
+  const seen = readSeen();
+  const fresh = find(seen);
+  if (fresh.length === 0) return;
+  for (const n of fresh) seen.add(n.key);
+  writeSeen(seen);
+  if (show) fresh.forEach(showNotice);
+};
+
 export const useNeedsYou = (): void => {
   const index = useRunsIndex(false);
+  const cards = useMemo(() => signal<readonly PendingCard[] | null>(null), []);
   useEffect(() => {
-    let seeded = false;
+    const events = openEvents('cards', { cards: (d: { cards: PendingCard[] }) => { cards.value = d.cards; } });
+    return () => events.close();
+  }, [cards]);
+  useEffect(() => {
+    let runsSeeded = false;
+    let cardsSeeded = false;
     return effect(() => {
       const rows = index.rows.value;
-      const count = needsCount(rows.values());
+      const waiting = cards.value;
+      const count = needsCount(rows.values()) + (waiting?.length ?? 0);
       document.title = titleWith(count, pageTitle.value);
       setFavicon(badgedFavicon(count));
-      if (!index.loaded.value) return;
-      const seen = readSeen(); // read each time: another tab may have shown some already
-      const fresh = freshNotices(rows.values(), seen);
-      for (const n of fresh) seen.add(n.key);
-      if (fresh.length) writeSeen(seen);
-      if (seeded) fresh.forEach(showNotice);
-      seeded = true;
+      if (index.loaded.value) {
+        notify((seen) => freshNotices(rows.values(), seen), runsSeeded);
+        runsSeeded = true;
+      }
+      if (waiting && index.loaded.value) {
+        notify((seen) => freshCardNotices(waiting, rows, seen), cardsSeeded);
+        cardsSeeded = true;
+      }
     });
-  }, [index]);
+  }, [index, cards]);
 };
