@@ -72,6 +72,15 @@ export const decideChooseAutoMerge = (ps: Projects, c: { projectId: string; auto
   return right(p.autoMerge?.method === c.autoMerge?.method ? [] : [{ type: 'AutoMergeChosen', data: { projectId: p.id, autoMerge: c.autoMerge } }]);
 };
 
+/** null removes the budget; a budget is checked at the doors (lib/inputs/kinds.ts usdBudget) */
+export const decideSetDailyBudget = (ps: Projects, c: { projectId: string; dailyBudgetUsd: number | null }): ProjectDecision => {
+  const p = ps.get(c.projectId);
+  if (!p) return left(notFound('project', c.projectId));
+  if (c.dailyBudgetUsd !== null && !(Number.isFinite(c.dailyBudgetUsd) && c.dailyBudgetUsd > 0)) return left(invalid('dailyBudgetUsd is a number of US dollars above 0, or null'));
+  if ((p.dailyBudgetUsd ?? null) === c.dailyBudgetUsd) return right([]);
+  return right([{ type: 'DailyBudgetSet', data: { projectId: p.id, dailyBudgetUsd: c.dailyBudgetUsd } }]);
+};
+
 /** The primary folder is where workflows, personas and pull requests are looked up for the project. */
 export const decideChoosePrimaryFolder = (ps: Projects, c: { projectId: string; name: string }): ProjectDecision => {
   const p = ps.get(c.projectId);

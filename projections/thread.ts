@@ -84,8 +84,16 @@ export const threadRow = (e: RunEvent): Omit<ThreadRow, 'id' | 'at'> | null => {
     // auto-merge's decisions show in the thread, so the person sees why a pull request was or was not merged
     case 'AutoMergeDecided': return { kind: 'note', author: 'service', text: `auto-merge of ${e.data.pullRequest.url} (${e.data.headCommit.slice(0, 12)}): ${e.data.outcome}: ${e.data.reason}` };
     case 'PullRequestMerged': return { kind: 'note', author: 'service', text: `pull request ${e.data.pullRequest.url} merged` };
+    case 'PullRequestOpened': return control(`opened ${e.data.draft ? 'draft ' : ''}pull request ${e.data.pullRequest.url} into ${e.data.base}`, e.data);
+    case 'RunMerged': return control(`merged folder ${e.data.folder} into ${e.data.base} (${e.data.method}) at ${e.data.commit.slice(0, 12)}`, e.data);
+    case 'BaseUpdated': return control(`updated folder ${e.data.folder} from its base (${e.data.mode}), now at ${e.data.head.slice(0, 12)}`, e.data);
+    case 'BaseUpdateConflicted': return control(`updating folder ${e.data.folder} from its base (${e.data.mode}) met conflicts in ${e.data.files.join(', ')}; aborted${e.data.handedTo ? `, handed to ${e.data.handedTo}` : ''}`, e.data);
+    case 'AttemptKept': return control(`kept over the other attempts${e.data.archived?.length ? ` (archived ${e.data.archived.join(', ')})` : ''}`, e.data);
     case 'RunQueued': case 'RunStarted': case 'WorktreesPrepared': case 'WorktreesRemoved': case 'StepSessionStarted': case 'StepProcessStarted':
     case 'OutcomeReported': case 'MessageDelivered':
+    // a turn's usage is shown with its step (the step header), not as a row of its own
+    case 'UsageRecorded':
       return null;
+    case 'BudgetRaised': return control(`budget raised to $${e.data.budgetUsd}`, e.data);
   }
 };

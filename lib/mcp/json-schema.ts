@@ -1,8 +1,9 @@
 import * as t from 'io-ts';
 import { ArgsType } from '../inputs/object.js';
-import { DefaultType, IntRangeType, TextType } from '../inputs/kinds.js';
+import { DefaultType, IntRangeType, TextType, UsdBudgetType } from '../inputs/kinds.js';
 import { ClosedType } from '../inputs/closed.js';
 import { THREAD_CURSOR_NAME } from './args/common.js';
+import { BRANCH, BRANCH_NAME } from '../inputs/ship.js';
 
 // Derives a tool's advertised inputSchema from the io-ts codec that decodes its arguments, so the
 // schema a client sees and the check the server applies cannot drift apart. Covers the io-ts
@@ -15,6 +16,8 @@ export type JsonSchema = { readonly [k: string]: unknown };
 const NAMED: Readonly<Record<string, JsonSchema>> = {
   HttpUrl: { type: 'string', description: 'an http(s) URL' },
   [THREAD_CURSOR_NAME]: { type: 'string', pattern: '^[1-9]\\d{0,14}$' },
+  // lib/inputs/ship.ts: the same expression the codec tests (ECMAScript regex, as JSON Schema's)
+  [BRANCH_NAME]: { type: 'string', pattern: BRANCH.source },
 };
 
 type Descriptions = Readonly<Record<string, string>>;
@@ -54,6 +57,7 @@ const mergeObjects = (parts: readonly JsonSchema[]): JsonSchema => {
 const closeObject = (s: JsonSchema): JsonSchema => (s.type === 'object' ? { ...s, additionalProperties: false } : s);
 
 const refinement = (x: t.RefinementType<t.Mixed>): JsonSchema => {
+  if (NAMED[x.name]) return NAMED[x.name]!;
   const inner = toJsonSchema(x.type);
   // brands named *Int* (e.g. t.Int, settings' IntInRange) hold integers; their bounds are opaque
   return inner.type === 'number' && /int/i.test(x.name) ? { ...inner, type: 'integer' } : inner;
@@ -67,6 +71,7 @@ export const toJsonSchema = (type: t.Mixed, notes?: Descriptions): JsonSchema =>
   if (type instanceof DefaultType) return { ...toJsonSchema(type.inner), default: type.defaultValue };
   if (type instanceof IntRangeType) return { type: 'integer', minimum: type.min, maximum: type.max };
   if (type instanceof TextType) return textSchema(type);
+  if (type instanceof UsdBudgetType) return { type: 'number', exclusiveMinimum: 0, maximum: type.max };
   if (type instanceof t.StringType) return { type: 'string' };
   if (type instanceof t.NumberType) return { type: 'number' };
   if (type instanceof t.BooleanType) return { type: 'boolean' };

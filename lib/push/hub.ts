@@ -1,4 +1,4 @@
-import type { ServiceCore } from '../service/core.js';
+import { queueHoldOf, type ServiceCore } from '../service/core.js';
 import { CardsWatch } from './cards-watch.js';
 import { ChatWatch, parseChatId } from './chat-watch.js';
 import { frame, type Sink } from './frames.js';
@@ -30,7 +30,7 @@ export class EventsHub {
   chats: ChatStreams = () => undefined;
 
   constructor(private readonly core: ServiceCore, listed?: ListedJson) {
-    this.runs = new RunsFeed(core.runs, core.journal, listed);
+    this.runs = new RunsFeed(core.runs, core.journal, listed, (s) => queueHoldOf(core, s));
     this.run = new RunWatch(core, core.journal, core.logs);
     this.chat = new ChatWatch(core.journal);
     this.cards = new CardsWatch(core.journal);

@@ -11,13 +11,18 @@ import type { Catalog } from '../workflows/catalog.js';
 import type { Triggers } from '../triggers/triggers.js';
 import type { Actor, ControlInput, FollowUpWhat, HttpRun, ProjectView, RunSummary, ServiceApi, StartRunInput } from '../service-api.js';
 import type { SettingChange, SettingSource } from '../settings/model.js';
-import { detailOf, summaryOf, type ServiceCore } from './core.js';
+import { detailOf, queueHoldOf, summaryOf, type ServiceCore } from './core.js';
+import { usageOfRun } from '../../projections/run-usage.js';
 import { exportRun } from '../read-models/export-run.js';
 import { activityPage, historyPage, logPage, threadPage } from '../read-models/pages.js';
 import * as projects from './projects.js';
 import * as commands from './run-commands.js';
 import { followUp } from './follow-ups.js';
+import { keepAttempt } from './attempts.js';
+import { compareRuns } from '../read-models/compare.js';
 import { readPullRequest, readRunWorktree, secureRunWork } from './run-git.js';
+import { openPullRequest, pullRequestDraft, type OpenPullRequestInput } from './ship-pr.js';
+import { mergeRun, updateRunFromBase } from './ship-local.js';
 import { readReviews, submitReview } from './reviews.js';
 import type { ReviewInputOf } from '../inputs/review.js';
 import * as settings from './settings.js';
@@ -87,7 +92,7 @@ export class Service implements ServiceApi {
 
   /** The app's runs board: every run's BoardRow as JSON, newest first (archived ones when asked). */
   boardJson(archived: boolean): string {
-    return boardJson(this.core.runs.all(), archived, (id) => this.list.entry(id));
+    return boardJson(this.core.runs.all(), archived, (id) => this.list.entry(id), (s) => queueHoldOf(this.core, s));
   }
 
   /** Names the current GET /api/runs body without building it: an ETag's worth. */
@@ -102,7 +107,7 @@ export class Service implements ServiceApi {
 
   getHttpRun(runId: string) {
     const s = this.core.runs.get(runId);
-    return s ? right(httpRun(s)) : left(notFound('run', runId));
+    return s ? right({ ...httpRun(s), usage: usageOfRun(s) }) : left(notFound('run', runId));
   }
 
   listProjects(): readonly ProjectView[] {
@@ -119,6 +124,9 @@ export class Service implements ServiceApi {
   answer(runId: string, questionId: string, answer: string | readonly string[], reason: string | undefined, by: Actor) { return commands.answer(this.core, runId, questionId, answer, reason, by); }
   archive(runId: string, state: 'Archived' | 'Active', reason: string | undefined, by: Actor) { return commands.archive(this.core, runId, state, reason, by); }
   resolve(runId: string, reason: string | undefined, by: Actor) { return commands.resolve(this.core, runId, reason, by); }
+  keepAttempt(runId: string, abortOthers: boolean, reason: string | undefined, by: Actor) { return keepAttempt(this.core, runId, abortOthers, reason, by); }
+  /** two runs of one project side by side (GET /api/compare) */
+  compare(a: string, b: string) { return compareRuns(this.core, a, b); }
 
   private known<T>(runId: string, f: () => T): Outcome<T> {
     return this.core.runs.get(runId) ? right(f()) : left(notFound('run', runId));
@@ -194,6 +202,11 @@ export class Service implements ServiceApi {
   readRunWorktree(runId: string) { return readRunWorktree(this.core, runId); }
   secureRunWork(runId: string, reason: string | undefined, by: Actor) { return secureRunWork(this.core, runId, reason, by); }
   readPullRequest(address: { run?: string; project?: string; number?: number }) { return readPullRequest(this.core, address); }
+  // Shipping from the app (docs/shipping.md)
+  openPullRequest(runId: string, input: OpenPullRequestInput, by: Actor) { return openPullRequest(this.core, runId, input, this.runUrl(runId), by); }
+  pullRequestDraft(runId: string) { return pullRequestDraft(this.core, runId, this.runUrl(runId)); }
+  mergeRun(runId: string, method: 'fast-forward' | 'merge' | 'squash', by: Actor) { return mergeRun(this.core, runId, method, this.runUrl(runId), by); }
+  updateFromBase(runId: string, input: { mode: 'merge' | 'rebase'; onConflict?: 'agent' | 'leave' }, by: Actor) { return updateRunFromBase(this.core, runId, input, by); }
 
   // Projects and settings (HTTP and CLI).
   addProject(name: string, folders: readonly projects.FolderRequest[]) { return projects.addProject(this.core, name, folders); }

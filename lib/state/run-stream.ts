@@ -9,7 +9,11 @@ import { EventStream, type StreamKind } from './event-stream.js';
 // snapshot does not cover (none, unless the snapshot format changed: then bump the version).
 
 // 5: runs keep their latest agent session (lastSession), which a follow-up resumes
-const SNAPSHOT_VERSION = 5;
+// 6: runs keep their local merges and their latest update from base per folder (shipping)
+// 7: attempts (sibling runs started together), which one was kept, and the checkouts an archive removed
+// 7 (second branch): runs keep their usage (UsageRecorded), budget and pause reason
+// 8: both sevens together
+const SNAPSHOT_VERSION = 8;
 
 export type RunStreams = EventStream<RunState, RunEvent>;
 

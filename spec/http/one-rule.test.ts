@@ -55,6 +55,8 @@ const ROWS: readonly Row[] = [
   { tool: 'resolve_run', route: 'resolve', body: { zzUnknown: 1 }, says: /zzUnknown/ },
   { tool: 'resolve_run', route: 'resolve', body: { reason: 5 }, says: /^reason: must be a string/ },
   { tool: 'secure_run_work', route: 'secure', body: { zzUnknown: 1 }, says: /zzUnknown/ },
+  { tool: 'open_pull_request', route: 'pull-request', body: { base: '-x' }, says: /^base: must be a branch name \(got "-x"\)/ },
+  { tool: 'open_pull_request', route: 'pull-request', body: { draft: 1, zzUnknown: 1 }, says: /zzUnknown/ },
   { tool: 'follow_up_run', route: 'follow-ups', body: { text: 'go on', zzUnknown: 1 }, says: /zzUnknown/ },
   { tool: 'follow_up_run', route: 'follow-ups', body: { text: ' ' }, says: /^text: must be a non-blank string/ },
   { tool: 'follow_up_run', route: 'follow-ups', body: {}, says: /^text: is required/ },
@@ -64,6 +66,12 @@ const ROWS: readonly Row[] = [
   { tool: 'start_run', route: '', body: { project: PROJECT, goal: 'g', workflow: 'w'.repeat(201) }, says: /^workflow: must be a non-blank string of at most 200/ },
   { tool: 'start_run', route: '', body: { project: PROJECT, goal: 'g', title: 'x'.repeat(81) }, says: /^title: must be a non-blank one-line string of at most 80/ },
   { tool: 'start_run', route: '', body: { project: PROJECT, goal: 'g', harness: 'gemini' }, says: /^harness: must be one of claude, codex, opencode/ },
+  // a budget is a number of dollars above 0 (docs/usage.md)
+  ...[-1, 'x', 0].flatMap((budgetUsd): Row[] => [
+    { tool: 'start_run', route: '', body: { project: PROJECT, goal: 'g', budgetUsd }, says: /^budgetUsd: must be a number of US dollars above 0/ },
+    { tool: 'control_run', route: 'control', body: { position: P, action: 'Resume', budgetUsd }, says: /^budgetUsd: must be a number of US dollars above 0/ },
+  ]),
+  { tool: 'control_run', route: 'control', body: { position: P, action: 'Pause', budgetUsd: 5 }, says: /^budgetUsd is only for Resume/ },
 ];
 
 const withProject = (body: Record<string, unknown>, project: string) =>

@@ -11,6 +11,8 @@ import { ReviewInput } from '../../inputs/review.js';
 import { ArchiveInput } from '../../inputs/archive.js';
 import { ResolveInput } from '../../inputs/resolve.js';
 import { SecureInput } from '../../inputs/secure.js';
+import { PullRequestInput } from '../../inputs/ship.js';
+import { KeepInput } from '../../inputs/keep.js';
 
 // Arguments of the tools that change something: `run` and the action's fields, decoded by the same
 // codec (rules included) the HTTP route uses for its body, so the two doors cannot drift.
@@ -21,12 +23,14 @@ const onRun = { run: RunId };
 export const ControlRunArgs = extend(ControlInput, onRun);
 export const ReviseGoalArgs = extend(ReviseGoalInput, onRun);
 export const SecureRunWorkArgs = extend(SecureInput, onRun);
+export const OpenPullRequestArgs = extend(PullRequestInput, onRun);
 export const MessageRunArgs = extend(MessageInput, onRun);
 export const SubmitReviewArgs = extend(ReviewInput, onRun);
 export const FollowUpRunArgs = extend(FollowUpInput, onRun);
 export const AnswerQuestionArgs = extend(AnswerInput, onRun);
 export const ArchiveRunArgs = extend(ArchiveInput, onRun);
 export const ResolveRunArgs = extend(ResolveInput, onRun);
+export const KeepAttemptArgs = extend(KeepInput, onRun);
 // The notification command runs a program on the person's machine: only a person sets it (the
 // Settings page, HTTP), never an agent or supervisor through MCP.
 const McpSettingChange = t.refinement(SettingChangeCodec, (c) => c._tag !== 'NotifyCommand', 'a setting change other than NotifyCommand (set only from the Settings page)');

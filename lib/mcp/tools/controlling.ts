@@ -1,6 +1,6 @@
 import { defineTool, type Tool } from '../tool.js';
 import { runNotes } from '../args/common.js';
-import { ControlRunArgs, ReviseGoalArgs, SecureRunWorkArgs } from '../args/acting.js';
+import { ControlRunArgs, OpenPullRequestArgs, ReviseGoalArgs, SecureRunWorkArgs } from '../args/acting.js';
 
 // The rules across control_run's arguments (harness only with ChangeHarness...) are the decoder's:
 // lib/inputs/control.ts, shared with POST /api/runs/{id}/control.
@@ -17,6 +17,7 @@ export const controlRun: Tool = defineTool({
     harness: 'With ChangeHarness: the harness to retry the current step on.',
     model: 'Not supported: a call that gives model is refused.',
     node: 'With Jump: id of the step to jump to.',
+    budgetUsd: 'With Resume: a raised budget in US dollars, for a run its budget paused.',
   },
   call: (a, { api, actor }) => {
     const { run, ...input } = a;
@@ -41,4 +42,24 @@ export const secureRunWork: Tool = defineTool({
   args: SecureRunWorkArgs,
   notes: runNotes,
   call: (a, { api, actor }) => api.secureRunWork(a.run, a.reason, actor),
+});
+
+// The same decoder and call as POST /api/runs/{id}/pull-request (docs/shipping.md).
+export const openPullRequest: Tool = defineTool({
+  name: 'open_pull_request',
+  group: 'controlling',
+  description:
+    "Push a run's branch to origin (never forced; uncommitted work is committed first) and open a pull request from it on the code host. Title and body default to the run's goal, the agent's summary and its steps.",
+  args: OpenPullRequestArgs,
+  notes: {
+    run: runNotes.run,
+    draft: 'Open it as a draft (default false).',
+    base: "Branch to merge into (default: the branch the run started from).",
+    title: "The pull request's title (default: the run's title).",
+    body: "The pull request's body (default: drawn from the run, its text quoted).",
+  },
+  call: (a, { api, actor }) => {
+    const { run, ...input } = a;
+    return api.openPullRequest(run, input, actor);
+  },
 });
