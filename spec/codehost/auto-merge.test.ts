@@ -18,13 +18,13 @@ const HEAD = 'a'.repeat(40);
 const run = (name: string, conclusion: string | null) =>
   ({ __typename: 'CheckRun' as const, name, status: conclusion ? 'COMPLETED' : 'IN_PROGRESS', conclusion, required: true });
 
-const setup = async (t: { teardown(f: () => unknown): void }) => {
+// One origin, GitHub server and svc server for the file's tests, run one after another: the
+// origin's URL is mapped onto its bare repository in the shared temp HOME's git config.
+const setup = async () => {
   const repo = fixtureRepository('acme', 'app');
   const fixture: GitHubFixture = { webHost: WEB, tokens: ['tok'], repositories: [repo] };
   const gh = await startGitHubServer(fixture);
-  t.teardown(() => gh.close());
   const s = await testServer({ repo: githubOrigin().work, workflows: { ship: SHIP } });
-  t.teardown(() => s.close());
   for (const change of [{ _tag: 'CodeHost', graphqlUrl: gh.graphqlUrl, webHost: WEB }, { _tag: 'CodeHostToken', token: 'tok' }, { _tag: 'TriggerPollInterval', seconds: 10 }]) {
     if ((await s.send('PUT', '/api/settings', JSON.stringify(change), JSON_TYPE)).status !== 200) throw new Error('settings refused');
   }
@@ -38,14 +38,33 @@ const setup = async (t: { teardown(f: () => unknown): void }) => {
     return { runId, number: done.pullRequest.number as number, change };
   };
   const of = (runId: string, type: string) => async () => (await history(s, runId)).filter((e) => e.type === type);
-  return { repo, fixture, gh, s, deliver, of };
+  return { repo, fixture, gh, s, deliver, of, close: async () => { await s.close(); await gh.close(); } };
 };
+const shared = setup();
+test.after.always(async () => (await shared).close());
+const autoMerge = async (s: Awaited<typeof shared>['s'], value: unknown) =>
+  (await s.send('PATCH', `/api/projects/${s.projectId}`, JSON.stringify({ autoMerge: value }), JSON_TYPE)).status;
 
-test('refused while a required check is pending (recorded once), then merged with the head the decision used once it passes', async (t) => {
+test.serial('auto-merge is off by default and set to a method or null; bad settings are a 400 with detail', async (t) => {
+  t.timeout(120_000);
+  const { s } = await shared;
+  t.is((await s.get(`/api/projects/${s.projectId}`)).body.autoMerge, null);
+  for (const bad of [{ autoMerge: { method: 'octopus' } }, { autoMerge: 'squash' }, { autoMerge: { method: 'squash', extra: 1 } }]) {
+    const r = await s.send('PATCH', `/api/projects/${s.projectId}`, JSON.stringify(bad), JSON_TYPE);
+    t.is(r.status, 400, JSON.stringify(bad));
+    t.truthy(r.body.detail);
+  }
+  const on = await s.send('PATCH', `/api/projects/${s.projectId}`, JSON.stringify({ autoMerge: { method: 'merge' } }), JSON_TYPE);
+  t.deepEqual(on.body.autoMerge, { method: 'merge' });
+  const off = await s.send('PATCH', `/api/projects/${s.projectId}`, JSON.stringify({ autoMerge: null }), JSON_TYPE);
+  t.is(off.body.autoMerge, null);
+});
+
+test.serial('refused while a required check is pending (recorded once), then merged with the head the decision used once it passes', async (t) => {
   t.timeout(240_000);
-  const { fixture, gh, s, deliver, of } = await setup(t);
+  const { fixture, gh, s, deliver, of } = await shared;
   const pr = await deliver('ship a [write:a.txt=a]', { headRefOid: HEAD, reviewDecision: 'APPROVED', contexts: [run('unit', null)] });
-  t.is((await s.send('PATCH', `/api/projects/${s.projectId}`, JSON.stringify({ autoMerge: { method: 'squash' } }), JSON_TYPE)).status, 200);
+  t.is(await autoMerge(s, { method: 'squash' }), 200);
 
   const decisions = of(pr.runId, 'AutoMergeDecided');
   const [refused] = await eventually(decisions, (d) => d.length === 1, 60_000);
@@ -67,12 +86,14 @@ test('refused while a required check is pending (recorded once), then merged wit
   t.deepEqual(gh.invalid, [], "every document is valid against GitHub's schema");
 });
 
-test("the repository allows auto-merge: the host's auto-merge is turned on with the decision's head; the host's merge is recorded", async (t) => {
+test.serial("the repository allows auto-merge: the host's auto-merge is turned on with the decision's head; the host's merge is recorded", async (t) => {
   t.timeout(240_000);
-  const { repo, fixture, gh, s, deliver, of } = await setup(t);
+  const { repo, fixture, gh, s, deliver, of } = await shared;
+  t.is(await autoMerge(s, null), 200, 'off while the pull request is made and its facts set');
   (repo as { autoMergeAllowed?: boolean }).autoMergeAllowed = true;
+  fixture.merges = [];
   const pr = await deliver('ship b [write:b.txt=b]', { headRefOid: HEAD, reviewDecision: null, contexts: [run('unit', 'SUCCESS')] });
-  t.is((await s.send('PATCH', `/api/projects/${s.projectId}`, JSON.stringify({ autoMerge: { method: 'rebase' } }), JSON_TYPE)).status, 200);
+  t.is(await autoMerge(s, { method: 'rebase' }), 200);
 
   const [decided] = await eventually(of(pr.runId, 'AutoMergeDecided'), (d) => d.length === 1, 60_000);
   t.like(decided.data, { outcome: 'enable-auto-merge', method: 'rebase', reviewDecision: null, headCommit: HEAD });
@@ -86,19 +107,4 @@ test("the repository allows auto-merge: the host's auto-merge is turned on with 
   t.is(fixture.merges?.length, 1, 'auto-merge was turned on once, not at every poll');
   t.is((await of(pr.runId, 'AutoMergeDecided')()).length, 1);
   t.deepEqual(gh.invalid, []);
-});
-
-test('auto-merge off (the default): nothing is decided or merged; bad settings are a 400 with detail', async (t) => {
-  t.timeout(120_000);
-  const { s } = await setup(t);
-  t.is((await s.get(`/api/projects/${s.projectId}`)).body.autoMerge, null);
-  for (const bad of [{ autoMerge: { method: 'octopus' } }, { autoMerge: 'squash' }, { autoMerge: { method: 'squash', extra: 1 } }]) {
-    const r = await s.send('PATCH', `/api/projects/${s.projectId}`, JSON.stringify(bad), JSON_TYPE);
-    t.is(r.status, 400, JSON.stringify(bad));
-    t.truthy(r.body.detail);
-  }
-  const on = await s.send('PATCH', `/api/projects/${s.projectId}`, JSON.stringify({ autoMerge: { method: 'merge' } }), JSON_TYPE);
-  t.deepEqual(on.body.autoMerge, { method: 'merge' });
-  const off = await s.send('PATCH', `/api/projects/${s.projectId}`, JSON.stringify({ autoMerge: null }), JSON_TYPE);
-  t.is(off.body.autoMerge, null);
 });
