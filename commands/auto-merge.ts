@@ -52,7 +52,9 @@ const sameFacts = (a: AutoMergeDecided['data'], b: AutoMergeDecided['data']): bo
 export const autoMergeDecision = (facts: AutoMergeFacts, setting: AutoMergeSetting): AutoMergeDecided => {
   const { view } = facts;
   const refusal = autoMergeRefusal(view);
-  const outcome = refusal !== null ? 'refused' : facts.autoMergeAllowed ? 'enable-auto-merge' : 'merge';
+  // the host's auto-merge turned on already (by svc or a person): it merges; nothing more to ask
+  const onAlready = view.autoMerge !== null;
+  const outcome = refusal !== null ? 'refused' : facts.autoMergeAllowed || onAlready ? 'enable-auto-merge' : 'merge';
   const { repository, number, url } = facts.pullRequest;
   return {
     type: 'AutoMergeDecided',
@@ -65,7 +67,7 @@ export const autoMergeDecision = (facts: AutoMergeFacts, setting: AutoMergeSetti
       isDraft: view.draft,
       method: setting.method,
       outcome,
-      reason: refusal ?? (outcome === 'merge' ? `green and approved: merging by ${setting.method}` : `green and approved: the host's auto-merge by ${setting.method}`),
+      reason: refusal ?? (outcome === 'merge' ? `green and approved: merging by ${setting.method}` : onAlready ? "green and approved: the host's auto-merge is on already" : `green and approved: the host's auto-merge by ${setting.method}`),
     },
   };
 };

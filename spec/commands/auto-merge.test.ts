@@ -31,6 +31,8 @@ test('green and approved: merged directly, with the facts the decision used', (t
 
 test("the repository allows auto-merge: the host's auto-merge is turned on instead", (t) => {
   t.is(decideAutoMerge(facts({}, true), SQUASH, undefined)[0]?.data.outcome, 'enable-auto-merge');
+  t.like(decideAutoMerge(facts({ autoMerge: { enabledAt: null, mergeMethod: 'MERGE' } }), SQUASH, undefined)[0]?.data,
+    { outcome: 'enable-auto-merge', reason: "green and approved: the host's auto-merge is on already" }, 'turned on already (by a person): no direct merge');
 });
 
 test('no review required (reviewDecision null) counts as approved; no required checks: every reported check counts', (t) => {
