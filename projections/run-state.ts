@@ -4,6 +4,7 @@ import type { HarnessName, Workflow } from '../lib/workflows/model.js';
 import type { StartedBy } from '../lib/service-api.js';
 import { findNode, nextNodeId, startNode } from '../lib/workflows/model.js';
 import { addTurn, NO_USAGE, type RunUsage } from './run-usage.js';
+import { evolveWatch, type PullRequestWatch } from './pr-watch.js';
 
 // The run's state: one fold over its journal. Every command decides against it and every view is
 // read from it. It is also the snapshot stored beside the journal, so it holds plain JSON only.
@@ -118,6 +119,8 @@ export interface RunState {
   readonly budgetUsd?: number;
   /** why the run is paused, while it is (optional: snapshots from before it lack it) */
   readonly pauseReason?: string;
+  /** the pull request loop of a deliver step with watch=true (projections/pr-watch.ts) */
+  readonly prWatch?: PullRequestWatch;
 }
 
 export interface RunMerge { readonly folder: string; readonly method: string; readonly base: string; readonly commit: string; readonly at: string }
@@ -253,6 +256,10 @@ export const evolveRun = (s: RunState, e: RunEvent): RunState => {
     case 'AttemptKept': return { ...s, kept: { at: s.updatedAt, archived: e.data.archived ?? [] } };
     case 'UsageRecorded': return { ...s, usage: addTurn(s.usage ?? NO_USAGE, e.data, s.updatedAt) };
     case 'BudgetRaised': return { ...s, budgetUsd: e.data.budgetUsd };
+    case 'PullRequestWatchStarted': case 'PullRequestCycleStarted': case 'PullRequestCycleEnded': case 'PullRequestThreadsAnswered': case 'PullRequestLoopLimitReached': {
+      const prWatch = evolveWatch(s.prWatch, e);
+      return prWatch ? { ...s, prWatch } : s;
+    }
   }
 };
 

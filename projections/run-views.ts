@@ -6,6 +6,7 @@ import type { RunState } from './run-state.js';
 import { outcomeOf, phaseOf, standingOf } from './standing.js';
 import { usageOfRun } from './run-usage.js';
 import { budgetText } from '../commands/budget.js';
+import { loopView } from './pr-watch-view.js';
 
 // The three shapes a run is read in. All are plain functions of the run state.
 
@@ -73,6 +74,7 @@ export const runDetail = (s: RunState, project: ProjectView | undefined, step: S
     ...(s.question ? { question: { id: s.question.id, prompt: s.question.prompt, options: s.question.options, allowText: s.question.allowText } } : {}),
     ...(s.step?.kind === 'wait' && s.step.endsAt && !s.paused ? { waitEndsAt: s.step.endsAt } : {}),
     ...(s.startedBy ? { startedBy: s.startedBy } : {}),
+    ...loopView(s),
     position: positionToken(s),
     owner,
     ...(s.unreadable ? { unreadableHistory: s.unreadable } : {}),

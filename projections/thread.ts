@@ -1,5 +1,6 @@
 import type { RunEvent } from '../journal/run-events.js';
 import type { Actor } from '../lib/service-api.js';
+import { cycleRow } from './pr-watch-rows.js';
 
 // Thread rows: the conversation of a run as people read it. One row per event that speaks;
 // every other event maps to null. The reason an actor gave (a supervisor must give one for every
@@ -89,6 +90,8 @@ export const threadRow = (e: RunEvent): Omit<ThreadRow, 'id' | 'at'> | null => {
     case 'BaseUpdated': return control(`updated folder ${e.data.folder} from its base (${e.data.mode}), now at ${e.data.head.slice(0, 12)}`, e.data);
     case 'BaseUpdateConflicted': return control(`updating folder ${e.data.folder} from its base (${e.data.mode}) met conflicts in ${e.data.files.join(', ')}; aborted${e.data.handedTo ? `, handed to ${e.data.handedTo}` : ''}`, e.data);
     case 'AttemptKept': return control(`kept over the other attempts${e.data.archived?.length ? ` (archived ${e.data.archived.join(', ')})` : ''}`, e.data);
+    case 'PullRequestWatchStarted': case 'PullRequestCycleStarted': case 'PullRequestCycleEnded': case 'PullRequestThreadsAnswered': case 'PullRequestLoopLimitReached':
+      return { kind: 'note', author: 'service', text: cycleRow(e), stepId: e.data.stepId };
     case 'RunQueued': case 'RunStarted': case 'WorktreesPrepared': case 'WorktreesRemoved': case 'StepSessionStarted': case 'StepProcessStarted':
     case 'OutcomeReported': case 'MessageDelivered':
     // a turn's usage is shown with its step (the step header), not as a row of its own

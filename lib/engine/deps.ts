@@ -2,6 +2,7 @@ import type { Journal } from '../../journal/journal.js';
 import type { Checkout } from '../../journal/run-events.js';
 import type { RunState } from '../../projections/run-state.js';
 import type { HarnessAdapter } from '../harness/adapter.js';
+import type { PullRequestState } from '../codehost/pr-state.js';
 import type { ProjectView, PullRequestRef, StepSettings } from '../service-api.js';
 import type { Settings } from '../settings/model.js';
 import type { LogStore } from '../state/log-store.js';
@@ -36,6 +37,8 @@ export interface EngineDeps {
   deliver(run: RunState, node: StepNode): Promise<PullRequestRef>;
   /** the run's own tool server: its URL, and a fresh token valid while the step runs */
   runTools(runId: string, stepId: string): { url: string; token: string; revoke(): void };
+  /** each read of a watched pull request, with the run after what it decided (P3's auto-merge hooks in here) */
+  pullRequestRead?(run: RunState, state: PullRequestState): void;
   newId(prefix: string): string;
   now(): Date;
   /** what a project's runs have spent on the local day of `now` (known costs; lib/usage/project-spend.ts) */

@@ -17,6 +17,7 @@ import { makeContext, type EngineContext } from './context.js';
 import type { EngineDeps } from './deps.js';
 import { LiveTurns } from './live-turns.js';
 import { nextEffect, type Effect } from './next-effect.js';
+import { watchPullRequest } from './pr-loop.js';
 import { runCommandStep, runDeliverStep, runGateStep, runWaitStep } from './other-steps.js';
 
 // The process manager: it reacts to appended events, gives queued runs a slot under the cap, and
@@ -169,6 +170,7 @@ export class Engine {
         this.live.arm(effect.stepId, Date.parse(effect.endsAt) - this.deps.now().getTime(), () =>
           this.ctx.apply(s.runId, (r) => decideFinishStep(r, { stepId: effect.stepId, outcome: 'success', summary: 'wait ended' })));
         return;
+      case 'Watch': return watchPullRequest(this.ctx, s, effect.stepId);
       case 'End':
         if (this.ctx.apply(s.runId, (r) => decideEndRun(r, { success: effect.success, text: effect.text }))) this.ctx.log(s.runId, `run ${effect.success ? 'succeeded' : 'failed'}: ${effect.text}`);
         return;

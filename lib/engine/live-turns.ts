@@ -8,6 +8,8 @@ export interface LiveStep {
   send(text: string): boolean;
   /** pause the turn's silence watchdog while a person is being asked (nested holds count) */
   hold?(held: boolean): void;
+  /** a watching deliver step: read its pull request now rather than at the next poll */
+  checkNow?(): { cycleRunning: boolean; read: Promise<void> };
 }
 
 export class LiveTurns {
@@ -40,6 +42,11 @@ export class LiveTurns {
   /** Steps of `runId` that the run has moved past: their turns must stop. */
   stale(runId: string, currentStepId: string | undefined): string[] {
     return [...this.steps].filter(([id, s]) => s.runId === runId && id !== currentStepId).map(([id]) => id);
+  }
+
+  /** asks a watching step to read its pull request now; null when the step is not watching here */
+  checkNow(stepId: string): { cycleRunning: boolean; read: Promise<void> } | null {
+    return this.steps.get(stepId)?.checkNow?.() ?? null;
   }
 
   arm(stepId: string, ms: number, fire: () => void): void {

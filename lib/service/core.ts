@@ -43,7 +43,7 @@ export interface ServiceCore {
   readonly availability: Map<HarnessName, Availability>;
   readonly runTools: RunToolsBackend;
   /** the turns this process has in flight (the engine's): an answer asks whether the asker still waits */
-  readonly turns: { isLive(stepId: string): boolean };
+  readonly turns: { isLive(stepId: string): boolean; checkNow(stepId: string): { cycleRunning: boolean; read: Promise<void> } | null };
   /** supervisor records, keys, ownership and the ledger (lib/supervisors) */
   readonly supervisors: Supervisors;
   /** each project's known spend per local day, kept current from UsageRecorded (daily budgets) */

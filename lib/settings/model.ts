@@ -29,6 +29,8 @@ export type SettingChange =
   | { readonly _tag: 'SupervisorPrices'; readonly prices: readonly PriceRow[] }
   /** the supervisor feature (docs/supervisors.md): off by default; while off every supervisor key gets 403 */
   | { readonly _tag: 'Supervisors'; readonly enabled: boolean }
+  /** how often a watching deliver step reads its pull request (lib/engine/pr-loop.ts) */
+  | { readonly _tag: 'PullRequestWatchInterval'; readonly seconds: number }
   /** a command run for each "needs you" event (docs/shipping.md); argv [] turns it off */
   | { readonly _tag: 'NotifyCommand'; readonly argv: readonly string[]; readonly kinds: readonly NeedsKind[] };
 
@@ -50,6 +52,8 @@ export interface Settings {
   readonly supervisors: { readonly enabled: boolean };
   /** null: no notification command */
   readonly notifyCommand: { readonly argv: readonly string[]; readonly kinds: readonly NeedsKind[] } | null;
+  /** how often the pull request loop polls a watched pull request */
+  readonly prWatchIntervalSeconds: number;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -66,6 +70,7 @@ export const DEFAULT_SETTINGS: Settings = {
   prices: DEFAULT_PRICES,
   supervisors: { enabled: false },
   notifyCommand: null,
+  prWatchIntervalSeconds: 60,
 };
 
 export const effectiveRunCap = (s: Settings): number => (s.runCap._tag === 'Chosen' ? s.runCap.value : DEFAULT_RUN_CAP);

@@ -13,7 +13,8 @@ import { EventStream, type StreamKind } from './event-stream.js';
 // 7: attempts (sibling runs started together), which one was kept, and the checkouts an archive removed
 // 7 (second branch): runs keep their usage (UsageRecorded), budget and pause reason
 // 8: both sevens together
-const SNAPSHOT_VERSION = 8;
+// 9: runs keep the pull request loop of a watching deliver step (prWatch)
+const SNAPSHOT_VERSION = 9;
 
 export type RunStreams = EventStream<RunState, RunEvent>;
 

@@ -14,7 +14,8 @@ export const NODE_ATTRS_BY_KIND: Readonly<Record<NodeKind, readonly string[]>> =
   gate: ['prompt'],
   wait: ['duration'],
   command: ['command'],
-  deliver: [],
+  // watch, cycles, resolveThreads: the pull request loop (lib/workflows/deliver-watch.ts)
+  deliver: ['base', 'draft', 'watch', 'cycles', 'resolveThreads'],
 };
 
 export const EDGE_ATTRS = ['condition'] as const;

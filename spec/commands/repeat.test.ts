@@ -19,6 +19,7 @@ import { decideRecordFollowUpReview, decideSubmitReview } from '../../commands/s
 import { decideFollowUp } from '../../commands/follow-up.js';
 import { decideKeepAttempt } from '../../commands/keep-attempt.js';
 import { decideReviseGoal } from '../../commands/revise-goal.js';
+import { decideEndCycle, decidePullRequestPoll, decideThreadsAnswered, decideWatchPullRequest } from '../../commands/pr-loop.js';
 import { decideRecordBaseUpdate, decideRecordMerge, decideRecordPullRequest } from '../../commands/ship.js';
 import { decideHandOver } from '../../commands/supervisor-only.js';
 import { decideChangeSupervisor, decideCreateSupervisor, decideKeepNotes, decideRecordCost, decideRegenerateKey } from '../../commands/supervisor-settings.js';
@@ -73,6 +74,14 @@ const overBudget: RunEvent[] = [{ ...created, data: { ...(created.data as object
 const budgetPaused: RunEvent = { type: 'RunPaused', data: { by: { kind: 'engine' }, reason: 'budget: spent $2.00 of $1.00 budget' } };
 const owned = (s: RunState) => ({ supervisor: { id: 'sp', project: 'p' }, run: { id: s.runId, owner: s.handedTo ?? 'sp' }, global: 'global', reason: 'too hard', by: { kind: 'supervisor' as const, name: 'sp' } });
 
+// the pull request loop: a deliver step s2 watching pull request #4 with a cycle limit of 1
+const loopPr = { repository: 'acme/app', number: 4, url: 'https://h/acme/app/pull/4' };
+const shipping: RunEvent[] = [created, queued, started, prepared, stepStarted('s2', 'ship', 'deliver')];
+const watchingPr: RunEvent[] = [...shipping, { type: 'PullRequestWatchStarted', data: { stepId: 's2', pullRequest: loopPr, cycles: 1, resolveThreads: false } }];
+const loopSeen = { state: 'OPEN' as const, headCommit: 'c1', base: 'main', mergeable: 'MERGEABLE', failing: [{ name: 'lint', conclusion: 'FAILURE', excerpt: 'x' }], threads: [] };
+const loopCycle: RunEvent = { type: 'PullRequestCycleStarted', data: { stepId: 's2', cycle: 1, of: 1, cause: { _tag: 'Checks', headCommit: 'c1', failing: loopSeen.failing } } };
+const loopEnded: RunEvent = { type: 'PullRequestCycleEnded', data: { stepId: 's2', cycle: 1, result: { _tag: 'NoChange', summary: 'x' } } };
+
 const review = { ...ctx, reviewId: 'rv1', messageId: 'm7', comments: [{ path: 'a.txt', side: 'new' as const, line: 1, body: 'why?', quote: 'x' }], text: 'a.txt:1 why?' };
 const RUN_ROWS: Row[] = [
   runRow('SubmitReview', RUNNING, decideSubmitReview, review, NOTHING),
@@ -114,6 +123,11 @@ const RUN_ROWS: Row[] = [
   runRow('RecordBaseUpdate (conflicted)', failed, decideRecordBaseUpdate, { folder: 'f', mode: 'merge' as const, result: { files: ['a.txt'] }, by }, NOTHING),
   runRow('KeepAttempt', [{ ...created, data: { ...created.data, attempt: { group: 'g', index: 0, of: 2 } } } as RunEvent, ...failed.slice(1)], decideKeepAttempt,
     { ...ctx, others: [{ runId: 'r2', harness: 'codex', going: false, liveFollowUp: null }], abortOthers: false }, NOTHING),
+  runRow('WatchPullRequest', shipping, decideWatchPullRequest, { stepId: 's2', pullRequest: loopPr, cycles: 1, resolveThreads: false }, NOTHING),
+  runRow('PullRequestPoll', watchingPr, decidePullRequestPoll, { stepId: 's2', seen: loopSeen }, NOTHING),
+  runRow('PullRequestPoll (at the limit)', [...watchingPr, loopCycle, loopEnded], decidePullRequestPoll, { stepId: 's2', seen: { ...loopSeen, headCommit: 'c2' } }, NOTHING),
+  runRow('EndCycle', [...watchingPr, loopCycle], decideEndCycle, { stepId: 's2', cycle: 1, result: { _tag: 'NoChange' as const, summary: 'nothing' } }, NOTHING),
+  runRow('ThreadsAnswered', [...watchingPr, loopCycle], decideThreadsAnswered, { stepId: 's2', cycle: 1, replied: ['T1'], resolved: [] }, NOTHING),
   row('HandOver', given(...RUNNING), (s) => decideHandOver(owned(s)), applyRun, { refused: 'Forbidden', why: 'the run is the global supervisor\'s now' }),
 ];
 

@@ -43,6 +43,7 @@ const Facts = ({ run }: { readonly run: RunDetail }) => {
       {run.currentStep ? <span>step <strong>{run.currentStep}</strong></span> : null}
       {s ? <span class="muted">{s.harness.value}{s.model.value ? ` · ${s.model.value}` : ''}</span> : null}
       <span class="muted">{run.project} · {run.workflow}</span>
+      {run.pullRequestLoop ? <span class="pr-loop-fact">{run.pullRequestLoop.text}</span> : null}
       {run.outcome ? <span class="muted">outcome {run.outcome}</span> : null}
       {run.archived ? <span class="badge">archived</span> : null}
       {run.resolved ? <span class="badge">resolved</span> : null}
