@@ -1,6 +1,7 @@
 import { left, right, type Either } from 'fp-ts/lib/Either.js';
 import type { ProjectEvent } from '../journal/project-events.js';
 import type { Projects } from '../projections/projects.js';
+import type { ProjectView } from '../lib/service-api.js';
 import { conflict, invalid, notFound, type Refusal } from './refusal.js';
 import { quoted } from '../lib/inputs/quoted.js';
 
@@ -63,6 +64,12 @@ export const decideChooseDefaultWorkflow = (ps: Projects, c: { projectId: string
   if (!p) return left(notFound('project', c.projectId));
   if (!c.exists) return left(invalid(`unknown workflow ${JSON.stringify(quoted(c.workflow))}`));
   return right(p.defaultWorkflow === c.workflow ? [] : [{ type: 'DefaultWorkflowChosen', data: { projectId: p.id, workflow: c.workflow } }]);
+};
+
+export const decideChooseAutoMerge = (ps: Projects, c: { projectId: string; autoMerge: ProjectView['autoMerge'] }): ProjectDecision => {
+  const p = ps.get(c.projectId);
+  if (!p) return left(notFound('project', c.projectId));
+  return right(p.autoMerge?.method === c.autoMerge?.method ? [] : [{ type: 'AutoMergeChosen', data: { projectId: p.id, autoMerge: c.autoMerge } }]);
 };
 
 /** null removes the budget; a budget is checked at the doors (lib/inputs/kinds.ts usdBudget) */

@@ -10,6 +10,8 @@ export const PROJECT_EVENT_CODECS = {
   FolderRemoved: t.type({ projectId: t.string, name: t.string }),
   DefaultWorkflowChosen: t.type({ projectId: t.string, workflow: t.string }),
   PrimaryFolderChosen: t.type({ projectId: t.string, name: t.string }),
+  // auto-merge of the project's runs' pull requests (docs/shipping.md): null turns it off
+  AutoMergeChosen: t.type({ projectId: t.string, autoMerge: t.union([t.null, t.type({ method: t.union([t.literal('squash'), t.literal('merge'), t.literal('rebase')]) })]) }),
   // what the project's runs may spend per local day (null: no budget); new runs queue past it
   DailyBudgetSet: t.type({ projectId: t.string, dailyBudgetUsd: t.union([t.number, t.null]) }),
 } as const;

@@ -144,6 +144,15 @@ export const RUN_EVENT_CODECS = {
   QuotaWaitEnded: t.type({ stepId: t.string, node: t.string }),
   // the queue holds this run: the harness it would start on is out of quota until `until` (null: until it is seen back)
   QueueHeld: t.type({ harness: Harness, until: t.union([t.string, t.null]) }),
+  // auto-merge's audit trail (commands/auto-merge.ts): each decision with the facts it used, recorded
+  // before any merge is asked for and again only when the facts change
+  AutoMergeDecided: t.type({
+    pullRequest: PullRequestCodec, headCommit: t.string, checks: t.array(t.type({ name: t.string, conclusion: t.string })),
+    reviewDecision: t.union([t.string, t.null]), unresolvedThreads: t.number, isDraft: t.boolean,
+    method: oneOf(['squash', 'merge', 'rebase'] as const), outcome: oneOf(['merge', 'enable-auto-merge', 'refused'] as const), reason: t.string,
+  }),
+  // the code host says the pull request is merged (by svc's merge, the host's auto-merge, or a person)
+  PullRequestMerged: t.type({ pullRequest: PullRequestCodec, headCommit: t.string, mergeCommit: t.union([t.string, t.null]) }),
   // shipping from the app (lib/service/ship.ts, docs/shipping.md): a pull request opened on a
   // person's or agent's word, outside any deliver step; the run's pullRequests take it as a delivered one
   PullRequestOpened: t.type({ pullRequest: PullRequestCodec, base: t.string, draft: t.boolean, ...By }),
@@ -204,6 +213,8 @@ export const QUIET_EVENTS: ReadonlySet<RunEventType> = new Set([
   'PullRequestChecksFailed',
   // why a queued run is not started yet is not where it stands: it is still queued
   'QueueHeld',
+  // auto-merge's decisions and the host's merge are records of the pull request, not the run's position
+  'AutoMergeDecided', 'PullRequestMerged',
   // shipping records what was done to the branch and the code host, not where the run stands
   'PullRequestOpened', 'RunMerged', 'BaseUpdated', 'BaseUpdateConflicted',
   // keeping an attempt records a choice; the kept run itself does not move

@@ -159,6 +159,8 @@ export interface ProjectView {
   readonly folders: readonly { readonly name: string; readonly path: string }[];
   readonly primaryFolder: string;
   readonly defaultWorkflow: string;
+  /** merge the runs' pull requests once green and approved (docs/shipping.md); null: off, the default */
+  readonly autoMerge: { readonly method: 'squash' | 'merge' | 'rebase' } | null;
   /** what the project's runs may spend per local day, in US dollars (docs/usage.md) */
   readonly dailyBudgetUsd?: number;
 }

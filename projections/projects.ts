@@ -22,12 +22,13 @@ const withBudget = (p: ProjectView, budget: number | null): ProjectView => {
 export const evolveProjects = (ps: Projects, e: ProjectEvent): Projects => {
   switch (e.type) {
     case 'ProjectAdded':
-      return new Map(ps).set(e.data.projectId, withFolders({ id: e.data.projectId, name: e.data.name, folders: [], primaryFolder: '', defaultWorkflow: 'default' }, e.data.folders));
+      return new Map(ps).set(e.data.projectId, withFolders({ id: e.data.projectId, name: e.data.name, folders: [], primaryFolder: '', defaultWorkflow: 'default', autoMerge: null }, e.data.folders));
     case 'ProjectRenamed': return change(ps, e.data.projectId, (p) => ({ ...p, name: e.data.name }));
     case 'FolderAdded': return change(ps, e.data.projectId, (p) => withFolders(p, [...p.folders, e.data.folder]));
     case 'FolderRemoved': return change(ps, e.data.projectId, (p) => withFolders(p, p.folders.filter((f) => f.name !== e.data.name)));
     case 'DefaultWorkflowChosen': return change(ps, e.data.projectId, (p) => ({ ...p, defaultWorkflow: e.data.workflow }));
     case 'PrimaryFolderChosen': return change(ps, e.data.projectId, (p) => ({ ...p, primaryFolder: e.data.name }));
+    case 'AutoMergeChosen': return change(ps, e.data.projectId, (p) => ({ ...p, autoMerge: e.data.autoMerge }));
     case 'DailyBudgetSet': return change(ps, e.data.projectId, (p) => withBudget(p, e.data.dailyBudgetUsd));
   }
 };

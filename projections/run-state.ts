@@ -288,6 +288,7 @@ export const evolveRun = (s: RunState, e: RunEvent): RunState => {
     case 'QuotaHit': return quotaHit(s, e.data);
     case 'QuotaWaitEnded': return s.step?.stepId === e.data.stepId ? interrupted(s, `the quota window of ${s.step.quota?.harness ?? 'the harness'} ended`) : s;
     case 'QueueHeld': return s.lifecycle === 'queued' ? { ...s, queueHeld: { harness: e.data.harness, until: e.data.until } } : s;
+    case 'AutoMergeDecided': case 'PullRequestMerged': return s;
     case 'PullRequestOpened': return { ...s, pullRequests: [...s.pullRequests, e.data.pullRequest] };
     case 'RunMerged': return { ...s, merges: [...(s.merges ?? []), { folder: e.data.folder, method: e.data.method, base: e.data.base, commit: e.data.commit, at: s.updatedAt }] };
     case 'BaseUpdated': return { ...s, baseUpdates: { ...s.baseUpdates, [e.data.folder]: { mode: e.data.mode, head: e.data.head } } };

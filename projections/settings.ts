@@ -15,6 +15,7 @@ export const applyChange = (s: Settings, c: SettingChange): Settings => {
     case 'Prices': case 'SupervisorPrices': return { ...s, prices: c.prices };
     case 'Supervisors': return { ...s, supervisors: { enabled: c.enabled } };
     case 'FallbackHarnesses': return { ...s, fallbackHarnesses: [...new Set(c.harnesses)] };
+    case 'NotifyCommand': return { ...s, notifyCommand: c.argv.length === 0 ? null : { argv: c.argv, kinds: c.kinds } };
     case 'PullRequestWatchInterval': return { ...s, prWatchIntervalSeconds: c.seconds };
   }
 };

@@ -89,6 +89,9 @@ export const threadRow = (e: RunEvent): Omit<ThreadRow, 'id' | 'at'> | null => {
     case 'QuotaHit': return { kind: 'step', node: e.data.node, author: 'service', stepId: e.data.stepId, text: quotaText(e.data) };
     case 'QuotaWaitEnded': return { kind: 'step', node: e.data.node, author: 'service', stepId: e.data.stepId, text: `step ${e.data.node}: the quota wait ended; it runs again in the same session` };
     case 'QueueHeld': return { kind: 'note', author: 'service', text: `queued: ${e.data.harness} is out of quota${e.data.until ? ` until ${e.data.until}` : ''}` };
+    // auto-merge's decisions show in the thread, so the person sees why a pull request was or was not merged
+    case 'AutoMergeDecided': return { kind: 'note', author: 'service', text: `auto-merge of ${e.data.pullRequest.url} (${e.data.headCommit.slice(0, 12)}): ${e.data.outcome}: ${e.data.reason}` };
+    case 'PullRequestMerged': return { kind: 'note', author: 'service', text: `pull request ${e.data.pullRequest.url} merged` };
     case 'PullRequestOpened': return control(`opened ${e.data.draft ? 'draft ' : ''}pull request ${e.data.pullRequest.url} into ${e.data.base}`, e.data);
     case 'RunMerged': return control(`merged folder ${e.data.folder} into ${e.data.base} (${e.data.method}) at ${e.data.commit.slice(0, 12)}`, e.data);
     case 'BaseUpdated': return control(`updated folder ${e.data.folder} from its base (${e.data.mode}), now at ${e.data.head.slice(0, 12)}`, e.data);

@@ -1,4 +1,6 @@
+import type { AutoMergeSetting } from '../../commands/auto-merge.js';
 import { decideChecksFailed } from '../../commands/pr-checks-failed.js';
+import { considerAutoMerge } from './auto-merge.js';
 import type { RunState } from '../../projections/run-state.js';
 import { resolveToken } from '../codehost/config.js';
 import { githubClient } from '../codehost/github.js';
@@ -25,6 +27,8 @@ export interface ChecksWatchDeps {
   history(runId: string): readonly Stored[];
   /** appends to the run; false when it moved meanwhile (asked again next poll) */
   record(runId: string, event: RunEvent): boolean;
+  /** the run's project's auto-merge setting, null when off (lib/engine/auto-merge.ts) */
+  autoMergeOf?(run: RunState): AutoMergeSetting | null;
 }
 
 const prKey = (runId: string, repository: string, number: number): string => `${runId} ${repository}#${number}`;
@@ -62,12 +66,16 @@ export class PullRequestChecksWatch {
     this.timer.unref();
   }
 
+  private autoMergeOf(run: RunState): AutoMergeSetting | null {
+    return this.deps.autoMergeOf?.(run) ?? null;
+  }
+
   private watched(): RunState[] {
     return [...this.deps.runs()]
       .filter((r) => !r.archived && r.pullRequests.length > 0)
       .filter((r) => {
         const pr = r.pullRequests[r.pullRequests.length - 1]!;
-        return !this.finished.has(prKey(r.runId, pr.repository, pr.number)) && this.deps.wantsChecksWake(r);
+        return !this.finished.has(prKey(r.runId, pr.repository, pr.number)) && (this.deps.wantsChecksWake(r) || this.autoMergeOf(r) !== null);
       })
       .sort((a, b) => (a.runId < b.runId ? 1 : -1))
       .slice(0, PER_POLL);
@@ -98,6 +106,8 @@ export class PullRequestChecksWatch {
       if (read._tag === 'Left') continue; // the host failed or refused: asked again next poll
       const key = prKey(run.runId, pr.repository, pr.number);
       if (read.right.state !== 'OPEN') this.finished.add(key);
+      await considerAutoMerge({ ...this.deps, config: cfg }, run.runId, pr, read.right, this.autoMergeOf(run));
+      if (!this.deps.wantsChecksWake(run)) continue;
       const event = decideChecksFailed(pr, read.right, this.recordedFailure(run.runId, key, pr.number, pr.repository));
       if (!event) continue;
       if (this.deps.record(run.runId, event)) this.lastFailed.set(key, event.data.headCommit);

@@ -21,4 +21,7 @@ export const StartNeedsQuery = t.intersection([t.type({ project: NonBlank }), t.
 const Folder = t.intersection([t.type({ path: NonBlank }), t.partial({ name: NonBlank })]);
 export const NewProjectBody = t.type({ name: NonBlank, folders: t.array(Folder) });
 export const FolderBody = Folder;
-export const ProjectPatchBody = t.partial({ name: NonBlank, defaultWorkflow: NonBlank, primaryFolder: NonBlank, dailyBudgetUsd: t.union([usdBudget(), t.null]) });
+// a field beyond `method` is refused rather than dropped: it may be a setting the person thinks they set
+const AutoMergeOn = refine(t.type({ method: t.keyof({ squash: null, merge: null, rebase: null }) }), (o) => Object.keys(o).length === 1, 'autoMerge takes only method', 'AutoMergeOn');
+const AutoMerge = t.union([t.null, AutoMergeOn], 'null or {method: squash|merge|rebase}');
+export const ProjectPatchBody = t.partial({ name: NonBlank, defaultWorkflow: NonBlank, primaryFolder: NonBlank, autoMerge: AutoMerge, dailyBudgetUsd: t.union([usdBudget(), t.null]) });

@@ -1,4 +1,5 @@
 import { queueHoldOf, type ServiceCore } from '../service/core.js';
+import { CardsWatch } from './cards-watch.js';
 import { ChatWatch, parseChatId } from './chat-watch.js';
 import { frame, type Sink } from './frames.js';
 import { parseRunId, RunWatch } from './run-watch.js';
@@ -12,7 +13,9 @@ import type { ListedJson } from '../read-models/runs-board.js';
 export type Scope =
   | { readonly kind: 'runs' }
   | { readonly kind: 'run'; readonly runId: string; readonly log: boolean }
-  | { readonly kind: 'supervisor'; readonly id: string };
+  | { readonly kind: 'supervisor'; readonly id: string }
+  /** every supervisor's cards waiting for a person (the app's needs-you count) */
+  | { readonly kind: 'cards' };
 
 export type Opened = { readonly _tag: 'Opened'; readonly stop: () => void } | { readonly _tag: 'Unknown'; readonly detail: string };
 
@@ -23,17 +26,19 @@ export class EventsHub {
   readonly runs: RunsFeed;
   private readonly run: RunWatch;
   private readonly chat: ChatWatch;
+  private readonly cards: CardsWatch;
   chats: ChatStreams = () => undefined;
 
   constructor(private readonly core: ServiceCore, listed?: ListedJson) {
     this.runs = new RunsFeed(core.runs, core.journal, listed, (s) => queueHoldOf(core, s));
     this.run = new RunWatch(core, core.journal, core.logs);
     this.chat = new ChatWatch(core.journal);
+    this.cards = new CardsWatch(core.journal);
   }
 
   /** open connections, all scopes */
   get size(): number {
-    return this.runs.size + this.run.size + this.chat.size;
+    return this.runs.size + this.run.size + this.chat.size + this.cards.size;
   }
 
   /** `lastId`: the Last-Event-ID the client sent, if any. An id this scope cannot resume from gets `reset`. */
@@ -45,6 +50,7 @@ export class EventsHub {
       if (from === null) sink.deliver(frame('ready', { scope: 'runs' }, this.runs.cursor()));
       return { _tag: 'Opened', stop: this.runs.watch(sink, from ?? this.runs.now) };
     }
+    if (scope.kind === 'cards') return { _tag: 'Opened', stop: this.cards.watch(sink) };
     if (scope.kind === 'run') {
       const s = this.core.runs.get(scope.runId);
       if (!s) return { _tag: 'Unknown', detail: `no run ${scope.runId}` };

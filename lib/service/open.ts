@@ -173,6 +173,7 @@ export const startEngine = (service: Service): void => {
   engine.start();
   service.triggers.start();
   service.supervisorLoop.start();
+  service.notify.notifier.start();
 };
 
 /** Asks each harness whether it is ready; ChangeHarness reads the answers. */
@@ -184,6 +185,7 @@ export const refreshAvailability = async (core: ServiceCore): Promise<void> => {
 
 export const closeService = async (s: Service): Promise<void> => {
   await s.supervisorLoop.stop();
+  await s.notify.notifier.stop();
   await s.triggers.stop();
   await parts.get(s)?.engine?.stop();
   s.releases.close();

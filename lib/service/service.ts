@@ -33,6 +33,7 @@ import { EventsHub } from '../push/hub.js';
 import { listedRun, RunsListCache } from '../read-models/runs-list.js';
 import { chatPage, writeChat } from './supervisor-chat.js';
 import { SupervisorLoop } from './supervisor-loop.js';
+import { notifierFor } from '../notify/wire.js';
 import { boardJson } from '../read-models/runs-board.js';
 import { startNeeds } from './start-readiness.js';
 import type { HarnessName } from '../workflows/model.js';
@@ -49,10 +50,13 @@ export class Service implements ServiceApi {
   readonly releases: ReleaseCheck;
   /** the live supervisor agents, started with the engine, running while the feature is on */
   readonly supervisorLoop: SupervisorLoop;
+  /** the notification command (lib/notify), started with the engine */
+  readonly notify: ReturnType<typeof notifierFor>;
 
   /** trigger rules and their sources (lib/triggers); sources run once the engine starts */
   constructor(readonly core: ServiceCore, readonly catalog: Catalog, readonly triggers: Triggers) {
     this.supervisorLoop = new SupervisorLoop(core);
+    this.notify = notifierFor(core);
     this.waits = new WaitHub(core, core.journal);
     this.list = new RunsListCache(core.runs, core.journal);
     this.events = new EventsHub(core, (id) => this.list.entry(id));

@@ -5,7 +5,7 @@ import { SupervisorAgents, type AgentDeps } from '../supervisors/agent/agents.js
 import { supervisorHarnesses } from '../supervisors/agent/harnesses.js';
 import { supervisorEndpointUrl } from '../supervisors/agent/turn.js';
 import { supervisorsPort } from '../supervisors/port.js';
-import type { ServiceCore } from './core.js';
+import { projectOf, type ServiceCore } from './core.js';
 import { PullRequestChecksWatch, type ChecksWatchDeps } from '../engine/pr-checks-watch.js';
 import { runStream } from '../state/run-stream.js';
 
@@ -19,9 +19,12 @@ const checksWatchDeps = (core: ServiceCore): ChecksWatchDeps => ({
   settings: () => core.settings.current,
   runs: () => core.runs.all(),
   wantsChecksWake: (run) => {
+    // the poll also runs for auto-merge with supervisors off: no wakes are recorded then
+    if (!core.settings.current.supervisors.enabled) return false;
     const owner = core.supervisors.ownerOf(run);
     return owner !== null && core.supervisors.get(owner)?.settings.wakeOn.checksFailed === true;
   },
+  autoMergeOf: (run) => projectOf(core, run)?.autoMerge ?? null,
   history: (runId) => core.journal.read(runStream(runId)),
   record: (runId, event) => {
     const r = core.runs.transact(runId, () => right([event]), { at: core.now().toISOString(), onStale: 'refuse' });
@@ -50,7 +53,7 @@ export class SupervisorLoop {
   start(): void {
     if (this.unsubscribe || this.closed) return;
     // listeners run inside the append, before the settings fold has moved: look a tick later
-    this.unsubscribe = this.core.journal.subscribe((stream) => void (stream === this.core.settings.stream && setImmediate(() => this.sync())));
+    this.unsubscribe = this.core.journal.subscribe((stream) => void (this.watches(stream) && setImmediate(() => this.sync())));
     this.sync();
   }
 
@@ -74,6 +77,15 @@ export class SupervisorLoop {
     await this.chain;
   }
 
+  // the pull request poll also runs while any project has auto-merge on, supervisors or not
+  private watches(stream: string): boolean {
+    return stream === this.core.settings.stream || stream === this.core.projects.stream;
+  }
+
+  private wantsPoll(): boolean {
+    return !this.closed && (this.core.settings.current.supervisors.enabled || [...this.core.projects.current.values()].some((p) => p.autoMerge !== null));
+  }
+
   // Start and stop one after the other: a stop waits for the turn it cuts off to be recorded.
   private sync(): void {
     this.chain = this.chain.then(async () => {
@@ -81,12 +93,13 @@ export class SupervisorLoop {
       if (on && !this.agents) {
         this.agents = new SupervisorAgents(this.deps());
         this.agents.start();
-        this.checks.start();
       } else if (!on && this.agents) {
         const a = this.agents;
         this.agents = null;
-        await Promise.all([a.stop(this.closed ? undefined : SWITCHED_OFF), this.checks.stop()]);
+        await a.stop(this.closed ? undefined : SWITCHED_OFF);
       }
+      if (this.wantsPoll()) this.checks.start();
+      else await this.checks.stop();
     }).catch((err: unknown) => console.error('supervisor loop failed to switch', err));
   }
 

@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
 import { HARNESSES } from '../workflows/model.js';
-import { TOOL_GROUPS } from './model.js';
+import { NEEDS_KINDS, TOOL_GROUPS } from './model.js';
 import { closed } from '../inputs/closed.js';
 
 // Decodes a settings change at the HTTP and MCP boundaries. Checks that the Settings page applies
@@ -28,6 +28,9 @@ const httpUrl = new t.Type<string, string, unknown>(
   t.identity,
 );
 
+// a refinement (not a custom type) so the MCP tool's JSON Schema still shows an array of strings
+const refineArgv = t.refinement(t.array(t.string), (a) => a.length <= 64 && (a.length === 0 || a[0]!.trim() !== ''), 'Argv (program first, not blank; at most 64)');
+
 interface UsdBrand { readonly Usd: unique symbol }
 const usdPerMTok = t.brand(t.number, (n): n is t.Branded<number, UsdBrand> => Number.isFinite(n) && n >= 0 && n <= 10_000, 'Usd');
 const PriceRow = t.strict({
@@ -50,6 +53,8 @@ const changeOf = <C extends t.Mixed, P extends t.Mixed>(cap: C, priceRow: P) => 
   t.strict({ _tag: t.literal('SupervisorPrices'), prices: t.array(priceRow) }),
   t.strict({ _tag: t.literal('Supervisors'), enabled: t.boolean }),
   t.strict({ _tag: t.literal('FallbackHarnesses'), harnesses: t.array(literals(HARNESSES)) }),
+  // an argv, never a shell string: the first element is the program; at most 64 arguments
+  t.strict({ _tag: t.literal('NotifyCommand'), argv: refineArgv, kinds: t.array(literals(NEEDS_KINDS)) }),
   t.strict({ _tag: t.literal('PullRequestWatchInterval'), seconds: intIn(10, 86_400) }),
 ]);
 

@@ -32,7 +32,13 @@ export type SettingChange =
   /** where a step's harness is out of quota, switch to the first of these that is ready (docs/usage.md); a workflow's own list wins */
   | { readonly _tag: 'FallbackHarnesses'; readonly harnesses: readonly HarnessName[] }
   /** how often a watching deliver step reads its pull request (lib/engine/pr-loop.ts) */
-  | { readonly _tag: 'PullRequestWatchInterval'; readonly seconds: number };
+  | { readonly _tag: 'PullRequestWatchInterval'; readonly seconds: number }
+  /** a command run for each "needs you" event (docs/shipping.md); argv [] turns it off */
+  | { readonly _tag: 'NotifyCommand'; readonly argv: readonly string[]; readonly kinds: readonly NeedsKind[] };
+
+/** what makes a run need a person: a question, a gate, a failure, a supervisor's approval card */
+export const NEEDS_KINDS = ['question', 'gate', 'failed', 'card'] as const;
+export type NeedsKind = (typeof NEEDS_KINDS)[number];
 
 export interface Settings {
   readonly runCap: RunCapChoice;
@@ -48,6 +54,8 @@ export interface Settings {
   readonly supervisors: { readonly enabled: boolean };
   /** optional: settings folded before quota windows lack it (none) */
   readonly fallbackHarnesses?: readonly HarnessName[];
+  /** null: no notification command */
+  readonly notifyCommand: { readonly argv: readonly string[]; readonly kinds: readonly NeedsKind[] } | null;
   /** how often the pull request loop polls a watched pull request */
   readonly prWatchIntervalSeconds: number;
 }
@@ -65,6 +73,7 @@ export const DEFAULT_SETTINGS: Settings = {
   releaseFeed: { enabled: true, url: null },
   prices: DEFAULT_PRICES,
   supervisors: { enabled: false },
+  notifyCommand: null,
   prWatchIntervalSeconds: 60,
 };
 

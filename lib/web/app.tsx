@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { match, place } from './router.js';
 import { NOT_FOUND, ROUTES, type PageModule, type Route } from './routes.js';
 import { ShortcutsHelp, useShortcuts } from './shortcuts.js';
+import { useNeedsYou } from './needs-you/use-needs-you.js';
 import { Link } from './ui/link.js';
 import { ErrorNote, Loading } from './ui/page.js';
 
@@ -30,6 +31,7 @@ export const App = () => {
   const main = useRef<HTMLElement>(null);
   const nav = useRef<HTMLElement>(null);
   const shortcuts = useShortcuts();
+  useNeedsYou();
   const first = useRef(true);
   const mod = loaded.get(route);
 

@@ -7,10 +7,13 @@ import { decideArchive } from '../../commands/archive.js';
 import { decideControl } from '../../commands/control.js';
 import { decideAskQuestion, decideContinueTurn, decideEndRun, decideFinishStep, decideGrantSlot, decideRecordWorktrees, decideReportOutcome, decideStartStep } from '../../commands/engine-steps.js';
 import { decideDeliverMessage, decideSendMessage } from '../../commands/send-message.js';
-import { decideAddFolder, decideAddProject, decideChooseDefaultWorkflow, decideChoosePrimaryFolder, decideRemoveFolder, decideRenameProject, decideSetDailyBudget } from '../../commands/projects.js';
+import { decideAddFolder, decideAddProject, decideChooseDefaultWorkflow, decideChoosePrimaryFolder, decideRemoveFolder, decideRenameProject, decideSetDailyBudget, decideChooseAutoMerge } from '../../commands/projects.js';
 import { decideRecordUsage } from '../../commands/record-usage.js';
 import { decideBudgetPause } from '../../commands/budget.js';
 import type { Refusal } from '../../commands/refusal.js';
+import { decideRecordNotifyFailure, decideStartNotify } from '../../commands/notify-command.js';
+import { evolveNotify, NO_NOTIFICATIONS, type NotifyState } from '../../projections/notify-command.js';
+import type { NotifyEvent } from '../../journal/notify-events.js';
 import { decideResolve } from '../../commands/resolve.js';
 import { decideHoldQueued, decideQuotaSwitch } from '../../commands/quota.js';
 import { decideEndWindow, decideLimitHarness } from '../../commands/harness-window.js';
@@ -165,6 +168,7 @@ const PROJECT_ROWS: Row[] = [
   projectRow('RemoveFolder', decideRemoveFolder, { projectId: 'p', name: 'b' }, { refused: 'NotFound', why: 'the folder is gone' }),
   projectRow('ChooseDefaultWorkflow', decideChooseDefaultWorkflow, { projectId: 'p', workflow: 'other', exists: true }, NOTHING),
   projectRow('ChoosePrimaryFolder', decideChoosePrimaryFolder, { projectId: 'p', name: 'b' }, NOTHING),
+  projectRow('ChooseAutoMerge', decideChooseAutoMerge, { projectId: 'p', autoMerge: { method: 'squash' as const } }, NOTHING),
   projectRow('SetDailyBudget', decideSetDailyBudget, { projectId: 'p', dailyBudgetUsd: 3 }, NOTHING),
 ];
 
@@ -205,7 +209,15 @@ const TRIGGER_ROWS: Row[] = [
   triggerRow('SkipFirings', rule, (s) => decideSkipFirings(s, { ruleId: 't1', missed: ['2026-11-21T00:00:00.000Z'] }), NOTHING),
 ];
 
-const ROWS = [...RUN_ROWS, ...PROJECT_ROWS, ...SUPERVISOR_ROWS, ...TRIGGER_ROWS];
+// the notification command's record
+const applyNotify = (s: NotifyState, es: readonly NotifyEvent[]): NotifyState => es.reduce(evolveNotify, s);
+const notice = { key: 'run:r1:7', kind: 'gate' as const, runId: 'r1' };
+const NOTIFY_ROWS: Row[] = [
+  row('StartNotify', NO_NOTIFICATIONS, (s) => decideStartNotify(s, notice), applyNotify, NOTHING),
+  row('RecordNotifyFailure', NO_NOTIFICATIONS, (s) => decideRecordNotifyFailure(s, { ...notice, detail: 'exited with code 2' }), applyNotify, NOTHING),
+];
+
+const ROWS = [...RUN_ROWS, ...PROJECT_ROWS, ...SUPERVISOR_ROWS, ...TRIGGER_ROWS, ...NOTIFY_ROWS];
 
 const expected = (r: Repeat): string => ('nothing' in r ? 'nothing' : 'refused' in r ? `refused (${r.refused}): ${r.why}` : `again: ${r.again}`);
 
@@ -225,6 +237,7 @@ const NOT_IN_TABLE: Record<string, string> = {
   decidePause: 'via decideControl', decideResume: 'via decideControl', decideRetry: 'via decideControl', decideAbort: 'via decideControl',
   decideMoveToFront: 'via decideControl', decideSkipWait: 'via decideControl', decideChangeHarness: 'via decideControl', decideJump: 'via decideControl', decideRestart: 'via decideControl',
   decideChecksFailed: 'a pure reading of a pull request against the last failure recorded; it returns null when that head commit was recorded',
+  decideAutoMerge: 'a reading of a pull request against the last decision recorded: the same facts again decide [] (spec/commands/auto-merge.test.ts)',
   decideHeld: 'a guard: why a supervisor is held, no events', decideRunCap: 'a guard', decideHarnessMove: 'a guard', decideOwnsRun: 'a guard', decideMayStartIn: 'a guard',
   decideStartReadiness: 'a guard: whether the harnesses a start needs are known not to work', decideRead: 'a guard', decideReason: 'a guard', decideTier: 'a reading of a tool\'s tier', decideSupervisorAction: 'a guard over the tiers', decideApproval: 'a reading of an approval card',
   // Known not to be [] on a repeat today, left to their owners (see the report of issue 18's E1):

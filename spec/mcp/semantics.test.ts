@@ -107,6 +107,9 @@ test.serial('change_setting records the tool and the calling agent as the source
   const latest = (await srv.get('/api/settings/changes')).body.changes[0];
   t.deepEqual(latest.change, { _tag: 'RunCap', cap: { _tag: 'Chosen', value: 50 } });
   t.deepEqual(latest.source, { via: 'mcp', sender: 'claude-code' });
+  const command = await call(client, 'change_setting', { change: { _tag: 'NotifyCommand', argv: ['sh', '-c', 'id'], kinds: ['gate'] } });
+  t.true(command.isError, 'an agent may not set a program for the server to run');
+  t.is((await srv.get('/api/settings')).body.notifyCommand, null);
 });
 
 test.serial('a tool whose work fails on the machine answers an error saying why, and the server goes on', async (t) => {

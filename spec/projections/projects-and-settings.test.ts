@@ -10,8 +10,14 @@ import { DEFAULT_SETTINGS } from '../../lib/settings/model.js';
 const fold = (...events: ProjectEvent[]): Projects => events.reduce(evolveProjects, new Map() as Projects);
 const added: ProjectEvent = { type: 'ProjectAdded', data: { projectId: 'p', name: 'P', folders: [{ name: 'a', path: '/a' }, { name: 'b', path: '/b' }] } };
 
-test('a project starts with its first folder primary and the default workflow', (t) => {
-  t.deepEqual(fold(added).get('p'), { id: 'p', name: 'P', folders: [{ name: 'a', path: '/a' }, { name: 'b', path: '/b' }], primaryFolder: 'a', defaultWorkflow: 'default' });
+test('a project starts with its first folder primary, the default workflow and auto-merge off', (t) => {
+  t.deepEqual(fold(added).get('p'), { id: 'p', name: 'P', folders: [{ name: 'a', path: '/a' }, { name: 'b', path: '/b' }], primaryFolder: 'a', defaultWorkflow: 'default', autoMerge: null });
+});
+
+test('auto-merge is chosen and turned off again', (t) => {
+  const on = fold(added, { type: 'AutoMergeChosen', data: { projectId: 'p', autoMerge: { method: 'squash' } } });
+  t.deepEqual(on.get('p')?.autoMerge, { method: 'squash' });
+  t.is(fold(added, { type: 'AutoMergeChosen', data: { projectId: 'p', autoMerge: { method: 'squash' } } }, { type: 'AutoMergeChosen', data: { projectId: 'p', autoMerge: null } }).get('p')?.autoMerge, null);
 });
 
 test('removing the primary folder makes the first one left primary; a chosen one stays while it exists', (t) => {

@@ -40,6 +40,11 @@ for (const viewport of VIEWPORTS) {
     await renamed.getByRole('button', { name: 'Set default' }).click();
     await renamed.getByRole('status').filter({ hasText: 'Default workflow chosen.' }).waitFor();
 
+    t.is(await renamed.getByLabel('Auto-merge pull requests').inputValue(), 'off', 'auto-merge is off by default');
+    await renamed.getByLabel('Auto-merge pull requests').selectOption('squash');
+    await renamed.getByRole('button', { name: 'Set auto-merge' }).click();
+    await renamed.getByRole('status').filter({ hasText: 'Auto-merge by squash.' }).waitFor();
+
     await renamed.getByRole('button', { name: `Make primary: ${nb}` }).click();
     await renamed.locator(`[data-folder="${nb}"] .badge`, { hasText: 'primary' }).waitFor();
 
@@ -52,7 +57,7 @@ for (const viewport of VIEWPORTS) {
     await renamed.locator(`[data-folder="${na}"]`).waitFor({ state: 'detached' });
 
     const p = (await server.get(`/api/projects/${id}`)).body;
-    t.like(p, { name: 'Widgets', defaultWorkflow: 'linear', primaryFolder: nb });
+    t.like(p, { name: 'Widgets', defaultWorkflow: 'linear', primaryFolder: nb, autoMerge: { method: 'squash' } });
     t.deepEqual(p.folders.map((f: { name: string }) => f.name), [nb, 'third']);
     await app.axe(t, 'after the changes');
     app.noErrors(t);

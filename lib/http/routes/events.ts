@@ -16,9 +16,10 @@ const MAX_BUFFERED = 8 * 1024 * 1024;
 const one = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
 
 export const scopeFrom = (q: Context['query']): Scope => {
-  const named = ['runs', 'run', 'supervisor'].filter((k) => q[k] !== undefined);
-  if (named.length !== 1) throw new BodyError(400, 'name exactly one scope: ?runs, ?run=<runId> (and &log for its log lines) or ?supervisor=<id>');
+  const named = ['runs', 'run', 'supervisor', 'cards'].filter((k) => q[k] !== undefined);
+  if (named.length !== 1) throw new BodyError(400, 'name exactly one scope: ?runs, ?run=<runId> (and &log for its log lines), ?supervisor=<id> or ?cards');
   if (named[0] === 'runs') return { kind: 'runs' };
+  if (named[0] === 'cards') return { kind: 'cards' };
   const id = one(q[named[0]!])?.trim();
   if (!id) throw new BodyError(400, `${named[0]} needs an id`);
   return named[0] === 'run' ? { kind: 'run', runId: id, log: q['log'] !== undefined && one(q['log']) !== '0' } : { kind: 'supervisor', id };

@@ -11,7 +11,7 @@ import { updateProject } from '../../service/projects.js';
 // Projects: GET/POST /api/projects, GET/PATCH /api/projects/:id, POST /api/projects/:id/folders,
 // DELETE /api/projects/:id/folders/:name.
 
-const outward = (p: { id: string; name: string; folders: readonly { name: string; path: string }[]; primaryFolder: string; defaultWorkflow: string }) => p;
+const outward = (p: { id: string; name: string; folders: readonly { name: string; path: string }[]; primaryFolder: string; defaultWorkflow: string; autoMerge: unknown }) => p;
 
 export const projectRoutes = (router: Router, service: Service): void => {
   const id = (ctx: Context) => ctx.params['projectId']!;
@@ -27,7 +27,7 @@ export const projectRoutes = (router: Router, service: Service): void => {
   router.get('/api/projects/:projectId', (ctx: Context) => reply(ctx, service.getProject(id(ctx))));
   router.patch('/api/projects/:projectId', async (ctx: Context) => {
     const raw = await readJson(ctx);
-    refuseUnknownFields(raw, ['name', 'defaultWorkflow', 'primaryFolder', 'dailyBudgetUsd']);
+    refuseUnknownFields(raw, ['name', 'defaultWorkflow', 'primaryFolder', 'autoMerge', 'dailyBudgetUsd']);
     const b = decodeOr400(ProjectPatchBody, raw);
     const found = service.getProject(id(ctx));
     reply(ctx, isLeft(found) ? found : updateProject(service.core, found.right.id, b));

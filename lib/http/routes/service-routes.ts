@@ -27,6 +27,10 @@ export const serviceRoutes = (router: Router, service: Service): void => {
     const change = decodeOr400(SettingChangeCodec, await readJson(ctx));
     ctx.body = service.changeSetting(change, sourceOf(ctx));
   });
+  // the notification command's last failure (docs/shipping.md): null when none failed
+  router.get('/api/settings/notify-command', (ctx: Context) => {
+    ctx.body = { lastFailure: service.notify.record.current.lastFailure };
+  });
   router.get('/api/settings/changes', (ctx: Context) => {
     ctx.body = { changes: service.recentSettingChanges() };
   });

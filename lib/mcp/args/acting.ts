@@ -1,3 +1,4 @@
+import * as t from 'io-ts';
 import { SettingChangeCodec } from '../../settings/codec.js';
 import { args, extend } from '../../inputs/object.js';
 import { RunId } from '../../inputs/common.js';
@@ -32,4 +33,7 @@ export const AnswerQuestionArgs = extend(AnswerInput, onRun);
 export const ArchiveRunArgs = extend(ArchiveInput, onRun);
 export const ResolveRunArgs = extend(ResolveInput, onRun);
 export const KeepAttemptArgs = extend(KeepInput, onRun);
-export const ChangeSettingArgs = args({ change: SettingChangeCodec });
+// The notification command runs a program on the person's machine: only a person sets it (the
+// Settings page, HTTP), never an agent or supervisor through MCP.
+const McpSettingChange = t.refinement(SettingChangeCodec, (c) => c._tag !== 'NotifyCommand', 'a setting change other than NotifyCommand (set only from the Settings page)');
+export const ChangeSettingArgs = args({ change: McpSettingChange });

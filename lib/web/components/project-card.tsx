@@ -6,7 +6,7 @@ import type { ProjectView, WorkflowListItem } from './shapes.js';
 import { useLoad } from './use-load.js';
 import { useSave } from './use-save.js';
 
-// One project on the Projects page: rename it, choose its default workflow and its primary folder,
+// One project on the Projects page: rename it, choose its default workflow, auto-merge and its primary folder,
 // add and remove folders. Each change is one PATCH/POST/DELETE; the answer (the project as it now
 // is) replaces what is shown, and a refusal's detail is shown next to the project.
 
@@ -18,12 +18,13 @@ export const ProjectCard = ({ project, onChange }: { readonly project: ProjectVi
   const workflows = useLoad(() => api<{ workflows: WorkflowListItem[] }>(`workflows?project=${enc(p.id)}`), [p.id, p.primaryFolder]);
   const save = useSave();
   const [wf, setWf] = useState(p.defaultWorkflow);
+  const [merge, setMerge] = useState(p.autoMerge?.method ?? 'off');
 
   const act = (what: string, call: () => Promise<ProjectView>, after?: () => void) => save.run(async () => {
     onChange(await call());
     after?.();
   }, what);
-  const patch = (what: string, body: Record<string, string>) => act(what, () => api<ProjectView>(`projects/${enc(p.id)}`, { method: 'PATCH', body }));
+  const patch = (what: string, body: Record<string, unknown>) => act(what, () => api<ProjectView>(`projects/${enc(p.id)}`, { method: 'PATCH', body }));
   const value = (form: EventTarget | null, name: string) => String(new FormData(form as HTMLFormElement).get(name) ?? '').trim();
 
   return (
@@ -43,6 +44,21 @@ export const ProjectCard = ({ project, onChange }: { readonly project: ProjectVi
           {(workflows.data?.workflows ?? [{ name: p.defaultWorkflow } as WorkflowListItem]).map((w) => <option key={w.name} value={w.name}>{w.name}</option>)}
         </select>
         <button type="submit" disabled={save.busy || !workflows.data}>Set default</button>
+      </form>
+      <form class="inline-form" onSubmit={(e) => {
+        e.preventDefault();
+        void patch(merge === 'off' ? 'Auto-merge is off.' : `Auto-merge by ${merge}.`, { autoMerge: merge === 'off' ? null : { method: merge } });
+      }}>
+        <label for={`${key}-merge`}>Auto-merge pull requests</label>
+        <select id={`${key}-merge`} name="autoMerge" value={merge} onChange={(e) => setMerge(e.currentTarget.value)}
+          aria-describedby={`${key}-merge-why`}>
+          <option value="off">off</option>
+          <option value="squash">squash</option>
+          <option value="merge">merge commit</option>
+          <option value="rebase">rebase</option>
+        </select>
+        <button type="submit" disabled={save.busy}>Set auto-merge</button>
+        <span id={`${key}-merge-why`} class="muted">when green, approved, not a draft and free of unresolved threads</span>
       </form>
       <h3 id={`${key}-folders`}>Folders</h3>
       <ul class="plain" aria-labelledby={`${key}-folders`}>

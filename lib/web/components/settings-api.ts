@@ -13,6 +13,7 @@ export interface SettingsView {
   readonly watchdogSeconds: number;
   readonly defaultHarness: string | null;
   readonly codeHost: { readonly graphqlUrl: string; readonly webHost: string; readonly token: string | null };
+  readonly notifyCommand: { readonly argv: readonly string[]; readonly kinds: readonly string[] } | null;
 }
 
 export interface McpView {
@@ -57,6 +58,7 @@ export const describeChange = (c: ChangeRow['change']): string => {
     case 'Prices': case 'SupervisorPrices': return 'Prices changed';
     case 'Supervisors': return `Supervisors: ${onOff(c['enabled'])}`;
     case 'FallbackHarnesses': return `Fallback harnesses on quota: ${(c['harnesses'] as string[]).join(', ') || 'none'}`;
+    case 'NotifyCommand': return Array.isArray(c['argv']) && c['argv'].length ? `Notification command: ${JSON.stringify(c['argv'])} for ${(c['kinds'] as string[]).join(', ') || 'nothing'}` : 'Notification command: off';
     default: return c._tag;
   }
 };

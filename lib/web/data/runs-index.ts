@@ -51,12 +51,28 @@ export const followRunsIndex = (index: RunsIndex, archived: boolean): (() => voi
   return () => { stopped = true; stop(); };
 };
 
-/** The index for as long as the calling component is shown. */
+const newIndex = (): RunsIndex => ({ rows: signal(new Map()), loaded: signal(false), error: signal(null), stream: signal('connecting') });
+
+// The index without archived runs is one per page, shared by its users (the shell's needs-you
+// count and the Runs page): one board load and one stream, followed while anyone uses it.
+const shared = { index: null as RunsIndex | null, users: 0, stop: null as (() => void) | null };
+const sharedIndex = (): RunsIndex => (shared.index ??= newIndex());
+const holdShared = (): (() => void) => {
+  if (shared.users++ === 0) shared.stop = followRunsIndex(sharedIndex(), false);
+  return () => {
+    if (--shared.users > 0) return;
+    shared.stop?.();
+    shared.stop = null;
+  };
+};
+
+/** The index for as long as the calling component is shown; `archived`: a separate index that keeps them. */
 export const useRunsIndex = (archived = false): RunsIndex => {
-  const index = useMemo<RunsIndex>(() => ({ rows: signal(new Map()), loaded: signal(false), error: signal(null), stream: signal('connecting') }), []);
+  const own = useMemo(newIndex, []);
   useEffect(() => {
-    index.loaded.value = false;
-    return followRunsIndex(index, archived);
-  }, [index, archived]);
-  return index;
+    if (!archived) return holdShared();
+    own.loaded.value = false;
+    return followRunsIndex(own, true);
+  }, [own, archived]);
+  return archived ? own : sharedIndex();
 };

@@ -3,6 +3,7 @@ import { type ChangeRow, type McpView, type SettingsView } from '../components/s
 import { GeneralSettings } from '../components/settings-general.js';
 import { HarnessReadiness, RecentChanges } from '../components/settings-lists.js';
 import { McpSettings } from '../components/settings-mcp.js';
+import { BrowserNotifications, NotifyCommand, type NotifyFailure } from '../components/settings-notify.js';
 import type { HarnessRow } from '../components/shapes.js';
 import { ThemeSwitch } from '../components/theme-switch.js';
 import { useLoad } from '../components/use-load.js';
@@ -12,14 +13,15 @@ import { ErrorNote, Loading, PageHeading } from '../ui/page.js';
 // Settings: Appearance (this browser's theme), General, MCP, recent changes with their source, harness readiness. After any change
 // the settings and the recent changes are read again, so the page shows what the server stored.
 
-const SECTIONS = [['set-appearance', 'Appearance'], ['set-general', 'General'], ['set-mcp', 'MCP'], ['set-changes', 'Recent changes'], ['set-harnesses', 'Harnesses']] as const;
+const SECTIONS = [['set-appearance', 'Appearance'], ['set-general', 'General'], ['set-mcp', 'MCP'], ['set-notify', 'Notifications'], ['set-changes', 'Recent changes'], ['set-harnesses', 'Harnesses']] as const;
 
 export const Page = (_: PageProps) => {
   const settings = useLoad(() => api<SettingsView>('settings'), []);
   const mcp = useLoad(() => api<McpView>('settings/mcp'), []);
   const changes = useLoad(() => api<{ changes: ChangeRow[] }>('settings/changes'), []);
+  const notify = useLoad(() => api<{ lastFailure: NotifyFailure | null }>('settings/notify-command'), []);
   const harnesses = useLoad(() => api<{ harnesses: HarnessRow[] }>('harnesses'), []);
-  const changed = () => { void settings.reload(); void mcp.reload(); void changes.reload(); };
+  const changed = () => { void settings.reload(); void mcp.reload(); void changes.reload(); void notify.reload(); };
   return (
     <section aria-labelledby="page-title">
       <PageHeading title="Settings" />
@@ -39,6 +41,11 @@ export const Page = (_: PageProps) => {
         <h2 id="set-mcp-h" class="card-title">MCP</h2>
         <ErrorNote error={mcp.error} />
         {mcp.data ? <McpSettings mcp={mcp.data} onChanged={changed} onToken={(token) => { mcp.set({ ...mcp.data!, token }); void changes.reload(); }} /> : !mcp.error && <Loading what="the MCP endpoint" />}
+      </section>
+      <section id="set-notify" class="panel" aria-labelledby="set-notify-h">
+        <h2 id="set-notify-h" class="card-title">Notifications</h2>
+        <BrowserNotifications />
+        {settings.data && <NotifyCommand s={settings.data} lastFailure={notify.data?.lastFailure ?? null} onChanged={changed} />}
       </section>
       <section id="set-changes" class="panel" aria-labelledby="set-changes-h">
         <h2 id="set-changes-h" class="card-title">Recent changes</h2>

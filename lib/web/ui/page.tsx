@@ -1,12 +1,14 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect } from 'preact/hooks';
 import type { ApiError } from '../api.js';
+import { pageTitle } from '../needs-you/page-title.js';
 
 // The pieces every page uses: its heading (which also names the tab), a refusal shown as text, and
 // a loading note that a screen reader hears.
 
 export const usePageTitle = (title: string): void => {
-  useEffect(() => { document.title = title ? `${title} · svc` : 'svc'; }, [title]);
+  // the shell adds the needs-you count in front (lib/web/needs-you)
+  useEffect(() => { pageTitle.value = title ? `${title} · svc` : 'svc'; }, [title]);
 };
 
 export const PageHeading = ({ title, children }: { readonly title: string; readonly children?: ComponentChildren }) => {

@@ -1,0 +1,47 @@
+import type { Stored } from '../../journal/journal.js';
+import type { NeedsKind } from '../settings/model.js';
+import { chatOwner } from '../supervisors/chat.js';
+
+// What a notification is about: an event appended to a run (a question asked, a gate reached, the
+// run failed) or to a supervisor's chat (an approval card) that makes someone needed. Pure: the
+// caller looks up the run's title and project. The key is the event's place in the journal
+// (`<stream>:<seq>`), so one event is one notice however often it is seen.
+
+export interface NeedsNotice {
+  readonly key: string;
+  readonly kind: NeedsKind;
+  readonly runId: string | null;
+  readonly title: string;
+  readonly project: string;
+  /** the words that say why (the question, the failure, the card's reason): untrusted text */
+  readonly reason: string;
+  readonly at: string;
+}
+
+export interface RunNames { readonly title: string; readonly project: string }
+
+type Found = { readonly kind: NeedsKind; readonly runId: string | null; readonly reason: string } | null;
+
+const fromRun = (runId: string, e: Stored): Found => {
+  const d = e.data as { prompt?: string; kind?: string; node?: string; reason?: string };
+  switch (e.type) {
+    case 'QuestionAsked': return { kind: 'question', runId, reason: String(d.prompt ?? '') };
+    case 'StepStarted': return d.kind === 'gate' ? { kind: 'gate', runId, reason: `gate ${String(d.node)}: waiting for Resume` } : null;
+    case 'RunFailed': return { kind: 'failed', runId, reason: String(d.reason ?? '') };
+    default: return null;
+  }
+};
+
+const fromChat = (supervisor: string, e: Stored): Found => {
+  if (e.type !== 'ApprovalRequested') return null;
+  const d = e.data as { run?: string | null; tool?: string; reason?: string };
+  return { kind: 'card', runId: d.run ?? null, reason: `supervisor ${supervisor} asks to ${String(d.tool)}: ${String(d.reason ?? '')}` };
+};
+
+export const needsNoticeOf = (stream: string, e: Stored, names: (runId: string) => RunNames | undefined): NeedsNotice | null => {
+  const supervisor = chatOwner(stream);
+  const found = stream.startsWith('run:') ? fromRun(stream.slice(4), e) : supervisor !== undefined ? fromChat(supervisor, e) : null;
+  if (!found) return null;
+  const run = found.runId ? names(found.runId) : undefined;
+  return { key: `${stream}:${e.seq}`, kind: found.kind, runId: found.runId, title: run?.title ?? '', project: run?.project ?? '', reason: found.reason, at: e.at };
+};

@@ -1,0 +1,47 @@
+import type { BoardRow } from '../data/runs-index.js';
+import { needsKind, type NoticeKind } from './count.js';
+
+// Which rows are news worth a browser notification. A notice's key is the run, the kind and the
+// run's position (the seq of the event that put it there), so one question is one notice however
+// often the row is sent again (reconnects, other changes to the run), and a second question is a
+// second notice.
+
+export interface Notice {
+  readonly key: string;
+  readonly kind: NoticeKind;
+  /** where a click goes: the run's page, or the Supervisors page for a card about no run */
+  readonly href: string;
+  readonly runId: string;
+  readonly title: string;
+  readonly body: string;
+}
+
+const BODIES: Readonly<Record<Exclude<NoticeKind, 'card'>, string>> = { question: 'The run asks a question.', gate: 'The run waits at a gate.', failed: 'The run failed.' };
+
+export const noticeOf = (r: BoardRow): Notice | null => {
+  const kind = needsKind(r);
+  return kind && kind !== 'card' ? { key: `${r.runId}:${kind}:${r.position}`, kind, href: runHref(r.runId), runId: r.runId, title: r.title, body: BODIES[kind] } : null;
+};
+
+const runHref = (runId: string): string => `/runs/${encodeURIComponent(runId)}`;
+
+/** a supervisor's card waiting for a person (the `cards` push scope) */
+export interface PendingCard { readonly supervisor: string; readonly card: string; readonly run: string | null; readonly tool: string }
+
+export const cardNotice = (c: PendingCard, runTitle: (runId: string) => string | undefined): Notice => ({
+  key: `card:${c.supervisor}:${c.card}`, kind: 'card', href: c.run ? runHref(c.run) : '/supervisors', runId: c.run ?? '',
+  title: (c.run && runTitle(c.run)) || 'A supervisor card', body: `A supervisor asks to ${c.tool}.`,
+});
+
+/** the notices among rows not in `seen` */
+export const freshNotices = (rows: Iterable<BoardRow>, seen: ReadonlySet<string>): Notice[] => {
+  const out: Notice[] = [];
+  for (const r of rows) {
+    const n = noticeOf(r);
+    if (n && !seen.has(n.key)) out.push(n);
+  }
+  return out;
+};
+
+export const freshCardNotices = (cards: readonly PendingCard[], runs: ReadonlyMap<string, BoardRow>, seen: ReadonlySet<string>): Notice[] =>
+  cards.map((c) => cardNotice(c, (id) => runs.get(id)?.title)).filter((n) => !seen.has(n.key));
