@@ -27,8 +27,12 @@ const engine = { by: { kind: 'engine' as const } };
 test('given spend at the budget after a step, the run pauses with the reason before the next step', (t) => {
   pause(t).given(...afterStep(1, { _tag: 'Priced', usd: 0.6 }, { _tag: 'Reported', usd: 0.4 })).when(undefined)
     .then({ type: 'RunPaused', data: { ...engine, reason: 'budget: spent $1.00 of $1.00 budget' } });
-  const s = given(...afterStep(1, { _tag: 'Priced', usd: 1.5 }));
-  t.deepEqual(nextEffect(s, { preparing: false, isLive: () => false, isArmed: () => false }), { _tag: 'BudgetPause' });
+  // the step end's snapshot comes first (a fork from that step must see the worktree as it was); then the pause
+  const ended = afterStep(1, { _tag: 'Priced', usd: 1.5 });
+  const effect = { preparing: false, isLive: () => false, isArmed: () => false };
+  t.like(nextEffect(given(...ended), effect), { _tag: 'Snapshot', stepId: 's1', at: ended.length });
+  const snapshot: RunEvent = { type: 'SnapshotTaken', data: { stepId: 's1', node: 'work', at: ended.length, folder: 'app', commit: 'c0ffee', ref: 'refs/svc/snapshots/r1/7' } };
+  t.deepEqual(nextEffect(given(...ended, snapshot), effect), { _tag: 'BudgetPause' });
 });
 
 test('given unknown turns, they are not counted as zero: the known part decides and the text says it is at least that', (t) => {
