@@ -24,6 +24,12 @@ const ContinuesCodec = withOptional(
   { runId: t.string, root: t.string, checkouts: t.array(CheckoutCodec), thread: t.string },
   { session: t.type({ harness: Harness, node: t.string, sessionId: t.string }) },
 );
+const TokensCodec = t.type({ input: t.number, cachedInput: t.number, output: t.number });
+const CostCodec = t.union([
+  t.type({ _tag: t.literal('Reported'), usd: t.number }),
+  t.type({ _tag: t.literal('Priced'), usd: t.number }),
+  t.type({ _tag: t.literal('Unknown'), why: t.string }),
+]);
 const PullRequestCodec = t.type({ repository: t.string, number: t.number, url: t.string });
 // the trigger rule and event that started a run (lib/triggers)
 const StartedByCodec = t.type({
@@ -89,6 +95,9 @@ export const RUN_EVENT_CODECS = {
   // the code host reports failing checks on a pull request the run delivered: once per head commit
   // (lib/engine/pr-checks-watch.ts); it wakes the supervisor that owns the run
   PullRequestChecksFailed: t.type({ pullRequest: PullRequestCodec, headCommit: t.string, failing: t.array(t.string) }),
+  // what one agent turn used: its own tokens (not a resumed session's running total) and its cost
+  // with where the figure came from; an unknown cost is never recorded as zero. `at` is when it counts.
+  UsageRecorded: withOptional({ stepId: t.string, node: t.string, harness: Harness, tokens: t.union([TokensCodec, t.null]), cost: CostCodec }, { model: t.string }),
 } as const;
 
 type Codecs = typeof RUN_EVENT_CODECS;
@@ -107,6 +116,8 @@ export const QUIET_EVENTS: ReadonlySet<RunEventType> = new Set([
   'RunHandedOver',
   // what the code host says of a delivered pull request is not where the run stands
   'PullRequestChecksFailed',
+  // what a turn cost is a record, not a move of the run
+  'UsageRecorded',
 ]);
 
 export const runEvent = <K extends RunEventType>(type: K, data: t.TypeOf<Codecs[K]>): RunEvent => ({ type, data }) as RunEvent;

@@ -3,6 +3,7 @@ import { QUIET_EVENTS } from '../journal/run-events.js';
 import type { HarnessName, Workflow } from '../lib/workflows/model.js';
 import type { StartedBy } from '../lib/service-api.js';
 import { findNode, nextNodeId, startNode } from '../lib/workflows/model.js';
+import { evolveUsageCells, type UsageCell } from './usage-days.js';
 
 // The run's state: one fold over its journal. Every command decides against it and every view is
 // read from it. It is also the snapshot stored beside the journal, so it holds plain JSON only.
@@ -101,6 +102,8 @@ export interface RunState {
   readonly lastSession?: { readonly harness: HarnessName; readonly node: string; readonly sessionId: string };
   /** reviews of the run's diff, each comment with the code it quoted (optional: snapshots from before reviews lack it) */
   readonly reviews?: readonly SubmittedReview[];
+  /** usage by local day, harness and model: the usage read model's start (optional: older snapshots lack it) */
+  readonly usageCells?: readonly UsageCell[];
 }
 
 export interface SubmittedReview {
@@ -218,6 +221,7 @@ export const evolveRun = (s: RunState, e: RunEvent): RunState => {
     case 'PullRequestDelivered': return { ...s, pullRequests: [...s.pullRequests, e.data.pullRequest] };
     case 'ServiceNoted': return s;
     case 'PullRequestChecksFailed': return s;
+    case 'UsageRecorded': return { ...s, usageCells: evolveUsageCells(s.usageCells, e.data, s.updatedAt) };
   }
 };
 

@@ -9,7 +9,8 @@ import { EventStream, type StreamKind } from './event-stream.js';
 // snapshot does not cover (none, unless the snapshot format changed: then bump the version).
 
 // 5: runs keep their latest agent session (lastSession), which a follow-up resumes
-const SNAPSHOT_VERSION = 5;
+// 6: runs keep their usage by day, harness and model (usageCells), which the usage read model starts from
+const SNAPSHOT_VERSION = 6;
 
 export type RunStreams = EventStream<RunState, RunEvent>;
 
