@@ -19,6 +19,7 @@ const BENCHES: readonly { name: string; limitS: number }[] = [
   { name: 'wait-waiters', limitS: 90 },
   { name: 'cold-start', limitS: 200 },
   { name: 'runs-page', limitS: 240 },
+  { name: 'usage', limitS: 240 },
 ];
 
 const runChild = (name: string, limitS: number): Promise<BenchResult | { bench: string; error: string }> => {

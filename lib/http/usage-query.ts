@@ -18,5 +18,12 @@ const Day = new t.Type<string, string, unknown>('Day', t.string.is, (u, c) =>
 const GroupBy = new t.Type<UsageGroupBy, string, unknown>('GroupBy', (u): u is UsageGroupBy => USAGE_GROUP_BY.includes(u as UsageGroupBy), (u, c) =>
   USAGE_GROUP_BY.includes(u as UsageGroupBy) ? t.success(u as UsageGroupBy) : t.failure(u, c, `must be one of ${USAGE_GROUP_BY.join(', ')}`), t.identity);
 
-export const UsageQuery = t.partial({ from: Day, to: Day, groupBy: GroupBy });
+const SPLITS = USAGE_GROUP_BY.filter((g) => g !== 'day') as Exclude<UsageGroupBy, 'day'>[];
+const Split = new t.Type<Exclude<UsageGroupBy, 'day'>, string, unknown>('Split', (u): u is Exclude<UsageGroupBy, 'day'> => SPLITS.includes(u as never), (u, c) =>
+  SPLITS.includes(u as never) ? t.success(u as Exclude<UsageGroupBy, 'day'>) : t.failure(u, c, `must be one of ${SPLITS.join(', ')}`), t.identity);
+
+/** the CSV has no `split`: a file is one table of rows */
+export const USAGE_JSON_QUERY = [...USAGE_QUERY, 'split'] as const;
+
+export const UsageQuery = t.partial({ from: Day, to: Day, groupBy: GroupBy, split: Split });
 export type UsageQuery = t.TypeOf<typeof UsageQuery>;

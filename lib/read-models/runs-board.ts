@@ -3,6 +3,7 @@ import type { RunState } from '../../projections/run-state.js';
 import { positionToken } from '../../projections/run-views.js';
 import type { HarnessName } from '../workflows/model.js';
 import { listedRun } from './runs-list.js';
+import { runUsage } from '../../projections/usage-days.js';
 
 // The runs board's row (the app's Runs page, and the `?runs` push stream): the run as GET /api/runs
 // lists it, plus what triage needs: archived and resolved, the queue priority (lower goes first),
@@ -26,6 +27,9 @@ export type BoardRow = ReturnType<typeof listedRun> & {
   readonly endReason: string | null;
   /** a follow-up: the first run of its chain (the board shows a run and its follow-ups as one card) */
   readonly chain?: string;
+  /** what the run's turns cost where known, and how many turns' cost is unknown (never counted as 0) */
+  readonly costUsd: number;
+  readonly unknownTurns: number;
 };
 
 const extra = (s: RunState) => ({
@@ -38,7 +42,13 @@ const extra = (s: RunState) => ({
   harness: s.step?.harness ?? s.lastHarness ?? s.harnessOverride ?? s.harness ?? s.workflow.stepDefaults.harness ?? null,
   endReason: s.lifecycle === 'ended' && s.ending !== 'Succeeded' ? s.endReason : null,
   ...(s.continues ? { chain: s.continues.root } : {}),
+  ...cost(s),
 });
+
+const cost = (s: RunState) => {
+  const u = runUsage(s.usageCells);
+  return { costUsd: Math.round(u.costUsd * 1e6) / 1e6, unknownTurns: u.unknownTurns };
+};
 
 export const boardRow = (s: RunState): BoardRow => ({ ...listedRun(s), ...extra(s) });
 

@@ -6,7 +6,7 @@ export const USAGE_GROUP_BY = ['day', 'project', 'harness', 'model', 'workflow',
 export type UsageGroupBy = (typeof USAGE_GROUP_BY)[number];
 
 /** costUsd sums the known costs only: unknownTurns says how many turns were not priced */
-export type UsageRow = { readonly key: string; readonly label: string } & UsageSums;
+export type UsageRow = { readonly key: string; readonly label: string; readonly parts?: readonly UsageRow[] } & UsageSums;
 
 export interface UsageAnswer {
   readonly from: string;

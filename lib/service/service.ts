@@ -27,7 +27,7 @@ import { listedRun, RunsListCache } from '../read-models/runs-list.js';
 import { chatPage, writeChat } from './supervisor-chat.js';
 import { SupervisorLoop } from './supervisor-loop.js';
 import { boardJson } from '../read-models/runs-board.js';
-import { UsageIndex } from '../read-models/usage.js';
+import { UsageIndex, type UsageQuest } from '../read-models/usage.js';
 import type { UsageGroupBy } from '../read-models/usage-answer.js';
 import { localDay } from '../../projections/usage-days.js';
 import { startNeeds } from './start-readiness.js';
@@ -97,7 +97,7 @@ export class Service implements ServiceApi {
   }
 
   /** GET /api/usage: sums kept by the usage read model; days are the service's local days */
-  usage(q: { from?: string; to?: string; groupBy?: UsageGroupBy }) {
+  usage(q: UsageQuest) {
     return this.usageIndex.query(q, localDay(this.core.now().toISOString()));
   }
 

@@ -61,6 +61,19 @@ test('by harness, model, workflow, project and run: most spent first, labels rea
     [[b, 'beta, "quoted"', 1.25, 1], [a, 'alpha', 0.35, 0], [c, '=formula', 0, 1]]);
 });
 
+test('split: each day carries its parts by harness or project (the stacked chart), only by day', async (t) => {
+  const { s } = t.context;
+  const r = await s.get(`/api/usage?${MARCH}&split=harness`);
+  t.deepEqual(r.body.rows.map((row: any) => [row.key, brief(row.parts)]), [
+    ['2026-03-01', [['claude', 0.3, 0, 2]]],
+    ['2026-03-02', [['codex', 0.05, 0, 1], ['opencode', 0, 1, 1]]],
+    ['2026-03-05', [['claude', 1.25, 0, 1], ['opencode', 0, 1, 1]]],
+  ]);
+  const p = await s.get(`/api/usage?${MARCH}&split=project`);
+  t.deepEqual(p.body.rows[0].parts.map((x: any) => x.label), ['demo']);
+  t.false('parts' in (await s.get(`/api/usage?${MARCH}`)).body.rows[0]);
+});
+
 test('a range keeps only its days, both ends included', async (t) => {
   const r = await t.context.s.get('/api/usage?from=2026-03-02&to=2026-03-02&groupBy=harness');
   t.deepEqual(brief(r.body.rows), [['codex', 0.05, 0, 1], ['opencode', 0, 1, 1]]);
@@ -99,12 +112,15 @@ const BAD: readonly [string, RegExp][] = [
   ['groupBy=day&groupBy=run', /groupBy/],
   ['from=2026-03-05&to=2026-03-01', /from \(2026-03-05\) is after to \(2026-03-01\)/],
   ['since=2026-03-01', /unknown query parameter "?since"?; known: from, to, groupBy/],
+  ['groupBy=run&split=harness', /split is for groupBy=day only/],
+  ['split=day', /"?split"?: must be one of project, harness, model, workflow, run/],
 ];
 
 for (const [q, detail] of BAD) {
   test(`bad query ${q}: 400 with a detail, on both routes`, async (t) => {
     for (const path of ['/api/usage', '/api/usage.csv']) {
       const r = await t.context.s.get(`${path}?${q}`);
+      if (path.endsWith('.csv') && q.includes('split')) { t.regex(r.body.detail, /unknown query parameter "?split"?/); continue; }
       t.is(r.status, 400, path);
       t.regex(r.body.detail, detail, path);
     }

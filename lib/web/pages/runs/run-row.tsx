@@ -3,6 +3,7 @@ import { StandingBadge } from '../../ui/badge.js';
 import { Link } from '../../ui/link.js';
 import { needsReason } from './groups.js';
 import { ago, span } from './time.js';
+import { costText, hasUsage } from '../../ui/usage-text.js';
 
 // One run on the board: what it is, where it stands, its age, how long it has run (or ran), its
 // harness and last activity, why it failed; MoveToFront for a queued run; Start, and a checkbox for
@@ -39,6 +40,7 @@ const Times = ({ row, now }: { readonly row: BoardRow; readonly now: number }) =
       <span title={row.createdAt}>created {ago(row.createdAt, now)}</span>
       {ran ? <> · <span>{row.endedAt ? `ran ${ran}` : `running for ${ran}`}</span></> : null}
       {row.harness ? <> · <span>{row.harness}</span></> : null}
+      {hasUsage(row) ? <> · <span class="board-cost" title="what this run's agent turns cost">{costText(row.costUsd, row.unknownTurns)}</span></> : null}
       {' · '}<span title={row.updatedAt}>last activity {ago(row.updatedAt, now)}</span>
     </div>
   );
