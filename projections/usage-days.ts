@@ -1,4 +1,5 @@
 import type { RunEventOf } from '../journal/run-events.js';
+import { localDay as dayOf } from '../lib/supervisors/model.js';
 import type { HarnessName } from '../lib/workflows/model.js';
 
 // A run's usage by local day, harness and model: the fold the usage read model
@@ -32,13 +33,8 @@ export type UsageData = RunEventOf<'UsageRecorded'>['data'];
 
 export const NO_USAGE: UsageSums = { costUsd: 0, unknownTurns: 0, turns: 0, tokens: { input: 0, cachedInput: 0, output: 0 } };
 
-const pad = (n: number): string => String(n).padStart(2, '0');
-
-/** the local calendar day of an ISO time: the day a person reading the page would name */
-export const localDay = (at: string): string => {
-  const d = new Date(at);
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
-};
+/** the local calendar day of an ISO time (the spending ledger's day): the day a person would name */
+export const localDay = (at: string): string => dayOf(new Date(at));
 
 /** one turn's usage as sums (a turn whose tokens were not reported adds none) */
 export const turnSums = (u: UsageData): UsageSums => ({
