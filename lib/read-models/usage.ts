@@ -5,16 +5,15 @@ import type { Journal, Stored } from '../../journal/journal.js';
 import { RUN_EVENT_CODECS, type RunEventOf } from '../../journal/run-events.js';
 import { localDay, turnSums, type UsageSums } from '../../projections/usage-days.js';
 import type { RunStreams } from '../state/run-stream.js';
-import { acc, addTo, byCost, dayBucket, DIMENSIONS, merge, mergeAll, sumsOf, type Acc, type DayBucket, type Dimension } from './usage-acc.js';
+import { acc, addTo, byCost, dayBucket, DIMENSIONS, sumsOf, type Acc, type DayBucket, type Dimension } from './usage-acc.js';
+import { KeptAnswer, type Keys } from './usage-kept.js';
 import { daysBefore, type UsageAnswer, type UsageGroupBy, type UsageRow } from './usage-answer.js';
 
 // GET /api/usage sums from here: per local day, the usage of every project, harness, model,
 // workflow and run that day, kept up to date from the journal's appends. It starts from each
 // run's usage cells (in the run snapshots), so neither a start nor a request scans the journal;
-// a request adds up the days in its range only, and its answer is kept until usage (or a name
-// it shows) changes, so a page read again and again between two turns costs a lookup.
-
-type Keys = Readonly<Record<Dimension, string>>;
+// a question asked once is kept (usage-kept.ts) and follows each turn recorded after it, so a
+// page read again and again costs a lookup, and after a turn a sort and an encoding.
 
 /** How a key reads to a person: project and run names live elsewhere and may change. */
 export type Labeller = (groupBy: UsageGroupBy, key: string) => string;
@@ -26,7 +25,7 @@ const KEPT = 32;
 
 export class UsageIndex {
   private readonly days = new Map<string, DayBucket>();
-  private readonly answers = new Map<string, UsageAnswer>();
+  private readonly kept = new Map<string, KeptAnswer>();
 
   constructor(private readonly runs: RunStreams, journal: Journal, private readonly label: Labeller) {
     for (const s of runs.all()) {
@@ -34,7 +33,7 @@ export class UsageIndex {
     }
     journal.subscribe((stream, events) => {
       // a project renamed: kept answers may show its old name (run titles do not change)
-      if (!stream.startsWith('run:')) return this.answers.clear();
+      if (!stream.startsWith('run:')) return this.kept.clear();
       for (const e of events) if (e.type === 'UsageRecorded') this.record(stream.slice(4), e);
     });
   }
@@ -47,7 +46,6 @@ export class UsageIndex {
   }
 
   private add(day: string, keys: Keys, u: UsageSums): void {
-    this.answers.clear();
     let bucket = this.days.get(day);
     if (!bucket) this.days.set(day, (bucket = dayBucket()));
     addTo(bucket.total, u);
@@ -56,6 +54,7 @@ export class UsageIndex {
       if (a) addTo(a, u);
       else { const n = acc(); addTo(n, u); bucket.by[dim].set(keys[dim], n); }
     }
+    for (const k of this.kept.values()) k.add(day, keys, u);
   }
 
   /**
@@ -66,34 +65,20 @@ export class UsageIndex {
     const to = q.to ?? today;
     const from = q.from ?? daysBefore(to, 29);
     const groupBy = q.groupBy ?? 'day';
+    const split = q.split;
     if (from > to) return left(invalid(`from (${from}) is after to (${to})`));
-    if (q.split && groupBy !== 'day') return left(invalid(`split is for groupBy=day only (groupBy is ${groupBy})`));
-    const key = `${from}/${to}/${groupBy}/${q.split ?? ''}`;
-    let answer = this.answers.get(key);
-    if (!answer) {
-      answer = this.answer(from, to, groupBy, q.split);
-      if (this.answers.size >= KEPT) this.answers.clear();
-      this.answers.set(key, answer);
+    if (split && groupBy !== 'day') return left(invalid(`split is for groupBy=day only (groupBy is ${groupBy})`));
+    const key = `${from}/${to}/${groupBy}/${split ?? ''}`;
+    let kept = this.kept.get(key);
+    if (!kept) {
+      kept = new KeptAnswer(from, to, groupBy, this.days, (k, a) => {
+        const row = { key: k, label: this.label(groupBy, k), ...sumsOf(a) };
+        return split ? { ...row, parts: this.rows(split, this.days.get(k)!.by[split]) } : row;
+      });
+      if (this.kept.size >= KEPT) this.kept.clear();
+      this.kept.set(key, kept);
     }
-    return right(answer);
-  }
-
-  private answer(from: string, to: string, groupBy: UsageGroupBy, split: Dimension | undefined): UsageAnswer {
-    const groups = new Map<string, Acc>();
-    const total = acc();
-    this.days.forEach((bucket, day) => {
-      if (day < from || day > to) return;
-      merge(total, bucket.total);
-      if (groupBy === 'day') groups.set(day, bucket.total);
-      else mergeAll(groups, bucket.by[groupBy]);
-    });
-    const rows: UsageRow[] = [];
-    groups.forEach((a, key) => {
-      const row = { key, label: this.label(groupBy, key), ...sumsOf(a) };
-      rows.push(split ? { ...row, parts: this.rows(split, this.days.get(key)!.by[split]) } : row);
-    });
-    rows.sort(groupBy === 'day' ? (a, b) => (a.key < b.key ? -1 : 1) : byCost);
-    return { from, to, groupBy, rows, total: sumsOf(total) };
+    return right(kept.read());
   }
 
   private rows(dim: Dimension, sums: ReadonlyMap<string, Acc>): UsageRow[] {

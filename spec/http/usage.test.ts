@@ -102,6 +102,14 @@ test('a turn recorded now is in the next answer: the read model follows appends'
   recordUsage(s, a, { at, harness: 'claude', model: 'sonnet', tokens: tokens(7, 0, 7), cost: { _tag: 'Reported', usd: 0.07 } });
   const after = (await s.get('/api/usage?from=2026-04-20&to=2026-04-20&groupBy=run')).body;
   t.deepEqual(brief(after.rows), [[a, 0.07, 0, 1]]);
+  // an answer kept from before follows too, its day's parts included
+  const split = '/api/usage?from=2026-04-01&to=2026-04-30&split=harness';
+  t.deepEqual((await s.get(split)).body.rows.map((r: any) => [r.key, brief(r.parts)]), [['2026-04-20', [['claude', 0.07, 0, 1]]]]);
+  recordUsage(s, a, { at, harness: 'codex', tokens: null, cost: { _tag: 'Unknown', why: 'no price' } });
+  recordUsage(s, a, { at: '2026-04-21T12:00:00.000Z', harness: 'claude', tokens: null, cost: { _tag: 'Reported', usd: 1 } });
+  const later = (await s.get(split)).body;
+  t.deepEqual(later.rows.map((r: any) => [r.key, brief(r.parts)]), [['2026-04-20', [['claude', 0.07, 0, 1], ['codex', 0, 1, 1]]], ['2026-04-21', [['claude', 1, 0, 1]]]]);
+  t.like(later.total, { costUsd: 1.07, unknownTurns: 1, turns: 3 });
 });
 
 const BAD: readonly [string, RegExp][] = [
