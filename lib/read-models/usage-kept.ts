@@ -11,6 +11,21 @@ export type Keys = Readonly<Record<Dimension, string>>;
 
 const byDay = (a: UsageRow, b: UsageRow): number => (a.key < b.key ? -1 : 1);
 
+// Each row is encoded when it is made, so an answer's JSON after a turn is a join of kept strings.
+const encoded = new WeakMap<UsageAnswer, string>();
+const rowJson = new WeakMap<UsageRow, string>();
+
+/** The answer as JSON text, encoded once; a kept answer's rows were encoded as they were made. */
+export const answerJson = (a: UsageAnswer): string => {
+  let json = encoded.get(a);
+  if (json === undefined) {
+    const rows = a.rows.map((r) => rowJson.get(r) ?? JSON.stringify(r)).join(',');
+    json = `{"from":${JSON.stringify(a.from)},"to":${JSON.stringify(a.to)},"groupBy":${JSON.stringify(a.groupBy)},"rows":[${rows}],"total":${JSON.stringify(a.total)}}`;
+    encoded.set(a, json);
+  }
+  return json;
+};
+
 export class KeptAnswer {
   private readonly groups = new Map<string, Acc>();
   private readonly total = acc();
@@ -46,7 +61,11 @@ export class KeptAnswer {
 
   read(): UsageAnswer {
     if (this.answer) return this.answer;
-    for (const key of this.dirty) this.rows.set(key, this.row(key, this.groups.get(key)!));
+    for (const key of this.dirty) {
+      const row = this.row(key, this.groups.get(key)!);
+      rowJson.set(row, JSON.stringify(row));
+      this.rows.set(key, row);
+    }
     this.dirty.clear();
     const rows = [...this.rows.values()].sort(this.groupBy === 'day' ? byDay : byCost);
     this.answer = { from: this.from, to: this.to, groupBy: this.groupBy, rows, total: sumsOf(this.total) };

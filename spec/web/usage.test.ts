@@ -108,7 +108,21 @@ test('the Usage page with nothing recorded says so (phone)', async (t) => {
   app.noErrors(t);
 });
 
-test("a run's step heading shows the step's cost and tokens; its board card shows the run's cost (desktop)", async (t) => {
+test("a run's board card shows its cost, and follows a new turn live (phone)", async (t) => {
+  const app = await openApp(t, { viewport: VIEWPORTS[1]! });
+  const { page, server } = app;
+  const runId = await newRun(server, server.projectId, 'Card with a cost');
+  recordUsage(server, runId, { at: today(), harness: 'claude', tokens: tokens(1, 0, 1), cost: { _tag: 'Reported', usd: 0.42 } });
+  await app.goto('/');
+  const cost = page.locator(`.board-row[data-run="${runId}"] .board-cost`);
+  t.is(await cost.innerText(), '$0.42');
+  recordUsage(server, runId, { at: today(), harness: 'codex', tokens: null, cost: { _tag: 'Unknown', why: 'no price' } });
+  await cost.filter({ hasText: '$0.42 + 1 turn unknown' }).waitFor();
+  await app.axe(t, 'board with costs');
+  app.noErrors(t);
+});
+
+test("a run's step heading shows the step's cost and tokens (desktop)", async (t) => {
   t.timeout(120_000);
   const app = await openApp(t, { viewport: VIEWPORTS[0]! });
   const { page, server } = app;
@@ -122,8 +136,5 @@ test("a run's step heading shows the step's cost and tokens; its board card show
   await head.locator('.step-cost').waitFor();
   t.regex(await head.locator('.step-cost').innerText(), /^\$0\.42 · 12\.3k in \/ 1\.1k out$/);
   await page.screenshot({ path: '/tmp/shots/usage-step-head.png' });
-  await app.goto('/');
-  const card = page.locator(`.board-row[data-run="${runId}"]`);
-  t.regex(await card.locator('.board-cost').innerText(), /^\$0\.42$/);
   app.noErrors(t);
 });

@@ -5,7 +5,7 @@ import { usageCsv, type UsageAnswer } from '../../read-models/usage-answer.js';
 import type { Service } from '../../service/service.js';
 import { decodeOr400, refuseUnknownQuery } from '../decode.js';
 import { reply } from '../reply.js';
-import { replyShared } from '../shared-json.js';
+import { answerJson } from '../../read-models/usage-kept.js';
 import { USAGE_JSON_QUERY, USAGE_QUERY, UsageQuery } from '../usage-query.js';
 
 // What agents cost, summed per day, project, harness, model, workflow or run (docs/usage.md).
@@ -25,9 +25,10 @@ const query = (ctx: Context, known: readonly string[] = USAGE_QUERY) => {
 export const usageRoutes = (router: Router, service: Service): void => {
   router.get('/api/usage', (ctx: Context) => {
     const answer = service.usage(query(ctx, USAGE_JSON_QUERY));
-    // kept answers are shared: one encoding serves every read until usage changes
-    if (isRight(answer)) replyShared(ctx, answer.right);
-    else reply(ctx, answer);
+    if (!isRight(answer)) return reply(ctx, answer);
+    // kept answers are encoded once, from rows encoded as they were made
+    ctx.set('Content-Type', 'application/json; charset=utf-8');
+    ctx.body = answerJson(answer.right);
   });
   router.get('/api/usage.csv', (ctx: Context) => {
     const answer = service.usage(query(ctx));
