@@ -9,8 +9,9 @@ import { closeBrowser, openApp, VIEWPORTS, type AppSession } from './browser.js'
 
 // The Usage page in real Chromium against the real server: runs' usage appended to their
 // journals, drawn by uPlot as cost per day stacked by harness, then by project; the chart's table,
-// the top runs, tokens; a new turn shows without a reload; an empty range says so. A run's step
-// heading shows that step's cost and tokens. axe at both sizes; screenshots in /tmp/shots.
+// the top runs, tokens; a new turn shows without a reload; an empty range says so; the phone in
+// the dark theme. A board card shows its run's cost, and a step heading its step's cost and
+// tokens. axe at both sizes; screenshots in /tmp/shots.
 
 test.after.always(closeBrowser);
 mkdirSync('/tmp/shots', { recursive: true });
@@ -53,7 +54,8 @@ for (const viewport of VIEWPORTS) {
   const size = viewport.name.split(' ')[0];
   test(`the Usage page: cost per day stacked by harness or project, top runs, tokens, live (${viewport.name})`, async (t) => {
     t.timeout(120_000);
-    const app = await openApp(t, { viewport });
+    // the phone in the dark theme: the chart's axes and legend take the page's colours
+    const app = await openApp(t, { viewport, colorScheme: viewport.width < 600 ? 'dark' : 'light' });
     const { page, server } = app;
     const { a, b } = await seed(server);
     await app.goto('/');
