@@ -1,5 +1,5 @@
 import test from 'ava';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { gitRepo } from '../helpers/env.js';
 import { untilEnded, untilEvents } from '../helpers/http-kit.js';
@@ -85,6 +85,12 @@ for (const viewport of VIEWPORTS) {
     t.regex(await tokensTable.getByRole('row', { name: /claude/ }).innerText(), /12\.8k\s+300\s+1\.2k\s+2\s+\$2\.90/);
     await app.axe(t, 'by harness');
     await page.screenshot({ path: `/tmp/shots/usage-${size}.png`, fullPage: true });
+
+    // the CSV is fetched with the page's credentials and handed over as a file
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
+    const csv = readFileSync((await download.path())!, 'utf8');
+    t.regex(csv, /^key,label,costUsd,unknownTurns,turns,inputTokens,cachedInputTokens,outputTokens\r\n/);
+    t.is(csv.trim().split('\r\n').length, 3, 'a header and the two days with usage');
 
     await page.getByRole('radio', { name: 'Project' }).check();
     await page.getByRole('img', { name: /Cost per day by project/ }).locator('canvas').waitFor();
