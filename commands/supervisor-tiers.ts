@@ -6,7 +6,7 @@ import { forbidden, type Refusal } from './refusal.js';
 // settings, whose tier says DoIt (act now), AskFirst (post an approval card and wait) or Never
 // (refuse). change_setting is under none: tool groups decide it, not tiers.
 
-export const ACTING_TOOLS = ['start_run', 'control_run', 'revise_goal', 'secure_run_work', 'message_run', 'answer_question', 'submit_review', 'archive_run', 'resolve_run'] as const;
+export const ACTING_TOOLS = ['start_run', 'control_run', 'revise_goal', 'secure_run_work', 'message_run', 'answer_question', 'submit_review', 'archive_run', 'resolve_run', 'open_pull_request'] as const;
 export type ActingTool = (typeof ACTING_TOOLS)[number];
 
 export const isActingTool = (name: string): name is ActingTool => (ACTING_TOOLS as readonly string[]).includes(name);
@@ -24,7 +24,8 @@ export const settingOf = (tool: ActingTool, action?: string): ActionSetting => {
   switch (tool) {
     case 'control_run': return action === 'ChangeHarness' ? 'switchHarness' : 'messageAndControl';
     case 'revise_goal': case 'message_run': case 'answer_question': case 'submit_review': return 'messageAndControl';
-    case 'secure_run_work': return 'secureWork';
+    // publishing the run's branch as a pull request pushes its work as Secure work does
+    case 'secure_run_work': case 'open_pull_request': return 'secureWork';
     case 'start_run': return 'startRuns';
     case 'archive_run': case 'resolve_run': return 'archiveRuns';
   }

@@ -95,6 +95,15 @@ export const RUN_EVENT_CODECS = {
   // the code host reports failing checks on a pull request the run delivered: once per head commit
   // (lib/engine/pr-checks-watch.ts); it wakes the supervisor that owns the run
   PullRequestChecksFailed: t.type({ pullRequest: PullRequestCodec, headCommit: t.string, failing: t.array(t.string) }),
+  // shipping from the app (lib/service/ship.ts, docs/shipping.md): a pull request opened on a
+  // person's or agent's word, outside any deliver step; the run's pullRequests take it as a delivered one
+  PullRequestOpened: t.type({ pullRequest: PullRequestCodec, base: t.string, draft: t.boolean, ...By }),
+  // the run's branch of one folder merged into the base branch of the project's own checkout
+  RunMerged: t.type({ folder: t.string, method: oneOf(['fast-forward', 'merge', 'squash'] as const), base: t.string, commit: t.string, ...By }),
+  // the base branch brought into the run's branch of one folder, in its worktree
+  BaseUpdated: t.type({ folder: t.string, mode: oneOf(['merge', 'rebase'] as const), head: t.string, ...By }),
+  // updating from base met conflicts: aborted, the worktree as before; `handedTo` the run or follow-up that resolves them
+  BaseUpdateConflicted: withOptional({ folder: t.string, mode: oneOf(['merge', 'rebase'] as const), files: t.array(t.string), ...By }, { handedTo: t.string }),
   // what one agent turn used: its own tokens (not a resumed session's running total) and its cost
   // with where the figure came from; an unknown cost is never recorded as zero. `at` is when it counts.
   UsageRecorded: withOptional({ stepId: t.string, node: t.string, harness: Harness, tokens: t.union([TokensCodec, t.null]), cost: CostCodec }, { model: t.string }),
@@ -116,6 +125,8 @@ export const QUIET_EVENTS: ReadonlySet<RunEventType> = new Set([
   'RunHandedOver',
   // what the code host says of a delivered pull request is not where the run stands
   'PullRequestChecksFailed',
+  // shipping records what was done to the branch and the code host, not where the run stands
+  'PullRequestOpened', 'RunMerged', 'BaseUpdated', 'BaseUpdateConflicted',
   // what a turn cost is a record, not a move of the run
   'UsageRecorded',
 ]);

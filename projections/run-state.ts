@@ -102,9 +102,16 @@ export interface RunState {
   readonly lastSession?: { readonly harness: HarnessName; readonly node: string; readonly sessionId: string };
   /** reviews of the run's diff, each comment with the code it quoted (optional: snapshots from before reviews lack it) */
   readonly reviews?: readonly SubmittedReview[];
+  /** local merges of the run's branches, oldest first (optional: snapshots from before shipping lack it) */
+  readonly merges?: readonly RunMerge[];
+  /** the latest update from base of each folder (optional: snapshots from before shipping lack it) */
+  readonly baseUpdates?: Readonly<Record<string, BaseUpdateOutcome>>;
   /** usage by local day, harness and model: the usage read model's start (optional: older snapshots lack it) */
   readonly usageCells?: readonly UsageCell[];
 }
+
+export interface RunMerge { readonly folder: string; readonly method: string; readonly base: string; readonly commit: string; readonly at: string }
+export type BaseUpdateOutcome = { readonly mode: string; readonly head: string } | { readonly mode: string; readonly files: readonly string[]; readonly handedTo?: string };
 
 export interface SubmittedReview {
   readonly reviewId: string;
@@ -221,6 +228,10 @@ export const evolveRun = (s: RunState, e: RunEvent): RunState => {
     case 'PullRequestDelivered': return { ...s, pullRequests: [...s.pullRequests, e.data.pullRequest] };
     case 'ServiceNoted': return s;
     case 'PullRequestChecksFailed': return s;
+    case 'PullRequestOpened': return { ...s, pullRequests: [...s.pullRequests, e.data.pullRequest] };
+    case 'RunMerged': return { ...s, merges: [...(s.merges ?? []), { folder: e.data.folder, method: e.data.method, base: e.data.base, commit: e.data.commit, at: s.updatedAt }] };
+    case 'BaseUpdated': return { ...s, baseUpdates: { ...s.baseUpdates, [e.data.folder]: { mode: e.data.mode, head: e.data.head } } };
+    case 'BaseUpdateConflicted': return { ...s, baseUpdates: { ...s.baseUpdates, [e.data.folder]: { mode: e.data.mode, files: e.data.files, ...(e.data.handedTo ? { handedTo: e.data.handedTo } : {}) } } };
     case 'UsageRecorded': return { ...s, usageCells: evolveUsageCells(s.usageCells, e.data, s.updatedAt) };
   }
 };

@@ -43,7 +43,7 @@ const run = async (dir: string, args: readonly string[], timeoutMs?: number): Pr
 
 // Everything, untracked files included, in one commit. No signing: a
 // passphrase prompt would stall an unattended call. Returns null when nothing was uncommitted.
-const commitAll = async (dir: string, runId: string): Promise<string | null> => {
+export const commitAll = async (dir: string, runId: string): Promise<string | null> => {
   const conflicted = await run(dir, ['diff', '--name-only', '--diff-filter=U']);
   if (conflicted !== '') throw new Error('unresolved merge conflicts; resolve them before securing (conflict markers are not committed)');
   await run(dir, [...NO_HOOKS, 'add', '--all']);

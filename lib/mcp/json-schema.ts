@@ -3,6 +3,7 @@ import { ArgsType } from '../inputs/object.js';
 import { DefaultType, IntRangeType, TextType } from '../inputs/kinds.js';
 import { ClosedType } from '../inputs/closed.js';
 import { THREAD_CURSOR_NAME } from './args/common.js';
+import { BRANCH, BRANCH_NAME } from '../inputs/ship.js';
 
 // Derives a tool's advertised inputSchema from the io-ts codec that decodes its arguments, so the
 // schema a client sees and the check the server applies cannot drift apart. Covers the io-ts
@@ -15,6 +16,8 @@ export type JsonSchema = { readonly [k: string]: unknown };
 const NAMED: Readonly<Record<string, JsonSchema>> = {
   HttpUrl: { type: 'string', description: 'an http(s) URL' },
   [THREAD_CURSOR_NAME]: { type: 'string', pattern: '^[1-9]\\d{0,14}$' },
+  // lib/inputs/ship.ts: the same expression the codec tests (ECMAScript regex, as JSON Schema's)
+  [BRANCH_NAME]: { type: 'string', pattern: BRANCH.source },
 };
 
 type Descriptions = Readonly<Record<string, string>>;
@@ -54,6 +57,7 @@ const mergeObjects = (parts: readonly JsonSchema[]): JsonSchema => {
 const closeObject = (s: JsonSchema): JsonSchema => (s.type === 'object' ? { ...s, additionalProperties: false } : s);
 
 const refinement = (x: t.RefinementType<t.Mixed>): JsonSchema => {
+  if (NAMED[x.name]) return NAMED[x.name]!;
   const inner = toJsonSchema(x.type);
   // brands named *Int* (e.g. t.Int, settings' IntInRange) hold integers; their bounds are opaque
   return inner.type === 'number' && /int/i.test(x.name) ? { ...inner, type: 'integer' } : inner;

@@ -4,7 +4,7 @@ import { exportRun, getRun, listProjects, listRuns, waitForRun } from './tools/r
 import { readRunHistory, readRunLog, readRunThread } from './tools/reading-pages.js';
 import { listWorkflows, readPullRequest, readRunWorktree, readWorkflow, validateWorkflow } from './tools/reading-more.js';
 import { followUpRun, startRun } from './tools/starting.js';
-import { controlRun, reviseGoal, secureRunWork } from './tools/controlling.js';
+import { controlRun, openPullRequest, reviseGoal, secureRunWork } from './tools/controlling.js';
 import { answerQuestion, messageRun, submitReview } from './tools/messaging.js';
 import { archiveRun, resolveRun } from './tools/archiving.js';
 import { changeSetting } from './tools/settings.js';
@@ -14,7 +14,7 @@ export const TOOLS: readonly Tool[] = [
   listRuns, getRun, listProjects, readRunThread, readRunHistory, readRunLog, exportRun,
   listWorkflows, readWorkflow, validateWorkflow, waitForRun, readPullRequest, readRunWorktree,
   startRun, followUpRun,
-  controlRun, reviseGoal, secureRunWork,
+  controlRun, reviseGoal, secureRunWork, openPullRequest,
   messageRun, answerQuestion, submitReview,
   archiveRun, resolveRun,
   changeSetting,

@@ -18,6 +18,8 @@ import * as projects from './projects.js';
 import * as commands from './run-commands.js';
 import { followUp } from './follow-ups.js';
 import { readPullRequest, readRunWorktree, secureRunWork } from './run-git.js';
+import { openPullRequest, pullRequestDraft, type OpenPullRequestInput } from './ship-pr.js';
+import { mergeRun, updateRunFromBase } from './ship-local.js';
 import { readReviews, submitReview } from './reviews.js';
 import type { ReviewInputOf } from '../inputs/review.js';
 import * as settings from './settings.js';
@@ -200,6 +202,11 @@ export class Service implements ServiceApi {
   readRunWorktree(runId: string) { return readRunWorktree(this.core, runId); }
   secureRunWork(runId: string, reason: string | undefined, by: Actor) { return secureRunWork(this.core, runId, reason, by); }
   readPullRequest(address: { run?: string; project?: string; number?: number }) { return readPullRequest(this.core, address); }
+  // Shipping from the app (docs/shipping.md)
+  openPullRequest(runId: string, input: OpenPullRequestInput, by: Actor) { return openPullRequest(this.core, runId, input, this.runUrl(runId), by); }
+  pullRequestDraft(runId: string) { return pullRequestDraft(this.core, runId, this.runUrl(runId)); }
+  mergeRun(runId: string, method: 'fast-forward' | 'merge' | 'squash', by: Actor) { return mergeRun(this.core, runId, method, this.runUrl(runId), by); }
+  updateFromBase(runId: string, input: { mode: 'merge' | 'rebase'; onConflict?: 'agent' | 'leave' }, by: Actor) { return updateRunFromBase(this.core, runId, input, by); }
 
   // Projects and settings (HTTP and CLI).
   addProject(name: string, folders: readonly projects.FolderRequest[]) { return projects.addProject(this.core, name, folders); }

@@ -9,8 +9,9 @@ import { EventStream, type StreamKind } from './event-stream.js';
 // snapshot does not cover (none, unless the snapshot format changed: then bump the version).
 
 // 5: runs keep their latest agent session (lastSession), which a follow-up resumes
-// 6: runs keep their usage by day, harness and model (usageCells), which the usage read model starts from
-const SNAPSHOT_VERSION = 6;
+// 6: runs keep their local merges and their latest update from base per folder (shipping)
+// 7: runs keep their usage by day, harness and model (usageCells), which the usage read model starts from
+const SNAPSHOT_VERSION = 7;
 
 export type RunStreams = EventStream<RunState, RunEvent>;
 

@@ -2,7 +2,7 @@ import * as t from 'io-ts';
 import { isLeft, left, right } from 'fp-ts/lib/Either.js';
 import { invalid, type Outcome } from '../../commands/refusal.js';
 import type { ActingTool } from '../../commands/supervisor-tiers.js';
-import { AnswerQuestionArgs, ArchiveRunArgs, ControlRunArgs, MessageRunArgs, ResolveRunArgs, SubmitReviewArgs, ReviseGoalArgs, SecureRunWorkArgs, StartRunArgs } from '../mcp/args/acting.js';
+import { AnswerQuestionArgs, ArchiveRunArgs, ControlRunArgs, MessageRunArgs, ResolveRunArgs, SubmitReviewArgs, ReviseGoalArgs, SecureRunWorkArgs, StartRunArgs, OpenPullRequestArgs } from '../mcp/args/acting.js';
 import { describeErrors } from '../inputs/describe.js';
 import type { Actor } from '../service-api.js';
 import type { Service } from '../service/service.js';
@@ -47,6 +47,7 @@ export const issueAs = async (service: Service, id: string, tool: ActingTool, ar
     case 'submit_review': return decoded(tool, SubmitReviewArgs, args, async ({ run, ...review }) => done(await service.submitReview(run, review, by)));
     case 'revise_goal': return decoded(tool, ReviseGoalArgs, args, (a) => done(service.reviseGoal(a.run, a.goal, a.reason, by)));
     case 'secure_run_work': return decoded(tool, SecureRunWorkArgs, args, async (a) => done(await service.secureRunWork(a.run, a.reason, by)));
+    case 'open_pull_request': return decoded(tool, OpenPullRequestArgs, args, async ({ run, ...input }) => done(await service.openPullRequest(run, input, by)));
     case 'archive_run': return decoded(tool, ArchiveRunArgs, args, (a) => done(service.archive(a.run, a.state, a.reason, by)));
     case 'resolve_run': return decoded(tool, ResolveRunArgs, args, (a) => done(service.resolve(a.run, a.reason, by)));
   }

@@ -13,6 +13,7 @@ import { decideResolve } from '../../commands/resolve.js';
 import { decideRecordFollowUpReview, decideSubmitReview } from '../../commands/submit-review.js';
 import { decideFollowUp } from '../../commands/follow-up.js';
 import { decideReviseGoal } from '../../commands/revise-goal.js';
+import { decideRecordBaseUpdate, decideRecordMerge, decideRecordPullRequest } from '../../commands/ship.js';
 import { decideHandOver } from '../../commands/supervisor-only.js';
 import { decideChangeSupervisor, decideCreateSupervisor, decideKeepNotes, decideRecordCost, decideRegenerateKey } from '../../commands/supervisor-settings.js';
 import { decideChangeTrigger, decideCreateTrigger, decideDeleteTrigger } from '../../commands/trigger-define.js';
@@ -93,6 +94,10 @@ const RUN_ROWS: Row[] = [
   runRow('ContinueTurn', heldForTurn, decideContinueTurn, { stepId: 's1' }, NOTHING),
   runRow('DeliverMessage', heldForTurn, decideDeliverMessage, { messageId: 'm1', stepId: 's1' }, NOTHING),
   runRow('ReportOutcome', RUNNING, decideReportOutcome, { stepId: 's1', outcome: 'failure' as const, summary: 'tests fail' }, NOTHING),
+  runRow('RecordPullRequest', failed, decideRecordPullRequest, { pullRequest: { repository: 'acme/app', number: 3, url: 'https://h/acme/app/pull/3' }, base: 'main', draft: false, by }, NOTHING),
+  runRow('RecordMerge', failed, decideRecordMerge, { folder: 'f', method: 'squash' as const, base: 'main', commit: 'c1', by }, NOTHING),
+  runRow('RecordBaseUpdate', failed, decideRecordBaseUpdate, { folder: 'f', mode: 'rebase' as const, result: { head: 'c2' }, by }, NOTHING),
+  runRow('RecordBaseUpdate (conflicted)', failed, decideRecordBaseUpdate, { folder: 'f', mode: 'merge' as const, result: { files: ['a.txt'] }, by }, NOTHING),
   row('HandOver', given(...RUNNING), (s) => decideHandOver(owned(s)), applyRun, { refused: 'Forbidden', why: 'the run is the global supervisor\'s now' }),
 ];
 

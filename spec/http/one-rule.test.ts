@@ -55,6 +55,8 @@ const ROWS: readonly Row[] = [
   { tool: 'resolve_run', route: 'resolve', body: { zzUnknown: 1 }, says: /zzUnknown/ },
   { tool: 'resolve_run', route: 'resolve', body: { reason: 5 }, says: /^reason: must be a string/ },
   { tool: 'secure_run_work', route: 'secure', body: { zzUnknown: 1 }, says: /zzUnknown/ },
+  { tool: 'open_pull_request', route: 'pull-request', body: { base: '-x' }, says: /^base: must be a branch name \(got "-x"\)/ },
+  { tool: 'open_pull_request', route: 'pull-request', body: { draft: 1, zzUnknown: 1 }, says: /zzUnknown/ },
   { tool: 'follow_up_run', route: 'follow-ups', body: { text: 'go on', zzUnknown: 1 }, says: /zzUnknown/ },
   { tool: 'follow_up_run', route: 'follow-ups', body: { text: ' ' }, says: /^text: must be a non-blank string/ },
   { tool: 'follow_up_run', route: 'follow-ups', body: {}, says: /^text: is required/ },

@@ -63,7 +63,11 @@ const realArgs = async (ctx: Ctx, tool: string, args: Record<string, unknown>): 
     run = await srv.running('[write:review.txt=line one][silent]');
     await eventually(() => srv.get(`/api/runs/${run}/diff`), (r) => JSON.stringify(r.body).includes('review.txt'));
   }
-  if (tool === 'follow_up_run') run = await succeeded(srv); // ended, with its worktree, followed up by nothing yet
+  if (tool === 'follow_up_run') run = await succeeded(srv);
+  if (tool === 'open_pull_request') { // a run with work on its branch and no pull request yet
+    run = await startRun(srv, { goal: `[write:pr-${args['draft'] ? 'b' : 'a'}.txt=work][report:success]`, workflow: 'two' });
+    await untilStanding(srv, run, 'Succeeded');
+  } // ended, with its worktree, followed up by nothing yet
   if (tool === 'answer_question') ({ runId: run, questionId: question } = await srv.asking(typeof args['answer'] === 'string' ? 'Which?' : 'Which?|a|b'));
   const real = JSON.parse(JSON.stringify(args)
     .replaceAll('"r1"', JSON.stringify(run)).replaceAll('"p1"', JSON.stringify(srv.projectId))
@@ -78,7 +82,7 @@ test('by default tools/list shows every tool but the archiving and settings grou
   t.teardown(() => client.close());
   const names = (await client.listTools()).tools.map((x) => x.name);
   t.deepEqual(names, TOOLS.filter((x) => x.group !== 'archiving' && x.group !== 'settings').map((x) => x.name));
-  t.is(names.length, 21);
+  t.is(names.length, 22);
 });
 
 test('each listed tool advertises the schema derived from its codec', async (t) => {

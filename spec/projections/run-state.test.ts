@@ -65,3 +65,18 @@ test('a jump on a failed run reopens it at the node jumped to', (t) => {
   t.is(s.node, 'gate');
   t.is(s.updatedAt, at);
 });
+
+test('shipping: an opened pull request joins the delivered ones; merges and updates from base are kept; none moves the position', (t) => {
+  const pr = { repository: 'acme/app', number: 7, url: 'https://h/acme/app/pull/7' };
+  const before = running();
+  const s = running(
+    { type: 'PullRequestOpened', data: { pullRequest: pr, base: 'main', draft: true, by } },
+    { type: 'RunMerged', data: { folder: 'f', method: 'squash', base: 'main', commit: 'c1', by } },
+    { type: 'BaseUpdateConflicted', data: { folder: 'f', mode: 'merge', files: ['a.txt'], by, handedTo: 'r2' } },
+    { type: 'BaseUpdated', data: { folder: 'g', mode: 'rebase', head: 'c2', by } },
+  );
+  t.deepEqual(s.pullRequests, [pr]);
+  t.deepEqual(s.merges, [{ folder: 'f', method: 'squash', base: 'main', commit: 'c1', at }]);
+  t.deepEqual(s.baseUpdates, { f: { mode: 'merge', files: ['a.txt'], handedTo: 'r2' }, g: { mode: 'rebase', head: 'c2' } });
+  t.is(s.position, before.position);
+});

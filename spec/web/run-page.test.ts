@@ -86,7 +86,10 @@ for (const viewport of VIEWPORTS) {
     t.true(await fits(app), 'the worktree tab fits the window');
 
     await tab(app, 'Pull request');
-    await app.page.getByText('This run has no pull request yet.').waitFor();
+    // no pull request yet: the tab offers to ship the run instead (spec/web/ship.test.ts)
+    await app.page.getByRole('form', { name: 'Create pull request' }).waitFor();
+    await app.axe(t, 'pull request tab');
+    t.true(await fits(app), 'the pull request tab fits the window');
 
     // Approve at the gate (the control Resume) passes it.
     await tab(app, 'Thread');

@@ -12,6 +12,7 @@ import { ReviewInput } from '../../inputs/review.js';
 import { ArchiveInput } from '../../inputs/archive.js';
 import { ResolveInput } from '../../inputs/resolve.js';
 import { SecureInput } from '../../inputs/secure.js';
+import { MergeInput, PullRequestInput, UpdateFromBaseInput } from '../../inputs/ship.js';
 import { decodeInput, refuseUnknownFields } from '../decode.js';
 import { intParam, personFrom, reply } from '../reply.js';
 import { replyShared } from '../shared-json.js';
@@ -60,6 +61,20 @@ export const runControlRoutes = (router: Router, service: Service): void => {
   router.post('/api/runs/:runId/secure', async (ctx: Context) => {
     const b = decodeInput(SecureInput, await readJson(ctx));
     reply(ctx, await service.secureRunWork(id(ctx), b.reason, personFrom(ctx)));
+  });
+  // shipping (docs/shipping.md)
+  router.post('/api/runs/:runId/pull-request', async (ctx: Context) => {
+    const b = decodeInput(PullRequestInput, await readJson(ctx));
+    reply(ctx, await service.openPullRequest(id(ctx), b, personFrom(ctx)));
+  });
+  router.get('/api/runs/:runId/pull-request-draft', (ctx: Context) => reply(ctx, service.pullRequestDraft(id(ctx))));
+  router.post('/api/runs/:runId/merge', async (ctx: Context) => {
+    const b = decodeInput(MergeInput, await readJson(ctx));
+    reply(ctx, await service.mergeRun(id(ctx), b.method, personFrom(ctx)));
+  });
+  router.post('/api/runs/:runId/update-from-base', async (ctx: Context) => {
+    const b = decodeInput(UpdateFromBaseInput, await readJson(ctx));
+    reply(ctx, await service.updateFromBase(id(ctx), b, personFrom(ctx)));
   });
   router.get('/api/runs/:runId/worktree', async (ctx: Context) => reply(ctx, await service.readRunWorktree(id(ctx))));
   router.get('/api/runs/:runId/pull-request', async (ctx: Context) => {

@@ -10,6 +10,7 @@ import { ReviewInput } from '../../inputs/review.js';
 import { ArchiveInput } from '../../inputs/archive.js';
 import { ResolveInput } from '../../inputs/resolve.js';
 import { SecureInput } from '../../inputs/secure.js';
+import { PullRequestInput } from '../../inputs/ship.js';
 
 // Arguments of the tools that change something: `run` and the action's fields, decoded by the same
 // codec (rules included) the HTTP route uses for its body, so the two doors cannot drift.
@@ -20,6 +21,7 @@ const onRun = { run: RunId };
 export const ControlRunArgs = extend(ControlInput, onRun);
 export const ReviseGoalArgs = extend(ReviseGoalInput, onRun);
 export const SecureRunWorkArgs = extend(SecureInput, onRun);
+export const OpenPullRequestArgs = extend(PullRequestInput, onRun);
 export const MessageRunArgs = extend(MessageInput, onRun);
 export const SubmitReviewArgs = extend(ReviewInput, onRun);
 export const FollowUpRunArgs = extend(FollowUpInput, onRun);

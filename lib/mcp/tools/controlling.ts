@@ -1,6 +1,6 @@
 import { defineTool, type Tool } from '../tool.js';
 import { runNotes } from '../args/common.js';
-import { ControlRunArgs, ReviseGoalArgs, SecureRunWorkArgs } from '../args/acting.js';
+import { ControlRunArgs, OpenPullRequestArgs, ReviseGoalArgs, SecureRunWorkArgs } from '../args/acting.js';
 
 // The rules across control_run's arguments (harness only with ChangeHarness...) are the decoder's:
 // lib/inputs/control.ts, shared with POST /api/runs/{id}/control.
@@ -41,4 +41,24 @@ export const secureRunWork: Tool = defineTool({
   args: SecureRunWorkArgs,
   notes: runNotes,
   call: (a, { api, actor }) => api.secureRunWork(a.run, a.reason, actor),
+});
+
+// The same decoder and call as POST /api/runs/{id}/pull-request (docs/shipping.md).
+export const openPullRequest: Tool = defineTool({
+  name: 'open_pull_request',
+  group: 'controlling',
+  description:
+    "Push a run's branch to origin (never forced; uncommitted work is committed first) and open a pull request from it on the code host. Title and body default to the run's goal, the agent's summary and its steps.",
+  args: OpenPullRequestArgs,
+  notes: {
+    run: runNotes.run,
+    draft: 'Open it as a draft (default false).',
+    base: "Branch to merge into (default: the branch the run started from).",
+    title: "The pull request's title (default: the run's title).",
+    body: "The pull request's body (default: drawn from the run, its text quoted).",
+  },
+  call: (a, { api, actor }) => {
+    const { run, ...input } = a;
+    return api.openPullRequest(run, input, actor);
+  },
 });

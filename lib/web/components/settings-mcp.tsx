@@ -13,7 +13,7 @@ import { useSave } from './use-save.js';
 const GROUPS: Readonly<Record<ToolGroup, { readonly title: string; readonly tools: string }>> = {
   reading: { title: 'Reading runs and workflows', tools: 'list_runs, get_run, list_projects, read_run_thread, read_run_history, read_run_log, export_run, list_workflows, read_workflow, validate_workflow, wait_for_run, read_pull_request, read_run_worktree' },
   starting: { title: 'Starting runs', tools: 'start_run' },
-  controlling: { title: 'Controlling runs', tools: 'control_run, revise_goal, secure_run_work' },
+  controlling: { title: 'Controlling runs', tools: 'control_run, revise_goal, secure_run_work, open_pull_request' },
   messaging: { title: 'Messaging and answering runs', tools: 'message_run, answer_question' },
   archiving: { title: 'Archiving', tools: 'archive_run, resolve_run' },
   settings: { title: 'Changing settings', tools: 'change_setting' },

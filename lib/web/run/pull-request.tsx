@@ -4,6 +4,7 @@ import type { RunDetail } from '../../service-api.js';
 import { api, type ApiError } from '../api.js';
 import { ErrorNote, Loading } from '../ui/page.js';
 import { useThrottledLoad } from './throttle.js';
+import { CreatePullRequest, MergeLocally, UpdateFromBase } from './ship.js';
 
 // The run's pull request as the code host has it now: merge state, checks (required or not, and
 // their outcome), the latest review per reviewer, who is still asked to review, and the review
@@ -85,7 +86,9 @@ export const PullRequest = ({ run, changes }: { readonly run: RunDetail; readonl
       (e: ApiError) => { if (live()) setError(e); },
     );
   }, [run.id, ref?.number, changes, asked], 15_000);
-  if (!ref) return <p class="muted">This run has no pull request yet.</p>;
+  // shipping: a pull request to create when there is none; a local merge and an update from base always
+  const ship = <><MergeLocally run={run} /><UpdateFromBase run={run} /></>;
+  if (!ref) return <div class="pr"><CreatePullRequest run={run} />{ship}</div>;
   return (
     <div class="pr">
       <p class="row"><a href={webHref(ref.url)} target="_blank" rel="noopener noreferrer">{ref.repository}#{ref.number}</a>{pr ? <span> · {pr.title}</span> : null}
@@ -105,6 +108,7 @@ export const PullRequest = ({ run, changes }: { readonly run: RunDetail; readonl
           <Threads pr={pr} />
         </>
       )}
+      {ship}
     </div>
   );
 };

@@ -79,6 +79,12 @@ export const EXAMPLES: Readonly<Record<string, Examples>> = {
     bad: [bad({ run: 'r1' }, /goal: is required/), bad({ run: 'r1', goal: '' }, /goal: must be a non-blank/)],
   },
   secure_run_work: runOnly(),
+  open_pull_request: {
+    valid: [{ run: 'r1' }, { run: 'r1', draft: true, base: 'main', title: 'Ship it', body: 'Why: see the run.' }],
+    bad: [missingRun, bad({ run: 'r1', base: '-x' }, /base: must be a branch name \(got "-x"\)/), bad({ run: 'r1', base: 'a..b' }, /base: must be a branch name/),
+      bad({ run: 'r1', draft: 'yes' }, /draft: must be true or false/), bad({ run: 'r1', title: 'a\nb' }, /title: must be a non-blank one-line string/),
+      bad({ run: 'r1', body: ' ' }, /body: must be a non-blank string/), extra({ run: 'r1' })],
+  },
   message_run: {
     valid: [{ run: 'r1', text: 'hi', delivery: 'Resume' }, { run: 'r1', text: 'later', delivery: 'Hold', reason: 'r' }],
     bad: [bad({ run: 'r1', text: '   ', delivery: 'Hold' }, /text: must be a non-blank string/), bad({ run: 'r1', text: 'hi' }, /delivery: is required/),
