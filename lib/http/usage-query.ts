@@ -22,8 +22,11 @@ const SPLITS = USAGE_GROUP_BY.filter((g) => g !== 'day') as Exclude<UsageGroupBy
 const Split = new t.Type<Exclude<UsageGroupBy, 'day'>, string, unknown>('Split', (u): u is Exclude<UsageGroupBy, 'day'> => SPLITS.includes(u as never), (u, c) =>
   SPLITS.includes(u as never) ? t.success(u as Exclude<UsageGroupBy, 'day'>) : t.failure(u, c, `must be one of ${SPLITS.join(', ')}`), t.identity);
 
-/** the CSV has no `split`: a file is one table of rows */
-export const USAGE_JSON_QUERY = [...USAGE_QUERY, 'split'] as const;
+/** the CSV has no `split` (a file is one table of rows) nor `limit` (a file has them all) */
+export const USAGE_JSON_QUERY = [...USAGE_QUERY, 'split', 'limit'] as const;
 
-export const UsageQuery = t.partial({ from: Day, to: Day, groupBy: GroupBy, split: Split });
+const Limit = new t.Type<number, string, unknown>('Limit', (u): u is number => typeof u === 'number', (u, c) =>
+  typeof u === 'string' && /^\d{1,5}$/.test(u) && Number(u) >= 1 && Number(u) <= 10_000 ? t.success(Number(u)) : t.failure(u, c, 'must be a whole number from 1 to 10000'), String);
+
+export const UsageQuery = t.partial({ from: Day, to: Day, groupBy: GroupBy, split: Split, limit: Limit });
 export type UsageQuery = t.TypeOf<typeof UsageQuery>;

@@ -18,7 +18,8 @@ import { daysBefore, type UsageAnswer, type UsageGroupBy, type UsageRow } from '
 /** How a key reads to a person: project and run names live elsewhere and may change. */
 export type Labeller = (groupBy: UsageGroupBy, key: string) => string;
 
-export type UsageQuest = { readonly from?: string; readonly to?: string; readonly groupBy?: UsageGroupBy; readonly split?: Dimension };
+/** `limit`: the first rows only (the top runs); `total` still sums them all */
+export type UsageQuest = { readonly from?: string; readonly to?: string; readonly groupBy?: UsageGroupBy; readonly split?: Dimension; readonly limit?: number };
 
 /** answers kept at most; a page asks few distinct questions */
 const KEPT = 32;
@@ -78,7 +79,8 @@ export class UsageIndex {
       if (this.kept.size >= KEPT) this.kept.clear();
       this.kept.set(key, kept);
     }
-    return right(kept.read());
+    const answer = kept.read();
+    return right(q.limit !== undefined && answer.rows.length > q.limit ? { ...answer, rows: answer.rows.slice(0, q.limit) } : answer);
   }
 
   private rows(dim: Dimension, sums: ReadonlyMap<string, Acc>): UsageRow[] {

@@ -74,6 +74,13 @@ test('split: each day carries its parts by harness or project (the stacked chart
   t.false('parts' in (await s.get(`/api/usage?${MARCH}`)).body.rows[0]);
 });
 
+test('limit: the first rows only (the top runs), the total still of them all', async (t) => {
+  const { s, b } = t.context;
+  const r = await s.get(`/api/usage?${MARCH}&groupBy=run&limit=1`);
+  t.deepEqual(brief(r.body.rows), [[b, 1.25, 1, 2]]);
+  t.like(r.body.total, { costUsd: 1.6, turns: 6 });
+});
+
 test('a range keeps only its days, both ends included', async (t) => {
   const r = await t.context.s.get('/api/usage?from=2026-03-02&to=2026-03-02&groupBy=harness');
   t.deepEqual(brief(r.body.rows), [['codex', 0.05, 0, 1], ['opencode', 0, 1, 1]]);
@@ -122,13 +129,15 @@ const BAD: readonly [string, RegExp][] = [
   ['since=2026-03-01', /unknown query parameter "?since"?; known: from, to, groupBy/],
   ['groupBy=run&split=harness', /split is for groupBy=day only/],
   ['split=day', /"?split"?: must be one of project, harness, model, workflow, run/],
+  ['limit=0', /"?limit"?: must be a whole number from 1 to 10000/],
+  ['limit=ten', /"?limit"?: must be a whole number from 1 to 10000/],
 ];
 
 for (const [q, detail] of BAD) {
   test(`bad query ${q}: 400 with a detail, on both routes`, async (t) => {
     for (const path of ['/api/usage', '/api/usage.csv']) {
       const r = await t.context.s.get(`${path}?${q}`);
-      if (path.endsWith('.csv') && q.includes('split')) { t.regex(r.body.detail, /unknown query parameter "?split"?/); continue; }
+      if (path.endsWith('.csv') && /split|limit/.test(q)) { t.regex(r.body.detail, /unknown query parameter "?(split|limit)"?/); continue; }
       t.is(r.status, 400, path);
       t.regex(r.body.detail, detail, path);
     }

@@ -37,6 +37,32 @@ const downloadCsv = async (q: string): Promise<void> => {
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 };
 
+interface ControlsProps {
+  readonly days: number;
+  readonly by: StackBy;
+  readonly onDays: (n: number) => void;
+  readonly onBy: (by: StackBy) => void;
+  readonly onCsv: () => void;
+}
+
+const Controls = ({ days, by, onDays, onBy, onCsv }: ControlsProps) => (
+  <form class="usage-controls" onSubmit={(e) => e.preventDefault()}>
+    <div class="field">
+      <label for="usage-days">Days</label>
+      <select id="usage-days" value={days} onChange={(e) => onDays(Number(e.currentTarget.value))}>
+        {RANGES.map((n) => <option key={n} value={n}>Last {n} days</option>)}
+      </select>
+    </div>
+    <fieldset>
+      <legend>Stack by</legend>
+      {(['harness', 'project'] as const).map((k) => (
+        <label key={k}><input type="radio" name="stack" value={k} checked={by === k} onChange={() => onBy(k)} />{k === 'harness' ? 'Harness' : 'Project'}</label>
+      ))}
+    </fieldset>
+    <button type="button" onClick={onCsv}>Download CSV</button>
+  </form>
+);
+
 export const Page = (_: PageProps) => {
   addUsageStyle();
   const [days, setDays] = useState<number>(30);
@@ -46,7 +72,7 @@ export const Page = (_: PageProps) => {
     return `from=${shift(to, days - 1)}&to=${to}`;
   }, [days]);
   const perDay = useLoad(() => read(`${range}&groupBy=day&split=${by}`), [range, by]);
-  const runs = useLoad(() => read(`${range}&groupBy=run`), [range]);
+  const runs = useLoad(() => read(`${range}&groupBy=run&limit=10`), [range]);
   const harnesses = useLoad(() => read(`${range}&groupBy=harness`), [range]);
   useLiveReload(() => { void perDay.reload(); void runs.reload(); void harnesses.reload(); });
   const [csvError, setCsvError] = useState<string | null>(null);
@@ -56,21 +82,7 @@ export const Page = (_: PageProps) => {
   return (
     <section aria-labelledby="page-title">
       <PageHeading title="Usage" />
-      <form class="usage-controls" onSubmit={(e) => e.preventDefault()}>
-        <div class="field">
-          <label for="usage-days">Days</label>
-          <select id="usage-days" value={days} onChange={(e) => setDays(Number(e.currentTarget.value))}>
-            {RANGES.map((n) => <option key={n} value={n}>Last {n} days</option>)}
-          </select>
-        </div>
-        <fieldset>
-          <legend>Stack by</legend>
-          {(['harness', 'project'] as const).map((k) => (
-            <label key={k}><input type="radio" name="stack" value={k} checked={by === k} onChange={() => setBy(k)} />{k === 'harness' ? 'Harness' : 'Project'}</label>
-          ))}
-        </fieldset>
-        <button type="button" onClick={() => { setCsvError(null); downloadCsv(`${range}&groupBy=day`).catch((e: Error) => setCsvError(e.message)); }}>Download CSV</button>
-      </form>
+      <Controls days={days} by={by} onDays={setDays} onBy={setBy} onCsv={() => { setCsvError(null); downloadCsv(`${range}&groupBy=day`).catch((e: Error) => setCsvError(e.message)); }} />
       <ErrorNote error={perDay.error ?? runs.error ?? harnesses.error ?? csvError} />
       {!total || !chart ? <Loading what="usage" /> : total.turns === 0 ? (
         <p class="muted usage-empty">No usage recorded in these days. Each agent turn's tokens and cost show here once a run has taken one.</p>
@@ -85,7 +97,7 @@ export const Page = (_: PageProps) => {
           <CostChart data={chart} label={`${caption}, ${perDay.data!.from} to ${perDay.data!.to}: ${costText(total.costUsd, total.unknownTurns)} in all; ${chart.parts.map((p) => `${p.label} $${p.costs.reduce((a, c) => a + c, 0).toFixed(2)}`).join(', ')}. The table below lists each day.`} />
           <ChartTable data={chart} caption={caption} />
           <h2>Top runs</h2>
-          {runs.data ? <TopRuns rows={runs.data.rows.slice(0, 10)} /> : <Loading what="runs" />}
+          {runs.data ? <TopRuns rows={runs.data.rows} /> : <Loading what="runs" />}
           <h2>Tokens by harness</h2>
           {harnesses.data ? <TokensTable rows={harnesses.data.rows} /> : <Loading what="tokens" />}
         </>
