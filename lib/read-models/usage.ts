@@ -28,13 +28,15 @@ export class UsageIndex {
   private readonly days = new Map<string, DayBucket>();
   private readonly kept = new Map<string, KeptAnswer>();
 
-  constructor(private readonly runs: RunStreams, journal: Journal, private readonly label: Labeller) {
+  /** `names`: the stream whose appends may rename what an answer shows (the projects stream) */
+  constructor(private readonly runs: RunStreams, journal: Journal, private readonly label: Labeller, names: string) {
     for (const s of runs.all()) {
       for (const c of s.usageCells ?? []) this.add(c.day, { project: s.projectId, workflow: s.workflow.name, run: s.runId, harness: c.harness, model: c.model }, c);
     }
     journal.subscribe((stream, events) => {
       // a project renamed: kept answers may show its old name (run titles do not change)
-      if (!stream.startsWith('run:')) return this.kept.clear();
+      if (stream === names) return this.kept.clear();
+      if (!stream.startsWith('run:')) return;
       for (const e of events) if (e.type === 'UsageRecorded') this.record(stream.slice(4), e);
     });
   }

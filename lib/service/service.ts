@@ -54,7 +54,7 @@ export class Service implements ServiceApi {
     this.supervisorLoop = new SupervisorLoop(core);
     this.waits = new WaitHub(core, core.journal);
     this.list = new RunsListCache(core.runs, core.journal);
-    this.usageIndex = new UsageIndex(core.runs, core.journal, (groupBy, key) => usageLabel(core, groupBy, key));
+    this.usageIndex = new UsageIndex(core.runs, core.journal, (groupBy, key) => usageLabel(core, groupBy, key), core.projects.stream);
     this.events = new EventsHub(core, (id) => this.list.entry(id));
     this.releases = new ReleaseCheck({
       running: core.version, now: () => core.now(), cache: core.store.db('release-check'),

@@ -81,6 +81,16 @@ test('limit: the first rows only (the top runs), the total still of them all', a
   t.like(r.body.total, { costUsd: 1.6, turns: 6 });
 });
 
+test('a project renamed is named anew in a kept answer', async (t) => {
+  const s = await testServer();
+  t.teardown(() => s.close());
+  recordUsage(s, await newRun(s, 'named', 'linear'), { at: D1, harness: 'claude', tokens: null, cost: { _tag: 'Reported', usd: 1 } });
+  const q = `/api/usage?${MARCH}&groupBy=project`;
+  t.deepEqual((await s.get(q)).body.rows.map((r: any) => r.label), ['demo']);
+  t.is((await s.send('PATCH', `/api/projects/${s.projectId}`, JSON.stringify({ name: 'renamed' }))).status, 200);
+  t.deepEqual((await s.get(q)).body.rows.map((r: any) => r.label), ['renamed']);
+});
+
 test('a range keeps only its days, both ends included', async (t) => {
   const r = await t.context.s.get('/api/usage?from=2026-03-02&to=2026-03-02&groupBy=harness');
   t.deepEqual(brief(r.body.rows), [['codex', 0.05, 0, 1], ['opencode', 0, 1, 1]]);
