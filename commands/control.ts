@@ -45,6 +45,8 @@ const probe = (s: RunState, action: Action): ControlCommand => {
   if (action === 'ChangeHarness') return { ...base, action, harness: 'claude', available: null };
   if (action === 'Jump') return { ...base, action, node: jumpTargets(s)[0] ?? '' };
   if (action === 'Restart') return { ...base, action, newRunId: 'probe' };
+  // a run its budget paused may go on with a raised budget (the probe's is above any spend)
+  if (action === 'Resume') return { ...base, action, ...(s.budgetUsd !== undefined ? { budgetUsd: Number.MAX_VALUE } : {}) };
   return { ...base, action };
 };
 

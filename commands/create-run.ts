@@ -1,5 +1,5 @@
 import { left, right, type Either } from 'fp-ts/lib/Either.js';
-import type { Continues, RunEvent } from '../journal/run-events.js';
+import type { Attempt, Continues, RunEvent } from '../journal/run-events.js';
 import { invalid, type Refusal } from './refusal.js';
 import type { Actor, StartedBy, StartRunInput } from '../lib/service-api.js';
 import type { Workflow } from '../lib/workflows/model.js';
@@ -20,7 +20,13 @@ const checkInputs = (wf: Workflow, inputs: Readonly<Record<string, string>>): Re
   return invalid(`input ${undeclared.slice(0, 5).map((k) => JSON.stringify(quoted(k))).join(', ')} is not declared by workflow ${wf.name} (it declares: ${wf.inputs.join(', ') || 'no inputs'})`);
 };
 
-export const decideCreateRun = (c: { runId: string; projectId: string; workflow: Workflow; input: StartRunInput; by: Actor; restartOf?: string; startedBy?: StartedBy; continues?: Continues }): Either<Refusal, RunEvent[]> => {
+// the start's own budget, else the workflow's default (its graph attribute budgetUsd)
+const budgetOf = (input: StartRunInput, wf: Workflow): { budgetUsd?: number } => {
+  const budget = input.budgetUsd ?? wf.budgetUsd;
+  return budget === undefined ? {} : { budgetUsd: budget };
+};
+
+export const decideCreateRun = (c: { runId: string; projectId: string; workflow: Workflow; input: StartRunInput; by: Actor; restartOf?: string; startedBy?: StartedBy; continues?: Continues; attempt?: Attempt }): Either<Refusal, RunEvent[]> => {
   const inputs = c.input.inputs ?? {};
   const bad = checkInputs(c.workflow, inputs);
   if (bad) return left(bad);
@@ -32,7 +38,7 @@ export const decideCreateRun = (c: { runId: string; projectId: string; workflow:
       inputs: { ...c.workflow.defaults, ...inputs }, by: c.by,
       ...(c.input.harness ? { harness: c.input.harness } : {}), ...(c.input.model ? { model: c.input.model } : {}),
       ...(c.input.reason ? { reason: c.input.reason } : {}), ...(c.restartOf ? { restartOf: c.restartOf } : {}), ...(c.startedBy ? { startedBy: c.startedBy } : {}),
-      ...(c.continues ? { continues: c.continues } : {}),
+      ...(c.continues ? { continues: c.continues } : {}), ...(c.attempt ? { attempt: c.attempt } : {}), ...budgetOf(c.input, c.workflow),
     },
   };
   const queued: RunEvent = { type: 'RunQueued', data: { by: c.by } };

@@ -6,21 +6,30 @@ import type { HarnessName } from '../lib/workflows/model.js';
 import { accept, nothing, type Decision } from './guards.js';
 import { conflict } from './refusal.js';
 import { undeliverHeld } from './undelivered.js';
+import { dailyBudgetHold } from './budget.js';
 
 // The engine's own commands: it records what it did and what came of it. They are decided against
 // the state like any other command, so a late outcome of a turn that was interrupted (paused,
 // aborted, jumped away from) is simply nothing.
 
-/** `held`: how many runs hold a slot now (active); `cap`: the effective run cap at this moment */
+/** `held`: how many runs hold a slot now (active); `cap`: the effective run cap at this moment;
+ * `project`: the run's project's daily budget and what the project has spent today (local day) */
 export interface GrantSlot {
   readonly held: number;
   readonly cap: number;
+  readonly project?: { readonly dailyBudgetUsd?: number; readonly spentTodayUsd: number };
 }
 
+/** why this queued run is held whatever slots are free: its project's daily budget is reached */
+export const queueHold = (c: GrantSlot): string | null => (c.project ? dailyBudgetHold(c.project.dailyBudgetUsd, c.project.spentTodayUsd) : null);
+
 // The cap is a rule of the command, not of the scheduler that asks: whoever grants a slot (the
-// engine's schedule, a future caller) is refused once every slot is held.
+// engine's schedule, a future caller) is refused once every slot is held. A run whose project has
+// reached its daily budget stays queued (not failed) until the next day or a raise.
 export const decideGrantSlot = (s: RunState, c: GrantSlot): Decision => {
   if (s.lifecycle !== 'queued') return nothing();
+  const hold = queueHold(c);
+  if (hold) return left(conflict(hold));
   if (c.held >= c.cap) return left(conflict(`all ${c.cap} run slot(s) are taken; the run waits in the queue`));
   return accept({ type: 'RunStarted', data: { node: s.node ?? firstNode(s.workflow) } });
 };

@@ -45,10 +45,13 @@ export const threadSummary = (s: RunState): string => {
 };
 
 /** What the follow-up takes over: the checkouts (a follow-up of a follow-up keeps the first run's), the latest session, the summary. */
+// The session's running totals go with it: the follow-up's first turn resumes that session, and
+// claude and codex report the session's totals, earlier runs' turns included (lib/harness/session-totals.ts).
 export const continuesOf = (s: RunState): Continues => {
   const session = s.lastSession ?? s.continues?.session;
+  const totals = session ? (s.usage?.sessions[session.sessionId] ?? (s.lastSession ? undefined : s.continues?.session?.totals)) : undefined;
   return {
     runId: s.runId, root: s.continues?.root ?? s.runId, checkouts: [...(s.checkouts ?? s.continues?.checkouts ?? [])], thread: threadSummary(s),
-    ...(session ? { session: { harness: session.harness, node: session.node, sessionId: session.sessionId } } : {}),
+    ...(session ? { session: { harness: session.harness, node: session.node, sessionId: session.sessionId, ...(totals ? { totals } : {}) } } : {}),
   };
 };

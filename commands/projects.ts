@@ -65,6 +65,15 @@ export const decideChooseDefaultWorkflow = (ps: Projects, c: { projectId: string
   return right(p.defaultWorkflow === c.workflow ? [] : [{ type: 'DefaultWorkflowChosen', data: { projectId: p.id, workflow: c.workflow } }]);
 };
 
+/** null removes the budget; a budget is checked at the doors (lib/inputs/kinds.ts usdBudget) */
+export const decideSetDailyBudget = (ps: Projects, c: { projectId: string; dailyBudgetUsd: number | null }): ProjectDecision => {
+  const p = ps.get(c.projectId);
+  if (!p) return left(notFound('project', c.projectId));
+  if (c.dailyBudgetUsd !== null && !(Number.isFinite(c.dailyBudgetUsd) && c.dailyBudgetUsd > 0)) return left(invalid('dailyBudgetUsd is a number of US dollars above 0, or null'));
+  if ((p.dailyBudgetUsd ?? null) === c.dailyBudgetUsd) return right([]);
+  return right([{ type: 'DailyBudgetSet', data: { projectId: p.id, dailyBudgetUsd: c.dailyBudgetUsd } }]);
+};
+
 /** The primary folder is where workflows, personas and pull requests are looked up for the project. */
 export const decideChoosePrimaryFolder = (ps: Projects, c: { projectId: string; name: string }): ProjectDecision => {
   const p = ps.get(c.projectId);

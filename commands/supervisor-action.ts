@@ -33,6 +33,8 @@ export interface ActionFacts {
   readonly project?: { readonly id: string; readonly owner: string | null };
   /** its own runs at work now */
   readonly runsAtWork: number;
+  /** start_run: how many runs the call would start (its attempts; one when absent) */
+  readonly starting?: number;
   /** ChangeHarness: why the target harness is not ready, or null when it is */
   readonly harnessNotReady?: string | null;
   /** a person approved this very call: AskFirst goes ahead */
@@ -64,7 +66,7 @@ export const decideSupervisorAction = (f: ActionFacts): Either<Refusal, Verdict>
   const tier = decideTier(s.actions, setting);
   if (isLeft(tier)) return tier;
   const limit = first(
-    () => (f.tool === 'start_run' ? decideRunCap(s.runCap, f.runsAtWork) : null),
+    () => (f.tool === 'start_run' ? decideRunCap(s.runCap, f.runsAtWork, f.starting ?? 1) : null),
     () => (setting === 'switchHarness' && f.harness ? decideHarnessMove(s.quotaFallbacks, f.harness, f.harnessNotReady ?? null) : null),
   );
   if (limit) return left(limit);

@@ -4,9 +4,13 @@ import { forbidden, type Refusal } from './refusal.js';
 // Rules 9 and 10: start_run stops at the supervisor's cap of its own runs at work, and
 // ChangeHarness moves a run only onto a harness of its quota fallbacks that is ready now.
 
-/** start_run is refused at the cap on its own runs at work: `atWork` counts the runs it started that have not ended */
-export const decideRunCap = (cap: number, atWork: number): Refusal | null =>
-  atWork < cap ? null : forbidden(`the supervisor has ${atWork} of its own runs at work and its cap is ${cap}; start_run waits until one ends`);
+/** start_run is refused at the cap on its own runs at work: `atWork` counts the runs it started that have not ended;
+ * `starting`, the runs the call would start (its attempts, else one) */
+export const decideRunCap = (cap: number, atWork: number, starting = 1): Refusal | null => {
+  if (atWork + starting <= cap) return null;
+  if (starting > 1 && atWork < cap) return forbidden(`the supervisor has ${atWork} of its own runs at work and its cap is ${cap}; ${starting} attempts would pass it`);
+  return forbidden(`the supervisor has ${atWork} of its own runs at work and its cap is ${cap}; start_run waits until one ends`);
+};
 
 /** ChangeHarness only to a quota fallback that is available: `notReady` is why the harness is not available now, or null when it is */
 export const decideHarnessMove = (fallbacks: readonly HarnessName[], to: HarnessName, notReady: string | null): Refusal | null => {

@@ -1,5 +1,5 @@
 import { left, right, type Either } from 'fp-ts/lib/Either.js';
-import type { SupervisorCost, SupervisorEvent } from '../journal/supervisor-events.js';
+import type { SupervisorCost, SupervisorEvent, SupervisorTurnUsage } from '../journal/supervisor-events.js';
 import { applyPatch, type SupervisorState } from '../projections/supervisor.js';
 import type { SettingSource } from '../lib/settings/model.js';
 import { GLOBAL_SUPERVISOR, MAX_NOTES, type SupervisorPatch, type SupervisorSettings } from '../lib/supervisors/model.js';
@@ -63,11 +63,11 @@ export const decideKeepNotes = (s: SupervisorState | null, c: { supervisorId: st
 };
 
 /** day: the local day of the moment the cost was spent (lib/supervisors/model.ts localDay) */
-export const decideRecordCost = (s: SupervisorState | null, c: { supervisorId: string; day: string; cost: SupervisorCost; turnId: string | null }): SupervisorDecision => {
+export const decideRecordCost = (s: SupervisorState | null, c: { supervisorId: string; day: string; cost: SupervisorCost; turnId: string | null; usage?: SupervisorTurnUsage }): SupervisorDecision => {
   if (!s) return left(notFound('supervisor', c.supervisorId));
   if (!/^\d{4}-\d{2}-\d{2}$/.test(c.day)) return left(invalid(`day must be YYYY-MM-DD (got ${quoted(c.day)})`));
-  if (c.cost._tag === 'Known' && !(Number.isFinite(c.cost.usd) && c.cost.usd >= 0)) return left(invalid('a known cost is a non-negative number of dollars'));
+  if (c.cost._tag !== 'Unknown' && !(Number.isFinite(c.cost.usd) && c.cost.usd >= 0)) return left(invalid('a known cost is a non-negative number of dollars'));
   // a turn's cost is recorded once; turns run one at a time, so the last recorded turn is the one a retry repeats
   if (c.turnId !== null && c.turnId === s.lastCostTurn) return right([]);
-  return right([{ type: 'CostRecorded', data: { day: c.day, cost: c.cost, turnId: c.turnId } }]);
+  return right([{ type: 'CostRecorded', data: { day: c.day, cost: c.cost, turnId: c.turnId, ...c.usage } }]);
 };

@@ -6,7 +6,7 @@ import { forbidden, type Refusal } from './refusal.js';
 // settings, whose tier says DoIt (act now), AskFirst (post an approval card and wait) or Never
 // (refuse). change_setting is under none: tool groups decide it, not tiers.
 
-export const ACTING_TOOLS = ['start_run', 'control_run', 'revise_goal', 'secure_run_work', 'message_run', 'answer_question', 'submit_review', 'archive_run', 'resolve_run', 'open_pull_request'] as const;
+export const ACTING_TOOLS = ['start_run', 'control_run', 'revise_goal', 'secure_run_work', 'message_run', 'answer_question', 'submit_review', 'archive_run', 'resolve_run', 'open_pull_request', 'keep_attempt'] as const;
 export type ActingTool = (typeof ACTING_TOOLS)[number];
 
 export const isActingTool = (name: string): name is ActingTool => (ACTING_TOOLS as readonly string[]).includes(name);
@@ -27,7 +27,8 @@ export const settingOf = (tool: ActingTool, action?: string): ActionSetting => {
     // publishing the run's branch as a pull request pushes its work as Secure work does
     case 'secure_run_work': case 'open_pull_request': return 'secureWork';
     case 'start_run': return 'startRuns';
-    case 'archive_run': case 'resolve_run': return 'archiveRuns';
+    // keeping an attempt archives the others of its group
+    case 'archive_run': case 'resolve_run': case 'keep_attempt': return 'archiveRuns';
   }
 };
 

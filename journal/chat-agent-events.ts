@@ -7,7 +7,11 @@ import { oneOf, withOptional } from './codec-util.js';
 // records it as interrupted and runs it again over the same entries.
 
 const Harness = oneOf(['claude', 'codex', 'opencode'] as const);
-const Cost = t.union([t.type({ _tag: t.literal('Known'), usd: t.number }), t.type({ _tag: t.literal('Unknown'), why: t.string })]);
+// Known: how turns recorded their cost before the figure's source was kept (Reported or Priced)
+const Cost = t.union([
+  t.type({ _tag: t.literal('Known'), usd: t.number }), t.type({ _tag: t.literal('Reported'), usd: t.number }),
+  t.type({ _tag: t.literal('Priced'), usd: t.number }), t.type({ _tag: t.literal('Unknown'), why: t.string }),
+]);
 // the running totals the CLI reported for its session (claude's cost, codex's tokens): the next
 // turn resuming the session subtracts them to count only its own share (lib/harness/session-totals.ts)
 const SessionTotals = t.partial({ costUsd: t.number, usage: t.record(t.string, t.number) });
@@ -29,7 +33,7 @@ export const CHAT_AGENT_EVENT_CODECS = {
   WakesHeld: t.type({ reason: t.string }),
 } as const;
 
-type Cost = { readonly _tag: 'Known'; readonly usd: number } | { readonly _tag: 'Unknown'; readonly why: string };
+type Cost = import('./supervisor-events.js').SupervisorCost;
 type Totals = { readonly costUsd?: number; readonly usage?: Readonly<Record<string, number>> };
 type H = 'claude' | 'codex' | 'opencode';
 

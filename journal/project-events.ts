@@ -10,6 +10,8 @@ export const PROJECT_EVENT_CODECS = {
   FolderRemoved: t.type({ projectId: t.string, name: t.string }),
   DefaultWorkflowChosen: t.type({ projectId: t.string, workflow: t.string }),
   PrimaryFolderChosen: t.type({ projectId: t.string, name: t.string }),
+  // what the project's runs may spend per local day (null: no budget); new runs queue past it
+  DailyBudgetSet: t.type({ projectId: t.string, dailyBudgetUsd: t.union([t.number, t.null]) }),
 } as const;
 
 type Codecs = typeof PROJECT_EVENT_CODECS;

@@ -20,12 +20,21 @@ const ReviewCommentCodec = withOptional(
 // board shows a chain as one card), that run's checkouts (its branch and
 // worktrees, reused as they are), the last agent session to resume, and a short summary of the
 // thread for a CLI that starts afresh.
+// A CLI's running totals for a session (lib/harness/adapter.ts SessionTotals): given back when the
+// session resumes, so a resumed turn counts only its own usage.
+const SessionTotalsCodec = t.partial({ costUsd: t.number, usage: t.record(t.string, t.number) });
+// `totals`: what the CLI reported for that session at the end of its last recorded turn
 const ContinuesCodec = withOptional(
   { runId: t.string, root: t.string, checkouts: t.array(CheckoutCodec), thread: t.string },
-  { session: t.type({ harness: Harness, node: t.string, sessionId: t.string }) },
+  { session: withOptional({ harness: Harness, node: t.string, sessionId: t.string }, { totals: SessionTotalsCodec }) },
 );
-const TokensCodec = t.type({ input: t.number, cachedInput: t.number, output: t.number });
-const CostCodec = t.union([
+// One of several sibling runs started together on the same goal (POST /api/runs `attempts`): the
+// group is read from each run's own journal, so no run depends on another to know its siblings.
+const AttemptCodec = t.type({ group: t.string, index: t.number, of: t.number });
+// One agent turn's usage (lib/usage): uncached input, cached input and output tokens (null: the CLI
+// reported none), and its cost with where the figure came from. Unknown is never zero.
+const TurnTokensCodec = t.type({ input: t.number, cachedInput: t.number, output: t.number });
+const UsageCostCodec = t.union([
   t.type({ _tag: t.literal('Reported'), usd: t.number }),
   t.type({ _tag: t.literal('Priced'), usd: t.number }),
   t.type({ _tag: t.literal('Unknown'), why: t.string }),
@@ -40,7 +49,7 @@ const StartedByCodec = t.type({
 export const RUN_EVENT_CODECS = {
   RunCreated: withOptional(
     { runId: t.string, projectId: t.string, title: t.string, goal: t.string, workflow: WorkflowCodec, inputs: t.record(t.string, t.string), ...By },
-    { harness: Harness, model: t.string, startedBy: StartedByCodec, restartOf: t.string, continues: ContinuesCodec, ...Why },
+    { harness: Harness, model: t.string, startedBy: StartedByCodec, restartOf: t.string, continues: ContinuesCodec, attempt: AttemptCodec, budgetUsd: t.number, ...Why },
   ),
   RunQueued: withOptional(By, Why),
   RunMovedToFront: withOptional({ priority: t.number, ...By }, Why),
@@ -104,9 +113,16 @@ export const RUN_EVENT_CODECS = {
   BaseUpdated: t.type({ folder: t.string, mode: oneOf(['merge', 'rebase'] as const), head: t.string, ...By }),
   // updating from base met conflicts: aborted, the worktree as before; `handedTo` the run or follow-up that resolves them
   BaseUpdateConflicted: withOptional({ folder: t.string, mode: oneOf(['merge', 'rebase'] as const), files: t.array(t.string), ...By }, { handedTo: t.string }),
-  // what one agent turn used: its own tokens (not a resumed session's running total) and its cost
-  // with where the figure came from; an unknown cost is never recorded as zero. `at` is when it counts.
-  UsageRecorded: withOptional({ stepId: t.string, node: t.string, harness: Harness, tokens: t.union([TokensCodec, t.null]), cost: CostCodec }, { model: t.string }),
+  // a person chose this attempt of its group ("Keep this one"); the others were archived with it
+  AttemptKept: withOptional({ group: t.string, kept: t.string, ...By }, { archived: t.array(t.string), ...Why }),
+  // one per agent turn the engine ran (docs/usage.md); `sessionId`/`sessionTotals`: the CLI's running
+  // totals for that session, given back when it resumes (a later step, a follow-up)
+  UsageRecorded: withOptional(
+    { stepId: t.string, node: t.string, harness: Harness, tokens: t.union([TurnTokensCodec, t.null]), cost: UsageCostCodec },
+    { model: t.string, sessionId: t.string, sessionTotals: SessionTotalsCodec },
+  ),
+  // Resume with a raised budget (a run paused by its budget goes on until the new one)
+  BudgetRaised: t.type({ budgetUsd: t.number, ...By }),
 } as const;
 
 type Codecs = typeof RUN_EVENT_CODECS;
@@ -116,6 +132,9 @@ export type RunEventOf<K extends RunEventType> = Extract<RunEvent, { type: K }>;
 export type Checkout = t.TypeOf<typeof CheckoutCodec>;
 export type ReviewComment = t.TypeOf<typeof ReviewCommentCodec>;
 export type Continues = t.TypeOf<typeof ContinuesCodec>;
+export type Attempt = t.TypeOf<typeof AttemptCodec>;
+export type TurnTokens = t.TypeOf<typeof TurnTokensCodec>;
+export type UsageCost = t.TypeOf<typeof UsageCostCodec>;
 
 // Events that only add to the thread or log: they do not move the run's position, so a control
 // taken from a view stays valid while the agent keeps talking.
@@ -127,7 +146,9 @@ export const QUIET_EVENTS: ReadonlySet<RunEventType> = new Set([
   'PullRequestChecksFailed',
   // shipping records what was done to the branch and the code host, not where the run stands
   'PullRequestOpened', 'RunMerged', 'BaseUpdated', 'BaseUpdateConflicted',
-  // what a turn cost is a record, not a move of the run
+  // keeping an attempt records a choice; the kept run itself does not move
+  'AttemptKept',
+  // what a turn cost is a record, not a move: the step's end (or a budget pause) moves the run
   'UsageRecorded',
 ]);
 

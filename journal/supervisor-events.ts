@@ -2,7 +2,9 @@ import * as t from 'io-ts';
 import { HARNESSES } from '../lib/workflows/model.js';
 import { ACTION_SETTINGS, RUN_WAKE_KINDS, TIERS, type SupervisorPatch } from '../lib/supervisors/model.js';
 import type { SettingSource } from '../lib/settings/model.js';
-import { oneOf } from './codec-util.js';
+import { oneOf, withOptional } from './codec-util.js';
+import type { TurnTokens, UsageCost } from './run-events.js';
+import type { HarnessName } from '../lib/workflows/model.js';
 
 // A supervisor's own journal (stream `supervisor:<id>`): its creation, each change of its
 // settings with who sent it (like settings), its key's rotations (the key itself lives in an
@@ -27,7 +29,12 @@ export const PatchCodec = t.partial({
   wakeOn: partialOf(RUN_WAKE_KINDS, t.boolean),
 });
 
-export const CostCodec = t.union([t.type({ _tag: t.literal('Known'), usd: t.number }), t.type({ _tag: t.literal('Unknown'), why: t.string })]);
+// Known: a cost recorded before its source was kept (old journals); new ones say Reported or Priced
+export const CostCodec = t.union([
+  t.type({ _tag: t.literal('Known'), usd: t.number }), t.type({ _tag: t.literal('Reported'), usd: t.number }),
+  t.type({ _tag: t.literal('Priced'), usd: t.number }), t.type({ _tag: t.literal('Unknown'), why: t.string }),
+]);
+const Tokens = t.type({ input: t.number, cachedInput: t.number, output: t.number });
 
 export const SUPERVISOR_EVENT_CODECS = {
   SupervisorCreated: t.type({ supervisorId: t.string, project: t.union([t.string, t.null]), source: Source }),
@@ -35,14 +42,17 @@ export const SUPERVISOR_EVENT_CODECS = {
   SupervisorKeyRegenerated: t.type({ source: Source }),
   SupervisorNotesKept: t.type({ text: t.string, source: Source }),
   /** day: the local calendar day (YYYY-MM-DD) the cost counts against */
-  CostRecorded: t.type({ day: t.string, cost: CostCodec, turnId: t.union([t.string, t.null]) }),
+  /** tokens, harness, model: a turn's usage, as a run's UsageRecorded has it (absent in old journals) */
+  CostRecorded: withOptional({ day: t.string, cost: CostCodec, turnId: t.union([t.string, t.null]) }, { tokens: t.union([Tokens, t.null]), harness: Harness, model: t.string }),
 } as const;
 
-export type SupervisorCost = { readonly _tag: 'Known'; readonly usd: number } | { readonly _tag: 'Unknown'; readonly why: string };
+export type SupervisorCost = UsageCost | { readonly _tag: 'Known'; readonly usd: number };
+/** what a supervisor turn used, beside its cost */
+export interface SupervisorTurnUsage { readonly tokens?: TurnTokens | null; readonly harness?: HarnessName; readonly model?: string }
 
 export type SupervisorEvent =
   | { readonly type: 'SupervisorCreated'; readonly data: { readonly supervisorId: string; readonly project: string | null; readonly source: SettingSource } }
   | { readonly type: 'SupervisorChanged'; readonly data: { readonly patch: SupervisorPatch; readonly source: SettingSource } }
   | { readonly type: 'SupervisorKeyRegenerated'; readonly data: { readonly source: SettingSource } }
   | { readonly type: 'SupervisorNotesKept'; readonly data: { readonly text: string; readonly source: SettingSource } }
-  | { readonly type: 'CostRecorded'; readonly data: { readonly day: string; readonly cost: SupervisorCost; readonly turnId: string | null } };
+  | { readonly type: 'CostRecorded'; readonly data: { readonly day: string; readonly cost: SupervisorCost; readonly turnId: string | null } & SupervisorTurnUsage };

@@ -1,3 +1,4 @@
+import type { UsageView } from '../projections/run-usage.js';
 import type { Outcome } from '../commands/refusal.js';
 import type { ReviewInputOf } from './inputs/review.js';
 import type { HarnessName, Origin } from './workflows/model.js';
@@ -83,6 +84,16 @@ export interface RunDetail extends RunSummary {
   readonly continues?: string;
   /** the follow-ups made of this run, oldest first (only when there are any) */
   readonly continuedBy?: readonly string[];
+  /** one of several attempts at the goal started together: its group, place, and whether it was kept */
+  readonly attempt?: { readonly group: string; readonly index: number; readonly of: number; readonly kept: boolean };
+  /** what its agent turns cost, in total and per step (docs/usage.md) */
+  readonly usage: UsageView;
+  /** the run's budget in US dollars, with what it has spent of it */
+  readonly budget?: { readonly budgetUsd: number; readonly text: string };
+  /** why the run is paused, while it is (a person's reason, a harness problem, `budget: ...`) */
+  readonly pauseReason?: string;
+  /** why a queued run is not started although a slot may be free (its project's daily budget) */
+  readonly waiting?: string;
 }
 
 /** HTTP API shape */
@@ -101,6 +112,8 @@ export interface HttpRun {
   readonly startedBy?: StartedBy;
   readonly continues?: string;
   readonly continuedBy?: readonly string[];
+  /** GET /api/runs/{id} only (not the list): what its agent turns cost */
+  readonly usage?: UsageView;
 }
 
 export interface ProjectView {
@@ -109,6 +122,8 @@ export interface ProjectView {
   readonly folders: readonly { readonly name: string; readonly path: string }[];
   readonly primaryFolder: string;
   readonly defaultWorkflow: string;
+  /** what the project's runs may spend per local day, in US dollars (docs/usage.md) */
+  readonly dailyBudgetUsd?: number;
 }
 
 export interface StartRunInput {
@@ -121,6 +136,20 @@ export interface StartRunInput {
   readonly model?: string;
   readonly start?: boolean;
   readonly reason?: string;
+  /** the goal on several agents at once: one sibling run per item, grouped (not with harness/model) */
+  readonly attempts?: readonly AttemptAgent[];
+  /** the run pauses before its next step once its known spend reaches this many US dollars */
+  readonly budgetUsd?: number;
+}
+
+export interface AttemptAgent {
+  readonly harness: HarnessName;
+  readonly model?: string;
+}
+
+/** a run started as one of several attempts on the goal */
+export interface StartedAttempt extends AttemptAgent {
+  readonly runId: string;
 }
 
 export interface ControlInput {
@@ -130,6 +159,8 @@ export interface ControlInput {
   readonly model?: string;
   readonly node?: string;
   readonly reason?: string;
+  /** with Resume: the run's new budget (a run its budget paused goes on until this one) */
+  readonly budgetUsd?: number;
 }
 
 export interface Page<K extends string, T, C> {
@@ -156,7 +187,8 @@ export interface ServiceApi {
   getRun(runId: string): Outcome<RunDetail>;
   getHttpRun(runId: string): Outcome<HttpRun>;
   listProjects(): readonly ProjectView[];
-  startRun(input: StartRunInput, by: Actor): Outcome<{ runId: string }>;
+  /** with `attempts`, the first attempt's run id and every attempt's */
+  startRun(input: StartRunInput, by: Actor): Outcome<{ runId: string; attempts?: readonly StartedAttempt[] }>;
   control(runId: string, input: ControlInput, by: Actor): Outcome<{ outcome: 'Applied' | 'Stale'; run: RunDetail }>;
   /** a new run continuing an ended one on its branch and worktrees; `review`: a review's message text (reviews of ended runs) */
   followUp(runId: string, what: FollowUpWhat, by: Actor): Outcome<{ runId: string }>;
@@ -165,6 +197,8 @@ export interface ServiceApi {
   answer(runId: string, questionId: string, answer: string | readonly string[], reason: string | undefined, by: Actor): Outcome<{ run: RunDetail; question: string; delivered: boolean; detail: string | null }>;
   archive(runId: string, state: 'Archived' | 'Active', reason: string | undefined, by: Actor): Outcome<{ run: RunDetail; state: 'Archived' | 'Active' }>;
   resolve(runId: string, reason: string | undefined, by: Actor): Outcome<{ run: RunDetail }>;
+  /** keep one attempt of a group: the others are archived (aborted first when `abortOthers`) */
+  keepAttempt(runId: string, abortOthers: boolean, reason: string | undefined, by: Actor): Promise<Outcome<{ run: RunDetail; archived: readonly string[] }>>;
   readThread(runId: string, before: number | undefined, pageSize: number): Outcome<{ rows: readonly unknown[]; before: string | null }>;
   readHistory(runId: string, before: number | undefined, pageSize: number): Outcome<{ events: readonly unknown[]; before: number | null }>;
   readLog(runId: string, before: number | undefined, pageSize: number): Promise<Outcome<{ lines: readonly unknown[]; before: number | null }>>;

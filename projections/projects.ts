@@ -14,6 +14,11 @@ const change = (ps: Projects, id: string, f: (p: ProjectView) => ProjectView): P
 const withFolders = (p: ProjectView, folders: ProjectView['folders']): ProjectView =>
   ({ ...p, folders, primaryFolder: folders.some((f) => f.name === p.primaryFolder) ? p.primaryFolder : folders[0]?.name ?? '' });
 
+const withBudget = (p: ProjectView, budget: number | null): ProjectView => {
+  const { dailyBudgetUsd: _old, ...rest } = p;
+  return budget === null ? rest : { ...rest, dailyBudgetUsd: budget };
+};
+
 export const evolveProjects = (ps: Projects, e: ProjectEvent): Projects => {
   switch (e.type) {
     case 'ProjectAdded':
@@ -23,6 +28,7 @@ export const evolveProjects = (ps: Projects, e: ProjectEvent): Projects => {
     case 'FolderRemoved': return change(ps, e.data.projectId, (p) => withFolders(p, p.folders.filter((f) => f.name !== e.data.name)));
     case 'DefaultWorkflowChosen': return change(ps, e.data.projectId, (p) => ({ ...p, defaultWorkflow: e.data.workflow }));
     case 'PrimaryFolderChosen': return change(ps, e.data.projectId, (p) => ({ ...p, primaryFolder: e.data.name }));
+    case 'DailyBudgetSet': return change(ps, e.data.projectId, (p) => withBudget(p, e.data.dailyBudgetUsd));
   }
 };
 

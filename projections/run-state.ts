@@ -1,8 +1,9 @@
-import type { Checkout, Continues, ReviewComment, RunEvent } from '../journal/run-events.js';
+import type { Attempt, Checkout, Continues, ReviewComment, RunEvent } from '../journal/run-events.js';
 import { QUIET_EVENTS } from '../journal/run-events.js';
 import type { HarnessName, Workflow } from '../lib/workflows/model.js';
 import type { StartedBy } from '../lib/service-api.js';
 import { findNode, nextNodeId, startNode } from '../lib/workflows/model.js';
+import { addTurn, NO_USAGE, type RunUsage } from './run-usage.js';
 import { evolveUsageCells, type UsageCell } from './usage-days.js';
 
 // The run's state: one fold over its journal. Every command decides against it and every view is
@@ -106,6 +107,18 @@ export interface RunState {
   readonly merges?: readonly RunMerge[];
   /** the latest update from base of each folder (optional: snapshots from before shipping lack it) */
   readonly baseUpdates?: Readonly<Record<string, BaseUpdateOutcome>>;
+  /** one of several sibling runs started together on the goal (optional: older snapshots lack it) */
+  readonly attempt?: Attempt;
+  /** the checkouts an archive removed: their branches stay, so Compare still reads their commits */
+  readonly removedCheckouts?: readonly Checkout[];
+  /** this attempt was kept over the others of its group */
+  readonly kept?: { readonly at: string; readonly archived: readonly string[] };
+  /** what its agent turns cost (projections/run-usage.ts; optional: snapshots from before usage lack it) */
+  readonly usage?: RunUsage;
+  /** the run's budget in USD: its known spend reaching it pauses the run before its next step */
+  readonly budgetUsd?: number;
+  /** why the run is paused, while it is (optional: snapshots from before it lack it) */
+  readonly pauseReason?: string;
   /** usage by local day, harness and model: the usage read model's start (optional: older snapshots lack it) */
   readonly usageCells?: readonly UsageCell[];
 }
@@ -141,6 +154,11 @@ const afterStep = (s: RunState, node: string, outcome: 'success' | 'failure', su
 const interrupted = (s: RunState, reason: string): RunState =>
   s.step ? { ...s, step: null, question: null, previous: { node: s.step.node, outcome: 'interrupted', summary: reason } } : s;
 
+const unpaused = (s: RunState): RunState => {
+  const { pauseReason: _reason, ...rest } = s;
+  return { ...rest, paused: false };
+};
+
 const reopen = (s: RunState): RunState => {
   if (s.lifecycle !== 'ended') return s;
   const { endedAt: _endedAt, ...open } = s;
@@ -174,7 +192,8 @@ export const createdState = (e: Extract<RunEvent, { type: 'RunCreated' }>, at: s
   createdAt: at, updatedAt: at, lifecycle: 'created', ending: null, endReason: null, queuePriority: Date.parse(at),
   paused: false, node: null, step: null, previous: null, question: null, answered: {}, answers: {}, held: [], sessions: {},
   harnessOverride: null, checkouts: null, archived: false, resolved: false, pullRequests: [], restartOf: e.data.restartOf ?? null, restartedAs: null, stepCount: 0,
-  seq: 0, position: 0, unreadable: null, ...(e.data.continues ? { continues: e.data.continues } : {}),
+  seq: 0, position: 0, unreadable: null, ...(e.data.continues ? { continues: e.data.continues } : {}), ...(e.data.attempt ? { attempt: e.data.attempt } : {}),
+  ...(e.data.budgetUsd !== undefined ? { budgetUsd: e.data.budgetUsd } : {}),
   ...(e.data.by.kind === 'supervisor' && e.data.by.name ? { startedBySupervisor: e.data.by.name } : {}),
 });
 
@@ -185,7 +204,7 @@ export const evolveRun = (s: RunState, e: RunEvent): RunState => {
     case 'RunMovedToFront': return { ...s, queuePriority: e.data.priority };
     case 'RunStarted': return { ...s, lifecycle: 'active', node: s.node ?? e.data.node, startedAt: s.startedAt ?? s.updatedAt };
     case 'WorktreesPrepared': return { ...s, checkouts: e.data.checkouts };
-    case 'WorktreesRemoved': return { ...s, checkouts: null };
+    case 'WorktreesRemoved': return { ...s, checkouts: null, ...(s.checkouts ? { removedCheckouts: s.checkouts } : {}) };
     case 'StepStarted': {
       const step: StepInFlight = { stepId: e.data.stepId, node: e.data.node, kind: e.data.kind, attempt: e.data.attempt, startedAt: s.updatedAt, harness: e.data.harness, endsAt: e.data.endsAt };
       const delivered = new Set(e.data.messages ?? []);
@@ -202,8 +221,9 @@ export const evolveRun = (s: RunState, e: RunEvent): RunState => {
     case 'StepFailed': return s.step?.stepId === e.data.stepId ? afterStep(s, e.data.node, 'failure', e.data.summary) : s;
     case 'StepInterrupted': return s.step?.stepId === e.data.stepId ? interrupted(s, e.data.reason) : s;
     case 'AgentReplied': return s;
-    case 'RunPaused': return { ...s, paused: true };
-    case 'RunResumed': return s.lifecycle === 'created' ? s : { ...s, paused: false };
+    // the reason is read only while paused (other moves clear `paused` without clearing it)
+    case 'RunPaused': return { ...unpaused(s), paused: true, ...(e.data.reason ? { pauseReason: e.data.reason } : {}) };
+    case 'RunResumed': return s.lifecycle === 'created' ? s : unpaused(s);
     case 'RunRetried': return { ...reopen(s), paused: false, node: s.node ?? s.previous?.node ?? null, sessions: {} };
     case 'RunRestarted': return { ...s, restartedAs: e.data.as };
     case 'RunFollowedUp': return { ...s, continuedBy: [...(s.continuedBy ?? []), e.data.as] };
@@ -232,7 +252,9 @@ export const evolveRun = (s: RunState, e: RunEvent): RunState => {
     case 'RunMerged': return { ...s, merges: [...(s.merges ?? []), { folder: e.data.folder, method: e.data.method, base: e.data.base, commit: e.data.commit, at: s.updatedAt }] };
     case 'BaseUpdated': return { ...s, baseUpdates: { ...s.baseUpdates, [e.data.folder]: { mode: e.data.mode, head: e.data.head } } };
     case 'BaseUpdateConflicted': return { ...s, baseUpdates: { ...s.baseUpdates, [e.data.folder]: { mode: e.data.mode, files: e.data.files, ...(e.data.handedTo ? { handedTo: e.data.handedTo } : {}) } } };
-    case 'UsageRecorded': return { ...s, usageCells: evolveUsageCells(s.usageCells, e.data, s.updatedAt) };
+    case 'AttemptKept': return { ...s, kept: { at: s.updatedAt, archived: e.data.archived ?? [] } };
+    case 'UsageRecorded': return { ...s, usage: addTurn(s.usage ?? NO_USAGE, e.data, s.updatedAt), usageCells: evolveUsageCells(s.usageCells, e.data, s.updatedAt) };
+    case 'BudgetRaised': return { ...s, budgetUsd: e.data.budgetUsd };
   }
 };
 

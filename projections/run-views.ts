@@ -4,6 +4,8 @@ import { allowedActions } from '../commands/control.js';
 import { decideReviseGoal } from '../commands/revise-goal.js';
 import type { RunState } from './run-state.js';
 import { outcomeOf, phaseOf, standingOf } from './standing.js';
+import { usageOfRun } from './run-usage.js';
+import { budgetText } from '../commands/budget.js';
 
 // The three shapes a run is read in. All are plain functions of the run state.
 
@@ -54,7 +56,8 @@ const goalRevisable = (s: RunState): boolean =>
   isRight(decideReviseGoal(s, { at: new Date(0).toISOString(), by: { kind: 'engine' }, goal: `${s.goal} ` }));
 
 /** owner: the supervisor that owns the run (projections/ownership.ts), null when none exists */
-export const runDetail = (s: RunState, project: ProjectView | undefined, step: StepFacts, owner: string | null = null): RunDetail => {
+/** waiting: why the queue holds the run (lib/usage/project-spend.ts), when it does */
+export const runDetail = (s: RunState, project: ProjectView | undefined, step: StepFacts, owner: string | null = null, waiting?: string): RunDetail => {
   const outcome = outcomeOf(s);
   return {
     ...runSummary(s, project),
@@ -76,6 +79,11 @@ export const runDetail = (s: RunState, project: ProjectView | undefined, step: S
     ...(s.undelivered?.length ? { undeliveredMessages: s.undelivered } : {}),
     ...(s.restartOf ? { restartOf: s.restartOf } : {}),
     ...(s.restartedAs ? { restartedAs: s.restartedAs } : {}),
+    ...(s.attempt ? { attempt: { ...s.attempt, kept: s.kept !== undefined } } : {}),
     ...links(s),
+    usage: usageOfRun(s),
+    ...(s.budgetUsd !== undefined ? { budget: { budgetUsd: s.budgetUsd, text: budgetText(s) } } : {}),
+    ...(s.paused && s.pauseReason ? { pauseReason: s.pauseReason } : {}),
+    ...(waiting ? { waiting } : {}),
   };
 };

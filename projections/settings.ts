@@ -12,7 +12,7 @@ export const applyChange = (s: Settings, c: SettingChange): Settings => {
     case 'CodeHostToken': return { ...s, codeHost: { ...s.codeHost, token: c.token === '' ? null : c.token } };
     case 'TriggerPollInterval': return { ...s, triggerPollSeconds: c.seconds };
     case 'ReleaseFeed': return { ...s, releaseFeed: { enabled: c.enabled, url: c.url } };
-    case 'SupervisorPrices': return { ...s, supervisorPrices: c.prices };
+    case 'Prices': case 'SupervisorPrices': return { ...s, prices: c.prices };
     case 'Supervisors': return { ...s, supervisors: { enabled: c.enabled } };
   }
 };

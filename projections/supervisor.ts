@@ -61,7 +61,7 @@ const evolve = (s: SupervisorState | null, e: SupervisorEvent, at: string): Supe
     case 'SupervisorKeyRegenerated': return { ...s, keyChangedAt: at };
     case 'SupervisorNotesKept': return { ...s, notes: e.data.text };
     case 'CostRecorded':
-      return { ...s, lastCostTurn: e.data.turnId ?? null, spent: spend(s.spent, e.data.day, e.data.cost._tag === 'Known' ? e.data.cost.usd : 0, e.data.cost._tag === 'Unknown' ? 1 : 0) };
+      return { ...s, lastCostTurn: e.data.turnId ?? null, spent: spend(s.spent, e.data.day, e.data.cost._tag === 'Unknown' ? 0 : e.data.cost.usd, e.data.cost._tag === 'Unknown' ? 1 : 0) };
   }
 };
 

@@ -61,6 +61,3 @@ export const evolveUsageCells = (cells: readonly UsageCell[] | undefined, u: Usa
   const cell: UsageCell = { day, harness: u.harness, model, ...addSums(i < 0 ? NO_USAGE : sumsOf(all[i]!), turnSums(u)) };
   return i < 0 ? [...all, cell] : all.map((c, j) => (j === i ? cell : c));
 };
-
-/** what the run used in all (its board card) */
-export const runUsage = (cells: readonly UsageCell[] | undefined): UsageSums => (cells ?? []).reduce<UsageSums>((a, c) => addSums(a, sumsOf(c)), NO_USAGE);

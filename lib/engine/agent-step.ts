@@ -4,7 +4,8 @@ import type { RunState } from '../../projections/run-state.js';
 import type { SessionTotals, Turn, TurnInput, TurnResult } from '../harness/adapter.js';
 import type { StepNode } from '../workflows/model.js';
 import type { EngineContext } from './context.js';
-import { continuedSession, continuedThread } from './continued.js';
+import { continuedSession, continuedThread, sessionTotalsOf } from './continued.js';
+import { recordTurnUsage, type TurnOf } from './turn-usage.js';
 import { continuationPrompt, RUN_TOOLS_GUIDE, turnPrompt } from './prompt.js';
 
 // One agent step: one turn of the harness CLI in the run's worktree. Its end is recorded by
@@ -54,10 +55,12 @@ export const runAgentStep = (ctx: EngineContext, run: RunState, node: StepNode):
     onSession: (sessionId) => ctx.apply(run.runId, (s) => (s.step?.stepId === stepId ? accept({ type: 'StepSessionStarted', data: { stepId, sessionId } }) : nothing())),
     onProcess: (p) => ctx.apply(run.runId, (s) => (s.step?.stepId === stepId ? accept({ type: 'StepProcessStarted', data: { stepId, ...p } }) : nothing())),
   };
-  let current = adapter.startTurn({ ...base, prompt, ...(resumeSession ? { resumeSession } : {}) });
+  const totals = resumeSession ? sessionTotalsOf(run, resumeSession) : undefined;
+  let current = adapter.startTurn({ ...base, prompt, ...(resumeSession ? { resumeSession } : {}), ...(totals ? { sessionTotals: totals } : {}) });
   ctx.live.add(stepId, { runId: run.runId, abort, send: (text) => current.send(text), hold: (held) => current.holdWatchdog?.(held) });
   const next = (p: string, session: string, totals?: SessionTotals): Turn => (current = adapter.startTurn({ ...base, prompt: p, resumeSession: session, ...(totals ? { sessionTotals: totals } : {}) }));
-  const step: StepTurns = { runId: run.runId, stepId, node: node.id, abort: abort.signal, next };
+  const of: TurnOf = { runId: run.runId, stepId, node: node.id, harness, ...(settings.model.value ? { model: settings.model.value } : {}), ...(resumeSession ? { sessionId: resumeSession } : {}) };
+  const step: StepTurns = { of, abort: abort.signal, next };
   void ctx.track(runTurns(ctx, step, current).then((r) => {
     ctx.live.remove(stepId);
     tools.revoke();
@@ -69,9 +72,7 @@ export const runAgentStep = (ctx: EngineContext, run: RunState, node: StepNode):
 };
 
 interface StepTurns {
-  readonly runId: string;
-  readonly stepId: string;
-  readonly node: string;
+  readonly of: TurnOf;
   readonly abort: AbortSignal;
   /** start the next turn of the step's session with this prompt; totals: what its last turn reported */
   next(prompt: string, session: string, totals?: SessionTotals): Turn;
@@ -86,21 +87,25 @@ const addCost = (a: number | undefined, b: number | undefined): number | undefin
 // turn ran and its CLI could not take them (codex, opencode; claude once its turn has ended). A turn
 // that was stopped or failed in the CLI itself is not continued: its messages stay held for the
 // step's next turn, or are reported undelivered if the run ends first. Each turn reports its own
-// cost (given the session totals the last one reported), so the step's cost is their sum. A step
-// that resumes an interrupted one starts without totals: nothing was recorded for that session
-// (StepInterrupted carries no cost), so all it reports is counted once.
+// cost (given the session totals the last one reported), recorded as UsageRecorded as it ends, so
+// the step's cost is their sum. A step that resumes a session (an interrupted step, a follow-up's
+// first turn) is given the totals last recorded for it, so it counts only its own turn.
 const runTurns = async (ctx: EngineContext, step: StepTurns, first: Turn): Promise<TurnResult> => {
+  const { runId, stepId, node } = step.of;
   let r = await settle(first);
+  let turn = 1;
+  recordTurnUsage(ctx, step.of, turn, r);
   for (;;) {
     if (r.outcome === 'interrupted' || r.failure || step.abort.aborted) return r;
-    const s = ctx.deps.runs.get(step.runId);
-    const pending = s ? meantForTurn(s, step.stepId) : [];
-    const session = r.sessionId ?? s?.sessions[step.node];
-    if (pending.length === 0 || !session || !ctx.apply(step.runId, (st) => decideContinueTurn(st, { stepId: step.stepId }))) return r;
-    ctx.log(step.runId, `step ${step.node}: continuing the session with ${pending.length} message(s) sent during the turn`);
+    const s = ctx.deps.runs.get(runId);
+    const pending = s ? meantForTurn(s, stepId) : [];
+    const session = r.sessionId ?? s?.sessions[node];
+    if (pending.length === 0 || !session || !ctx.apply(runId, (st) => decideContinueTurn(st, { stepId }))) return r;
+    ctx.log(runId, `step ${node}: continuing the session with ${pending.length} message(s) sent during the turn`);
     const cost = r.costUsd;
     const totals = r.sessionTotals;
     r = await settle(step.next(continuationPrompt(pending), session, totals));
+    recordTurnUsage(ctx, { ...step.of, sessionId: session }, ++turn, r);
     const total = addCost(cost, r.costUsd);
     if (total !== undefined) r = { ...r, costUsd: total };
     if (!r.sessionTotals && totals) r = { ...r, sessionTotals: totals };

@@ -38,4 +38,6 @@ export interface EngineDeps {
   runTools(runId: string, stepId: string): { url: string; token: string; revoke(): void };
   newId(prefix: string): string;
   now(): Date;
+  /** what a project's runs have spent on the local day of `now` (known costs; lib/usage/project-spend.ts) */
+  spentToday(projectId: string): number;
 }

@@ -1,9 +1,11 @@
 import { existsSync } from 'node:fs';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import type { Checkout, Continues } from '../../journal/run-events.js';
-import { decideEndRun, decideFinishStep, decideGrantSlot, decideRecordWorktrees } from '../../commands/engine-steps.js';
+import { decideEndRun, decideFinishStep, decideGrantSlot, decideRecordWorktrees, queueHold, type GrantSlot } from '../../commands/engine-steps.js';
+import { nextLocalMidnight } from '../supervisors/model.js';
 import { accept, nothing } from '../../commands/guards.js';
 import { undeliverHeld } from '../../commands/undelivered.js';
+import { budgetText, decideBudgetPause } from '../../commands/budget.js';
 import type { Stored } from '../../journal/journal.js';
 import type { RunState } from '../../projections/run-state.js';
 import { activeCount, queueOrder } from '../../projections/queue.js';
@@ -39,6 +41,8 @@ export class Engine {
   private readonly recovering = new Set<string>();
   private readonly work = new Set<Promise<unknown>>();
   private unsubscribe: (() => void) | null = null;
+  /** set while a project's daily budget holds queued runs: the schedule is asked again at the next local midnight */
+  private midnight: NodeJS.Timeout | null = null;
   private stopped = false;
 
   /** `live`: what this process has in flight, shared with the facade (an answer asks whether the asker still waits) */
@@ -56,6 +60,7 @@ export class Engine {
   async stop(): Promise<void> {
     this.stopped = true;
     this.unsubscribe?.();
+    if (this.midnight) clearTimeout(this.midnight);
     this.live.stopAll();
     const settled = Promise.allSettled([...this.work]);
     await Promise.race([settled, new Promise((r) => setTimeout(r, 10_000).unref())]);
@@ -66,16 +71,36 @@ export class Engine {
     if (this.stopped) return;
     const cap = effectiveRunCap(this.deps.settings());
     let held = activeCount(this.deps.runs.all());
+    let budgetHeld = false;
     for (const r of queueOrder([...this.deps.runs.all()])) {
-      const grant = (s: RunState) => decideGrantSlot(s, { held, cap });
-      if (isLeft(grant(r))) return; // every slot is held: the rest of the queue waits
+      const slot = { held, cap, project: this.projectDay(r.projectId) };
+      // a run its project's daily budget holds waits; the runs behind it may go
+      if (queueHold(slot)) { budgetHeld = true; continue; }
+      const grant = (s: RunState) => decideGrantSlot(s, slot);
+      if (isLeft(grant(r))) break; // every slot is held: the rest of the queue waits
       if (this.ctx.apply(r.runId, grant)) held++;
     }
+    if (budgetHeld) this.wakeAtMidnight();
+  }
+
+  private projectDay(projectId: string): GrantSlot['project'] {
+    const budget = this.deps.project(projectId)?.dailyBudgetUsd;
+    return budget === undefined ? undefined : { dailyBudgetUsd: budget, spentTodayUsd: this.deps.spentToday(projectId) };
+  }
+
+  // a new local day starts every project's daily spend afresh: offer the held runs their slots again
+  private wakeAtMidnight(): void {
+    if (this.midnight) return;
+    const ms = Date.parse(nextLocalMidnight(this.deps.now())) - this.deps.now().getTime() + 1000;
+    this.midnight = setTimeout(() => { this.midnight = null; this.schedule(); }, Math.max(1000, ms));
+    this.midnight.unref();
   }
 
   private onAppended(stream: string, events: readonly Stored[]): void {
     // A new cap is read once the settings stream has folded its change (after the append returns).
     if (stream === 'settings' && events.some(changesRunCap)) queueMicrotask(() => this.schedule());
+    // a project's daily budget raised or removed may release its queued runs
+    if (stream === 'projects' && events.some((e) => e.type === 'DailyBudgetSet')) queueMicrotask(() => this.schedule());
     if (!stream.startsWith('run:')) return;
     const runId = stream.slice(4);
     const s = this.deps.runs.get(runId);
@@ -148,6 +173,9 @@ export class Engine {
         if (this.ctx.apply(s.runId, (r) => decideEndRun(r, { success: effect.success, text: effect.text }))) this.ctx.log(s.runId, `run ${effect.success ? 'succeeded' : 'failed'}: ${effect.text}`);
         return;
       case 'Start': return this.startStep(s, effect.node);
+      case 'BudgetPause':
+        if (this.ctx.apply(s.runId, decideBudgetPause)) this.ctx.log(s.runId, `paused before step ${s.node}: ${budgetText(s)}`);
+        return;
     }
   }
 

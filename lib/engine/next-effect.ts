@@ -1,6 +1,7 @@
 import type { RunState } from '../../projections/run-state.js';
 import { currentNodeOf } from '../../projections/run-state.js';
 import type { StepNode } from '../workflows/model.js';
+import { overBudget } from '../../commands/budget.js';
 
 // What a run needs next, read off its state and what this process has in flight. Pure: the
 // engine carries the effect out and records what came of it as events.
@@ -11,6 +12,8 @@ export type Effect =
   | { readonly _tag: 'Recover'; readonly stepId: string }
   | { readonly _tag: 'ArmWait'; readonly stepId: string; readonly endsAt: string }
   | { readonly _tag: 'Start'; readonly node: StepNode }
+  /** the run's known spend has reached its budget: it pauses instead of starting the next step */
+  | { readonly _tag: 'BudgetPause' }
   | { readonly _tag: 'End'; readonly success: boolean; readonly text: string };
 
 export interface InFlight {
@@ -46,5 +49,5 @@ export const nextEffect = (s: RunState, f: InFlight): Effect => {
     return { _tag: 'End', success: !failed, text: s.previous?.summary ?? (failed ? 'ended at a failure exit' : 'done') };
   }
   if (node.kind === 'start') return { _tag: 'End', success: false, text: 'cannot run the start node' };
-  return { _tag: 'Start', node };
+  return overBudget(s) ? { _tag: 'BudgetPause' } : { _tag: 'Start', node };
 };

@@ -1,3 +1,4 @@
+import { usdBudget } from '../inputs/kinds.js';
 import * as t from 'io-ts';
 import { Harness } from '../inputs/common.js';
 
@@ -20,4 +21,4 @@ export const StartNeedsQuery = t.intersection([t.type({ project: NonBlank }), t.
 const Folder = t.intersection([t.type({ path: NonBlank }), t.partial({ name: NonBlank })]);
 export const NewProjectBody = t.type({ name: NonBlank, folders: t.array(Folder) });
 export const FolderBody = Folder;
-export const ProjectPatchBody = t.partial({ name: NonBlank, defaultWorkflow: NonBlank, primaryFolder: NonBlank });
+export const ProjectPatchBody = t.partial({ name: NonBlank, defaultWorkflow: NonBlank, primaryFolder: NonBlank, dailyBudgetUsd: t.union([usdBudget(), t.null]) });

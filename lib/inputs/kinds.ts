@@ -53,3 +53,18 @@ export const withDefault = <A>(inner: t.Type<A, A, unknown>, value: A): DefaultT
 type LiteralValue = string;
 export const oneOf = <T extends readonly [LiteralValue, LiteralValue, ...LiteralValue[]]>(xs: T) =>
   t.union(xs.map((x) => t.literal(x)) as unknown as [t.LiteralC<T[number]>, t.LiteralC<T[number]>, ...t.LiteralC<T[number]>[]], `one of ${xs.join(', ')}`);
+
+/** a budget in US dollars: a finite number above zero (a budget of 0 or less could never be spent) */
+export class UsdBudgetType extends t.Type<number, number, unknown> {
+  readonly _tag = 'UsdBudgetType' as const;
+  readonly max = 1_000_000;
+  constructor() {
+    super(
+      'a number of US dollars above 0 (at most 1000000)',
+      (u): u is number => typeof u === 'number' && Number.isFinite(u) && u > 0 && u <= 1_000_000,
+      (u, c) => (this.is(u) ? t.success(u) : t.failure(u, c)),
+      t.identity,
+    );
+  }
+}
+export const usdBudget = (): UsdBudgetType => new UsdBudgetType();

@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
 import { ArgsType } from '../inputs/object.js';
-import { DefaultType, IntRangeType, TextType } from '../inputs/kinds.js';
+import { DefaultType, IntRangeType, TextType, UsdBudgetType } from '../inputs/kinds.js';
 import { ClosedType } from '../inputs/closed.js';
 import { THREAD_CURSOR_NAME } from './args/common.js';
 import { BRANCH, BRANCH_NAME } from '../inputs/ship.js';
@@ -71,6 +71,7 @@ export const toJsonSchema = (type: t.Mixed, notes?: Descriptions): JsonSchema =>
   if (type instanceof DefaultType) return { ...toJsonSchema(type.inner), default: type.defaultValue };
   if (type instanceof IntRangeType) return { type: 'integer', minimum: type.min, maximum: type.max };
   if (type instanceof TextType) return textSchema(type);
+  if (type instanceof UsdBudgetType) return { type: 'number', exclusiveMinimum: 0, maximum: type.max };
   if (type instanceof t.StringType) return { type: 'string' };
   if (type instanceof t.NumberType) return { type: 'number' };
   if (type instanceof t.BooleanType) return { type: 'boolean' };

@@ -6,7 +6,7 @@ import { listWorkflows, readPullRequest, readRunWorktree, readWorkflow, validate
 import { followUpRun, startRun } from './tools/starting.js';
 import { controlRun, openPullRequest, reviseGoal, secureRunWork } from './tools/controlling.js';
 import { answerQuestion, messageRun, submitReview } from './tools/messaging.js';
-import { archiveRun, resolveRun } from './tools/archiving.js';
+import { archiveRun, keepAttempt, resolveRun } from './tools/archiving.js';
 import { changeSetting } from './tools/settings.js';
 
 // Every tool of the client list, in the order tools/list shows them.
@@ -16,7 +16,7 @@ export const TOOLS: readonly Tool[] = [
   startRun, followUpRun,
   controlRun, reviseGoal, secureRunWork, openPullRequest,
   messageRun, answerQuestion, submitReview,
-  archiveRun, resolveRun,
+  archiveRun, resolveRun, keepAttempt,
   changeSetting,
 ];
 

@@ -1,4 +1,4 @@
-import type { ServiceCore } from '../service/core.js';
+import { queueHoldOf, type ServiceCore } from '../service/core.js';
 import { ChatWatch, parseChatId } from './chat-watch.js';
 import { frame, type Sink } from './frames.js';
 import { parseRunId, RunWatch } from './run-watch.js';
@@ -26,7 +26,7 @@ export class EventsHub {
   chats: ChatStreams = () => undefined;
 
   constructor(private readonly core: ServiceCore, listed?: ListedJson) {
-    this.runs = new RunsFeed(core.runs, core.journal, listed);
+    this.runs = new RunsFeed(core.runs, core.journal, listed, (s) => queueHoldOf(core, s));
     this.run = new RunWatch(core, core.journal, core.logs);
     this.chat = new ChatWatch(core.journal);
   }

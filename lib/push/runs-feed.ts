@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Journal } from '../../journal/journal.js';
 import type { RunStreams } from '../state/run-stream.js';
-import { boardRowJson, type ListedJson } from '../read-models/runs-board.js';
+import { boardRowJson, withWaiting, type ListedJson } from '../read-models/runs-board.js';
+import type { RunState } from '../../projections/run-state.js';
 import type { Sink } from './frames.js';
 
 // The runs index scope (`/api/events?runs`): "this run changed, here is its new board row". Each
@@ -26,7 +27,8 @@ export class RunsFeed {
   private readonly dirty = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly runs: RunStreams, journal: Journal, private readonly listed: ListedJson = () => undefined) {
+  /** waiting: why a queued run is held (its project's daily budget), added to its row as it is sent */
+  constructor(private readonly runs: RunStreams, journal: Journal, private readonly listed: ListedJson = () => undefined, private readonly waiting: (s: RunState) => string | undefined = () => undefined) {
     journal.subscribe((stream) => {
       if (!stream.startsWith('run:')) return;
       const runId = stream.slice(4);
@@ -84,7 +86,7 @@ export class RunsFeed {
 
   private rowJson(runId: string): string | null {
     const s = this.runs.get(runId);
-    return s ? boardRowJson(s, this.listed(runId)) : null;
+    return s ? withWaiting(boardRowJson(s, this.listed(runId)), s.lifecycle === 'queued' ? this.waiting(s) : undefined) : null;
   }
 
   private send(w: Watcher, changes: readonly { id: string; tick: number }[], rows?: ReadonlyMap<string, string | null>): void {

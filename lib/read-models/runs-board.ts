@@ -1,9 +1,9 @@
 import { isAllowed } from '../../commands/control.js';
+import type { Attempt } from '../../journal/run-events.js';
 import type { RunState } from '../../projections/run-state.js';
 import { positionToken } from '../../projections/run-views.js';
 import type { HarnessName } from '../workflows/model.js';
 import { listedRun } from './runs-list.js';
-import { runUsage } from '../../projections/usage-days.js';
 
 // The runs board's row (the app's Runs page, and the `?runs` push stream): the run as GET /api/runs
 // lists it, plus what triage needs: archived and resolved, the queue priority (lower goes first),
@@ -27,9 +27,24 @@ export type BoardRow = ReturnType<typeof listedRun> & {
   readonly endReason: string | null;
   /** a follow-up: the first run of its chain (the board shows a run and its follow-ups as one card) */
   readonly chain?: string;
+  /** one of several attempts at the goal (the board shows a group as one card), and whether it was kept */
+  readonly attempt?: Attempt & { readonly kept: boolean; readonly costUsd: number | null };
   /** what the run's turns cost where known, and how many turns' cost is unknown (never counted as 0) */
   readonly costUsd: number;
   readonly unknownTurns: number;
+  /** why a paused run is paused (e.g. `budget: spent $x of $y budget`) */
+  readonly pauseReason?: string;
+  /** why a queued run waits whatever slots are free (its project's daily budget); not kept with the row */
+  readonly waiting?: string;
+};
+
+// What the run's agent turns cost (projections/run-usage.ts), read as its detail reads it: unknown
+// when every turn's cost is unknown; null: nothing recorded yet.
+const runCostUsd = (s: RunState): number | null => {
+  const u = s.usage;
+  if (!u) return null;
+  const turns = u.steps.reduce((n, st) => n + st.turns, 0);
+  return turns > 0 && u.unknownTurns === turns ? null : u.knownUsd;
 };
 
 const extra = (s: RunState) => ({
@@ -43,12 +58,12 @@ const extra = (s: RunState) => ({
   endReason: s.lifecycle === 'ended' && s.ending !== 'Succeeded' ? s.endReason : null,
   ...(s.continues ? { chain: s.continues.root } : {}),
   ...cost(s),
+  ...(s.attempt ? { attempt: { ...s.attempt, kept: s.kept !== undefined, costUsd: runCostUsd(s) } } : {}),
+  ...(s.paused && s.pauseReason ? { pauseReason: s.pauseReason } : {}),
 });
 
-const cost = (s: RunState) => {
-  const u = runUsage(s.usageCells);
-  return { costUsd: Math.round(u.costUsd * 1e6) / 1e6, unknownTurns: u.unknownTurns };
-};
+// the card's cost: the known dollars (to the micro-dollar: float sums drift) and the unknown turns apart
+const cost = (s: RunState) => ({ costUsd: Math.round((s.usage?.knownUsd ?? 0) * 1e6) / 1e6, unknownTurns: s.usage?.unknownTurns ?? 0 });
 
 export const boardRow = (s: RunState): BoardRow => ({ ...listedRun(s), ...extra(s) });
 
@@ -70,9 +85,14 @@ export const boardRowJson = (s: RunState, listed?: string): string => {
 /** How to find a run's list row as JSON (RunsListCache.entry). */
 export type ListedJson = (runId: string) => string | undefined;
 
-/** Every run's row as JSON text, newest first; archived runs only when asked for. */
-export const boardJson = (runs: Iterable<RunState>, archived: boolean, listed: ListedJson = () => undefined): string => {
+// A queued run's wait depends on its project's spend today, not on the run's state: added to the
+// kept row as it is read.
+export const withWaiting = (json: string, waiting: string | undefined): string =>
+  waiting ? `${json.slice(0, -1)},"waiting":${JSON.stringify(waiting)}}` : json;
+
+/** Every run's row as JSON text, newest first; archived runs only when asked for. `waiting`: why a queued run is held. */
+export const boardJson = (runs: Iterable<RunState>, archived: boolean, listed: ListedJson = () => undefined, waiting: (s: RunState) => string | undefined = () => undefined): string => {
   const parts: string[] = [];
-  for (const s of runs) if (archived || !s.archived) parts.push(boardRowJson(s, listed(s.runId)));
+  for (const s of runs) if (archived || !s.archived) parts.push(withWaiting(boardRowJson(s, listed(s.runId)), s.lifecycle === 'queued' ? waiting(s) : undefined));
   return `[${parts.reverse().join(',')}]`;
 };

@@ -16,6 +16,9 @@ import type { SingleStream } from '../state/event-stream.js';
 import type { LogStore } from '../state/log-store.js';
 import type { RunStreams } from '../state/run-stream.js';
 import { resolveStepSettings, toolClasses } from '../workflows/step-settings.js';
+import type { ProjectSpend } from '../usage/project-spend.js';
+import { queueHold } from '../../commands/engine-steps.js';
+import { localDay } from '../supervisors/model.js';
 import type { HarnessName, Persona, StepNode, Workflow } from '../workflows/model.js';
 
 // Everything the facade's functions share. Built once by open.ts (the composition root).
@@ -43,6 +46,8 @@ export interface ServiceCore {
   readonly turns: { isLive(stepId: string): boolean };
   /** supervisor records, keys, ownership and the ledger (lib/supervisors) */
   readonly supervisors: Supervisors;
+  /** each project's known spend per local day, kept current from UsageRecorded (daily budgets) */
+  readonly spend: ProjectSpend;
   baseUrl: string;
   now(): Date;
   newId(prefix: string): string;
@@ -69,7 +74,14 @@ const stepFacts = (core: ServiceCore, s: RunState): StepFacts => {
   return { settings, toolClasses: toolClasses(settings.tools.value) };
 };
 
-export const detailOf = (core: ServiceCore, s: RunState): RunDetail => runDetail(s, projectOf(core, s), stepFacts(core, s), core.supervisors.ownerOf(s));
+/** why the queue holds a queued run now (its project's daily budget), or undefined */
+export const queueHoldOf = (core: ServiceCore, s: RunState): string | undefined => {
+  const project = projectOf(core, s);
+  if (s.lifecycle !== 'queued' || project?.dailyBudgetUsd === undefined) return undefined;
+  return queueHold({ held: 0, cap: 1, project: { dailyBudgetUsd: project.dailyBudgetUsd, spentTodayUsd: core.spend.spent(s.projectId, localDay(core.now())) } }) ?? undefined;
+};
+
+export const detailOf = (core: ServiceCore, s: RunState): RunDetail => runDetail(s, projectOf(core, s), stepFacts(core, s), core.supervisors.ownerOf(s), queueHoldOf(core, s));
 export const summaryOf = (core: ServiceCore, s: RunState): RunSummary => runSummary(s, projectOf(core, s));
 
 export const availabilityText = (a: Availability | undefined): string | null =>

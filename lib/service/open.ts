@@ -9,6 +9,8 @@ import { openStore } from '../../journal/store.js';
 import { evolveProjects, primaryFolderPath, type Projects } from '../../projections/projects.js';
 import { evolveSettings } from '../../projections/settings.js';
 import { Engine } from '../engine/engine.js';
+import { ProjectSpend } from '../usage/project-spend.js';
+import { localDay } from '../supervisors/model.js';
 import { LiveTurns } from '../engine/live-turns.js';
 import { RunToolsBackend } from '../engine/run-tools-backend.js';
 import { createRunWorktrees, removeRunWorktrees } from '../git/worktrees.js';
@@ -101,9 +103,11 @@ export const openService = async (o: OpenOptions): Promise<Service> => {
   // the feature switched on before a crash that came before the global supervisor was made
   if (settings.current.supervisors.enabled) supervisors.ensureGlobal({ via: 'cli', sender: 'svc start' });
   const live = new LiveTurns();
+  const spend = new ProjectSpend(runs.all(), (runId) => runs.get(runId)?.projectId);
+  spend.follow(journal);
   const core: ServiceCore = {
     home: o.home, version: version(), store, journal, runs, logs: new LogStore(store),
-    projects, supervisors,
+    projects, supervisors, spend,
     settings, workflows: workflowsFrom(catalog), harnesses: await loadHarnesses(), availability: new Map(), runTools,
     turns: live, baseUrl: o.baseUrl ?? '', now: () => new Date(), newId,
   };
@@ -137,6 +141,7 @@ export const startEngine = (service: Service): void => {
     deliver: deliverRun(() => core.settings.current.codeHost),
     runTools: (runId, stepId) => { const t = core.runTools.issue(runId, stepId); return { url: `${core.baseUrl}/run-tools/${runId}/mcp`, token: t.token, revoke: t.revoke }; },
     newId, now: () => new Date(),
+    spentToday: (projectId) => core.spend.spent(projectId, localDay(new Date())),
   }, held.live);
   held.engine = engine;
   void refreshAvailability(core);

@@ -9,14 +9,13 @@ import { conflict, invalid, notFound, type Outcome } from '../../commands/refusa
 import { decideResolve } from '../../commands/resolve.js';
 import { decideReviseGoal } from '../../commands/revise-goal.js';
 import { decideSendMessage } from '../../commands/send-message.js';
-import { findProject } from '../../projections/projects.js';
 import type { HeldMessage, RunState } from '../../projections/run-state.js';
 import { parsePosition } from '../../projections/run-views.js';
-import type { Actor, ControlInput, RunDetail, StartedBy, StartRunInput } from '../service-api.js';
+import type { Actor, ControlInput, RunDetail, StartedAttempt, StartedBy, StartRunInput } from '../service-api.js';
+import { appendPrepared, prepareRun } from './prepare-run.js';
+import { startAttempts } from './attempts.js';
 import { availabilityText, detailOf, type ServiceCore } from './core.js';
-import { decideCreateRun } from '../../commands/create-run.js';
 import { quoted } from '../inputs/quoted.js';
-import { startRefusal } from './start-readiness.js';
 import { liveInChain } from './follow-ups.js';
 
 const ctxOf = (core: ServiceCore, by: Actor, reason?: string): CommandContext => ({ at: core.now().toISOString(), by, ...(reason !== undefined ? { reason } : {}) });
@@ -34,19 +33,12 @@ const act = (core: ServiceCore, runId: string, decide: (s: RunState) => Decision
 };
 
 /** `trigger`: a rule fires with the run id it recorded beforehand, and names itself as startedBy */
-export const startRun = (core: ServiceCore, input: StartRunInput, by: Actor, restartOf?: string, trigger?: { runId: string; startedBy: StartedBy }): Outcome<{ runId: string }> => {
-  const project = findProject(core.projects.current, input.project);
-  if (!project) return left(notFound('project', input.project));
-  const name = input.workflow ?? project.defaultWorkflow;
-  const wf = core.workflows.load(project, name);
-  if (isLeft(wf)) return left(invalid(wf.left));
-  const notReady = startRefusal(core, project, wf.right, input);
-  if (notReady) return left(notReady);
+export const startRun = (core: ServiceCore, input: StartRunInput, by: Actor, restartOf?: string, trigger?: { runId: string; startedBy: StartedBy }): Outcome<{ runId: string; attempts?: readonly StartedAttempt[] }> => {
+  if (input.attempts !== undefined) return startAttempts(core, input, by);
   const runId = trigger?.runId ?? core.newId('r');
-  const d = decideCreateRun({ runId, projectId: project.id, workflow: wf.right, input, by, ...(restartOf ? { restartOf } : {}), ...(trigger ? { startedBy: trigger.startedBy } : {}) });
-  if (isLeft(d)) return d;
-  // a run id is made once: a rule's recorded run that exists already is not made again
-  core.runs.transact(runId, () => d, { at: core.now().toISOString(), onStale: 'refuse', expected: 0 });
+  const p = prepareRun(core, input, by, runId, { ...(restartOf ? { restartOf } : {}), ...(trigger ? { startedBy: trigger.startedBy } : {}) });
+  if (isLeft(p)) return p;
+  appendPrepared(core, p.right);
   return right({ runId });
 };
 
@@ -60,6 +52,7 @@ const controlCommand = (core: ServiceCore, input: ControlInput, c: CommandContex
       if (!input.node) return left(invalid('Jump needs node: the id of the step to jump to'));
       return right({ ...c, action: 'Jump', node: input.node });
     case 'Restart': return right({ ...c, action: 'Restart', newRunId: '' });
+    case 'Resume': return right({ ...c, action: 'Resume', ...(input.budgetUsd !== undefined ? { budgetUsd: input.budgetUsd } : {}) });
     default: return right({ ...c, action: input.action });
   }
 };
@@ -67,7 +60,7 @@ const controlCommand = (core: ServiceCore, input: ControlInput, c: CommandContex
 // Restart: the new run is made first, so the old run never names a run that does not exist.
 const restart = (core: ServiceCore, s: RunState, cmd: ControlCommand & { action: 'Restart' }): Outcome<ControlCommand> => {
   const project = core.projects.current.get(s.projectId);
-  const input: StartRunInput = { project: s.projectId, goal: s.goal, workflow: s.workflow.name, inputs: s.inputs, title: s.title, ...(s.harness ? { harness: s.harness } : {}), ...(s.model ? { model: s.model } : {}) };
+  const input: StartRunInput = { project: s.projectId, goal: s.goal, workflow: s.workflow.name, inputs: s.inputs, title: s.title, ...(s.harness ? { harness: s.harness } : {}), ...(s.model ? { model: s.model } : {}), ...(s.budgetUsd !== undefined ? { budgetUsd: s.budgetUsd } : {}) };
   const made = project ? startRun(core, input, cmd.by, s.runId) : left(notFound('project', s.projectId));
   return isLeft(made) ? made : right({ ...cmd, newRunId: made.right.runId });
 };

@@ -11,12 +11,15 @@ import type { Catalog } from '../workflows/catalog.js';
 import type { Triggers } from '../triggers/triggers.js';
 import type { Actor, ControlInput, FollowUpWhat, HttpRun, ProjectView, RunSummary, ServiceApi, StartRunInput } from '../service-api.js';
 import type { SettingChange, SettingSource } from '../settings/model.js';
-import { detailOf, summaryOf, type ServiceCore } from './core.js';
+import { detailOf, queueHoldOf, summaryOf, type ServiceCore } from './core.js';
+import { usageOfRun } from '../../projections/run-usage.js';
 import { exportRun } from '../read-models/export-run.js';
 import { activityPage, historyPage, logPage, threadPage } from '../read-models/pages.js';
 import * as projects from './projects.js';
 import * as commands from './run-commands.js';
 import { followUp } from './follow-ups.js';
+import { keepAttempt } from './attempts.js';
+import { compareRuns } from '../read-models/compare.js';
 import { readPullRequest, readRunWorktree, secureRunWork } from './run-git.js';
 import { openPullRequest, pullRequestDraft, type OpenPullRequestInput } from './ship-pr.js';
 import { mergeRun, updateRunFromBase } from './ship-local.js';
@@ -90,7 +93,7 @@ export class Service implements ServiceApi {
 
   /** The app's runs board: every run's BoardRow as JSON, newest first (archived ones when asked). */
   boardJson(archived: boolean): string {
-    return boardJson(this.core.runs.all(), archived, (id) => this.list.entry(id));
+    return boardJson(this.core.runs.all(), archived, (id) => this.list.entry(id), (s) => queueHoldOf(this.core, s));
   }
 
   /** Names the current GET /api/runs body without building it: an ETag's worth. */
@@ -110,7 +113,7 @@ export class Service implements ServiceApi {
 
   getHttpRun(runId: string) {
     const s = this.core.runs.get(runId);
-    return s ? right(httpRun(s)) : left(notFound('run', runId));
+    return s ? right({ ...httpRun(s), usage: usageOfRun(s) }) : left(notFound('run', runId));
   }
 
   listProjects(): readonly ProjectView[] {
@@ -127,6 +130,9 @@ export class Service implements ServiceApi {
   answer(runId: string, questionId: string, answer: string | readonly string[], reason: string | undefined, by: Actor) { return commands.answer(this.core, runId, questionId, answer, reason, by); }
   archive(runId: string, state: 'Archived' | 'Active', reason: string | undefined, by: Actor) { return commands.archive(this.core, runId, state, reason, by); }
   resolve(runId: string, reason: string | undefined, by: Actor) { return commands.resolve(this.core, runId, reason, by); }
+  keepAttempt(runId: string, abortOthers: boolean, reason: string | undefined, by: Actor) { return keepAttempt(this.core, runId, abortOthers, reason, by); }
+  /** two runs of one project side by side (GET /api/compare) */
+  compare(a: string, b: string) { return compareRuns(this.core, a, b); }
 
   private known<T>(runId: string, f: () => T): Outcome<T> {
     return this.core.runs.get(runId) ? right(f()) : left(notFound('run', runId));

@@ -96,7 +96,7 @@ export class SupervisorLoop {
     return {
       journal: core.journal,
       port: supervisorsPort(core.supervisors),
-      prices: () => core.settings.current.supervisorPrices,
+      prices: () => core.settings.current.prices,
       defaultHarness: () => core.settings.current.defaultHarness ?? 'claude',
       newId: core.newId,
       now: () => core.now(),

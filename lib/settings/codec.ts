@@ -46,6 +46,7 @@ const changeOf = <C extends t.Mixed, P extends t.Mixed>(cap: C, priceRow: P) => 
   t.strict({ _tag: t.literal('CodeHostToken'), token: t.string }),
   t.strict({ _tag: t.literal('TriggerPollInterval'), seconds: intIn(10, 86_400) }),
   t.strict({ _tag: t.literal('ReleaseFeed'), enabled: t.boolean, url: t.union([httpUrl, t.null]) }),
+  t.strict({ _tag: t.literal('Prices'), prices: t.array(priceRow) }),
   t.strict({ _tag: t.literal('SupervisorPrices'), prices: t.array(priceRow) }),
   t.strict({ _tag: t.literal('Supervisors'), enabled: t.boolean }),
 ]);

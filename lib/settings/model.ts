@@ -1,5 +1,5 @@
 import type { ReleaseFeedSetting } from '../release/available.js';
-import { DEFAULT_PRICES, type PriceRow } from '../supervisors/agent/prices.js';
+import { DEFAULT_PRICES, type PriceRow } from '../usage/prices.js';
 import type { HarnessName } from '../workflows/model.js';
 
 // Settings are a journal of changes (stream 'settings'); this is the folded state and the shape of
@@ -23,7 +23,9 @@ export type SettingChange =
   | { readonly _tag: 'TriggerPollInterval'; readonly seconds: number }
   /** where /api/health reads the latest release; url null: the package's npm registry document */
   | { readonly _tag: 'ReleaseFeed'; readonly enabled: boolean; readonly url: string | null }
-  /** what codex and opencode supervisor turns cost per million tokens (lib/supervisors/agent/prices.ts) */
+  /** what a turn costs per million tokens where its CLI reports no cost, for runs and supervisors (lib/usage/prices.ts) */
+  | { readonly _tag: 'Prices'; readonly prices: readonly PriceRow[] }
+  /** the same table under its earlier name (supervisors only priced turns then): still taken and read */
   | { readonly _tag: 'SupervisorPrices'; readonly prices: readonly PriceRow[] }
   /** the supervisor feature (docs/supervisors.md): off by default; while off every supervisor key gets 403 */
   | { readonly _tag: 'Supervisors'; readonly enabled: boolean };
@@ -38,7 +40,7 @@ export interface Settings {
   /** how often CodeHost trigger rules poll (lib/triggers) */
   readonly triggerPollSeconds: number;
   readonly releaseFeed: ReleaseFeedSetting;
-  readonly supervisorPrices: readonly PriceRow[];
+  readonly prices: readonly PriceRow[];
   readonly supervisors: { readonly enabled: boolean };
 }
 
@@ -53,7 +55,7 @@ export const DEFAULT_SETTINGS: Settings = {
   codeHost: { graphqlUrl: 'https://api.github.com/graphql', webHost: 'github.com', token: null },
   triggerPollSeconds: 60,
   releaseFeed: { enabled: true, url: null },
-  supervisorPrices: DEFAULT_PRICES,
+  prices: DEFAULT_PRICES,
   supervisors: { enabled: false },
 };
 

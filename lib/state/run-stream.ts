@@ -10,8 +10,11 @@ import { EventStream, type StreamKind } from './event-stream.js';
 
 // 5: runs keep their latest agent session (lastSession), which a follow-up resumes
 // 6: runs keep their local merges and their latest update from base per folder (shipping)
-// 7: runs keep their usage by day, harness and model (usageCells), which the usage read model starts from
-const SNAPSHOT_VERSION = 7;
+// 7: attempts (sibling runs started together), which one was kept, and the checkouts an archive removed
+// 7 (second branch): runs keep their usage (UsageRecorded), budget and pause reason
+// 8: both sevens together
+// 9: and their usage by day, harness and model (usageCells), which the usage read model starts from
+const SNAPSHOT_VERSION = 9;
 
 export type RunStreams = EventStream<RunState, RunEvent>;
 

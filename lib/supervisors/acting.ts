@@ -34,7 +34,8 @@ export const factsOf = (service: Service, id: string, tool: ActingTool, a: Args,
   if (tool === 'start_run') {
     const p = findProject(core.projects.current, str(a, 'project') ?? '');
     if (!p) return left(notFound('project', str(a, 'project') ?? ''));
-    return right({ ...base, project: { id: p.id, owner: sups.ownerOfNewRun(p.id) } });
+    const starting = Array.isArray(a['attempts']) ? a['attempts'].length : 1;
+    return right({ ...base, project: { id: p.id, owner: sups.ownerOfNewRun(p.id) }, starting });
   }
   const runId = str(a, 'run') ?? '';
   const run = core.runs.get(runId);

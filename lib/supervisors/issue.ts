@@ -2,7 +2,7 @@ import * as t from 'io-ts';
 import { isLeft, left, right } from 'fp-ts/lib/Either.js';
 import { invalid, type Outcome } from '../../commands/refusal.js';
 import type { ActingTool } from '../../commands/supervisor-tiers.js';
-import { AnswerQuestionArgs, ArchiveRunArgs, ControlRunArgs, MessageRunArgs, ResolveRunArgs, SubmitReviewArgs, ReviseGoalArgs, SecureRunWorkArgs, StartRunArgs, OpenPullRequestArgs } from '../mcp/args/acting.js';
+import { AnswerQuestionArgs, ArchiveRunArgs, ControlRunArgs, KeepAttemptArgs, MessageRunArgs, ResolveRunArgs, SubmitReviewArgs, ReviseGoalArgs, SecureRunWorkArgs, StartRunArgs, OpenPullRequestArgs } from '../mcp/args/acting.js';
 import { describeErrors } from '../inputs/describe.js';
 import type { Actor } from '../service-api.js';
 import type { Service } from '../service/service.js';
@@ -35,7 +35,8 @@ const control = (service: Service, a: t.TypeOf<typeof ControlRunArgs>, by: Actor
   return isLeft(r) ? r : right({ stale: r.right.outcome === 'Stale', summary: r.right.outcome });
 };
 
-const started = (r: Outcome<{ runId: string }>): Outcome<Issued> => (isLeft(r) ? r : right({ stale: false, summary: `started run ${r.right.runId}` }));
+const started = (r: Outcome<{ runId: string; attempts?: readonly { runId: string }[] }>): Outcome<Issued> =>
+  isLeft(r) ? r : right({ stale: false, summary: r.right.attempts ? `started runs ${r.right.attempts.map((x) => x.runId).join(', ')} (attempts)` : `started run ${r.right.runId}` });
 
 export const issueAs = async (service: Service, id: string, tool: ActingTool, args: Args): Promise<Outcome<Issued>> => {
   const by: Actor = { kind: 'supervisor', name: id };
@@ -50,5 +51,6 @@ export const issueAs = async (service: Service, id: string, tool: ActingTool, ar
     case 'open_pull_request': return decoded(tool, OpenPullRequestArgs, args, async ({ run, ...input }) => done(await service.openPullRequest(run, input, by)));
     case 'archive_run': return decoded(tool, ArchiveRunArgs, args, (a) => done(service.archive(a.run, a.state, a.reason, by)));
     case 'resolve_run': return decoded(tool, ResolveRunArgs, args, (a) => done(service.resolve(a.run, a.reason, by)));
+    case 'keep_attempt': return decoded(tool, KeepAttemptArgs, args, async (a) => done(await service.keepAttempt(a.run, a.abortOthers ?? false, a.reason, by)));
   }
 };

@@ -1,6 +1,5 @@
 import type { AgentSupervisor, SupervisorsPort } from './agent/port.js';
 import type { RunBrief } from './agent/prompt.js';
-import type { TurnCost } from './agent/prices.js';
 import type { RunState } from '../../projections/run-state.js';
 import { needsAttention, standingOf } from '../../projections/standing.js';
 import type { SupervisorState } from '../../projections/supervisor.js';
@@ -43,5 +42,5 @@ export const supervisorsPort = (sups: Supervisors): SupervisorsPort => ({
     const e = decodeChatEntry({ seq: 0, at: '', type, data });
     return e ? describeChatEntry(e as SupervisorChatEvent) : undefined;
   },
-  recordCost: (id, turnId, cost: TurnCost, at) => void sups.recordCost(id, turnId, cost, at),
+  recordCost: (id, turnId, cost, at, usage) => void sups.recordCost(id, turnId, cost, at, usage),
 });

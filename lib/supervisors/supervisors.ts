@@ -3,7 +3,7 @@ import { decideHeld } from '../../commands/supervisor-held.js';
 import { decideChangeSupervisor, decideCreateSupervisor, decideKeepNotes, decideRecordCost, decideRegenerateKey, type SupervisorDecision } from '../../commands/supervisor-settings.js';
 import { notFound, type Outcome } from '../../commands/refusal.js';
 import type { Journal } from '../../journal/journal.js';
-import type { SupervisorCost } from '../../journal/supervisor-events.js';
+import type { SupervisorCost, SupervisorTurnUsage } from '../../journal/supervisor-events.js';
 import { ownerOf, ownerOfNewRun, type OwnedRun } from '../../projections/ownership.js';
 import { findProject, type Projects } from '../../projections/projects.js';
 import type { RunState } from '../../projections/run-state.js';
@@ -129,9 +129,9 @@ export class Supervisors {
   }
 
   /** the ledger: a cost counts against the local day of `at` */
-  recordCost(id: string, turnId: string | null, cost: SupervisorCost, at: string): Outcome<SupervisorView> {
+  recordCost(id: string, turnId: string | null, cost: SupervisorCost, at: string, usage?: SupervisorTurnUsage): Outcome<SupervisorView> {
     // costs come from turns while people change settings: a moved stream is read and decided again
-    const d = this.store.transact(id, (s) => decideRecordCost(s ?? null, { supervisorId: id, day: localDay(new Date(at)), cost, turnId }), { at, onStale: 'retry' });
+    const d = this.store.transact(id, (s) => decideRecordCost(s ?? null, { supervisorId: id, day: localDay(new Date(at)), cost, turnId, ...(usage ? { usage } : {}) }), { at, onStale: 'retry' });
     return isLeft(d) ? d : this.view(id);
   }
 

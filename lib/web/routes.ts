@@ -25,6 +25,7 @@ export interface Route {
 export const ROUTES: readonly Route[] = [
   { path: '/', nav: 'Runs', load: () => import('./pages/runs.js') },
   { path: '/runs/:id', section: '/', load: () => import('./pages/run.js') },
+  { path: '/compare', section: '/', load: () => import('./pages/compare.js') },
   { path: '/new', nav: 'New run', load: () => import('./pages/new-run.js') },
   { path: '/projects', nav: 'Projects', load: () => import('./pages/projects.js') },
   { path: '/workflows', nav: 'Workflows', load: () => import('./pages/workflows.js') },

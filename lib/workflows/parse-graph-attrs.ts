@@ -11,6 +11,7 @@ export interface GraphSettings {
   readonly inputs: readonly string[];
   readonly defaults: Readonly<Record<string, string>>;
   readonly stepDefaults: StepDefaults;
+  readonly budgetUsd?: number;
 }
 
 export const isHarness = (s: string): s is HarnessName => (HARNESSES as readonly string[]).includes(s);
@@ -64,5 +65,14 @@ export const readGraphSettings = (attrs: Readonly<Record<string, string>>, lines
     inputs,
     defaults: readDefaults(attrs.defaults, inputs, f),
     stepDefaults: readStepChoices(attrs, null, f),
+    ...readBudget(attrs.budgetUsd, f),
   };
+};
+
+const readBudget = (text: string | undefined, f: Findings): { budgetUsd?: number } => {
+  if (text === undefined) return {};
+  const n = Number(text);
+  if (text.trim() !== '' && Number.isFinite(n) && n > 0 && n <= 1_000_000) return { budgetUsd: n };
+  addError(f, null, 'budgetUsd', `budgetUsd ${text} is not a number of US dollars above 0 (at most 1000000)`);
+  return {};
 };

@@ -7,11 +7,14 @@ import { decideArchive } from '../../commands/archive.js';
 import { decideControl } from '../../commands/control.js';
 import { decideAskQuestion, decideContinueTurn, decideEndRun, decideFinishStep, decideGrantSlot, decideRecordWorktrees, decideReportOutcome, decideStartStep } from '../../commands/engine-steps.js';
 import { decideDeliverMessage, decideSendMessage } from '../../commands/send-message.js';
-import { decideAddFolder, decideAddProject, decideChooseDefaultWorkflow, decideChoosePrimaryFolder, decideRemoveFolder, decideRenameProject } from '../../commands/projects.js';
+import { decideAddFolder, decideAddProject, decideChooseDefaultWorkflow, decideChoosePrimaryFolder, decideRemoveFolder, decideRenameProject, decideSetDailyBudget } from '../../commands/projects.js';
+import { decideRecordUsage } from '../../commands/record-usage.js';
+import { decideBudgetPause } from '../../commands/budget.js';
 import type { Refusal } from '../../commands/refusal.js';
 import { decideResolve } from '../../commands/resolve.js';
 import { decideRecordFollowUpReview, decideSubmitReview } from '../../commands/submit-review.js';
 import { decideFollowUp } from '../../commands/follow-up.js';
+import { decideKeepAttempt } from '../../commands/keep-attempt.js';
 import { decideReviseGoal } from '../../commands/revise-goal.js';
 import { decideRecordBaseUpdate, decideRecordMerge, decideRecordPullRequest } from '../../commands/ship.js';
 import { decideHandOver } from '../../commands/supervisor-only.js';
@@ -60,6 +63,11 @@ const waiting: RunEvent[] = [created, queued, started, prepared, stepStarted('s1
 const asking: RunEvent[] = [...RUNNING, { type: 'QuestionAsked', data: { questionId: 'q1', stepId: 's1', prompt: 'Which?', options: ['a'], allowText: true } }];
 const heldForTurn: RunEvent[] = [...RUNNING, { type: 'MessageSent', data: { messageId: 'm1', text: 'hi', delivery: 'Resume', by } }];
 const done: RunEvent[] = [...RUNNING, { type: 'StepSucceeded', data: { stepId: 's1', node: 'work', summary: 'ok' } }, stepStarted('s2', 'gate', 'gate'), { type: 'StepSucceeded', data: { stepId: 's2', node: 'gate', summary: 'ok' } }, stepStarted('s3', 'nap', 'wait'), { type: 'StepSucceeded', data: { stepId: 's3', node: 'nap', summary: 'ok' } }];
+// a run with a $1 budget whose step s1 cost $2 and ended: it is at the gate's node, over its budget
+const overBudget: RunEvent[] = [{ ...created, data: { ...(created.data as object), budgetUsd: 1 } } as RunEvent, queued, started, prepared, stepStarted('s1'),
+  { type: 'UsageRecorded', data: { stepId: 's1', node: 'work', harness: 'claude', tokens: null, cost: { _tag: 'Reported', usd: 2 } } },
+  { type: 'StepSucceeded', data: { stepId: 's1', node: 'work', summary: 'ok' } }];
+const budgetPaused: RunEvent = { type: 'RunPaused', data: { by: { kind: 'engine' }, reason: 'budget: spent $2.00 of $1.00 budget' } };
 const owned = (s: RunState) => ({ supervisor: { id: 'sp', project: 'p' }, run: { id: s.runId, owner: s.handedTo ?? 'sp' }, global: 'global', reason: 'too hard', by: { kind: 'supervisor' as const, name: 'sp' } });
 
 const review = { ...ctx, reviewId: 'rv1', messageId: 'm7', comments: [{ path: 'a.txt', side: 'new' as const, line: 1, body: 'why?', quote: 'x' }], text: 'a.txt:1 why?' };
@@ -86,6 +94,9 @@ const RUN_ROWS: Row[] = [
   runRow('Resolve', failed, decideResolve, ctx, NOTHING),
   runRow('ReviseGoal', RUNNING, decideReviseGoal, { ...ctx, goal: 'new' }, NOTHING),
   runRow('GrantSlot', [created, queued], decideGrantSlot, { held: 0, cap: 1 }, NOTHING),
+  runRow('RecordUsage', RUNNING, decideRecordUsage, { stepId: 's1', node: 'work', turn: 1, harness: 'claude' as const, tokens: { input: 1, cachedInput: 0, output: 1 }, cost: { _tag: 'Reported' as const, usd: 0.1 } }, NOTHING),
+  runRow('BudgetPause', overBudget, decideBudgetPause, undefined, NOTHING),
+  runRow('Resume (raising the budget)', [...overBudget, budgetPaused], decideControl, { ...ctx, action: 'Resume', budgetUsd: 5 }, { refused: 'NotAllowed', why: 'the run goes on now: what is allowed is Pause' }),
   runRow('RecordWorktrees', [created, queued, started], decideRecordWorktrees, [{ folder: 'f', path: '/p', directory: '/w', branch: 'b', base: 'c' }], NOTHING),
   runRow('StartStep', [created, queued, started, prepared], decideStartStep, { stepId: 's1', node: 'work', kind: 'agent', attempt: 1 }, NOTHING),
   runRow('FinishStep', RUNNING, decideFinishStep, { stepId: 's1', outcome: 'success' as const, summary: 'ok' }, NOTHING),
@@ -98,6 +109,8 @@ const RUN_ROWS: Row[] = [
   runRow('RecordMerge', failed, decideRecordMerge, { folder: 'f', method: 'squash' as const, base: 'main', commit: 'c1', by }, NOTHING),
   runRow('RecordBaseUpdate', failed, decideRecordBaseUpdate, { folder: 'f', mode: 'rebase' as const, result: { head: 'c2' }, by }, NOTHING),
   runRow('RecordBaseUpdate (conflicted)', failed, decideRecordBaseUpdate, { folder: 'f', mode: 'merge' as const, result: { files: ['a.txt'] }, by }, NOTHING),
+  runRow('KeepAttempt', [{ ...created, data: { ...created.data, attempt: { group: 'g', index: 0, of: 2 } } } as RunEvent, ...failed.slice(1)], decideKeepAttempt,
+    { ...ctx, others: [{ runId: 'r2', harness: 'codex', going: false, liveFollowUp: null }], abortOthers: false }, NOTHING),
   row('HandOver', given(...RUNNING), (s) => decideHandOver(owned(s)), applyRun, { refused: 'Forbidden', why: 'the run is the global supervisor\'s now' }),
 ];
 
@@ -114,6 +127,7 @@ const PROJECT_ROWS: Row[] = [
   projectRow('RemoveFolder', decideRemoveFolder, { projectId: 'p', name: 'b' }, { refused: 'NotFound', why: 'the folder is gone' }),
   projectRow('ChooseDefaultWorkflow', decideChooseDefaultWorkflow, { projectId: 'p', workflow: 'other', exists: true }, NOTHING),
   projectRow('ChoosePrimaryFolder', decideChoosePrimaryFolder, { projectId: 'p', name: 'b' }, NOTHING),
+  projectRow('SetDailyBudget', decideSetDailyBudget, { projectId: 'p', dailyBudgetUsd: 3 }, NOTHING),
 ];
 
 // supervisors

@@ -66,6 +66,12 @@ const ROWS: readonly Row[] = [
   { tool: 'start_run', route: '', body: { project: PROJECT, goal: 'g', workflow: 'w'.repeat(201) }, says: /^workflow: must be a non-blank string of at most 200/ },
   { tool: 'start_run', route: '', body: { project: PROJECT, goal: 'g', title: 'x'.repeat(81) }, says: /^title: must be a non-blank one-line string of at most 80/ },
   { tool: 'start_run', route: '', body: { project: PROJECT, goal: 'g', harness: 'gemini' }, says: /^harness: must be one of claude, codex, opencode/ },
+  // a budget is a number of dollars above 0 (docs/usage.md)
+  ...[-1, 'x', 0].flatMap((budgetUsd): Row[] => [
+    { tool: 'start_run', route: '', body: { project: PROJECT, goal: 'g', budgetUsd }, says: /^budgetUsd: must be a number of US dollars above 0/ },
+    { tool: 'control_run', route: 'control', body: { position: P, action: 'Resume', budgetUsd }, says: /^budgetUsd: must be a number of US dollars above 0/ },
+  ]),
+  { tool: 'control_run', route: 'control', body: { position: P, action: 'Pause', budgetUsd: 5 }, says: /^budgetUsd is only for Resume/ },
 ];
 
 const withProject = (body: Record<string, unknown>, project: string) =>

@@ -50,6 +50,15 @@ test.serial('start_run answers the run id and its page address, acting as the ca
   t.deepEqual(created.data.by, { kind: 'agent', name: 'claude-code' });
 });
 
+test.serial('start_run takes budgetUsd; get_run shows the budget and the run\'s usage', async (t) => {
+  const { srv, client } = await shared;
+  const res = json(await call(client, 'start_run', { project: srv.projectId, goal: 'cheap', budgetUsd: 2.5 }));
+  t.like((await history(srv, String(res.run)))[0].data, { budgetUsd: 2.5 });
+  const { run } = json<{ run: { budget: unknown; usage: unknown } }>(await call(client, 'get_run', { run: String(res.run) }));
+  t.like(run.budget, { budgetUsd: 2.5 });
+  t.like(run.usage, { total: { unknownTurns: 0 } });
+});
+
 test.serial('start_run in an unknown project is refused with the reason', async (t) => {
   const { client } = await shared;
   const res = await call(client, 'start_run', { project: 'nope', goal: 'x' });

@@ -50,6 +50,12 @@ const succeeded = async (srv: McpServer): Promise<string> => {
   return runId;
 };
 
+const attempt = async (srv: McpServer): Promise<string> => {
+  const r = await srv.post('/api/runs', { project: srv.projectId, goal: 'g', workflow: 'two', start: false, attempts: [{ harness: 'claude' }, { harness: 'codex' }] });
+  if (r.status !== 200) throw new Error(`attempts not started: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.runId as string;
+};
+
 /** A valid example with the real run, project, question, cursor and position it needs. */
 const realArgs = async (ctx: Ctx, tool: string, args: Record<string, unknown>): Promise<Record<string, unknown>> => {
   const { srv } = ctx;
@@ -63,6 +69,7 @@ const realArgs = async (ctx: Ctx, tool: string, args: Record<string, unknown>): 
     run = await srv.running('[write:review.txt=line one][silent]');
     await eventually(() => srv.get(`/api/runs/${run}/diff`), (r) => JSON.stringify(r.body).includes('review.txt'));
   }
+  if (tool === 'keep_attempt') run = await attempt(srv); // one of two attempts, neither started
   if (tool === 'follow_up_run') run = await succeeded(srv);
   if (tool === 'open_pull_request') { // a run with work on its branch and no pull request yet
     run = await startRun(srv, { goal: `[write:pr-${args['draft'] ? 'b' : 'a'}.txt=work][report:success]`, workflow: 'two' });

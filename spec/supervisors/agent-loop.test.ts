@@ -43,8 +43,9 @@ test.serial('one turn at a time: messages written during a turn are batched into
   t.truthy(first!.data.sessionId);
   t.is(of(chat, 'TurnStarted')[1]!.data.resumeSession, first!.data.sessionId, 'the second turn resumes the first one\'s session');
   const costs = of(chat, 'TurnEnded').map((e) => e.data.cost);
-  t.true(costs.every((c) => c._tag === 'Known' && c.usd > 0), `claude's cost is known: ${JSON.stringify(costs)}`);
+  t.true(costs.every((c) => c._tag === 'Reported' && c.usd > 0), `claude's cost is known: ${JSON.stringify(costs)}`);
   t.deepEqual(ledger(k).map((c) => [c.turnId, c.cost]), [[first!.data.turnId, costs[0]], [second!.data.turnId, costs[1]]], 'each turn\'s cost went to the ledger');
+  t.true(ledger(k).every((c) => c.harness === 'claude' && c.tokens.input > 0 && c.tokens.output > 0), `the ledger has each turn's tokens: ${JSON.stringify(ledger(k))}`);
   const spent = (await view(k)).spentTodayUsd as number;
   t.true(Math.abs(spent - (costs[0].usd + costs[1].usd)) < 1e-9, `today's spending is the two turns': ${spent}`);
 });
@@ -81,7 +82,7 @@ test.serial('the daily limit: a turn that reaches it stops further turns, and th
   t.is((await k.write(k.global, 'do something')).body.heldBecause, null, 'under the limit: it will answer');
   const chat = await k.until(k.global, (c) => c.some((e) => e.type === 'WakesHeld'));
   const cost = of(chat, 'TurnEnded')[0]!.data.cost;
-  t.true(cost._tag === 'Known' && cost.usd >= 0.000001, JSON.stringify(cost));
+  t.true(cost._tag === 'Reported' && cost.usd >= 0.000001, JSON.stringify(cost));
   t.regex(of(chat, 'WakesHeld')[0]!.data.reason, /has reached today's spending limit/);
   t.like(await view(k), { spentTodayUsd: cost.usd });
   t.regex((await k.write(k.global, 'and again')).body.heldBecause, /spending limit/);

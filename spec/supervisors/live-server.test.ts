@@ -47,7 +47,7 @@ test.serial('a question on an owned run wakes it; asked in the chat, it answers 
   t.deepEqual(chat.filter((e) => e.type === 'SupervisorReplied').map((e) => e.data.text), ['Noted: a run asks something.', 'Checking the run.', 'Answered the question with hi.']);
   const order = types(chat);
   t.true(order.indexOf('PersonWrote') < order.indexOf('ActionTaken') && order.indexOf('ActionTaken') < order.lastIndexOf('SupervisorReplied'), order.join(' '));
-  t.true(chat.filter((e) => e.type === 'TurnEnded').every((e) => e.data.outcome === 'success' && e.data.cost._tag === 'Known'), 'each turn ended with a known cost');
+  t.true(chat.filter((e) => e.type === 'TurnEnded').every((e) => e.data.outcome === 'success' && e.data.cost._tag === 'Reported'), 'each turn ended with a known cost');
   const view = (await k.s.get(`/api/supervisors/${k.global}`)).body;
   t.true(view.spentTodayUsd > 0, 'the turns\' costs are in the ledger');
   t.is((await detail(k.s, runId)).standing, 'Succeeded');
@@ -97,7 +97,7 @@ test.serial('the spending limit: a turn whose reported cost passes it stops furt
   t.is((await k.write(k.global, 'think hard')).status, 200);
   const chat = await k.until(k.global, (c) => c.some((e) => e.type === 'WakesHeld'));
   const end = chat.find((e) => e.type === 'TurnEnded')!;
-  t.true(end.data.cost._tag === 'Known' && end.data.cost.usd > 1, `claude's own total_cost_usd: ${JSON.stringify(end.data.cost)}`);
+  t.true(end.data.cost._tag === 'Reported' && end.data.cost.usd > 1, `claude's own total_cost_usd: ${JSON.stringify(end.data.cost)}`);
   t.regex(chat.find((e) => e.type === 'WakesHeld')!.data.reason, /reached today's spending limit/);
   const view = (await k.s.get(`/api/supervisors/${k.global}`)).body;
   t.true(view.spentTodayUsd > 1);

@@ -52,10 +52,10 @@ test.serial("heldBecause: rule 8's reasons, and the ledger's costs count against
   await k.patch(k.sp, { paused: true });
   t.regex(port.heldBecause(k.sp) ?? '', /paused for the day/);
   await k.patch(k.sp, { paused: false, dailyLimitUsd: 1 });
-  port.recordCost(k.sp, 't1', { _tag: 'Known', usd: 0.6 }, new Date().toISOString());
+  port.recordCost(k.sp, 't1', { _tag: 'Reported', usd: 0.6 }, new Date().toISOString());
   t.is(port.heldBecause(k.sp), null);
   port.recordCost(k.sp, 't2', { _tag: 'Unknown', why: 'no usage' }, new Date().toISOString());
-  port.recordCost(k.sp, 't3', { _tag: 'Known', usd: 0.4 }, new Date().toISOString());
+  port.recordCost(k.sp, 't3', { _tag: 'Priced', usd: 0.4 }, new Date().toISOString());
   t.regex(port.heldBecause(k.sp) ?? '', /today's spending limit/);
   t.is((await k.s.get(`/api/supervisors/${k.sp}`)).body.spentTodayUsd, 1);
   t.deepEqual(k.s.service.core.journal.read(`supervisor:${k.sp}`).filter((e) => e.type === 'CostRecorded').map((e) => (e.data as { turnId: string }).turnId), ['t1', 't2', 't3']);

@@ -13,6 +13,7 @@ import { ArchiveInput } from '../../inputs/archive.js';
 import { ResolveInput } from '../../inputs/resolve.js';
 import { SecureInput } from '../../inputs/secure.js';
 import { MergeInput, PullRequestInput, UpdateFromBaseInput } from '../../inputs/ship.js';
+import { KeepInput } from '../../inputs/keep.js';
 import { decodeInput, refuseUnknownFields } from '../decode.js';
 import { intParam, personFrom, reply } from '../reply.js';
 import { replyShared } from '../shared-json.js';
@@ -49,6 +50,10 @@ export const runControlRoutes = (router: Router, service: Service): void => {
   router.post('/api/runs/:runId/archive', async (ctx: Context) => {
     const b = decodeInput(ArchiveInput, await readJson(ctx));
     reply(ctx, service.archive(id(ctx), b.state, b.reason, personFrom(ctx)));
+  });
+  router.post('/api/runs/:runId/keep', async (ctx: Context) => {
+    const b = decodeInput(KeepInput, await readJson(ctx));
+    reply(ctx, await service.keepAttempt(id(ctx), b.abortOthers ?? false, b.reason, personFrom(ctx)));
   });
   router.post('/api/runs/:runId/resolve', async (ctx: Context) => {
     const b = decodeInput(ResolveInput, await readJson(ctx));

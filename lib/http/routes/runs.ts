@@ -3,7 +3,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import type { Service } from '../../service/service.js';
-import type { StartRunInput } from '../../service-api.js';
+import type { StartedAttempt, StartRunInput } from '../../service-api.js';
 import { readJson } from '../body.js';
 import { StartRunBody } from '../../inputs/start.js';
 import { decodeInput } from '../decode.js';
@@ -27,9 +27,12 @@ export const startInputFrom = (b: StartBody): StartRunInput => {
     ...(b.workflow !== undefined ? { workflow: b.workflow } : {}), ...(inputs ? { inputs } : {}),
     ...(b.title !== undefined ? { title: b.title } : {}), ...(b.harness !== undefined ? { harness: b.harness } : {}),
     ...(b.model !== undefined ? { model: b.model } : {}), ...(b.start !== undefined ? { start: b.start } : {}),
-    ...(b.reason !== undefined ? { reason: b.reason } : {}),
+    ...(b.reason !== undefined ? { reason: b.reason } : {}), ...(b.attempts !== undefined ? { attempts: b.attempts } : {}),
+    ...(b.budgetUsd !== undefined ? { budgetUsd: b.budgetUsd } : {}),
   };
 };
+
+const attemptsAnswer = (service: Service, list: readonly StartedAttempt[]) => list.map((a) => ({ ...a, url: service.runUrl(a.runId) }));
 
 export const runRoutes = (router: Router, service: Service): void => {
   const list = new RunsListBody();
@@ -74,6 +77,6 @@ export const runRoutes = (router: Router, service: Service): void => {
     const r = service.startRun(startInputFrom(decodeInput(StartRunBody, await readJson(ctx))), personFrom(ctx));
     if (isLeft(r)) return reply(ctx, r);
     ctx.status = 200;
-    ctx.body = { runId: r.right.runId, url: service.runUrl(r.right.runId) };
+    ctx.body = { runId: r.right.runId, url: service.runUrl(r.right.runId), ...(r.right.attempts ? { attempts: attemptsAnswer(service, r.right.attempts) } : {}) };
   });
 };

@@ -11,6 +11,7 @@ import { ArchiveInput } from '../../inputs/archive.js';
 import { ResolveInput } from '../../inputs/resolve.js';
 import { SecureInput } from '../../inputs/secure.js';
 import { PullRequestInput } from '../../inputs/ship.js';
+import { KeepInput } from '../../inputs/keep.js';
 
 // Arguments of the tools that change something: `run` and the action's fields, decoded by the same
 // codec (rules included) the HTTP route uses for its body, so the two doors cannot drift.
@@ -28,4 +29,5 @@ export const FollowUpRunArgs = extend(FollowUpInput, onRun);
 export const AnswerQuestionArgs = extend(AnswerInput, onRun);
 export const ArchiveRunArgs = extend(ArchiveInput, onRun);
 export const ResolveRunArgs = extend(ResolveInput, onRun);
+export const KeepAttemptArgs = extend(KeepInput, onRun);
 export const ChangeSettingArgs = args({ change: SettingChangeCodec });

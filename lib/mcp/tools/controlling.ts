@@ -17,6 +17,7 @@ export const controlRun: Tool = defineTool({
     harness: 'With ChangeHarness: the harness to retry the current step on.',
     model: 'Not supported: a call that gives model is refused.',
     node: 'With Jump: id of the step to jump to.',
+    budgetUsd: 'With Resume: a raised budget in US dollars, for a run its budget paused.',
   },
   call: (a, { api, actor }) => {
     const { run, ...input } = a;

@@ -7,7 +7,7 @@ import { runNotes } from '../args/common.js';
 export const startRun: Tool = defineTool({
   name: 'start_run',
   group: 'starting',
-  description: "Start a run of a workflow in a project. It queues like any run and starts when a slot is free. Answers the run id and the address of the run's page.",
+  description: "Start a run of a workflow in a project. It queues like any run and starts when a slot is free. Answers the run id and the address of the run's page. With attempts, one run per agent, grouped: the answer's run is the first attempt's, and attempts lists each.",
   args: StartRunArgs,
   notes: {
     project: 'Project id.',
@@ -17,12 +17,17 @@ export const startRun: Tool = defineTool({
     title: 'One line, up to 80 characters (default: generated).',
     harness: "Harness for every step (default: each step's workflow choice).",
     model: 'Model for the harness.',
+    attempts: 'Try the goal on several agents at once: 2 to 6 distinct {harness, model?}, one sibling run each, grouped as one (not together with harness or model). All are made or none.',
     reason: 'Why the run is started.',
+    budgetUsd: "The run's budget in US dollars: once its known spend reaches it, the run pauses before its next step (default: the workflow's budgetUsd).",
   },
   call: (a, { api, actor }) =>
     pipe(
       api.startRun(a, actor),
-      map(({ runId }) => ({ run: runId, url: api.runUrl(runId) })),
+      map(({ runId, attempts }) => ({
+        run: runId, url: api.runUrl(runId),
+        ...(attempts ? { attempts: attempts.map(({ runId: run, ...agent }) => ({ run, ...agent, url: api.runUrl(run) })) } : {}),
+      })),
     ),
 });
 

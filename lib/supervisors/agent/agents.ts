@@ -12,7 +12,7 @@ import type { HarnessName } from '../../workflows/model.js';
 import { runWithFallbacks, type FallbackResult } from './fallback.js';
 import { entryLines } from './lines.js';
 import type { AgentSupervisor, SupervisorsPort } from './port.js';
-import { turnCost, type PriceRow } from './prices.js';
+import { turnCost, turnTokens, type PriceRow } from '../../usage/prices.js';
 import { supervisorPrompt } from './prompt.js';
 import type { SupervisorTurnDeps } from './turn.js';
 import { runWakes } from './wakes.js';
@@ -178,7 +178,8 @@ export class SupervisorAgents {
     const session = r.sessionId ? { sessionId: r.sessionId, ...(r.sessionTotals ? { sessionTotals: r.sessionTotals } : {}) } : {};
     const data = { turnId, harness: r.harness, outcome: r.outcome, summary: r.summary, cost, ...(r.failure ? { failure: r.failure } : {}), ...session };
     this.append(sup.id, [{ type: 'TurnEnded', data }]);
-    this.deps.port.recordCost(sup.id, turnId, cost, this.deps.now().toISOString());
+    const usage = { tokens: turnTokens(r.harness, r.usage), harness: r.harness, ...(model ? { model } : {}) };
+    this.deps.port.recordCost(sup.id, turnId, cost, this.deps.now().toISOString(), usage);
     this.sayHeld(sup.id); // e.g. this turn reached today's limit: say so now
   }
 }

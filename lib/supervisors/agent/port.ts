@@ -2,7 +2,8 @@
 // one small interface so the agent's loop does not reach into how lib/supervisors stores them.
 import type { HarnessName } from '../../workflows/model.js';
 import type { RunBrief } from './prompt.js';
-import type { TurnCost } from './prices.js';
+import type { SupervisorTurnUsage } from '../../../journal/supervisor-events.js';
+import type { UsageCost } from '../../../journal/run-events.js';
 import type { WakeOn } from '../model.js';
 
 export interface AgentSupervisor {
@@ -33,5 +34,5 @@ export interface SupervisorsPort {
   isWake(type: string): boolean;
   /** one line for the prompt from an entry of the records' types */
   describe(type: string, data: unknown): string | undefined;
-  recordCost(id: string, turnId: string, cost: TurnCost, at: string): void;
+  recordCost(id: string, turnId: string, cost: UsageCost, at: string, usage?: SupervisorTurnUsage): void;
 }

@@ -53,7 +53,7 @@ export const describeChange = (c: ChangeRow['change']): string => {
     case 'CodeHostToken': return c['token'] ? 'Code host token set' : 'Code host token cleared';
     case 'TriggerPollInterval': return `Trigger poll interval: ${String(c['seconds'])} s`;
     case 'ReleaseFeed': return `Release feed: ${onOff(c['enabled'])}${c['url'] ? ` (${String(c['url'])})` : ''}`;
-    case 'SupervisorPrices': return 'Supervisor prices changed';
+    case 'Prices': case 'SupervisorPrices': return 'Prices changed';
     case 'Supervisors': return `Supervisors: ${onOff(c['enabled'])}`;
     default: return c._tag;
   }

@@ -8,6 +8,7 @@ import { navigate } from '../router.js';
 import type { PageProps } from '../routes.js';
 import { Link } from '../ui/link.js';
 import { ErrorNote, Loading, PageHeading } from '../ui/page.js';
+import { AgentsPicker, agentsBody, type PickedAgent } from '../attempts/agents-picker.js';
 
 // Starting a run: project, workflow (with its description), the workflow's declared inputs with
 // their defaults, goal, title, harness and model, start now or later. A harness the chosen steps
@@ -25,6 +26,8 @@ export const Page = ({ query }: PageProps) => {
   const [workflow, setWorkflow] = useState(query.get('workflow') ?? '');
   const [inputs, setInputs] = useState<Record<string, string>>({});
   const [harness, setHarness] = useState('');
+  const [several, setSeveral] = useState(false);
+  const [agents, setAgents] = useState<PickedAgent[]>([]);
   const [startNow, setStartNow] = useState(true);
   const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
@@ -56,15 +59,18 @@ export const Page = ({ query }: PageProps) => {
       goal: String(form.get('goal') ?? ''),
       ...(Object.keys(given).length ? { inputs: given } : {}),
       ...(text('title') ? { title: text('title') } : {}),
-      ...(harness ? { harness } : {}),
-      ...(harness && text('model') ? { model: text('model') } : {}),
+      ...(several ? { attempts: agentsBody(agents) } : {}),
+      ...(!several && harness ? { harness } : {}),
+      ...(!several && harness && text('model') ? { model: text('model') } : {}),
+      ...(text('budgetUsd') ? { budgetUsd: Number(text('budgetUsd')) } : {}),
       start: startNow,
     };
     setBusy(true);
     setError(null);
     try {
-      const r = await api<{ runId: string }>('runs', { body });
-      navigate(`/runs/${enc(r.runId)}`);
+      const r = await api<{ runId: string; attempts?: unknown[] }>('runs', { body });
+      // attempts: the board, where the group is one card to follow and compare
+      navigate(r.attempts ? `/?project=${enc(project)}` : `/runs/${enc(r.runId)}`);
     } catch (err) {
       setError(err as ApiError);
       setBusy(false);
@@ -106,6 +112,9 @@ export const Page = ({ query }: PageProps) => {
           )}
           <label>Goal <textarea name="goal" rows={4} required /></label>
           <label>Title <input name="title" maxLength={80} placeholder="(from the goal)" /></label>
+          <label>Budget in US dollars <input name="budgetUsd" type="number" min="0.01" step="0.01" inputMode="decimal" placeholder="(the workflow's, else none)" /></label>
+          <label class="check"><input type="checkbox" name="several" checked={several} onChange={(e) => setSeveral(e.currentTarget.checked)} /> Try on several agents (one run each, compared side by side)</label>
+          {several ? <AgentsPicker harnesses={harnesses.data?.harnesses ?? []} picked={agents} onChange={setAgents} /> : (
           <div class="two">
             <Field id="nr-harness" label="Harness">
               <select id="nr-harness" name="harness" value={harness} onChange={(e) => setHarness(e.currentTarget.value)}>
@@ -119,10 +128,11 @@ export const Page = ({ query }: PageProps) => {
               <input id="nr-model" name="model" disabled={!harness} placeholder={harness ? `(${harness}'s default)` : '(choose a harness first)'} />
             </Field>
           </div>
-          <HarnessNeeds project={project} workflow={workflow} harness={harness} />
+          )}
+          {several ? null : <HarnessNeeds project={project} workflow={workflow} harness={harness} />}
           <label class="check"><input type="checkbox" name="start" checked={startNow} onChange={(e) => setStartNow(e.currentTarget.checked)} /> Start now (otherwise the run is recorded and waits to be started)</label>
           <ErrorNote error={error} />
-          <button type="submit" disabled={busy || !project || !workflow}>{startNow ? 'Start run' : 'Create run'}</button>
+          <button type="submit" disabled={busy || !project || !workflow || (several && agents.length < 2)}>{several ? `${startNow ? 'Start' : 'Create'} ${agents.length} attempts` : startNow ? 'Start run' : 'Create run'}</button>
         </form>
       )}
     </section>

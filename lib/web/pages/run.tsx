@@ -18,6 +18,7 @@ import { Worktree } from '../run/worktree.js';
 import { StandingBadge } from '../ui/badge.js';
 import { Link } from '../ui/link.js';
 import { ErrorNote, Loading, PageHeading } from '../ui/page.js';
+import { CompareWith } from '../attempts/compare-with.js';
 
 // One run, live over `/api/events?run=<id>&log`: the header (standing, phase, step, controls),
 // the agent's question, the message box and goal, the actions on the run as a whole, and the
@@ -82,6 +83,10 @@ export const Page = ({ params, query }: PageProps) => {
       <ErrorNote error={error} />
       <RestartedAs data={data} />
       <FollowUpLinks run={run} />
+      <div class="row run-compare">
+        {run.attempt ? <span class="muted">Attempt {run.attempt.index + 1} of {run.attempt.of}{run.attempt.kept ? ' · kept' : ''}</span> : null}
+        <CompareWith runId={runId} project={run.projectId} />
+      </div>
       {data.stream.value === 'retrying' ? <p class="muted" role="status">Reconnecting to the server…</p> : null}
       <Question data={data} run={run} />
       <Gate data={data} run={run} />

@@ -10,6 +10,7 @@ import { FilterBar } from './runs/filters.js';
 import { filtersFrom, filtersQuery, GROUPS, groupRuns, type Filters, type GroupKey } from './runs/groups.js';
 import { RunRow } from './runs/run-row.js';
 import { attemptsOf, collapseChains } from './runs/chains.js';
+import { collapseAttempts, groupOfCard } from './runs/attempt-groups.js';
 import { startNote, startRuns } from './runs/start.js';
 
 // The Runs page: a board grouped for triage, filtered by project, workflow, standing and text
@@ -44,7 +45,9 @@ export const Page = ({ query }: PageProps) => {
   const rows = index.rows.value;
   // a run and its follow-ups are one card: the latest attempt stands for the chain
   const chains = useMemo(() => collapseChains(rows.values()), [rows]);
-  const grouped = useMemo(() => groupRuns(chains.latest, filters), [chains, filters.project, filters.workflow, filters.standing, filters.text, filters.archived]);
+  // attempts started together on one goal are one card too
+  const attemptGroups = useMemo(() => collapseAttempts(chains.latest, (r) => r.attempt ?? attemptsOf(chains, r)?.[0]?.attempt), [chains]);
+  const grouped = useMemo(() => groupRuns(attemptGroups.cards, filters), [attemptGroups, filters.project, filters.workflow, filters.standing, filters.text, filters.archived]);
   const workflows = useMemo(() => [...new Set([...rows.values()].map((r) => r.workflowName))].sort(), [rows]);
   const projectName = useMemo(() => new Map(projects.map((p) => [p.id, p.name])), [projects]);
   const queued = grouped.queued.filter((r) => r.standing === 'Queued');
@@ -113,7 +116,7 @@ export const Page = ({ query }: PageProps) => {
                     {list.length === 0 ? <p class="muted">{g.empty}</p> : (
                       <ul class="board-list">
                         {shown.map((r) => (
-                          <RunRow key={r.runId} row={r} projectName={projectName.get(r.project) ?? r.project} now={now} attempts={attemptsOf(chains, r)}
+                          <RunRow key={r.runId} row={r} projectName={projectName.get(r.project) ?? r.project} now={now} attempts={attemptsOf(chains, r)} group={groupOfCard(attemptGroups, r)}
                             {...(g.key === 'queued' && r.standing === 'Queued' ? { queuePlace: queued.indexOf(r) + 1, onMoveToFront: moveToFront } : {})}
                             {...(r.canStart ? { onStart: (row: BoardRow) => void start([row]), selected: picked.has(r.runId), onSelect: pick } : {})} />
                         ))}

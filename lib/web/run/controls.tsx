@@ -19,7 +19,7 @@ export type Note = { readonly kind: 'ok' | 'stale' | 'error'; readonly text: str
 export interface ControlAnswer { readonly outcome: 'Applied' | 'Stale'; readonly run: RunDetail }
 
 /** Sends one control; returns what to tell the person. */
-export const sendControl = async (data: RunData, run: RunDetail, action: Action, extra: Record<string, string> = {}): Promise<Note> => {
+export const sendControl = async (data: RunData, run: RunDetail, action: Action, extra: Record<string, string | number> = {}): Promise<Note> => {
   try {
     const r = await api<ControlAnswer>(`runs/${encodeURIComponent(run.id)}/control`, { body: { position: run.position, action, ...extra } });
     data.accept(r.run);
@@ -54,13 +54,26 @@ const labelOf = (run: RunDetail, a: Action): string => (a === 'Resume' && run.st
 const shown = (run: RunDetail, a: Action): boolean =>
   a !== 'ChangeHarness' && a !== 'Jump' && a !== 'Abort' && !(a === 'Resume' && run.phase === 'AtGate');
 
+// A run its budget paused goes on only with a raised budget (docs/usage.md): Resume takes it.
+const RaiseBudget = ({ run, busy, onRaise }: { readonly run: RunDetail; readonly busy: boolean; readonly onRaise: (usd: number) => void }) => {
+  const [usd, setUsd] = useState('');
+  return (
+    <form class="row inline-form" onSubmit={(e) => { e.preventDefault(); if (Number(usd) > 0) onRaise(Number(usd)); }}>
+      <label class="inline">Budget in US dollars ({run.budget!.text})
+        <input type="number" min="0.01" step="0.01" inputMode="decimal" value={usd} onInput={(e) => setUsd(e.currentTarget.value)} />
+      </label>
+      <button type="submit" disabled={busy || !(Number(usd) > 0)}>Resume with this budget</button>
+    </form>
+  );
+};
+
 export const Controls = ({ data, run }: { readonly data: RunData; readonly run: RunDetail }) => {
   const [busy, setBusy] = useState(false);
   const [note, setNote] = useState<Note>(null);
   const allowed = run.allowedActions;
   const targets = useJumpTargets(run.id, allowed.includes('Jump'));
   const [node, setNode] = useState('');
-  const act = async (action: Action, extra: Record<string, string> = {}) => {
+  const act = async (action: Action, extra: Record<string, string | number> = {}) => {
     setBusy(true);
     setNote(null);
     setNote(await sendControl(data, run, action, extra));
@@ -68,6 +81,8 @@ export const Controls = ({ data, run }: { readonly data: RunData; readonly run: 
   };
   return (
     <section class="run-controls" aria-label="Controls">
+      {run.pauseReason ? <p class="note" role="status">Paused: {run.pauseReason}</p> : null}
+      {run.waiting ? <p class="note" role="status">{run.waiting}</p> : null}
       {allowed.length === 0 ? <p class="muted">No control applies to this run now.</p> : null}
       <div class="row">
         {allowed.filter((a) => shown(run, a)).map((a) => (
@@ -78,6 +93,7 @@ export const Controls = ({ data, run }: { readonly data: RunData; readonly run: 
             question="Abort this run? It ends for good: its step in flight is stopped and it cannot be resumed (Restart makes a new run)." />
         ) : null}
       </div>
+      {run.budget && allowed.includes('Resume') && run.standing === 'Paused' ? <RaiseBudget run={run} busy={busy} onRaise={(usd) => act('Resume', { budgetUsd: usd })} /> : null}
       {allowed.includes('ChangeHarness') ? <HarnessForm current={run.currentStepSettings?.harness.value} busy={busy} onChange={(h) => act('ChangeHarness', { harness: h })} /> : null}
       {allowed.includes('Jump') ? (
         <form class="row inline-form" onSubmit={(e) => { e.preventDefault(); const n = node || targets?.[0]; if (n) void act('Jump', { node: n }); }}>

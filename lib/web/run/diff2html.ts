@@ -25,11 +25,12 @@ const style = (): void => {
   document.head.append(el);
 };
 
-/** Draws the diff into `target`, one block per file, syntax coloured. */
-export const drawDiff = (target: HTMLElement, diff: string): void => {
+/** Draws the diff into `target`, one block per file, syntax coloured. `fileList: false` leaves out
+ * the list of files above (Compare draws one file per box). */
+export const drawDiff = (target: HTMLElement, diff: string, o: { readonly fileList?: boolean } = {}): void => {
   style();
   new Diff2HtmlUI(target, diff, {
-    drawFileList: true, fileListStartVisible: true, fileContentToggle: false, outputFormat: 'line-by-line', matching: 'none',
+    drawFileList: o.fileList ?? true, fileListStartVisible: true, fileContentToggle: false, outputFormat: 'line-by-line', matching: 'none',
     colorScheme: shownTheme() as ColorSchemeType, highlight: true, synchronisedScroll: false,
   }).draw();
 };

@@ -17,7 +17,7 @@ const onRun = (run: unknown): string => (typeof run === 'string' ? ` on run ${ru
 
 const cost = (c: unknown): string => {
   const o = c as { _tag?: string; usd?: number; why?: string } | undefined;
-  if (o?._tag === 'Known' && typeof o.usd === 'number') return `cost $${o.usd.toFixed(4)}`;
+  if (o?._tag !== 'Unknown' && typeof o?.usd === 'number') return `cost $${o.usd.toFixed(4)}`;
   if (o?._tag === 'Unknown') return `cost unknown (${s(o.why)})`;
   return 'cost unknown';
 };

@@ -53,11 +53,15 @@ export const EXAMPLES: Readonly<Record<string, Examples>> = {
   read_run_worktree: runOnly(),
   start_run: {
     valid: [{ project: 'p1', goal: 'fix it' },
-      { project: 'p1', goal: 'fix it', workflow: 'ticket', inputs: { ticket_url: 'https://x/1' }, title: 'Fix it', harness: 'codex', model: 'gpt-5', reason: 'asked' }],
+      { project: 'p1', goal: 'fix it', workflow: 'ticket', inputs: { ticket_url: 'https://x/1' }, title: 'Fix it', harness: 'codex', model: 'gpt-5', reason: 'asked' },
+      { project: 'p1', goal: 'fix it', attempts: [{ harness: 'claude' }, { harness: 'codex', model: 'gpt-5' }] }],
     bad: [bad({ goal: 'x' }, /project: is required/), bad({ project: 'p1' }, /goal: is required/), bad({ project: 'p1', goal: ' \n' }, /goal: must be a non-blank/),
       bad({ project: 'p1', goal: 'g', title: 'x'.repeat(81) }, /title: must be a non-blank one-line string of at most 80/),
       bad({ project: 'p1', goal: 'g', title: 'a\nb' }, /title/), bad({ project: 'p1', goal: 'g', harness: 'gemini' }, /harness: must be one of claude, codex, opencode/),
-      bad({ project: 'p1', goal: 'g', inputs: { n: 1 } }, /inputs\.n: must be a string \(got 1\)/), bad({ project: 'p1', goal: 'g', start: false }, /unknown argument: start/)],
+      bad({ project: 'p1', goal: 'g', inputs: { n: 1 } }, /inputs\.n: must be a string \(got 1\)/), bad({ project: 'p1', goal: 'g', start: false }, /unknown argument: start/),
+      bad({ project: 'p1', goal: 'g', attempts: [{ harness: 'gemini' }, { harness: 'codex' }] }, /attempts\.0\.harness: must be one of claude, codex, opencode/),
+      bad({ project: 'p1', goal: 'g', attempts: [{ harness: 'claude' }] }, /attempts must list 2 to 6 agents \(got 1\)/, false),
+      bad({ project: 'p1', goal: 'g', harness: 'claude', attempts: [{ harness: 'claude' }, { harness: 'codex' }] }, /attempts cannot be given together with harness or model/, false)],
   },
   follow_up_run: {
     valid: [{ run: 'r1', text: '[report:success]' }, { run: 'r1', text: 'go on [report:success]', reason: 'asked' }],
@@ -107,6 +111,10 @@ export const EXAMPLES: Readonly<Record<string, Examples>> = {
     bad: [bad({ run: 'r1' }, /state: is required/), bad({ run: 'r1', state: 'Deleted' }, /state: must be one of Archived, Active/)],
   },
   resolve_run: runOnly(),
+  keep_attempt: {
+    valid: [{ run: 'r1' }, { run: 'r1', abortOthers: true, reason: 'the better diff' }],
+    bad: [missingRun, blankRun, bad({ run: 'r1', abortOthers: 'yes' }, /abortOthers: must be true or false \(got "yes"\)/), extra({ run: 'r1' })],
+  },
   change_setting: {
     valid: [{ change: { _tag: 'RunCap', cap: { _tag: 'Chosen', value: 4 } } }, { change: { _tag: 'McpToolGroup', group: 'archiving', enabled: true } },
       { change: { _tag: 'CodeHost', graphqlUrl: 'https://ghe.example/api/graphql', webHost: 'ghe.example' } }],

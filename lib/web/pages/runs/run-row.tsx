@@ -4,6 +4,7 @@ import { Link } from '../../ui/link.js';
 import { needsReason } from './groups.js';
 import { ago, span } from './time.js';
 import { costText, hasUsage } from '../../ui/usage-text.js';
+import { AttemptGroup } from '../../attempts/group-card.js';
 
 // One run on the board: what it is, where it stands, its age, how long it has run (or ran), its
 // harness and last activity, why it failed; MoveToFront for a queued run; Start, and a checkbox for
@@ -21,6 +22,8 @@ export interface RunRowProps {
   readonly onSelect?: (row: BoardRow, on: boolean) => void;
   /** the run and its follow-ups, oldest first, when the row stands for a chain of them */
   readonly attempts?: readonly BoardRow[] | undefined;
+  /** the attempts started together on the goal, in order, when the row stands for their group */
+  readonly group?: readonly BoardRow[] | undefined;
 }
 
 // A chain's card is titled by its first run (what the work is) and links each attempt.
@@ -46,12 +49,12 @@ const Times = ({ row, now }: { readonly row: BoardRow; readonly now: number }) =
   );
 };
 
-export const RunRow = ({ row, projectName, now, queuePlace, onMoveToFront, onStart, selected, onSelect, attempts }: RunRowProps) => {
+export const RunRow = ({ row, projectName, now, queuePlace, onMoveToFront, onStart, selected, onSelect, attempts, group }: RunRowProps) => {
   const reason = needsReason(row);
   const canMove = onMoveToFront && row.canMoveToFront;
   const canStart = onStart && row.canStart;
   return (
-    <li class="board-row" data-run={row.runId} {...(attempts ? { 'data-attempts': attempts.length } : {})}>
+    <li class="board-row" data-run={row.runId} {...(attempts ? { 'data-attempts': attempts.length } : {})} {...(group ? { 'data-group': group[0]?.attempt?.group } : {})}>
       <div class="board-main">
         {canStart && onSelect ? (
           <input type="checkbox" checked={selected ?? false} aria-label={`Select ${row.title}`} onChange={(e) => onSelect(row, e.currentTarget.checked)} />
@@ -62,6 +65,7 @@ export const RunRow = ({ row, projectName, now, queuePlace, onMoveToFront, onSta
         <Link href={`/runs/${encodeURIComponent(row.runId)}`} class="title">{attempts?.[0]?.title ?? row.title}</Link>
       </div>
       {attempts ? <Attempts attempts={attempts} /> : null}
+      {group ? <AttemptGroup attempts={group} /> : null}
       <div class="board-meta muted">
         {queuePlace !== undefined ? <span>#{queuePlace} in queue · </span> : null}
         <span>{projectName}</span> · <span>{row.workflowName}</span>
@@ -69,6 +73,8 @@ export const RunRow = ({ row, projectName, now, queuePlace, onMoveToFront, onSta
       </div>
       <Times row={row} now={now} />
       {row.endReason ? <p class="board-reason">{row.standing === 'Failed' ? 'Failed: ' : `${row.standing}: `}{row.endReason}</p> : null}
+      {row.pauseReason && row.standing === 'Paused' ? <p class="board-reason">Paused: {row.pauseReason}</p> : null}
+      {row.waiting && row.standing === 'Queued' ? <p class="board-reason">{row.waiting}</p> : null}
       {canMove ? <button type="button" class="small" onClick={() => onMoveToFront(row)} aria-label={`Move to front: ${row.title}`}>Move to front</button> : null}
       {canStart ? <button type="button" class="small" onClick={() => onStart(row)} aria-label={`Start: ${row.title}`}>Start</button> : null}
     </li>

@@ -1,0 +1,79 @@
+import { isLeft, left, right } from 'fp-ts/lib/Either.js';
+import { decideAbort } from '../../commands/abort.js';
+import { decideArchive } from '../../commands/archive.js';
+import { decideKeepAttempt, type Sibling } from '../../commands/keep-attempt.js';
+import { notFound, type Outcome } from '../../commands/refusal.js';
+import type { RunState } from '../../projections/run-state.js';
+import { isGoing } from '../../projections/standing.js';
+import type { Actor, RunDetail, StartedAttempt, StartRunInput } from '../service-api.js';
+import { detailOf, type ServiceCore } from './core.js';
+import { liveInChain } from './follow-ups.js';
+import { appendPrepared, prepareRun, type PreparedRun } from './prepare-run.js';
+
+// One goal on several agents at once (POST /api/runs `attempts`, start_run), and "Keep this one".
+// The siblings share everything but their harness and model; each journal records its place in the
+// group (RunCreated `attempt`), so the board and compare read the group from the runs themselves.
+
+/** Every attempt is decided before any is recorded: one that cannot start (a harness not ready,
+ * an undeclared input) refuses the whole group, and no run is made. */
+export const startAttempts = (core: ServiceCore, input: StartRunInput, by: Actor): Outcome<{ runId: string; attempts: readonly StartedAttempt[] }> => {
+  const agents = input.attempts ?? [];
+  const group = core.newId('g');
+  const prepared: PreparedRun[] = [];
+  for (const [index, agent] of agents.entries()) {
+    const { attempts: _all, ...one } = input;
+    const p = prepareRun(core, { ...one, ...agent }, by, core.newId('r'), { attempt: { group, index, of: agents.length } });
+    if (isLeft(p)) return left(p.left);
+    prepared.push(p.right);
+  }
+  // one LMDB transaction (each append nests in it): a crash leaves the whole group or none of it
+  core.store.root.transactionSync(() => { for (const p of prepared) appendPrepared(core, p); });
+  const attempts = prepared.map((p, i) => ({ runId: p.runId, ...agents[i]! }));
+  return right({ runId: attempts[0]!.runId, attempts });
+};
+
+/** the runs of an attempt group, in attempt order (a scan: keeping and comparing are rare) */
+export const groupRuns = (core: ServiceCore, group: string): RunState[] =>
+  [...core.runs.all()].filter((r) => r.attempt?.group === group).sort((a, b) => a.attempt!.index - b.attempt!.index);
+
+const siblingOf = (core: ServiceCore, r: RunState): Sibling => {
+  const live = r.lifecycle === 'ended' ? liveInChain(core, r) : null;
+  return { runId: r.runId, harness: r.harnessOverride ?? r.harness ?? null, going: isGoing(r), liveFollowUp: live !== r.runId ? live : null };
+};
+
+const TURN_END_WAIT_MS = 30_000;
+
+// An aborted attempt's CLI is stopped through its turn's abort signal; its worktree is removed
+// only once that turn has ended, so no agent is left writing into a folder being deleted.
+const turnsEnded = async (core: ServiceCore, stepIds: readonly string[]): Promise<void> => {
+  const until = Date.now() + TURN_END_WAIT_MS;
+  while (stepIds.some((id) => core.turns.isLive(id)) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+};
+
+const abortSibling = (core: ServiceCore, r: RunState, c: { at: string; by: Actor; reason: string }): string | null => {
+  const step = core.runs.get(r.runId)?.step?.stepId ?? null;
+  core.runs.transact(r.runId, (now) => (now && isGoing(now) ? decideAbort(now, c) : right([])), { at: c.at, onStale: 'retry' });
+  return step;
+};
+
+const archiveSibling = (core: ServiceCore, r: RunState, c: { at: string; by: Actor; reason: string }): void => {
+  core.runs.transact(r.runId, (now) => (now ? decideArchive(now, { ...c, state: 'Archived' }) : right([])), { at: c.at, onStale: 'retry' });
+};
+
+export const keepAttempt = async (core: ServiceCore, runId: string, abortOthers: boolean, reason: string | undefined, by: Actor): Promise<Outcome<{ run: RunDetail; archived: readonly string[] }>> => {
+  const s = core.runs.get(runId);
+  if (!s) return left(notFound('run', runId));
+  const others = s.attempt ? groupRuns(core, s.attempt.group).filter((r) => r.runId !== runId && !r.archived) : [];
+  const at = core.now().toISOString();
+  const c = { at, by, ...(reason !== undefined ? { reason } : {}) };
+  const decide = (now: RunState) => decideKeepAttempt(now, { ...c, others: others.map((o) => siblingOf(core, core.runs.get(o.runId) ?? o)), abortOthers });
+  const probe = decide(s);
+  if (isLeft(probe)) return probe;
+  const why = { at, by, reason: reason ?? `attempt ${runId} was kept` };
+  const steps = others.filter((r) => isGoing(r)).map((r) => abortSibling(core, r, why)).filter((id): id is string => id !== null);
+  await turnsEnded(core, steps);
+  for (const r of others) archiveSibling(core, r, why);
+  const r = core.runs.transact(runId, (now) => (now ? decide(now) : left(notFound('run', runId))), { at, onStale: 'retry' });
+  if (isLeft(r)) return r;
+  return right({ run: detailOf(core, core.runs.get(runId) ?? s), archived: others.map((o) => o.runId) });
+};

@@ -1,0 +1,62 @@
+// What an agent turn cost, for run steps and supervisor turns alike: the turn's own share (the
+// adapter subtracts what a resumed session had already reported, lib/harness/session-totals.ts).
+// A CLI that computes its cost (claude's `total_cost_usd`, opencode's step cost) is `Reported`;
+// else tokens × the `Prices` setting (USD per million tokens) for the harness and model is
+// `Priced`; a model the table does not list, or a turn that reported nothing, is `Unknown` with
+// why: recorded as unknown, never as zero.
+import type { TurnResult } from '../harness/adapter.js';
+import type { HarnessName } from '../workflows/model.js';
+import type { TurnTokens, UsageCost } from '../../journal/run-events.js';
+
+export interface PriceRow {
+  readonly harness: HarnessName;
+  /** the model name as given to the CLI; '*' prices the harness's own default model */
+  readonly model: string;
+  readonly inputPerMTok: number;
+  readonly cachedInputPerMTok: number;
+  readonly outputPerMTok: number;
+}
+
+// Source: OpenAI's API pricing page (platform.openai.com/docs/pricing), standard tier, as
+// published for the GPT-5 family in 2025: gpt-5 / gpt-5-codex $1.25 input, $0.125 cached input,
+// $10 output; gpt-5-mini $0.25 / $0.025 / $2 per million tokens. opencode rows are the same models
+// through their providers. Prices change: the table is a setting (`Prices`).
+export const DEFAULT_PRICES: readonly PriceRow[] = [
+  { harness: 'codex', model: 'gpt-5', inputPerMTok: 1.25, cachedInputPerMTok: 0.125, outputPerMTok: 10 },
+  { harness: 'codex', model: 'gpt-5-codex', inputPerMTok: 1.25, cachedInputPerMTok: 0.125, outputPerMTok: 10 },
+  { harness: 'codex', model: 'gpt-5-mini', inputPerMTok: 0.25, cachedInputPerMTok: 0.025, outputPerMTok: 2 },
+  { harness: 'opencode', model: 'openai/gpt-5', inputPerMTok: 1.25, cachedInputPerMTok: 0.125, outputPerMTok: 10 },
+];
+
+const priceFor = (prices: readonly PriceRow[], harness: HarnessName, model: string | undefined): PriceRow | undefined =>
+  prices.find((p) => p.harness === harness && p.model === (model ?? '*'));
+
+// `input` is uncached input: claude reports cache reads apart (cache writes are billed as input);
+// codex counts cached tokens inside input_tokens; opencode reports cache reads apart. Reasoning is output.
+export const turnTokens = (harness: HarnessName, u: Readonly<Record<string, number>> | undefined): TurnTokens | null => {
+  if (!u || !Object.keys(u).length) return null;
+  const n = (k: string): number => u[k] ?? 0;
+  if (harness === 'claude') return { input: n('input_tokens') + n('cache_creation_input_tokens'), cachedInput: n('cache_read_input_tokens'), output: n('output_tokens') };
+  if (harness === 'codex') return { input: Math.max(0, n('input_tokens') - n('cached_input_tokens')), cachedInput: n('cached_input_tokens'), output: n('output_tokens') };
+  return { input: n('input_tokens'), cachedInput: n('cache_read_tokens'), output: n('output_tokens') + n('reasoning_tokens') };
+};
+
+const priced = (row: PriceRow, t: TurnTokens): number =>
+  (t.input * row.inputPerMTok + t.cachedInput * row.cachedInputPerMTok + t.output * row.outputPerMTok) / 1e6;
+
+// opencode reports a cost of 0 for a model its config does not price: not a figure, so the table decides.
+const reported = (harness: HarnessName, r: TurnResult): number | undefined =>
+  r.costUsd === undefined || (harness === 'opencode' && r.costUsd === 0) ? undefined : r.costUsd;
+
+export const turnCost = (harness: HarnessName, model: string | undefined, r: TurnResult, prices: readonly PriceRow[]): UsageCost => {
+  const own = reported(harness, r);
+  if (own !== undefined) return { _tag: 'Reported', usd: own };
+  const tokens = turnTokens(harness, r.usage);
+  if (!tokens) return { _tag: 'Unknown', why: `${harness} reported no ${harness === 'claude' ? 'cost' : 'usage'}` };
+  const row = priceFor(prices, harness, model);
+  if (!row) return { _tag: 'Unknown', why: `no price for ${harness} ${model ?? 'default model'} in the price table` };
+  return { _tag: 'Priced', usd: priced(row, tokens) };
+};
+
+/** dollars a cost counts for, or null when it is unknown */
+export const knownUsd = (c: UsageCost | { readonly _tag: 'Known'; readonly usd: number }): number | null => (c._tag === 'Unknown' ? null : c.usd);

@@ -1,0 +1,26 @@
+import { useState } from 'preact/hooks';
+import { api } from '../api.js';
+import { useLoad } from '../components/use-load.js';
+import type { BoardRow } from '../data/runs-index.js';
+import { navigate } from '../router.js';
+import { compareHref } from './group-card.js';
+import { RunPicker } from './run-picker.js';
+
+// The run page's "Compare with…": another run of the same project (an attempt, a fork, anything),
+// opened side by side on the Compare page.
+
+export const CompareWith = ({ runId, project }: { readonly runId: string; readonly project: string }) => {
+  const [open, setOpen] = useState(false);
+  const [other, setOther] = useState('');
+  const board = useLoad(open ? () => api<BoardRow[]>('board?archived=true') : null, [open]);
+  const runs = (board.data ?? []).filter((r) => r.project === project && r.runId !== runId);
+  if (!open) return <button type="button" class="small" onClick={() => setOpen(true)}>Compare with…</button>;
+  return (
+    <form class="compare-with" aria-label="Compare with another run" onSubmit={(e) => { e.preventDefault(); if (other) navigate(compareHref(runId, other)); }}>
+      {board.data && runs.length === 0 ? <p class="muted">No other run of this project to compare with.</p> : (
+        <RunPicker id="compare-with" label="Compare with" runs={runs} value={other} onChange={setOther} />
+      )}
+      <button type="submit" class="small" disabled={!other}>Compare</button>
+    </form>
+  );
+};

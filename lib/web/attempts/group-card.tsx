@@ -1,0 +1,34 @@
+import type { BoardRow } from '../data/runs-index.js';
+import { StandingBadge } from '../ui/badge.js';
+import { Link } from '../ui/link.js';
+
+// The attempts of one goal on the board's card: each one's agent, where it stands and what it cost,
+// a link to each, and Compare (the first two; the Compare page switches either side to any other).
+
+const enc = encodeURIComponent;
+
+export const costText = (usd: number | null | undefined): string =>
+  typeof usd === 'number' ? `$${usd.toFixed(usd !== 0 && Math.abs(usd) < 0.1 ? 4 : 2)}` : 'cost not recorded';
+
+export const compareHref = (a: string, b: string): string => `/compare?a=${enc(a)}&b=${enc(b)}`;
+
+export const AttemptGroup = ({ attempts }: { readonly attempts: readonly BoardRow[] }) => {
+  const [first, second] = attempts;
+  const kept = attempts.find((a) => a.attempt?.kept);
+  return (
+    <div class="board-group" data-group={attempts[0]?.attempt?.group}>
+      <span class="chip">{attempts.length} agents{kept ? ` · kept ${kept.harness ?? kept.runId}` : ''}</span>
+      <ul class="group-attempts">
+        {attempts.map((a) => (
+          <li key={a.runId} data-attempt={a.runId}>
+            <Link href={`/runs/${enc(a.runId)}`} title={a.runId}>{a.harness ?? 'agent'}{a.archived ? ' (archived)' : ''}</Link>
+            {' '}<StandingBadge standing={a.standing} />
+            {' '}<span class="muted">{costText(a.attempt?.costUsd)}</span>
+            {a.attempt?.kept ? <> <span class="chip">Kept</span></> : null}
+          </li>
+        ))}
+      </ul>
+      {first && second ? <Link class="button small" href={compareHref(first.runId, second.runId)}>Compare</Link> : null}
+    </div>
+  );
+};

@@ -1,0 +1,20 @@
+import type { BoardRow } from '../data/runs-index.js';
+
+// A select of a project's runs (archived ones too: their journals and branches stay comparable),
+// newest first, each named by its agent, standing and title.
+
+export const runLabel = (r: BoardRow): string =>
+  `${r.harness ?? 'agent'} · ${r.standing}${r.archived ? ' · archived' : ''} · ${r.title} (${r.runId})`;
+
+export const RunPicker = ({ id, label, runs, value, onChange, exclude }: {
+  readonly id: string; readonly label: string; readonly runs: readonly BoardRow[]; readonly value: string;
+  readonly onChange: (runId: string) => void; readonly exclude?: string;
+}) => (
+  <div class="field">
+    <label for={id}>{label}</label>
+    <select id={id} value={value} onChange={(e) => onChange(e.currentTarget.value)}>
+      {value === '' ? <option value="">Choose a run…</option> : null}
+      {runs.filter((r) => r.runId !== exclude).map((r) => <option key={r.runId} value={r.runId}>{runLabel(r)}</option>)}
+    </select>
+  </div>
+);

@@ -1,0 +1,104 @@
+import test from 'ava';
+import { mkdirSync } from 'node:fs';
+import { eventually } from '../helpers/env.js';
+import { detail, untilStanding } from '../helpers/steer.js';
+import { closeBrowser, openApp, VIEWPORTS, type AppSession } from './browser.js';
+
+// One goal on three agents from the New run form, in real Chromium against the real server (the
+// scripted harness stands in for the CLIs here; spec/engine/attempts-real.test.ts runs the real
+// ones through the same pages): the board shows the three as one card, Compare shows both diffs
+// file by file, and "Keep this one" archives the other two. Screenshots: /tmp/shots/attempts-*.png.
+
+test.after.always(closeBrowser);
+mkdirSync('/tmp/shots', { recursive: true });
+
+const shot = (app: AppSession, name: string, w: number) => app.page.screenshot({ path: `/tmp/shots/attempts-${name}-${w}.png`, fullPage: true });
+
+// each harness writes its own file, and all three write both.txt with their own text
+const GOAL = ['claude', 'codex', 'opencode'].map((h) => `[writeon:${h}:${h}.txt=${h} was here][writeon:${h}:both.txt=written by ${h}]`).join('') + '[report:success]';
+
+const PLAIN = `digraph plain {
+  start [kind=start]
+  work  [kind=agent, prompt="{{goal}}"]
+  done  [kind=exit]
+  start -> work -> done
+}`;
+
+for (const viewport of VIEWPORTS) {
+  test(`Try on several agents, one card, Compare, Keep this one (${viewport.name})`, async (t) => {
+    const app = await openApp(t, { viewport, workflows: { plain: PLAIN } });
+    const { page, server } = app;
+    await app.goto('/new');
+    const form = page.getByRole('form', { name: 'New run' });
+    await form.getByLabel('Workflow').selectOption('plain');
+    await form.getByRole('checkbox', { name: /Try on several agents/ }).check();
+    for (const h of ['claude', 'codex', 'opencode']) await form.getByRole('checkbox', { name: new RegExp(`^${h}`) }).check();
+    await form.getByRole('textbox', { name: 'Model for codex' }).fill('gpt-test');
+    await form.getByRole('textbox', { name: 'Goal' }).fill(GOAL);
+    await form.getByRole('textbox', { name: 'Title' }).fill('Say hello three ways');
+    await app.axe(t, 'the New run form with three agents picked');
+    await shot(app, 'new-run', viewport.width);
+    await form.getByRole('button', { name: 'Start 3 attempts' }).click();
+
+    // the board: one card for the group, each attempt with its agent, standing and cost
+    await page.waitForURL((u) => u.pathname === '/');
+    const card = page.locator('li.board-row[data-group]');
+    await card.waitFor();
+    const attempts = card.locator('li[data-attempt]');
+    t.is(await attempts.count(), 3);
+    const ids = await attempts.evaluateAll((els) => els.map((e) => e.getAttribute('data-attempt')!));
+    for (const id of ids) await untilStanding(server, id, 'Succeeded');
+    t.deepEqual((await Promise.all(ids.map((id) => detail(server, id)))).map((d) => d.currentStepSettings?.harness.value ?? null).length, 3);
+    await card.locator('.badge.s-Succeeded').nth(2).waitFor({ timeout: 20_000 });
+    t.deepEqual(await attempts.locator('a').allTextContents(), ['claude', 'codex', 'opencode']);
+    t.is(await card.getByText('cost not recorded').count(), 3, 'the scripted harness reports no cost');
+    t.is(await page.locator('li.board-row').count(), 1, 'the three attempts are one card');
+    await app.axe(t, 'the board with an attempts card');
+    await shot(app, 'board', viewport.width);
+
+    // Compare: the first two attempts, the file both changed first
+    await card.getByRole('link', { name: 'Compare' }).click();
+    await page.waitForURL((u) => u.pathname === '/compare');
+    await page.getByRole('heading', { level: 2, name: 'A: claude' }).waitFor();
+    await page.getByRole('heading', { level: 2, name: 'B: codex (gpt-test)' }).waitFor();
+    const files = page.locator('section.compare-file');
+    await files.first().locator('.d2h-file-wrapper').first().waitFor();
+    const paths = (await files.evaluateAll((els) => els.map((e) => e.getAttribute('data-file')!))).filter((p) => p !== '.turns.log');
+    t.deepEqual(paths, ['both.txt', 'claude.txt', 'codex.txt']);
+    const both = page.locator('section.compare-file[data-file="both.txt"]');
+    await both.getByText('changed by both').waitFor();
+    await both.getByText('written by claude').waitFor();
+    await both.getByText('written by codex').waitFor();
+    await page.locator('section.compare-file[data-file="claude.txt"]').getByText('B (codex): no change to this file.').waitFor();
+    // side by side on a wide screen, one above the other on a phone
+    const [left, right] = await Promise.all([page.locator('[data-side="A"]').boundingBox(), page.locator('[data-side="B"]').boundingBox()]);
+    if (viewport.width > 760) t.true(right!.x > left!.x + left!.width - 1, 'side by side');
+    else t.true(right!.y >= left!.y + left!.height - 1, 'stacked');
+    await app.axe(t, 'the compare page');
+    await shot(app, 'compare', viewport.width);
+
+    // Keep this one: claude's attempt stays, the other two are archived (their journals stay)
+    await page.getByRole('button', { name: 'Keep this one: A (claude)' }).click();
+    await page.getByRole('status').getByText(/^Kept A \(claude\); archived /).waitFor();
+    const [kept, ...others] = ids;
+    for (const id of others) await eventually(() => detail(server, id!), (d) => d.archived === true);
+    t.like(await detail(server, kept!), { archived: false, attempt: { kept: true } });
+    await page.locator('[data-side="A"]').getByText('kept').waitFor();
+    t.is(await page.getByRole('button', { name: /^Keep this one/ }).count(), 0, 'nothing is left to keep');
+    await app.axe(t, 'the compare page after Keep');
+    await shot(app, 'kept', viewport.width);
+
+    // the run page: Compare with… another run of the project
+    await app.goto(`/runs/${kept}`);
+    await page.getByText('Attempt 1 of 3 · kept').waitFor();
+    await page.getByRole('button', { name: 'Compare with…' }).click();
+    const picker = page.getByRole('combobox', { name: 'Compare with' });
+    await picker.waitFor();
+    await picker.selectOption(others[1]!);
+    await page.getByRole('form', { name: 'Compare with another run' }).getByRole('button', { name: 'Compare' }).click();
+    await page.waitForURL((u) => u.pathname === '/compare' && u.searchParams.get('b') === others[1]);
+    await page.getByRole('heading', { level: 2, name: 'B: opencode' }).waitFor();
+    await app.axe(t, 'compare with an archived attempt');
+    app.noErrors(t);
+  });
+}

@@ -1,0 +1,40 @@
+import test from 'ava';
+import { history, untilStanding } from '../helpers/steer.js';
+import { closeBrowser, openApp, VIEWPORTS } from './browser.js';
+
+// A run budget in the app, in real Chromium against a real server: the New run form takes the
+// budget; the run pauses after the step that spent it and the run page says why; Resume with a
+// raised budget there takes it to the end. The stand-in harness reports each turn's cost ([cost:USD]).
+
+test.after.always(closeBrowser);
+
+const TWO = `digraph two {
+  start [kind=start]
+  one   [kind=agent, prompt="{{goal}}"]
+  two   [kind=agent, prompt="{{goal}}"]
+  done  [kind=exit]
+  start -> one -> two -> done
+}`;
+
+for (const viewport of VIEWPORTS) {
+  test(`a budget given on New run pauses the run; the run page resumes it with a raise (${viewport.name})`, async (t) => {
+    t.timeout(90_000);
+    const app = await openApp(t, { viewport, workflows: { two: TWO } });
+    const { page } = app;
+    await app.goto('/new?workflow=two');
+    await page.getByLabel('Goal').fill('Spend [cost:2]');
+    await page.getByLabel('Budget in US dollars').fill('1');
+    await page.getByRole('button', { name: 'Start run' }).click();
+    await page.waitForURL(/\/runs\/[^/]+$/);
+    const runId = decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
+    await page.getByText('Paused: budget: spent $2.00 of $1.00 budget', { exact: true }).waitFor();
+    await app.axe(t, 'paused by its budget');
+    if (process.env['SVC_SHOTS']) await page.screenshot({ path: `${process.env['SVC_SHOTS']}/budget-paused-${viewport.width}.png`, fullPage: true });
+    await page.getByLabel(/^Budget in US dollars/).fill('10');
+    await page.getByRole('button', { name: 'Resume with this budget' }).click();
+    const done = await untilStanding(app.server, runId, 'Succeeded');
+    t.deepEqual(done.budget, { budgetUsd: 10, text: 'spent $4.00 of $10.00 budget' });
+    t.true((await history(app.server, runId)).some((e) => e.type === 'BudgetRaised' && e.data.budgetUsd === 10));
+    app.noErrors(t);
+  });
+}
