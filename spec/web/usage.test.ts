@@ -144,6 +144,9 @@ test("a run's step heading shows the step's cost and tokens (desktop)", async (t
   await head.locator('.step-cost').waitFor();
   // the step's own turn (the stand-in CLI's) may have recorded a few tokens and cents of its own
   t.regex(await head.locator('.step-cost').innerText(), /^\$0\.4\d · 12\.3k in \/ 1\.1k out$/);
+  // a turn of unknown cost on the same step: said so, live, never folded into a known-looking sum
+  recordUsage(server, runId, { at: today(), stepId: started.data.stepId, harness: 'claude', tokens: null, cost: { _tag: 'Unknown', why: 'no price' } });
+  await head.locator('.step-cost', { hasText: /^\$0\.4\d \+ 1 turn unknown · 12\.3k in \/ 1\.1k out$/ }).waitFor();
   await page.screenshot({ path: '/tmp/shots/usage-step-head.png' });
   app.noErrors(t);
 });
