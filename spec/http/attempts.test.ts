@@ -116,7 +116,11 @@ test.serial('compare: both diffs against the shared base, the files both touched
   for (const id of [a, b]) await untilStanding(s, id, 'Succeeded');
   const c = await s.get(`/api/compare?a=${a}&b=${b}`);
   t.is(c.status, 200, JSON.stringify(c.body));
-  t.like(c.body.a, { runId: a, standing: 'Succeeded', harness: 'claude', costUsd: null, attempt: { index: 0 } });
+  t.like(c.body.a, { runId: a, standing: 'Succeeded', harness: 'claude', attempt: { index: 0 } });
+  // the cost the run's own detail gives (the scripted harness reports one per turn)
+  const detail = await s.get(`/api/runs/${a}/detail`);
+  t.is(c.body.a.costUsd, detail.body.usage.total.costUsd);
+  t.is(typeof c.body.a.costUsd, 'number');
   t.like(c.body.b, { runId: b, standing: 'Succeeded', harness: 'codex', model: 'gpt-test' });
   t.is(typeof c.body.a.durationMs, 'number');
   t.true(c.body.sameGroup);

@@ -51,7 +51,8 @@ for (const viewport of VIEWPORTS) {
     t.deepEqual((await Promise.all(ids.map((id) => detail(server, id)))).map((d) => d.currentStepSettings?.harness.value ?? null).length, 3);
     await card.locator('.badge.s-Succeeded').nth(2).waitFor({ timeout: 20_000 });
     t.deepEqual(await attempts.locator('a').allTextContents(), ['claude', 'codex', 'opencode']);
-    t.is(await card.getByText('cost not recorded').count(), 3, 'the scripted harness reports no cost');
+    // the scripted harness reports $0.01 a turn (spec/fixtures/harness/scripted.ts): each attempt shows its cost
+    t.is(await card.getByText(/^\$0\.0\d+$/).count(), 3, 'each attempt shows the cost its turns reported');
     t.is(await page.locator('li.board-row').count(), 1, 'the three attempts are one card');
     await app.axe(t, 'the board with an attempts card');
     await shot(app, 'board', viewport.width);
