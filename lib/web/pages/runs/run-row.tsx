@@ -36,14 +36,15 @@ const Attempts = ({ attempts }: { readonly attempts: readonly BoardRow[] }) => (
   </div>
 );
 
-const Times = ({ row, now }: { readonly row: BoardRow; readonly now: number }) => {
+// `cost`: off on an attempts card, where each attempt shows its own
+const Times = ({ row, now, cost }: { readonly row: BoardRow; readonly now: number; readonly cost: boolean }) => {
   const ran = row.startedAt ? span((row.endedAt ? Date.parse(row.endedAt) : now) - Date.parse(row.startedAt)) : null;
   return (
     <div class="board-times muted">
       <span title={row.createdAt}>created {ago(row.createdAt, now)}</span>
       {ran ? <> · <span>{row.endedAt ? `ran ${ran}` : `running for ${ran}`}</span></> : null}
       {row.harness ? <> · <span>{row.harness}</span></> : null}
-      {hasUsage(row) ? <> · <span class="board-cost" title="what this run's agent turns cost">{costText(row.costUsd, row.unknownTurns)}</span></> : null}
+      {cost && hasUsage(row) ? <> · <span class="board-cost" title="what this run's agent turns cost">{costText(row.costUsd, row.unknownTurns)}</span></> : null}
       {' · '}<span title={row.updatedAt}>last activity {ago(row.updatedAt, now)}</span>
     </div>
   );
@@ -71,7 +72,7 @@ export const RunRow = ({ row, projectName, now, queuePlace, onMoveToFront, onSta
         <span>{projectName}</span> · <span>{row.workflowName}</span>
         {row.currentStep ? <> · <span>at {row.currentStep}</span></> : null}
       </div>
-      <Times row={row} now={now} />
+      <Times row={row} now={now} cost={!group} />
       {row.endReason ? <p class="board-reason">{row.standing === 'Failed' ? 'Failed: ' : `${row.standing}: `}{row.endReason}</p> : null}
       {row.pauseReason && row.standing === 'Paused' ? <p class="board-reason">Paused: {row.pauseReason}</p> : null}
       {row.waiting && row.standing === 'Queued' ? <p class="board-reason">{row.waiting}</p> : null}
