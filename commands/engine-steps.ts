@@ -6,6 +6,7 @@ import type { HarnessName } from '../lib/workflows/model.js';
 import { accept, nothing, type Decision } from './guards.js';
 import { conflict } from './refusal.js';
 import { undeliverHeld } from './undelivered.js';
+import { heldRefusal, quotaEvents, quotaWaitEnded, type HoldQueued, type QuotaFacts } from './quota.js';
 import { dailyBudgetHold } from './budget.js';
 
 // The engine's own commands: it records what it did and what came of it. They are decided against
@@ -17,6 +18,8 @@ import { dailyBudgetHold } from './budget.js';
 export interface GrantSlot {
   readonly held: number;
   readonly cap: number;
+  /** the harness this run would start on is out of quota and it has no fallback ready: it waits */
+  readonly quotaHold?: HoldQueued;
   readonly project?: { readonly dailyBudgetUsd?: number; readonly spentTodayUsd: number };
 }
 
@@ -31,6 +34,7 @@ export const decideGrantSlot = (s: RunState, c: GrantSlot): Decision => {
   const hold = queueHold(c);
   if (hold) return left(conflict(hold));
   if (c.held >= c.cap) return left(conflict(`all ${c.cap} run slot(s) are taken; the run waits in the queue`));
+  if (c.quotaHold) return heldRefusal(c.quotaHold);
   return accept({ type: 'RunStarted', data: { node: s.node ?? firstNode(s.workflow) } });
 };
 
@@ -62,6 +66,8 @@ export interface FinishStep {
   readonly summary: string;
   readonly failure?: string;
   readonly costUsd?: number;
+  /** with failure 'quota': what the CLI said, when it resets, the clock, and a fallback harness if any */
+  readonly quota?: QuotaFacts;
 }
 
 // The agent's reported outcome (report_outcome, folded into the step) beats the CLI's result: a
@@ -88,6 +94,12 @@ export const decideFinishStep = (s: RunState, c: FinishStep): Decision => {
   // A question the step asked dies with it: the agent's call returns, and answering is refused.
   const withdrawn: RunEvent[] = s.question?.stepId === c.stepId ? [{ type: 'QuestionWithdrawn', data: { questionId: s.question.id, reason: 'the step ended' } }] : [];
   const cost = c.costUsd === undefined ? {} : { costUsd: c.costUsd };
+  // a quota wait (the step's turn was refused for quota) that ends runs the step again, in its session;
+  // the quota failure told again is the one this wait already holds
+  if (s.step.quota && c.outcome === 'success') return accept(...quotaWaitEnded(s));
+  if (s.step.quota && c.outcome === 'failure') return nothing();
+  // a CLI out of quota is not the agent failing (unless the agent had already reported its outcome)
+  if (c.outcome === 'failure' && c.failure === 'quota' && c.quota && !s.step.reported) return accept(...withdrawn, ...quotaEvents(s, c.stepId, c.quota));
   // a CLI that could not start ran no agent: nothing was reported, and the harness is the problem
   if (c.outcome === 'failure' && c.failure === 'unavailable') return accept(...withdrawn, ...harnessProblem(s, c));
   const { outcome, summary } = chosen(s, c);

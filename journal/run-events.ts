@@ -40,6 +40,23 @@ const UsageCostCodec = t.union([
   t.type({ _tag: t.literal('Unknown'), why: t.string }),
 ]);
 const PullRequestCodec = t.type({ repository: t.string, number: t.number, url: t.string });
+// The pull request loop (lib/engine/pr-loop.ts): what started a cycle, and what came of it.
+// A cause names what it answers (the head commit, the thread ids), so it is taken up once.
+const FailingCheckCodec = t.type({ name: t.string, conclusion: t.string, excerpt: t.string });
+const ReviewThreadCodec = t.type({
+  id: t.string, author: t.union([t.string, t.null]), path: t.string, line: t.union([t.number, t.null]), body: t.string, commentIds: t.array(t.string),
+});
+const CycleCauseCodec = t.union([
+  t.type({ _tag: t.literal('Checks'), headCommit: t.string, failing: t.array(FailingCheckCodec) }),
+  t.type({ _tag: t.literal('Threads'), headCommit: t.string, threads: t.array(ReviewThreadCodec) }),
+  t.type({ _tag: t.literal('Conflict'), headCommit: t.string, base: t.string }),
+]);
+const CycleResultCodec = t.union([
+  t.type({ _tag: t.literal('Pushed'), headCommit: t.string, summary: t.string }),
+  t.type({ _tag: t.literal('NoChange'), summary: t.string }),
+  t.type({ _tag: t.literal('Failed'), reason: t.string }),
+  t.type({ _tag: t.literal('Interrupted'), reason: t.string }),
+]);
 // the trigger rule and event that started a run (lib/triggers)
 const StartedByCodec = t.type({
   rule: t.type({ id: t.string, name: t.string }),
@@ -104,6 +121,17 @@ export const RUN_EVENT_CODECS = {
   // the code host reports failing checks on a pull request the run delivered: once per head commit
   // (lib/engine/pr-checks-watch.ts); it wakes the supervisor that owns the run
   PullRequestChecksFailed: t.type({ pullRequest: PullRequestCodec, headCommit: t.string, failing: t.array(t.string) }),
+  // the step's CLI refused for its usage window (quota): not the agent's failure. `attempt` counts the
+  // step's quota hits in a row (the backoff's exponent); `waitEndsAt`: the step waits until then and
+  // runs again in the same session; absent, the run switches (HarnessChanged, reason quota, follows)
+  QuotaHit: withOptional(
+    { stepId: t.string, node: t.string, harness: Harness, resetsAt: t.union([t.string, t.null]), evidence: t.string, attempt: t.number },
+    { waitEndsAt: t.string },
+  ),
+  // a quota wait ended (its time came, or a person skipped it): the step runs again, resuming its session
+  QuotaWaitEnded: t.type({ stepId: t.string, node: t.string }),
+  // the queue holds this run: the harness it would start on is out of quota until `until` (null: until it is seen back)
+  QueueHeld: t.type({ harness: Harness, until: t.union([t.string, t.null]) }),
   // shipping from the app (lib/service/ship.ts, docs/shipping.md): a pull request opened on a
   // person's or agent's word, outside any deliver step; the run's pullRequests take it as a delivered one
   PullRequestOpened: t.type({ pullRequest: PullRequestCodec, base: t.string, draft: t.boolean, ...By }),
@@ -123,6 +151,14 @@ export const RUN_EVENT_CODECS = {
   ),
   // Resume with a raised budget (a run paused by its budget goes on until the new one)
   BudgetRaised: t.type({ budgetUsd: t.number, ...By }),
+  // The pull request loop (issue 20 §2): a deliver step with watch=true keeps its step open on the
+  // pull request it opened; each cause is recorded before the agent's turn on it (exactly once per
+  // cause, across restarts), and the cycle's end after the push; at the cycle limit the run pauses.
+  PullRequestWatchStarted: t.type({ stepId: t.string, pullRequest: PullRequestCodec, cycles: t.number, resolveThreads: t.boolean }),
+  PullRequestCycleStarted: t.type({ stepId: t.string, cycle: t.number, of: t.number, cause: CycleCauseCodec }),
+  PullRequestCycleEnded: t.type({ stepId: t.string, cycle: t.number, result: CycleResultCodec }),
+  PullRequestThreadsAnswered: t.type({ stepId: t.string, cycle: t.number, replied: t.array(t.string), resolved: t.array(t.string) }),
+  PullRequestLoopLimitReached: t.type({ stepId: t.string, cause: CycleCauseCodec, reason: t.string }),
 } as const;
 
 type Codecs = typeof RUN_EVENT_CODECS;
@@ -135,6 +171,10 @@ export type Continues = t.TypeOf<typeof ContinuesCodec>;
 export type Attempt = t.TypeOf<typeof AttemptCodec>;
 export type TurnTokens = t.TypeOf<typeof TurnTokensCodec>;
 export type UsageCost = t.TypeOf<typeof UsageCostCodec>;
+export type CycleCause = t.TypeOf<typeof CycleCauseCodec>;
+export type CycleResult = t.TypeOf<typeof CycleResultCodec>;
+export type FailingCheck = t.TypeOf<typeof FailingCheckCodec>;
+export type ReviewThread = t.TypeOf<typeof ReviewThreadCodec>;
 
 // Events that only add to the thread or log: they do not move the run's position, so a control
 // taken from a view stays valid while the agent keeps talking.
@@ -144,12 +184,16 @@ export const QUIET_EVENTS: ReadonlySet<RunEventType> = new Set([
   'RunHandedOver',
   // what the code host says of a delivered pull request is not where the run stands
   'PullRequestChecksFailed',
+  // why a queued run is not started yet is not where it stands: it is still queued
+  'QueueHeld',
   // shipping records what was done to the branch and the code host, not where the run stands
   'PullRequestOpened', 'RunMerged', 'BaseUpdated', 'BaseUpdateConflicted',
   // keeping an attempt records a choice; the kept run itself does not move
   'AttemptKept',
   // what a turn cost is a record, not a move: the step's end (or a budget pause) moves the run
   'UsageRecorded',
+  // replies on review threads are what the host shows, not where the run stands
+  'PullRequestThreadsAnswered',
 ]);
 
 export const runEvent = <K extends RunEventType>(type: K, data: t.TypeOf<Codecs[K]>): RunEvent => ({ type, data }) as RunEvent;

@@ -13,7 +13,8 @@ const StepNodeCodec = withOptional(
 
 const RouteCodec = withOptional({ from: t.string, to: t.string }, { condition: oneOf(['success', 'failure'] as const) });
 
-export const WorkflowCodec = t.type({
+// fallbackHarnesses is optional: workflows stored before it have none
+export const WorkflowCodec = withOptional({
   name: t.string,
   origin: oneOf(ORIGINS),
   version: t.string,
@@ -24,4 +25,4 @@ export const WorkflowCodec = t.type({
   nodes: t.readonlyArray(StepNodeCodec),
   routes: t.readonlyArray(RouteCodec),
   source: t.string,
-});
+}, { fallbackHarnesses: t.readonlyArray(oneOf(HARNESSES)) });

@@ -73,6 +73,10 @@ export interface RunDetail extends RunSummary {
   readonly canReviseGoal: boolean;
   readonly question?: { readonly id: string; readonly prompt: string; readonly options: readonly string[]; readonly allowText: boolean };
   readonly waitEndsAt?: string;
+  /** why the run waits on a harness's quota window: a quota wait (until its waitEndsAt) or the queue holding it (docs/usage.md) */
+  readonly waitingOn?: QuotaWaitingOn;
+  /** a deliver step watching its pull request (docs/shipping.md): "watching pull request #4", "cycle 2 of 3: fixing `lint`" */
+  readonly pullRequestLoop?: PullRequestLoopView;
   readonly startedBy?: StartedBy;
   readonly position: string;
   /** the supervisor that owns the run (handed to, else its project's, else the global one); null when none exists */
@@ -94,6 +98,16 @@ export interface RunDetail extends RunSummary {
   readonly pauseReason?: string;
   /** why a queued run is not started although a slot may be free (its project's daily budget) */
   readonly waiting?: string;
+}
+
+export interface PullRequestLoopView {
+  readonly number: number;
+  readonly url: string;
+  /** cycles started, and the step's limit */
+  readonly cycle: number;
+  readonly of: number;
+  readonly running: boolean;
+  readonly text: string;
 }
 
 /** HTTP API shape */
@@ -216,4 +230,12 @@ export interface ServiceApi {
   readPullRequest(address: { run?: string; project?: string; number?: number }): Promise<Outcome<{ pullRequest: unknown }>>;
   /** push the run's branch (never forced) and open a pull request from it (docs/shipping.md) */
   openPullRequest(runId: string, input: { draft?: boolean; base?: string; title?: string; body?: string }, by: Actor): Promise<Outcome<{ run: RunDetail; pullRequest: PullRequestRef }>>;
+}
+
+/** "waiting: claude limited until 14:05": the harness and when its window ends (null: not known) */
+export interface QuotaWaitingOn {
+  readonly harness: HarnessName;
+  readonly until: string | null;
+  /** the CLI's own words when the run's step hit the limit (absent for a queued run held for another run's hit) */
+  readonly evidence?: string;
 }

@@ -4,6 +4,7 @@ import type { HarnessName, Workflow } from '../lib/workflows/model.js';
 import type { StartedBy } from '../lib/service-api.js';
 import { findNode, nextNodeId, startNode } from '../lib/workflows/model.js';
 import { addTurn, NO_USAGE, type RunUsage } from './run-usage.js';
+import { evolveWatch, type PullRequestWatch } from './pr-watch.js';
 import { evolveUsageCells, type UsageCell } from './usage-days.js';
 
 // The run's state: one fold over its journal. Every command decides against it and every view is
@@ -23,6 +24,14 @@ export interface StepInFlight {
   readonly reported?: { readonly outcome: 'success' | 'failure'; readonly summary: string };
   /** the process group of the step's latest CLI turn: a restart ends it before running the step again */
   readonly process?: { readonly pid: number; readonly startTime: string };
+  /** an agent step whose harness refused for quota, now waiting (kind 'wait') for its window to reset */
+  readonly quota?: QuotaWait;
+}
+
+export interface QuotaWait {
+  readonly harness: HarnessName;
+  readonly resetsAt: string | null;
+  readonly evidence: string;
 }
 
 export interface HeldMessage {
@@ -103,6 +112,10 @@ export interface RunState {
   readonly lastSession?: { readonly harness: HarnessName; readonly node: string; readonly sessionId: string };
   /** reviews of the run's diff, each comment with the code it quoted (optional: snapshots from before reviews lack it) */
   readonly reviews?: readonly SubmittedReview[];
+  /** the current step's quota hits in a row (the backoff's exponent); absent: none */
+  readonly quotaAttempts?: number;
+  /** a queued run the queue holds: the harness it would start on is out of quota (until null: until seen back) */
+  readonly queueHeld?: { readonly harness: HarnessName; readonly until: string | null };
   /** local merges of the run's branches, oldest first (optional: snapshots from before shipping lack it) */
   readonly merges?: readonly RunMerge[];
   /** the latest update from base of each folder (optional: snapshots from before shipping lack it) */
@@ -119,6 +132,8 @@ export interface RunState {
   readonly budgetUsd?: number;
   /** why the run is paused, while it is (optional: snapshots from before it lack it) */
   readonly pauseReason?: string;
+  /** the pull request loop of a deliver step with watch=true (projections/pr-watch.ts) */
+  readonly prWatch?: PullRequestWatch;
   /** usage by local day, harness and model: the usage read model's start (optional: older snapshots lack it) */
   readonly usageCells?: readonly UsageCell[];
 }
@@ -153,6 +168,26 @@ const afterStep = (s: RunState, node: string, outcome: 'success' | 'failure', su
 
 const interrupted = (s: RunState, reason: string): RunState =>
   s.step ? { ...s, step: null, question: null, previous: { node: s.step.node, outcome: 'interrupted', summary: reason } } : s;
+
+// The step turns into a wait for its harness's window (same step id: a restart re-arms it like any
+// wait); without a wait the run switches harness, which the events that follow record.
+const quotaHit = (s: RunState, d: Extract<RunEvent, { type: 'QuotaHit' }>['data']): RunState => {
+  if (s.step?.stepId !== d.stepId) return s;
+  if (!d.waitEndsAt) return { ...s, quotaAttempts: d.attempt };
+  const { process: _process, reported: _reported, ...step } = s.step;
+  return { ...s, quotaAttempts: d.attempt, question: null, step: { ...step, kind: 'wait', endsAt: d.waitEndsAt, quota: { harness: d.harness, resetsAt: d.resetsAt, evidence: d.evidence } } };
+};
+
+// a step that ended on its own resets the quota count: the next hit backs off from one minute again
+const settled = (s: RunState): RunState => {
+  const { quotaAttempts: _attempts, ...rest } = s;
+  return rest;
+};
+
+const started = (s: RunState): RunState => {
+  const { queueHeld: _held, ...rest } = s;
+  return { ...rest, lifecycle: 'active', startedAt: s.startedAt ?? s.updatedAt };
+};
 
 const unpaused = (s: RunState): RunState => {
   const { pauseReason: _reason, ...rest } = s;
@@ -202,7 +237,7 @@ export const evolveRun = (s: RunState, e: RunEvent): RunState => {
     case 'RunCreated': return s;
     case 'RunQueued': return { ...s, lifecycle: 'queued' };
     case 'RunMovedToFront': return { ...s, queuePriority: e.data.priority };
-    case 'RunStarted': return { ...s, lifecycle: 'active', node: s.node ?? e.data.node, startedAt: s.startedAt ?? s.updatedAt };
+    case 'RunStarted': return { ...started(s), node: s.node ?? e.data.node };
     case 'WorktreesPrepared': return { ...s, checkouts: e.data.checkouts };
     case 'WorktreesRemoved': return { ...s, checkouts: null, ...(s.checkouts ? { removedCheckouts: s.checkouts } : {}) };
     case 'StepStarted': {
@@ -217,8 +252,8 @@ export const evolveRun = (s: RunState, e: RunEvent): RunState => {
     case 'StepProcessStarted': return s.step?.stepId === e.data.stepId ? { ...s, step: { ...s.step, process: { pid: e.data.pid, startTime: e.data.startTime } } } : s;
     case 'StepProcessKilled': return s;
     case 'OutcomeReported': return s.step?.stepId === e.data.stepId ? { ...s, step: { ...s.step, reported: { outcome: e.data.outcome, summary: e.data.summary } } } : s;
-    case 'StepSucceeded': return s.step?.stepId === e.data.stepId ? afterStep({ ...s, paused: false }, e.data.node, 'success', e.data.summary) : s;
-    case 'StepFailed': return s.step?.stepId === e.data.stepId ? afterStep(s, e.data.node, 'failure', e.data.summary) : s;
+    case 'StepSucceeded': return s.step?.stepId === e.data.stepId ? afterStep(settled({ ...s, paused: false }), e.data.node, 'success', e.data.summary) : s;
+    case 'StepFailed': return s.step?.stepId === e.data.stepId ? afterStep(settled(s), e.data.node, 'failure', e.data.summary) : s;
     case 'StepInterrupted': return s.step?.stepId === e.data.stepId ? interrupted(s, e.data.reason) : s;
     case 'AgentReplied': return s;
     // the reason is read only while paused (other moves clear `paused` without clearing it)
@@ -228,7 +263,7 @@ export const evolveRun = (s: RunState, e: RunEvent): RunState => {
     case 'RunRestarted': return { ...s, restartedAs: e.data.as };
     case 'RunFollowedUp': return { ...s, continuedBy: [...(s.continuedBy ?? []), e.data.as] };
     case 'RunAborted': return ended(s, 'Aborted', e.data.reason ?? 'aborted');
-    case 'HarnessChanged': return { ...reopen(s), paused: false, harnessOverride: e.data.harness, node: s.step?.node ?? s.node ?? s.previous?.node ?? null, sessions: {} };
+    case 'HarnessChanged': return { ...settled(reopen(s)), paused: false, harnessOverride: e.data.harness, node: s.step?.node ?? s.node ?? s.previous?.node ?? null, sessions: {} };
     case 'Jumped': return { ...reopen(s), paused: false, node: e.data.node };
     case 'WaitSkipped': return s;
     case 'RunSucceeded': return ended(s, 'Succeeded', null);
@@ -248,6 +283,9 @@ export const evolveRun = (s: RunState, e: RunEvent): RunState => {
     case 'PullRequestDelivered': return { ...s, pullRequests: [...s.pullRequests, e.data.pullRequest] };
     case 'ServiceNoted': return s;
     case 'PullRequestChecksFailed': return s;
+    case 'QuotaHit': return quotaHit(s, e.data);
+    case 'QuotaWaitEnded': return s.step?.stepId === e.data.stepId ? interrupted(s, `the quota window of ${s.step.quota?.harness ?? 'the harness'} ended`) : s;
+    case 'QueueHeld': return s.lifecycle === 'queued' ? { ...s, queueHeld: { harness: e.data.harness, until: e.data.until } } : s;
     case 'PullRequestOpened': return { ...s, pullRequests: [...s.pullRequests, e.data.pullRequest] };
     case 'RunMerged': return { ...s, merges: [...(s.merges ?? []), { folder: e.data.folder, method: e.data.method, base: e.data.base, commit: e.data.commit, at: s.updatedAt }] };
     case 'BaseUpdated': return { ...s, baseUpdates: { ...s.baseUpdates, [e.data.folder]: { mode: e.data.mode, head: e.data.head } } };
@@ -255,6 +293,10 @@ export const evolveRun = (s: RunState, e: RunEvent): RunState => {
     case 'AttemptKept': return { ...s, kept: { at: s.updatedAt, archived: e.data.archived ?? [] } };
     case 'UsageRecorded': return { ...s, usage: addTurn(s.usage ?? NO_USAGE, e.data, s.updatedAt), usageCells: evolveUsageCells(s.usageCells, e.data, s.updatedAt) };
     case 'BudgetRaised': return { ...s, budgetUsd: e.data.budgetUsd };
+    case 'PullRequestWatchStarted': case 'PullRequestCycleStarted': case 'PullRequestCycleEnded': case 'PullRequestThreadsAnswered': case 'PullRequestLoopLimitReached': {
+      const prWatch = evolveWatch(s.prWatch, e);
+      return prWatch ? { ...s, prWatch } : s;
+    }
   }
 };
 

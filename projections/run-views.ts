@@ -1,4 +1,4 @@
-import type { HttpRun, ProjectView, RunDetail, RunSummary, StepSettings } from '../lib/service-api.js';
+import type { HttpRun, ProjectView, QuotaWaitingOn, RunDetail, RunSummary, StepSettings } from '../lib/service-api.js';
 import { isRight } from 'fp-ts/lib/Either.js';
 import { allowedActions } from '../commands/control.js';
 import { decideReviseGoal } from '../commands/revise-goal.js';
@@ -6,6 +6,7 @@ import type { RunState } from './run-state.js';
 import { outcomeOf, phaseOf, standingOf } from './standing.js';
 import { usageOfRun } from './run-usage.js';
 import { budgetText } from '../commands/budget.js';
+import { loopView } from './pr-watch-view.js';
 
 // The three shapes a run is read in. All are plain functions of the run state.
 
@@ -55,6 +56,18 @@ export interface StepFacts {
 const goalRevisable = (s: RunState): boolean =>
   isRight(decideReviseGoal(s, { at: new Date(0).toISOString(), by: { kind: 'engine' }, goal: `${s.goal} ` }));
 
+/** a run waiting on a harness's quota window: its own quota wait, or the queue holding it */
+export const quotaWaitingOn = (s: RunState): QuotaWaitingOn | null => {
+  const q = s.step?.quota;
+  if (q && s.lifecycle === 'active') return { harness: q.harness, until: s.step?.endsAt ?? null, evidence: q.evidence };
+  return s.lifecycle === 'queued' && s.queueHeld ? { harness: s.queueHeld.harness, until: s.queueHeld.until } : null;
+};
+
+const waitingOnOf = (s: RunState): { waitingOn?: QuotaWaitingOn } => {
+  const w = quotaWaitingOn(s);
+  return w ? { waitingOn: w } : {};
+};
+
 /** owner: the supervisor that owns the run (projections/ownership.ts), null when none exists */
 /** waiting: why the queue holds the run (lib/usage/project-spend.ts), when it does */
 export const runDetail = (s: RunState, project: ProjectView | undefined, step: StepFacts, owner: string | null = null, waiting?: string): RunDetail => {
@@ -73,6 +86,8 @@ export const runDetail = (s: RunState, project: ProjectView | undefined, step: S
     ...(s.question ? { question: { id: s.question.id, prompt: s.question.prompt, options: s.question.options, allowText: s.question.allowText } } : {}),
     ...(s.step?.kind === 'wait' && s.step.endsAt && !s.paused ? { waitEndsAt: s.step.endsAt } : {}),
     ...(s.startedBy ? { startedBy: s.startedBy } : {}),
+    ...waitingOnOf(s),
+    ...loopView(s),
     position: positionToken(s),
     owner,
     ...(s.unreadable ? { unreadableHistory: s.unreadable } : {}),

@@ -14,6 +14,8 @@ export const applyChange = (s: Settings, c: SettingChange): Settings => {
     case 'ReleaseFeed': return { ...s, releaseFeed: { enabled: c.enabled, url: c.url } };
     case 'Prices': case 'SupervisorPrices': return { ...s, prices: c.prices };
     case 'Supervisors': return { ...s, supervisors: { enabled: c.enabled } };
+    case 'FallbackHarnesses': return { ...s, fallbackHarnesses: [...new Set(c.harnesses)] };
+    case 'PullRequestWatchInterval': return { ...s, prWatchIntervalSeconds: c.seconds };
   }
 };
 

@@ -3,13 +3,16 @@ import type { RunState } from './run-state.js';
 
 // Standing and phase are read off the run state; nothing stores them.
 
+/** a deliver step watching its pull request between cycles: the run waits on the code host */
+export const watchingIdle = (s: RunState): boolean => s.step !== null && s.prWatch?.stepId === s.step.stepId && !s.prWatch.open;
+
 export const standingOf = (s: RunState): Standing => {
   if (s.lifecycle === 'created') return 'Created';
   if (s.lifecycle === 'queued') return 'Queued';
   if (s.lifecycle === 'ended') return s.ending ?? 'Failed';
   if (s.paused) return 'Paused';
   if (s.question) return 'Question';
-  if (s.step?.kind === 'wait') return 'Waiting';
+  if (s.step?.kind === 'wait' || watchingIdle(s)) return 'Waiting';
   return 'Running';
 };
 
@@ -20,7 +23,7 @@ export const phaseOf = (s: RunState): string => {
   if (!s.checkouts) return 'Preparing';
   if (s.paused) return s.step?.kind === 'gate' ? 'AtGate' : 'Paused';
   if (s.question) return 'AwaitingAnswer';
-  if (s.step?.kind === 'wait') return 'Waiting';
+  if (s.step?.kind === 'wait' || watchingIdle(s)) return 'Waiting';
   return 'Executing';
 };
 

@@ -1,5 +1,6 @@
 import type { RunEvent } from '../journal/run-events.js';
 import type { Actor } from '../lib/service-api.js';
+import { cycleRow } from './pr-watch-rows.js';
 
 // Thread rows: the conversation of a run as people read it. One row per event that speaks;
 // every other event maps to null. The reason an actor gave (a supervisor must give one for every
@@ -44,6 +45,10 @@ const reviewText = (d: { comments: readonly { path: string; side: string; line: 
 /** `12` or `12-15`: where a comment is, as the agent's message names it too */
 export const lines = (c: { line: number; endLine?: number }): string => (c.endLine !== undefined && c.endLine !== c.line ? `${c.line}-${c.endLine}` : String(c.line));
 
+// the CLI's own words are quoted: they are what it said, not the service's reading of it
+const quotaText = (d: Extract<RunEvent, { type: 'QuotaHit' }>['data']): string =>
+  `step ${d.node}: ${d.harness} is out of quota (${JSON.stringify(d.evidence)})${d.waitEndsAt ? `; waiting until ${d.waitEndsAt}, then the same session goes on` : '; switching harness'}`;
+
 export const threadRow = (e: RunEvent): Omit<ThreadRow, 'id' | 'at'> | null => {
   switch (e.type) {
     case 'RunCreated': return { kind: 'goal', ...from(e.data.by), text: e.data.goal, ...why(e.data) };
@@ -81,11 +86,16 @@ export const threadRow = (e: RunEvent): Omit<ThreadRow, 'id' | 'at'> | null => {
     case 'ServiceNoted': return { kind: 'note', author: 'service', text: e.data.text };
     case 'PullRequestDelivered': return { kind: 'note', author: 'service', text: `pull request ${e.data.pullRequest.url}` };
     case 'PullRequestChecksFailed': return { kind: 'note', author: 'service', text: `checks failed on pull request ${e.data.pullRequest.url}: ${e.data.failing.join(', ')}` };
+    case 'QuotaHit': return { kind: 'step', node: e.data.node, author: 'service', stepId: e.data.stepId, text: quotaText(e.data) };
+    case 'QuotaWaitEnded': return { kind: 'step', node: e.data.node, author: 'service', stepId: e.data.stepId, text: `step ${e.data.node}: the quota wait ended; it runs again in the same session` };
+    case 'QueueHeld': return { kind: 'note', author: 'service', text: `queued: ${e.data.harness} is out of quota${e.data.until ? ` until ${e.data.until}` : ''}` };
     case 'PullRequestOpened': return control(`opened ${e.data.draft ? 'draft ' : ''}pull request ${e.data.pullRequest.url} into ${e.data.base}`, e.data);
     case 'RunMerged': return control(`merged folder ${e.data.folder} into ${e.data.base} (${e.data.method}) at ${e.data.commit.slice(0, 12)}`, e.data);
     case 'BaseUpdated': return control(`updated folder ${e.data.folder} from its base (${e.data.mode}), now at ${e.data.head.slice(0, 12)}`, e.data);
     case 'BaseUpdateConflicted': return control(`updating folder ${e.data.folder} from its base (${e.data.mode}) met conflicts in ${e.data.files.join(', ')}; aborted${e.data.handedTo ? `, handed to ${e.data.handedTo}` : ''}`, e.data);
     case 'AttemptKept': return control(`kept over the other attempts${e.data.archived?.length ? ` (archived ${e.data.archived.join(', ')})` : ''}`, e.data);
+    case 'PullRequestWatchStarted': case 'PullRequestCycleStarted': case 'PullRequestCycleEnded': case 'PullRequestThreadsAnswered': case 'PullRequestLoopLimitReached':
+      return { kind: 'note', author: 'service', text: cycleRow(e), stepId: e.data.stepId };
     case 'RunQueued': case 'RunStarted': case 'WorktreesPrepared': case 'WorktreesRemoved': case 'StepSessionStarted': case 'StepProcessStarted':
     case 'OutcomeReported': case 'MessageDelivered':
     // a turn's usage is shown with its step (the step header), not as a row of its own

@@ -7,6 +7,7 @@ import { answerClientErrors, limitHeaderLines } from '../http/header-limits.js';
 import type { StreamWatch } from '../http/stream-watch.js';
 import { closeService, openService, startEngine } from '../service/open.js';
 import type { Service } from '../service/service.js';
+import type { Clock } from '../triggers/clock.js';
 import { asBaseUrl, liveRecord, removeRecord, writeRecord } from './server-record.js';
 
 // `svc serve`: opens the service, listens, records where it answers, then starts running runs.
@@ -21,6 +22,8 @@ export interface ServeOptions {
   readonly streams?: StreamWatch;
   /** the push stream's keep-alive period (tests shorten it) */
   readonly keepAliveMs?: number;
+  /** the service's clock (tests move it by hand: waits, quota windows, trigger schedules) */
+  readonly clock?: Clock;
 }
 
 export interface RunningServer {
@@ -41,7 +44,7 @@ const urlHost = (bind: string, port: number): string => {
 export const startServer = async (o: ServeOptions): Promise<RunningServer> => {
   const running = await liveRecord(o.home);
   if (running) throw new Error(`a server is already running at ${running.url}`);
-  const service = await openService({ home: o.home, engine: false });
+  const service = await openService({ home: o.home, engine: false, ...(o.clock ? { clock: o.clock } : {}) });
   // Node would answer an HTTP/1.1 request without Host with a bare 400 before the app sees it; the
   // host rule is the one place that judges Host, so it answers every missing or empty one with 403.
   const options = { bind: o.bind, ...(o.secret ? { secret: o.secret } : {}), ...(o.keepAliveMs ? { keepAliveMs: o.keepAliveMs } : {}), ...(o.codes ? { codes: o.codes } : {}), ...(o.streams ? { streams: o.streams } : {}) };

@@ -39,7 +39,7 @@ export interface CodeHostClient {
 const REQUEST_TIMEOUT_MS = 30_000;
 
 // A new client per call: the token may come from GH_TOKEN or change in Settings at any time.
-const clientFor = (config: CodeHostConfig): GraphQLClient => {
+export const clientFor = (config: CodeHostConfig): GraphQLClient => {
   const token = resolveToken(config);
   return new GraphQLClient(config.graphqlUrl, {
     headers: token === null ? {} : { authorization: `bearer ${token}` },
@@ -48,7 +48,7 @@ const clientFor = (config: CodeHostConfig): GraphQLClient => {
   });
 };
 
-const attempt = async <T>(what: string, call: () => Promise<T>): Promise<Either<PullRequestRefusal, T>> => {
+export const attempt = async <T>(what: string, call: () => Promise<T>): Promise<Either<PullRequestRefusal, T>> => {
   try {
     return right(await call());
   } catch (error) {

@@ -7,6 +7,8 @@ import type { EngineContext } from './context.js';
 import { continuedSession, continuedThread, sessionTotalsOf } from './continued.js';
 import { recordTurnUsage, type TurnOf } from './turn-usage.js';
 import { continuationPrompt, RUN_TOOLS_GUIDE, turnPrompt } from './prompt.js';
+import { decideQuotaSwitch } from '../../commands/quota.js';
+import { fallbackFor, quotaFacts, recordWindow } from './quota-gate.js';
 
 // One agent step: one turn of the harness CLI in the run's worktree. Its end is recorded by
 // decideFinishStep, which lets the outcome the agent reported (report_outcome) beat the CLI's result.
@@ -15,7 +17,9 @@ const workdir = (s: RunState): string => s.checkouts?.[0]?.directory ?? '';
 
 const finish = (ctx: EngineContext, runId: string, stepId: string, r: TurnResult): void => {
   const cost = r.costUsd === undefined ? {} : { costUsd: r.costUsd };
-  ctx.apply(runId, (s) => decideFinishStep(s, { stepId, outcome: r.outcome, summary: r.summary, ...cost, ...(r.failure ? { failure: r.failure } : {}) }));
+  const quota = (s: RunState) => (r.failure === 'quota' ? { quota: quotaFacts(ctx.deps, s, r) } : {});
+  const after = ctx.apply(runId, (s) => decideFinishStep(s, { stepId, outcome: r.outcome, summary: r.summary, ...cost, ...(r.failure ? { failure: r.failure } : {}), ...quota(s) }));
+  if (after) recordWindow(ctx.deps, after, r);
 };
 
 export const runAgentStep = (ctx: EngineContext, run: RunState, node: StepNode): void => {
@@ -25,6 +29,11 @@ export const runAgentStep = (ctx: EngineContext, run: RunState, node: StepNode):
   const interrupted = run.previous?.node === node.id && run.previous.outcome === 'interrupted' ? run.sessions[node.id] : undefined;
   const resumeSession = interrupted ?? continuedSession(run, harness);
   const prompt = turnPrompt(deps, run, node, interrupted !== undefined, continuedThread(run, resumeSession !== undefined));
+  const fallback = deps.windows.limit(harness) ? fallbackFor(deps, run, harness) : undefined;
+  if (fallback && ctx.apply(run.runId, (s) => decideQuotaSwitch(s, { from: harness, to: fallback }))) {
+    ctx.log(run.runId, `step ${node.id}: ${harness} is out of quota; switching to ${fallback} before the turn`);
+    return;
+  }
   const stepId = deps.newId('s');
   const started = ctx.apply(run.runId, (s) => decideStartStep(s, {
     stepId, node: node.id, kind: 'agent', attempt: s.stepCount + 1, harness,
@@ -48,7 +57,7 @@ export const runAgentStep = (ctx: EngineContext, run: RunState, node: StepNode):
     ...(settings.model.value ? { model: settings.model.value } : {}),
     tools: settings.tools.value as 'read-only' | 'edit' | 'full',
     runTools: { url: tools.url, token: tools.token },
-    env: {}, watchdogMs: deps.settings().watchdogSeconds * 1000, signal: abort.signal,
+    env: {}, watchdogMs: deps.settings().watchdogSeconds * 1000, signal: abort.signal, now: () => deps.now(),
     onLog: (line) => deps.logs.write(run.runId, 'agent', line.text),
     onActivity: (a) => void deps.logs.activity.record(run.runId, stepId, a, deps.now().toISOString()),
     onMessage: (text) => ctx.apply(run.runId, (s) => (s.step?.stepId === stepId ? accept({ type: 'AgentReplied', data: { stepId, text } }) : nothing())),

@@ -11,7 +11,7 @@ import type { Settings } from '../settings/model.js';
 // A deliver step: commit what the agents left uncommitted, push the run's branch of the primary
 // folder, open a pull request against the branch the run started from.
 
-const commitLeftovers = async (dir: string, runId: string): Promise<void> => {
+export const commitLeftovers = async (dir: string, runId: string): Promise<void> => {
   const status = await gitOk(dir, ['status', '--porcelain']);
   if (status.trim() === '') return;
   await gitOk(dir, ['add', '-A']);

@@ -1,7 +1,9 @@
 import type { Journal } from '../../journal/journal.js';
 import type { Checkout } from '../../journal/run-events.js';
 import type { RunState } from '../../projections/run-state.js';
+import type { HarnessWindow } from '../../projections/harness-windows.js';
 import type { HarnessAdapter } from '../harness/adapter.js';
+import type { PullRequestState } from '../codehost/pr-state.js';
 import type { ProjectView, PullRequestRef, StepSettings } from '../service-api.js';
 import type { Settings } from '../settings/model.js';
 import type { LogStore } from '../state/log-store.js';
@@ -36,8 +38,24 @@ export interface EngineDeps {
   deliver(run: RunState, node: StepNode): Promise<PullRequestRef>;
   /** the run's own tool server: its URL, and a fresh token valid while the step runs */
   runTools(runId: string, stepId: string): { url: string; token: string; revoke(): void };
+  /** each read of a watched pull request, with the run after what it decided (P3's auto-merge hooks in here) */
+  pullRequestRead?(run: RunState, state: PullRequestState): void;
   newId(prefix: string): string;
   now(): Date;
+  /** resolves at `when` by the engine's clock (tests move it by hand), or early when `signal` aborts */
+  sleepUntil(when: Date, signal: AbortSignal): Promise<void>;
+  /** the harnesses' quota windows (docs/usage.md) and whether a harness is ready (installed, logged in) */
+  readonly windows: HarnessWindowsPort;
   /** what a project's runs have spent on the local day of `now` (known costs; lib/usage/project-spend.ts) */
   spentToday(projectId: string): number;
+}
+
+export interface HarnessWindowsPort {
+  /** the harness's window if it is limited now (by the engine's clock), else null */
+  limit(harness: HarnessName): HarnessWindow | null;
+  ready(harness: HarnessName): boolean;
+  /** record that the harness is out of quota until `until` (once per window) */
+  limited(harness: HarnessName, until: string | null, evidence: string, runId: string): void;
+  /** a turn on the harness went through: its window is over */
+  seenBack(harness: HarnessName, runId: string): void;
 }

@@ -12,11 +12,14 @@ import { activeCount, queueOrder } from '../../projections/queue.js';
 import { effectiveRunCap } from '../settings/model.js';
 import { endGroup } from '../harness/process-group.js';
 import { runAgentStep } from './agent-step.js';
+import { decideHoldQueued } from '../../commands/quota.js';
+import { quotaHoldOf } from './quota-gate.js';
 import { steer } from './steering.js';
 import { makeContext, type EngineContext } from './context.js';
 import type { EngineDeps } from './deps.js';
 import { LiveTurns } from './live-turns.js';
 import { nextEffect, type Effect } from './next-effect.js';
+import { watchPullRequest } from './pr-loop.js';
 import { runCommandStep, runDeliverStep, runGateStep, runWaitStep } from './other-steps.js';
 
 // The process manager: it reacts to appended events, gives queued runs a slot under the cap, and
@@ -41,6 +44,7 @@ export class Engine {
   private readonly recovering = new Set<string>();
   private readonly work = new Set<Promise<unknown>>();
   private unsubscribe: (() => void) | null = null;
+  private queueWake: AbortController | null = null;
   /** set while a project's daily budget holds queued runs: the schedule is asked again at the next local midnight */
   private midnight: NodeJS.Timeout | null = null;
   private stopped = false;
@@ -59,6 +63,7 @@ export class Engine {
   /** Stops every turn and waits (a bounded time) for side effects in flight to settle. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.queueWake?.abort();
     this.unsubscribe?.();
     if (this.midnight) clearTimeout(this.midnight);
     this.live.stopAll();
@@ -66,21 +71,43 @@ export class Engine {
     await Promise.race([settled, new Promise((r) => setTimeout(r, 10_000).unref())]);
   }
 
-  /** Re-read the cap (settings changed) and offer slots in queue order; decideGrantSlot says when they are gone. */
+  /**
+   * Re-read the cap (settings changed) and offer slots in queue order; decideGrantSlot says when
+   * they are gone. A run whose harness is out of quota is passed over (runs behind it may start)
+   * and the queue looks again when the earliest such window ends.
+   */
   schedule(): void {
     if (this.stopped) return;
     const cap = effectiveRunCap(this.deps.settings());
     let held = activeCount(this.deps.runs.all());
     let budgetHeld = false;
+    const windows: string[] = [];
     for (const r of queueOrder([...this.deps.runs.all()])) {
       const slot = { held, cap, project: this.projectDay(r.projectId) };
       // a run its project's daily budget holds waits; the runs behind it may go
       if (queueHold(slot)) { budgetHeld = true; continue; }
-      const grant = (s: RunState) => decideGrantSlot(s, slot);
-      if (isLeft(grant(r))) break; // every slot is held: the rest of the queue waits
+      // so does a run whose harness is out of quota (with no fallback ready): it says why, once
+      const quotaHold = quotaHoldOf(this.deps, r);
+      const grant = (s: RunState) => decideGrantSlot(s, { ...slot, ...(quotaHold ? { quotaHold } : {}) });
+      if (isLeft(grant(r)) && !quotaHold) break; // every slot is held: the rest of the queue waits
+      if (quotaHold) {
+        this.ctx.apply(r.runId, (s) => decideHoldQueued(s, quotaHold));
+        if (quotaHold.until) windows.push(quotaHold.until);
+        continue;
+      }
       if (this.ctx.apply(r.runId, grant)) held++;
     }
     if (budgetHeld) this.wakeAtMidnight();
+    this.wakeAt(windows.sort()[0]);
+  }
+
+  // one timer for the queue: at the earliest window end of a held run, schedule again
+  private wakeAt(until: string | undefined): void {
+    this.queueWake?.abort();
+    this.queueWake = null;
+    if (!until || this.stopped) return;
+    const wake = (this.queueWake = new AbortController());
+    void this.deps.sleepUntil(new Date(until), wake.signal).then(() => (wake.signal.aborted ? undefined : this.schedule()));
   }
 
   private projectDay(projectId: string): GrantSlot['project'] {
@@ -99,6 +126,8 @@ export class Engine {
   private onAppended(stream: string, events: readonly Stored[]): void {
     // A new cap is read once the settings stream has folded its change (after the append returns).
     if (stream === 'settings' && events.some(changesRunCap)) queueMicrotask(() => this.schedule());
+    // a harness's window ended early (a turn on it went through): the runs it held may start
+    if (stream === 'harnesses' && events.some((e) => e.type === 'HarnessWindowEnded')) queueMicrotask(() => this.schedule());
     // a project's daily budget raised or removed may release its queued runs
     if (stream === 'projects' && events.some((e) => e.type === 'DailyBudgetSet')) queueMicrotask(() => this.schedule());
     if (!stream.startsWith('run:')) return;
@@ -166,9 +195,10 @@ export class Engine {
       case 'Prepare': return void this.ctx.track(this.prepare(s));
       case 'Recover': return void this.ctx.track(this.recover(s, effect.stepId));
       case 'ArmWait':
-        this.live.arm(effect.stepId, Date.parse(effect.endsAt) - this.deps.now().getTime(), () =>
+        this.live.arm(effect.stepId, (signal) => this.deps.sleepUntil(new Date(effect.endsAt), signal), () =>
           this.ctx.apply(s.runId, (r) => decideFinishStep(r, { stepId: effect.stepId, outcome: 'success', summary: 'wait ended' })));
         return;
+      case 'Watch': return watchPullRequest(this.ctx, s, effect.stepId);
       case 'End':
         if (this.ctx.apply(s.runId, (r) => decideEndRun(r, { success: effect.success, text: effect.text }))) this.ctx.log(s.runId, `run ${effect.success ? 'succeeded' : 'failed'}: ${effect.text}`);
         return;

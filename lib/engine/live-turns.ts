@@ -8,11 +8,13 @@ export interface LiveStep {
   send(text: string): boolean;
   /** pause the turn's silence watchdog while a person is being asked (nested holds count) */
   hold?(held: boolean): void;
+  /** a watching deliver step: read its pull request now rather than at the next poll */
+  checkNow?(): { cycleRunning: boolean; read: Promise<void> };
 }
 
 export class LiveTurns {
   private readonly steps = new Map<string, LiveStep>();
-  private readonly waits = new Map<string, NodeJS.Timeout>();
+  private readonly waits = new Map<string, AbortController>();
   readonly preparing = new Set<string>();
 
   add(stepId: string, step: LiveStep): void {
@@ -42,8 +44,20 @@ export class LiveTurns {
     return [...this.steps].filter(([id, s]) => s.runId === runId && id !== currentStepId).map(([id]) => id);
   }
 
-  arm(stepId: string, ms: number, fire: () => void): void {
-    this.waits.set(stepId, setTimeout(() => { this.waits.delete(stepId); fire(); }, Math.max(0, Math.min(ms, 2 ** 31 - 1))));
+  /** asks a watching step to read its pull request now; null when the step is not watching here */
+  checkNow(stepId: string): { cycleRunning: boolean; read: Promise<void> } | null {
+    return this.steps.get(stepId)?.checkNow?.() ?? null;
+  }
+
+  /** `sleep`: the engine's clock sleeping until the wait's end (tests move that clock by hand) */
+  arm(stepId: string, sleep: (signal: AbortSignal) => Promise<void>, fire: () => void): void {
+    const abort = new AbortController();
+    this.waits.set(stepId, abort);
+    void sleep(abort.signal).then(() => {
+      if (abort.signal.aborted) return;
+      this.waits.delete(stepId);
+      fire();
+    });
   }
 
   isArmed(stepId: string): boolean {
@@ -52,7 +66,7 @@ export class LiveTurns {
 
   stopAll(): void {
     for (const s of this.steps.values()) s.abort.abort();
-    for (const t of this.waits.values()) clearTimeout(t);
+    for (const w of this.waits.values()) w.abort();
     this.waits.clear();
   }
 }

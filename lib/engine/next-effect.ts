@@ -11,6 +11,8 @@ export type Effect =
   | { readonly _tag: 'Prepare' }
   | { readonly _tag: 'Recover'; readonly stepId: string }
   | { readonly _tag: 'ArmWait'; readonly stepId: string; readonly endsAt: string }
+  /** a deliver step that watches its pull request, with no watch live in this process (lib/engine/pr-loop.ts) */
+  | { readonly _tag: 'Watch'; readonly stepId: string }
   | { readonly _tag: 'Start'; readonly node: StepNode }
   /** the run's known spend has reached its budget: it pauses instead of starting the next step */
   | { readonly _tag: 'BudgetPause' }
@@ -34,6 +36,8 @@ const stepEffect = (s: RunState, f: InFlight): Effect => {
   const step = s.step!;
   if (step.kind === 'gate') return NONE;
   if (step.kind === 'wait') return f.isArmed(step.stepId) || s.paused ? NONE : { _tag: 'ArmWait', stepId: step.stepId, endsAt: step.endsAt ?? s.updatedAt };
+  // its pull request is open: the step is the watch, not a delivery to make again
+  if (s.prWatch?.stepId === step.stepId) return f.isLive(step.stepId) ? NONE : { _tag: 'Watch', stepId: step.stepId };
   return f.isLive(step.stepId) ? NONE : { _tag: 'Recover', stepId: step.stepId };
 };
 

@@ -3,6 +3,8 @@ import { accept } from '../../commands/guards.js';
 import { decideFinishStep, decideStartStep } from '../../commands/engine-steps.js';
 import type { RunState } from '../../projections/run-state.js';
 import type { StepNode } from '../workflows/model.js';
+import { deliverWatch } from '../workflows/deliver-watch.js';
+import { decideWatchPullRequest } from '../../commands/pr-loop.js';
 import type { EngineContext } from './context.js';
 
 // The steps that are not agent turns: gates and waits are only recorded (the run stands still
@@ -56,13 +58,23 @@ export const runCommandStep = (ctx: EngineContext, run: RunState, node: StepNode
   });
 };
 
+// A watching step that was interrupted (paused, the service stopped before its watch began)
+// watches the pull request it opened again, rather than opening a second one.
+const watchedBefore = (run: RunState, node: StepNode) =>
+  run.prWatch && run.previous?.node === node.id && run.previous.outcome === 'interrupted' ? run.prWatch : undefined;
+
 export const runDeliverStep = (ctx: EngineContext, run: RunState, node: StepNode): void => {
   const stepId = startStep(ctx, run, node);
   if (!stepId) return;
+  const watch = deliverWatch(node);
+  const before = watch ? watchedBefore(run, node) : undefined;
+  if (watch && before) return void ctx.apply(run.runId, (s) => decideWatchPullRequest(s, { stepId, pullRequest: before.pullRequest, ...watch, again: true }));
   ctx.live.add(stepId, { runId: run.runId, abort: new AbortController(), send: () => false });
   void ctx.track(ctx.deps.deliver(run, node).then(
     (pr) => {
       ctx.live.remove(stepId);
+      // a watching step stays open on its pull request: the engine starts the watch (lib/engine/pr-loop.ts)
+      if (watch) return void ctx.apply(run.runId, (s) => decideWatchPullRequest(s, { stepId, pullRequest: pr, ...watch }));
       ctx.apply(run.runId, (s) => (s.step?.stepId === stepId ? accept({ type: 'PullRequestDelivered', data: { stepId, pullRequest: pr } }) : accept()));
       ctx.apply(run.runId, (s) => decideFinishStep(s, { stepId, outcome: 'success', summary: `pull request ${pr.url}` }));
     },

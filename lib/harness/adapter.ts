@@ -60,6 +60,8 @@ export interface TurnInput {
    * restarted server can end a group a crash left behind before it runs the step again
    */
   readonly onProcess?: (leader: GroupLeader) => void;
+  /** the engine's clock: a reset named as a time of day ("resets 3pm") is the next one after it */
+  readonly now?: () => Date;
 }
 
 export type TurnFailure = 'quota' | 'unavailable' | 'watchdog' | 'error';
@@ -85,6 +87,13 @@ export interface TurnResult {
   /** the running totals the CLI reported, when it reports running totals */
   readonly sessionTotals?: SessionTotals;
   readonly failure?: TurnFailure;
+  /** with failure 'quota': what the CLI said (raw, capped) and when it said the window resets */
+  readonly quota?: TurnQuota;
+}
+
+export interface TurnQuota {
+  readonly resetsAt?: string;
+  readonly evidence: string;
 }
 
 export interface Turn {

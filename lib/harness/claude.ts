@@ -8,8 +8,16 @@ import { claudeTurnResult, readClaudeEvent, type ClaudeState } from './claude-ev
 import { classifyText, clip } from './classify.js';
 import { askCli, binFor, lastLines, MCP_TOOL_TIMEOUT_MS, processResult, RUN_TOKEN_ENV, turnEnv, versionOf, parseJsonLine, type HarnessConfig } from './common.js';
 import { runCli, type CliExit } from './process.js';
+import { withQuota } from './quota.js';
 
+// A quota failure carries what claude said and the reset it named (its rate_limit_event's resetsAt first).
 const finish = (exit: CliExit, state: ClaudeState, input: TurnInput): TurnResult => {
+  const r = finishTurn(exit, state, input);
+  const words = [state.quotaRejected ? 'rate_limit_event: rejected' : '', r.summary].filter(Boolean).join(' · ');
+  return withQuota(r, words, input.now?.() ?? new Date(), { resetsAt: state.quotaRejected?.resetsAt });
+};
+
+const finishTurn = (exit: CliExit, state: ClaudeState, input: TurnInput): TurnResult => {
   const forced = processResult(exit, 'claude', input.watchdogMs, state.sessionId);
   if (forced) return forced;
   const fromResult = claudeTurnResult(state);

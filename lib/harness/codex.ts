@@ -7,8 +7,15 @@ import { codexActivity } from './codex-activity.js';
 import { codexTurnResult, readCodexEvent, type CodexState } from './codex-events.js';
 import { askCli, binFor, lastLines, processResult, RUN_TOKEN_ENV, turnEnv, versionOf, parseJsonLine, type HarnessConfig } from './common.js';
 import { runCli, type CliExit } from './process.js';
+import { withQuota } from './quota.js';
 
+// A quota failure carries codex's own words ("… try again at 3:05 PM") and the reset they name.
 const finish = (exit: CliExit, state: CodexState, input: TurnInput): TurnResult => {
+  const r = finishTurn(exit, state, input);
+  return withQuota(r, r.summary, input.now?.() ?? new Date());
+};
+
+const finishTurn = (exit: CliExit, state: CodexState, input: TurnInput): TurnResult => {
   const forced = processResult(exit, 'codex', input.watchdogMs, state.sessionId);
   if (forced) return forced;
   const fromEvents = codexTurnResult(state);

@@ -12,7 +12,8 @@ export interface OpencodeState {
   lastFinish?: string;
   cost: number;
   usage: Record<string, number>;
-  error?: { message: string; status?: number };
+  /** headers: the provider's response headers, which opencode passes on with an API error (reset times) */
+  error?: { message: string; status?: number; headers?: Record<string, unknown> };
 }
 
 export interface OpencodeSinks {
@@ -29,10 +30,11 @@ const addTokens = (state: OpencodeState, tokens: Record<string, unknown> | undef
   for (const [k, v] of Object.entries(flat)) if (typeof v === 'number') state.usage[k] = (state.usage[k] ?? 0) + v;
 };
 
-const readError = (ev: Record<string, unknown>): { message: string; status?: number } => {
-  const err = (ev.error ?? {}) as { name?: string; data?: { message?: string; statusCode?: number } };
+const readError = (ev: Record<string, unknown>): NonNullable<OpencodeState['error']> => {
+  const err = (ev.error ?? {}) as { name?: string; data?: { message?: string; statusCode?: number; responseHeaders?: unknown } };
   const message = `${err.name ?? 'Error'}: ${err.data?.message ?? short(err)}`;
-  return { message, status: typeof err.data?.statusCode === 'number' ? err.data.statusCode : undefined };
+  const headers = err.data?.responseHeaders && typeof err.data.responseHeaders === 'object' ? { headers: err.data.responseHeaders as Record<string, unknown> } : {};
+  return { message, status: typeof err.data?.statusCode === 'number' ? err.data.statusCode : undefined, ...headers };
 };
 
 export const readOpencodeEvent = (ev: Record<string, unknown>, state: OpencodeState, sinks: OpencodeSinks): string => {

@@ -7,8 +7,15 @@ import { opencodeArgs, opencodeConfig } from './opencode-args.js';
 import { opencodeActivity } from './opencode-activity.js';
 import { opencodeTurnResult, readOpencodeEvent, type OpencodeState } from './opencode-events.js';
 import { runCli, type CliExit } from './process.js';
+import { withQuota } from './quota.js';
 
+// A quota failure carries the provider's error and the reset its response headers name.
 const finish = (exit: CliExit, state: OpencodeState, input: TurnInput): TurnResult => {
+  const r = finishTurn(exit, state, input);
+  return withQuota(r, r.summary, input.now?.() ?? new Date(), state.error?.headers ? { headers: state.error.headers } : {});
+};
+
+const finishTurn = (exit: CliExit, state: OpencodeState, input: TurnInput): TurnResult => {
   const forced = processResult(exit, 'opencode', input.watchdogMs, state.sessionId);
   if (forced) return forced;
   if (exit.kind !== 'exited') return { outcome: 'failure', failure: 'error', summary: 'opencode ended unexpectedly' };

@@ -1,7 +1,8 @@
 import { isAllowed } from '../../commands/control.js';
 import type { Attempt } from '../../journal/run-events.js';
 import type { RunState } from '../../projections/run-state.js';
-import { positionToken } from '../../projections/run-views.js';
+import { positionToken, quotaWaitingOn } from '../../projections/run-views.js';
+import type { QuotaWaitingOn } from '../service-api.js';
 import type { HarnessName } from '../workflows/model.js';
 import { listedRun } from './runs-list.js';
 
@@ -27,6 +28,8 @@ export type BoardRow = ReturnType<typeof listedRun> & {
   readonly endReason: string | null;
   /** a follow-up: the first run of its chain (the board shows a run and its follow-ups as one card) */
   readonly chain?: string;
+  /** a run waiting on a harness's quota window ("waiting: claude limited until 14:05"); absent otherwise */
+  readonly waitingOn?: QuotaWaitingOn;
   /** one of several attempts at the goal (the board shows a group as one card), and whether it was kept */
   readonly attempt?: Attempt & { readonly kept: boolean; readonly costUsd: number | null };
   /** what the run's turns cost where known, and how many turns' cost is unknown (never counted as 0) */
@@ -57,11 +60,16 @@ const extra = (s: RunState) => ({
   harness: s.step?.harness ?? s.lastHarness ?? s.harnessOverride ?? s.harness ?? s.workflow.stepDefaults.harness ?? null,
   endReason: s.lifecycle === 'ended' && s.ending !== 'Succeeded' ? s.endReason : null,
   ...(s.continues ? { chain: s.continues.root } : {}),
+  ...waitingOn(s),
   ...cost(s),
   ...(s.attempt ? { attempt: { ...s.attempt, kept: s.kept !== undefined, costUsd: runCostUsd(s) } } : {}),
   ...(s.paused && s.pauseReason ? { pauseReason: s.pauseReason } : {}),
 });
 
+const waitingOn = (s: RunState): { waitingOn?: QuotaWaitingOn } => {
+  const w = quotaWaitingOn(s);
+  return w ? { waitingOn: w } : {};
+};
 // the card's cost: the known dollars (to the micro-dollar: float sums drift) and the unknown turns apart
 const cost = (s: RunState) => ({ costUsd: Math.round((s.usage?.knownUsd ?? 0) * 1e6) / 1e6, unknownTurns: s.usage?.unknownTurns ?? 0 });
 

@@ -8,6 +8,8 @@ import type { RunState } from '../../projections/run-state.js';
 import { currentNodeOf } from '../../projections/run-state.js';
 import { runDetail, runSummary, type StepFacts } from '../../projections/run-views.js';
 import type { Supervisors } from '../supervisors/supervisors.js';
+import type { Clock } from '../triggers/clock.js';
+import type { HarnessWindowStream } from './harness-windows.js';
 import type { RunToolsBackend } from '../engine/run-tools-backend.js';
 import type { Availability, HarnessAdapter } from '../harness/adapter.js';
 import type { ProjectView, RunDetail, RunSummary, StepSettings } from '../service-api.js';
@@ -43,12 +45,16 @@ export interface ServiceCore {
   readonly availability: Map<HarnessName, Availability>;
   readonly runTools: RunToolsBackend;
   /** the turns this process has in flight (the engine's): an answer asks whether the asker still waits */
-  readonly turns: { isLive(stepId: string): boolean };
+  readonly turns: { isLive(stepId: string): boolean; checkNow(stepId: string): { cycleRunning: boolean; read: Promise<void> } | null };
   /** supervisor records, keys, ownership and the ledger (lib/supervisors) */
   readonly supervisors: Supervisors;
   /** each project's known spend per local day, kept current from UsageRecorded (daily budgets) */
   readonly spend: ProjectSpend;
   baseUrl: string;
+  /** each harness's quota window (lib/service/harness-windows.ts) */
+  readonly harnessWindows: HarnessWindowStream;
+  /** the service's clock: real, or one a test moves by hand (OpenOptions.clock) */
+  readonly clock: Clock;
   now(): Date;
   newId(prefix: string): string;
 }

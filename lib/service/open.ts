@@ -17,6 +17,7 @@ import { createRunWorktrees, removeRunWorktrees } from '../git/worktrees.js';
 import type { HarnessAdapter } from '../harness/adapter.js';
 import { createAdapters } from '../harness/registry.js';
 import { recheckHarnesses } from './start-readiness.js';
+import { openHarnessWindows, windowsPort } from './harness-windows.js';
 import { newId } from '../ids.js';
 import { packageRoot } from '../package-root.js';
 import { ensurePrivateDir } from '../paths.js';
@@ -49,7 +50,7 @@ export interface OpenOptions {
   readonly baseUrl?: string;
   /** do not start the engine (CLI commands that only record, like `svc project add`) */
   readonly engine?: boolean;
-  /** the trigger sources' clock (tests move it by hand); the real one by default */
+  /** the clock of the trigger sources and of the engine's waits and quota windows (tests move it by hand); the real one by default */
   readonly clock?: Clock;
 }
 
@@ -103,6 +104,7 @@ export const openService = async (o: OpenOptions): Promise<Service> => {
   // the feature switched on before a crash that came before the global supervisor was made
   if (settings.current.supervisors.enabled) supervisors.ensureGlobal({ via: 'cli', sender: 'svc start' });
   const live = new LiveTurns();
+  const clock = o.clock ?? realClock;
   const spend = new ProjectSpend(runs.all(), (runId) => runs.get(runId)?.projectId);
   spend.follow(journal);
   const core: ServiceCore = {
@@ -110,8 +112,9 @@ export const openService = async (o: OpenOptions): Promise<Service> => {
     projects, supervisors, spend,
     settings, workflows: workflowsFrom(catalog), harnesses: await loadHarnesses(), availability: new Map(), runTools,
     turns: live, baseUrl: o.baseUrl ?? '', now: () => new Date(), newId,
+    harnessWindows: openHarnessWindows(journal), clock,
   };
-  const service = new Service(core, catalog, new Triggers(triggerPort(core), o.clock ?? realClock));
+  const service = new Service(core, catalog, new Triggers(triggerPort(core), clock));
   parts.set(service, { live, engine: null });
   // /api/events?supervisor=<id> follows the supervisor's chat stream
   service.events.chats = (id) => (supervisors.get(id) ? chatStream(id) : undefined);
@@ -140,7 +143,9 @@ export const startEngine = (service: Service): void => {
     },
     deliver: deliverRun(() => core.settings.current.codeHost),
     runTools: (runId, stepId) => { const t = core.runTools.issue(runId, stepId); return { url: `${core.baseUrl}/run-tools/${runId}/mcp`, token: t.token, revoke: t.revoke }; },
-    newId, now: () => new Date(),
+    newId, now: () => core.clock.now(),
+    sleepUntil: (when, signal) => core.clock.sleepUntil(when, signal),
+    windows: windowsPort(core),
     spentToday: (projectId) => core.spend.spent(projectId, localDay(new Date())),
   }, held.live);
   held.engine = engine;

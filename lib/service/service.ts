@@ -23,6 +23,7 @@ import { compareRuns } from '../read-models/compare.js';
 import { readPullRequest, readRunWorktree, secureRunWork } from './run-git.js';
 import { openPullRequest, pullRequestDraft, type OpenPullRequestInput } from './ship-pr.js';
 import { mergeRun, updateRunFromBase } from './ship-local.js';
+import { checkPullRequestNow } from './pr-check.js';
 import { readReviews, submitReview } from './reviews.js';
 import type { ReviewInputOf } from '../inputs/review.js';
 import * as settings from './settings.js';
@@ -213,6 +214,7 @@ export class Service implements ServiceApi {
   pullRequestDraft(runId: string) { return pullRequestDraft(this.core, runId, this.runUrl(runId)); }
   mergeRun(runId: string, method: 'fast-forward' | 'merge' | 'squash', by: Actor) { return mergeRun(this.core, runId, method, this.runUrl(runId), by); }
   updateFromBase(runId: string, input: { mode: 'merge' | 'rebase'; onConflict?: 'agent' | 'leave' }, by: Actor) { return updateRunFromBase(this.core, runId, input, by); }
+  checkPullRequestNow(runId: string) { return checkPullRequestNow(this.core, runId); }
 
   // Projects and settings (HTTP and CLI).
   addProject(name: string, folders: readonly projects.FolderRequest[]) { return projects.addProject(this.core, name, folders); }

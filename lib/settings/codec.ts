@@ -49,6 +49,8 @@ const changeOf = <C extends t.Mixed, P extends t.Mixed>(cap: C, priceRow: P) => 
   t.strict({ _tag: t.literal('Prices'), prices: t.array(priceRow) }),
   t.strict({ _tag: t.literal('SupervisorPrices'), prices: t.array(priceRow) }),
   t.strict({ _tag: t.literal('Supervisors'), enabled: t.boolean }),
+  t.strict({ _tag: t.literal('FallbackHarnesses'), harnesses: t.array(literals(HARNESSES)) }),
+  t.strict({ _tag: t.literal('PullRequestWatchInterval'), seconds: intIn(10, 86_400) }),
 ]);
 
 /** a change as the doors take it: a field it does not take is refused by name, not dropped */

@@ -28,7 +28,11 @@ export type SettingChange =
   /** the same table under its earlier name (supervisors only priced turns then): still taken and read */
   | { readonly _tag: 'SupervisorPrices'; readonly prices: readonly PriceRow[] }
   /** the supervisor feature (docs/supervisors.md): off by default; while off every supervisor key gets 403 */
-  | { readonly _tag: 'Supervisors'; readonly enabled: boolean };
+  | { readonly _tag: 'Supervisors'; readonly enabled: boolean }
+  /** where a step's harness is out of quota, switch to the first of these that is ready (docs/usage.md); a workflow's own list wins */
+  | { readonly _tag: 'FallbackHarnesses'; readonly harnesses: readonly HarnessName[] }
+  /** how often a watching deliver step reads its pull request (lib/engine/pr-loop.ts) */
+  | { readonly _tag: 'PullRequestWatchInterval'; readonly seconds: number };
 
 export interface Settings {
   readonly runCap: RunCapChoice;
@@ -42,6 +46,10 @@ export interface Settings {
   readonly releaseFeed: ReleaseFeedSetting;
   readonly prices: readonly PriceRow[];
   readonly supervisors: { readonly enabled: boolean };
+  /** optional: settings folded before quota windows lack it (none) */
+  readonly fallbackHarnesses?: readonly HarnessName[];
+  /** how often the pull request loop polls a watched pull request */
+  readonly prWatchIntervalSeconds: number;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -57,6 +65,7 @@ export const DEFAULT_SETTINGS: Settings = {
   releaseFeed: { enabled: true, url: null },
   prices: DEFAULT_PRICES,
   supervisors: { enabled: false },
+  prWatchIntervalSeconds: 60,
 };
 
 export const effectiveRunCap = (s: Settings): number => (s.runCap._tag === 'Chosen' ? s.runCap.value : DEFAULT_RUN_CAP);

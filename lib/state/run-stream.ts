@@ -13,8 +13,10 @@ import { EventStream, type StreamKind } from './event-stream.js';
 // 7: attempts (sibling runs started together), which one was kept, and the checkouts an archive removed
 // 7 (second branch): runs keep their usage (UsageRecorded), budget and pause reason
 // 8: both sevens together
-// 9: and their usage by day, harness and model (usageCells), which the usage read model starts from
-const SNAPSHOT_VERSION = 9;
+// 9: runs keep the pull request loop of a watching deliver step (prWatch)
+// 10: quota waits (a step's quota), the quota hits in a row, and the queue holding a run for a harness's window
+// 11: and their usage by day, harness and model (usageCells), which the usage read model starts from
+const SNAPSHOT_VERSION = 11;
 
 export type RunStreams = EventStream<RunState, RunEvent>;
 

@@ -4,7 +4,7 @@ import type { NodeKind } from './model.js';
 // workflow is also a diagram people render); anything else unknown earns a warning, because a
 // misspelt `promt` would otherwise be silently ignored.
 
-export const WORKFLOW_GRAPH_ATTRS = ['description', 'inputs', 'defaults', 'harness', 'model', 'persona', 'tools', 'budgetUsd'] as const;
+export const WORKFLOW_GRAPH_ATTRS = ['description', 'inputs', 'defaults', 'harness', 'model', 'persona', 'tools', 'budgetUsd', 'fallbackHarnesses'] as const;
 
 export const NODE_ATTRS_BY_KIND: Readonly<Record<NodeKind, readonly string[]>> = {
   start: [],
@@ -14,7 +14,8 @@ export const NODE_ATTRS_BY_KIND: Readonly<Record<NodeKind, readonly string[]>> =
   gate: ['prompt'],
   wait: ['duration'],
   command: ['command'],
-  deliver: [],
+  // watch, cycles, resolveThreads: the pull request loop (lib/workflows/deliver-watch.ts)
+  deliver: ['base', 'draft', 'watch', 'cycles', 'resolveThreads'],
 };
 
 export const EDGE_ATTRS = ['condition'] as const;

@@ -58,6 +58,8 @@ export interface Workflow {
   readonly inputs: readonly string[];
   readonly defaults: Readonly<Record<string, string>>;
   readonly stepDefaults: StepDefaults;
+  /** harnesses a run switches to, in order, when its step's harness is out of quota (graph attribute fallbackHarnesses) */
+  readonly fallbackHarnesses?: readonly HarnessName[];
   /** the graph's `budgetUsd`: a run's budget when its start gives none (docs/usage.md) */
   readonly budgetUsd?: number;
   readonly nodes: readonly StepNode[];

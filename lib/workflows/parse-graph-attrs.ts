@@ -11,6 +11,7 @@ export interface GraphSettings {
   readonly inputs: readonly string[];
   readonly defaults: Readonly<Record<string, string>>;
   readonly stepDefaults: StepDefaults;
+  readonly fallbackHarnesses?: readonly HarnessName[];
   readonly budgetUsd?: number;
 }
 
@@ -54,6 +55,16 @@ export const readStepChoices = (attrs: Readonly<Record<string, string>>, node: s
   };
 };
 
+// fallbackHarnesses="codex,opencode": where a step's harness is out of quota, the run switches to
+// the first of these that is ready and not limited, instead of waiting (docs/usage.md)
+const readFallbacks = (text: string | undefined, f: Findings): { fallbackHarnesses?: readonly HarnessName[] } => {
+  if (text === undefined) return {};
+  const names = splitList(text);
+  for (const n of names) if (!isHarness(n)) addError(f, null, 'fallbackHarnesses', harnessMessage(n));
+  const valid = [...new Set(names.filter(isHarness))];
+  return valid.length ? { fallbackHarnesses: valid } : {};
+};
+
 export const readGraphSettings = (attrs: Readonly<Record<string, string>>, lines: Readonly<Record<string, number>>, f: Findings): GraphSettings => {
   for (const key of Object.keys(attrs)) {
     const w = graphAttrWarning(key);
@@ -65,6 +76,7 @@ export const readGraphSettings = (attrs: Readonly<Record<string, string>>, lines
     inputs,
     defaults: readDefaults(attrs.defaults, inputs, f),
     stepDefaults: readStepChoices(attrs, null, f),
+    ...readFallbacks(attrs.fallbackHarnesses, f),
     ...readBudget(attrs.budgetUsd, f),
   };
 };

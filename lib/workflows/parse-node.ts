@@ -4,6 +4,7 @@ import type { DotNode } from './dot-graph.js';
 import { parseDuration, unescapeText } from './dot-values.js';
 import { NODE_KINDS, type NodeKind, type StepNode } from './model.js';
 import { readStepChoices } from './parse-graph-attrs.js';
+import { deliverWatchProblems } from './deliver-watch.js';
 import { fileRef, readPromptFile, type PromptFileBase } from './prompt-files.js';
 
 // One node statement to one StepNode, reporting what an author got wrong on it. Answers undefined
@@ -70,6 +71,7 @@ export const parseNode = (n: DotNode, base: PromptFileBase | undefined, f: Findi
   // An agent needs a prompt; a gate may have one, for the person who decides there.
   const prompt = kind === 'agent' || (kind === 'gate' && n.attrs.prompt !== undefined) ? readPrompt(n, base, files, f) : undefined;
   const extra = kind === 'agent' ? readStepChoices(n.attrs, n.id, f) : kind === 'wait' ? waitFields(n, f) : kind === 'command' ? commandFields(n, f) : {};
+  if (kind === 'deliver') for (const p of deliverWatchProblems(n.attrs)) addError(f, n.id, p.key, p.message);
   const label = n.attrs.label;
   const node: StepNode = { id: n.id, kind, ...(label ? { label } : {}), ...(prompt !== undefined ? { prompt } : {}), ...extra, attrs: { ...n.attrs } };
   return { node, files };

@@ -12,10 +12,15 @@ import { decideRecordUsage } from '../../commands/record-usage.js';
 import { decideBudgetPause } from '../../commands/budget.js';
 import type { Refusal } from '../../commands/refusal.js';
 import { decideResolve } from '../../commands/resolve.js';
+import { decideHoldQueued, decideQuotaSwitch } from '../../commands/quota.js';
+import { decideEndWindow, decideLimitHarness } from '../../commands/harness-window.js';
+import type { HarnessEvent } from '../../journal/harness-events.js';
+import { evolveHarnessWindows, NO_WINDOWS, type HarnessWindows } from '../../projections/harness-windows.js';
 import { decideRecordFollowUpReview, decideSubmitReview } from '../../commands/submit-review.js';
 import { decideFollowUp } from '../../commands/follow-up.js';
 import { decideKeepAttempt } from '../../commands/keep-attempt.js';
 import { decideReviseGoal } from '../../commands/revise-goal.js';
+import { decideEndCycle, decidePullRequestPoll, decideThreadsAnswered, decideWatchPullRequest } from '../../commands/pr-loop.js';
 import { decideRecordBaseUpdate, decideRecordMerge, decideRecordPullRequest } from '../../commands/ship.js';
 import { decideHandOver } from '../../commands/supervisor-only.js';
 import { decideChangeSupervisor, decideCreateSupervisor, decideKeepNotes, decideRecordCost, decideRegenerateKey } from '../../commands/supervisor-settings.js';
@@ -70,6 +75,17 @@ const overBudget: RunEvent[] = [{ ...created, data: { ...(created.data as object
 const budgetPaused: RunEvent = { type: 'RunPaused', data: { by: { kind: 'engine' }, reason: 'budget: spent $2.00 of $1.00 budget' } };
 const owned = (s: RunState) => ({ supervisor: { id: 'sp', project: 'p' }, run: { id: s.runId, owner: s.handedTo ?? 'sp' }, global: 'global', reason: 'too hard', by: { kind: 'supervisor' as const, name: 'sp' } });
 
+const applyWindows = (w: HarnessWindows, es: readonly HarnessEvent[]): HarnessWindows => es.reduce(evolveHarnessWindows, w);
+const quota = { evidence: 'usage limit reached', now: at };
+const quotaWaiting: RunEvent[] = [...RUNNING, { type: 'QuotaHit', data: { stepId: 's1', node: 'work', harness: 'claude', resetsAt: null, evidence: 'usage limit reached', attempt: 1, waitEndsAt: '2026-11-20T10:01:00.000Z' } }];
+// the pull request loop: a deliver step s2 watching pull request #4 with a cycle limit of 1
+const loopPr = { repository: 'acme/app', number: 4, url: 'https://h/acme/app/pull/4' };
+const shipping: RunEvent[] = [created, queued, started, prepared, stepStarted('s2', 'ship', 'deliver')];
+const watchingPr: RunEvent[] = [...shipping, { type: 'PullRequestWatchStarted', data: { stepId: 's2', pullRequest: loopPr, cycles: 1, resolveThreads: false } }];
+const loopSeen = { state: 'OPEN' as const, headCommit: 'c1', base: 'main', mergeable: 'MERGEABLE', failing: [{ name: 'lint', conclusion: 'FAILURE', excerpt: 'x' }], threads: [] };
+const loopCycle: RunEvent = { type: 'PullRequestCycleStarted', data: { stepId: 's2', cycle: 1, of: 1, cause: { _tag: 'Checks', headCommit: 'c1', failing: loopSeen.failing } } };
+const loopEnded: RunEvent = { type: 'PullRequestCycleEnded', data: { stepId: 's2', cycle: 1, result: { _tag: 'NoChange', summary: 'x' } } };
+
 const review = { ...ctx, reviewId: 'rv1', messageId: 'm7', comments: [{ path: 'a.txt', side: 'new' as const, line: 1, body: 'why?', quote: 'x' }], text: 'a.txt:1 why?' };
 const RUN_ROWS: Row[] = [
   runRow('SubmitReview', RUNNING, decideSubmitReview, review, NOTHING),
@@ -100,6 +116,15 @@ const RUN_ROWS: Row[] = [
   runRow('RecordWorktrees', [created, queued, started], decideRecordWorktrees, [{ folder: 'f', path: '/p', directory: '/w', branch: 'b', base: 'c' }], NOTHING),
   runRow('StartStep', [created, queued, started, prepared], decideStartStep, { stepId: 's1', node: 'work', kind: 'agent', attempt: 1 }, NOTHING),
   runRow('FinishStep', RUNNING, decideFinishStep, { stepId: 's1', outcome: 'success' as const, summary: 'ok' }, NOTHING),
+  runRow('FinishStep (quota: wait)', RUNNING, decideFinishStep, { stepId: 's1', outcome: 'failure' as const, summary: 'limit', failure: 'quota', quota }, NOTHING),
+  runRow('FinishStep (quota: switch)', RUNNING, decideFinishStep, { stepId: 's1', outcome: 'failure' as const, summary: 'limit', failure: 'quota', quota: { ...quota, fallback: 'codex' as const } }, NOTHING),
+  runRow('FinishStep (quota wait ended)', quotaWaiting, decideFinishStep, { stepId: 's1', outcome: 'success' as const, summary: 'wait ended' }, NOTHING),
+  runRow('SkipWait (quota)', quotaWaiting, decideControl, { ...ctx, action: 'SkipWait' }, { refused: 'NotAllowed', why: 'the quota wait ended: the step runs again, no wait is running' }),
+  runRow('HoldQueued', [created, queued], decideHoldQueued, { harness: 'claude' as const, until: '2026-11-20T11:00:00.000Z' }, NOTHING),
+  runRow('QuotaSwitch', [created, queued, started, prepared], decideQuotaSwitch, { from: 'claude' as const, to: 'codex' as const }, NOTHING),
+  // the harnesses' quota windows (stream 'harnesses')
+  row('LimitHarness', NO_WINDOWS, (w) => decideLimitHarness(w, { harness: 'claude', until: '2026-11-20T11:00:00.000Z', evidence: 'usage limit reached' }), applyWindows, NOTHING),
+  row('EndWindow', applyWindows(NO_WINDOWS, [{ type: 'HarnessLimited', data: { harness: 'claude', until: null, evidence: 'limit' } }]), (w) => decideEndWindow(w, { harness: 'claude', reason: 'a turn went through' }), applyWindows, NOTHING),
   runRow('AskQuestion', RUNNING, decideAskQuestion, { stepId: 's1', questionId: 'q1', prompt: 'Which?', options: [], allowText: true }, { refused: 'Conflict', why: 'the question is open: the agent waits on it' }),
   runRow('EndRun', done, decideEndRun, { success: true, text: 'ok' }, NOTHING),
   runRow('ContinueTurn', heldForTurn, decideContinueTurn, { stepId: 's1' }, NOTHING),
@@ -111,6 +136,11 @@ const RUN_ROWS: Row[] = [
   runRow('RecordBaseUpdate (conflicted)', failed, decideRecordBaseUpdate, { folder: 'f', mode: 'merge' as const, result: { files: ['a.txt'] }, by }, NOTHING),
   runRow('KeepAttempt', [{ ...created, data: { ...created.data, attempt: { group: 'g', index: 0, of: 2 } } } as RunEvent, ...failed.slice(1)], decideKeepAttempt,
     { ...ctx, others: [{ runId: 'r2', harness: 'codex', going: false, liveFollowUp: null }], abortOthers: false }, NOTHING),
+  runRow('WatchPullRequest', shipping, decideWatchPullRequest, { stepId: 's2', pullRequest: loopPr, cycles: 1, resolveThreads: false }, NOTHING),
+  runRow('PullRequestPoll', watchingPr, decidePullRequestPoll, { stepId: 's2', seen: loopSeen }, NOTHING),
+  runRow('PullRequestPoll (at the limit)', [...watchingPr, loopCycle, loopEnded], decidePullRequestPoll, { stepId: 's2', seen: { ...loopSeen, headCommit: 'c2' } }, NOTHING),
+  runRow('EndCycle', [...watchingPr, loopCycle], decideEndCycle, { stepId: 's2', cycle: 1, result: { _tag: 'NoChange' as const, summary: 'nothing' } }, NOTHING),
+  runRow('ThreadsAnswered', [...watchingPr, loopCycle], decideThreadsAnswered, { stepId: 's2', cycle: 1, replied: ['T1'], resolved: [] }, NOTHING),
   row('HandOver', given(...RUNNING), (s) => decideHandOver(owned(s)), applyRun, { refused: 'Forbidden', why: 'the run is the global supervisor\'s now' }),
 ];
 

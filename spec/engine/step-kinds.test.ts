@@ -1,4 +1,4 @@
-import '../helpers/env.js';
+import { eventually } from '../helpers/env.js';
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -110,18 +110,21 @@ test('an outcome with no route ends the run Failed, naming the step; Retry runs 
   t.is(turns(dir).length, 2);
 });
 
-test('ChangeHarness after a quota failure retries the step on the other harness, recorded with its source', async (t) => {
+test('ChangeHarness during a quota wait retries the step on the other harness, recorded with its source', async (t) => {
   const s = await testServer({ workflows: { strict: STRICT } });
   t.teardown(() => s.close());
   const runId = await startRun(s, { goal: '[quota]', workflow: 'strict', harness: 'claude' });
-  await untilStanding(s, runId, 'Failed');
+  // out of quota is not the agent failing: the step waits for the window (docs/usage.md)
+  const waiting = await untilStanding(s, runId, 'Waiting');
+  t.is(waiting.waitingOn.harness, 'claude');
+  t.true(waiting.allowedActions.includes('ChangeHarness'));
   const bad = await control(s, runId, 'ChangeHarness', { harness: 'codex', model: 'gpt-5' });
   t.is(bad.status, 400);
   t.regex(bad.body.detail, /model/);
   const changed = await control(s, runId, 'ChangeHarness', { harness: 'codex' });
   t.is(changed.body.outcome, 'Applied', JSON.stringify(changed.body));
   t.deepEqual(changed.body.run.currentStepSettings.harness, { value: 'codex', source: 'run' });
-  await untilStanding(s, runId, 'Failed');
+  await eventually(() => detail(s, runId), (r: any) => r.waitingOn?.harness === 'codex');
   const dir = (await s.get(`/api/runs/${runId}/worktree`)).body.folders[0].directory;
   t.deepEqual(turns(dir).map((l) => l.split(' ')[2]), ['claude', 'codex']);
   t.true((await history(s, runId)).some((e) => e.type === 'HarnessChanged' && e.data.harness === 'codex'));

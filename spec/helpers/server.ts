@@ -1,6 +1,7 @@
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { startServer, type RunningServer } from '../../lib/cli/serve.js';
 import { freshHome, gitRepo, writeWorkflow } from './env.js';
+import type { Clock } from '../../lib/triggers/clock.js';
 
 // A real server on an ephemeral loopback port, with its own home, a project on a real git repo,
 // and the workflows a test needs written as home workflows.
@@ -48,10 +49,10 @@ const call = (url: string) => async (method: string, path: string, body?: string
   return { status: res.status, body: parsed as any };
 };
 
-export const testServer = async (o: { workflows?: Record<string, string>; home?: string; repo?: string; keepAliveMs?: number } = {}): Promise<TestServer> => {
+export const testServer = async (o: { workflows?: Record<string, string>; home?: string; repo?: string; keepAliveMs?: number; clock?: Clock } = {}): Promise<TestServer> => {
   const home = o.home ?? freshHome();
   for (const [name, src] of Object.entries({ linear: LINEAR, ...(o.workflows ?? {}) })) writeWorkflow(home, name, src);
-  const s = await startServer({ home, port: 0, bind: '127.0.0.1', ...(o.keepAliveMs ? { keepAliveMs: o.keepAliveMs } : {}) });
+  const s = await startServer({ home, port: 0, bind: '127.0.0.1', ...(o.keepAliveMs ? { keepAliveMs: o.keepAliveMs } : {}), ...(o.clock ? { clock: o.clock } : {}) });
   const repo = o.repo ?? gitRepo();
   const existing = s.service.listProjects()[0];
   let projectId = existing?.id;

@@ -13,8 +13,11 @@ test('harness readiness is listed and re-checked; ChangeHarness moves a run only
   t.deepEqual(byName, { claude: 'Ready', codex: 'NotLoggedIn', opencode: 'Ready' });
 
   const runId = await startRun(s, { goal: '[quota]', workflow: 'strict', harness: 'claude' });
-  const failed = await untilStanding(s, runId, 'Failed');
-  t.true(failed.allowedActions.includes('ChangeHarness'));
+  // out of quota, the step waits for claude's window (docs/usage.md), and the list shows the window
+  const waiting = await untilStanding(s, runId, 'Waiting');
+  t.true(waiting.allowedActions.includes('ChangeHarness'));
+  const claude = (await s.get('/api/harnesses')).body.harnesses.find((h: any) => h.name === 'claude');
+  t.is(claude.limitedUntil, waiting.waitEndsAt);
   const refused = await control(s, runId, 'ChangeHarness', { harness: 'codex' });
   t.is(refused.status, 409);
   t.regex(refused.body.detail, /harness codex is not available: scripted: down/);

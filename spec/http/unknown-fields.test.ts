@@ -39,6 +39,7 @@ const ROWS: readonly (readonly [string, string, Record<string, unknown>])[] = [
   ['POST', `/api/runs/${RUN}/merge`, { method: 'squash', ...Z }],
   ['POST', `/api/runs/${RUN}/update-from-base`, { mode: 'merge', ...Z }],
   ['POST', `/api/runs/${RUN}/export`, Z],
+  ['POST', `/api/runs/${RUN}/pull-request/check`, Z],
   ['PUT', '/api/settings', { _tag: 'WatchdogTimeout', seconds: 601, ...Z }],
   ['PUT', '/api/settings', { _tag: 'RunCap', cap: { _tag: 'Chosen', value: 3, ...Z } }],
   ['PUT', '/api/settings', { _tag: 'SupervisorPrices', prices: [{ harness: 'claude', model: 'm', inputPerMTok: 1, cachedInputPerMTok: 1, outputPerMTok: 1, ...Z }] }],

@@ -86,6 +86,10 @@ export const runControlRoutes = (router: Router, service: Service): void => {
     const number = intParam(ctx, 'number', 1, 1e12, undefined);
     reply(ctx, await service.readPullRequest({ run: id(ctx), ...(number !== undefined ? { number } : {}) }));
   });
+  router.post('/api/runs/:runId/pull-request/check', async (ctx: Context) => {
+    refuseUnknownFields(await readJson(ctx), []);
+    reply(ctx, await service.checkPullRequestNow(id(ctx)));
+  });
   router.get('/api/runs/:runId/wait', async (ctx: Context) => {
     const seconds = intParam(ctx, 'timeout', 0, 300, 60)!;
     const abort = new AbortController();

@@ -1,4 +1,5 @@
 import type Router from '@koa/router';
+import { harnessRows } from '../../service/harness-windows.js';
 import type { Context } from 'koa';
 import { publicSettings } from '../../../projections/settings.js';
 import { readToken, regenerateToken } from '../../auth/mcp-token.js';
@@ -40,7 +41,7 @@ export const serviceRoutes = (router: Router, service: Service): void => {
     ctx.body = { token };
   });
   router.get('/api/harnesses', (ctx: Context) => {
-    ctx.body = { harnesses: Object.keys(service.core.harnesses).map((name) => ({ name, availability: service.core.availability.get(name as never) ?? { _tag: 'Unchecked' } })) };
+    ctx.body = { harnesses: harnessRows(service.core) };
   });
   // what a start would need (project, workflow, harness as the New run form has them chosen)
   router.get('/api/harnesses/needed', (ctx: Context) => {
@@ -50,6 +51,6 @@ export const serviceRoutes = (router: Router, service: Service): void => {
   router.post('/api/harnesses/check', async (ctx: Context) => {
     refuseUnknownFields(await readJson(ctx), []);
     await refreshAvailability(service.core);
-    ctx.body = { harnesses: Object.keys(service.core.harnesses).map((name) => ({ name, availability: service.core.availability.get(name as never) })) };
+    ctx.body = { harnesses: harnessRows(service.core) };
   });
 };

@@ -52,9 +52,11 @@ export const describeChange = (c: ChangeRow['change']): string => {
     case 'CodeHost': return `Code host: ${String(c['webHost'])} (${String(c['graphqlUrl'])})`;
     case 'CodeHostToken': return c['token'] ? 'Code host token set' : 'Code host token cleared';
     case 'TriggerPollInterval': return `Trigger poll interval: ${String(c['seconds'])} s`;
+    case 'PullRequestWatchInterval': return `Pull request watch interval: ${String(c['seconds'])} s`;
     case 'ReleaseFeed': return `Release feed: ${onOff(c['enabled'])}${c['url'] ? ` (${String(c['url'])})` : ''}`;
     case 'Prices': case 'SupervisorPrices': return 'Prices changed';
     case 'Supervisors': return `Supervisors: ${onOff(c['enabled'])}`;
+    case 'FallbackHarnesses': return `Fallback harnesses on quota: ${(c['harnesses'] as string[]).join(', ') || 'none'}`;
     default: return c._tag;
   }
 };

@@ -16,6 +16,7 @@ import { Tabs, type TabDef } from '../run/tabs.js';
 import { Thread } from '../run/thread.js';
 import { Worktree } from '../run/worktree.js';
 import { StandingBadge } from '../ui/badge.js';
+import { waitingText } from './runs/quota.js';
 import { Link } from '../ui/link.js';
 import { ErrorNote, Loading, PageHeading } from '../ui/page.js';
 import { CompareWith } from '../attempts/compare-with.js';
@@ -43,9 +44,11 @@ const Facts = ({ run }: { readonly run: RunDetail }) => {
       {run.currentStep ? <span>step <strong>{run.currentStep}</strong></span> : null}
       {s ? <span class="muted">{s.harness.value}{s.model.value ? ` · ${s.model.value}` : ''}</span> : null}
       <span class="muted">{run.project} · {run.workflow}</span>
+      {run.pullRequestLoop ? <span class="pr-loop-fact">{run.pullRequestLoop.text}</span> : null}
       {run.outcome ? <span class="muted">outcome {run.outcome}</span> : null}
       {run.archived ? <span class="badge">archived</span> : null}
       {run.resolved ? <span class="badge">resolved</span> : null}
+      {waitingText(run.waitingOn, Date.now()) ? <span class="note" data-quota={run.waitingOn?.harness}>{waitingText(run.waitingOn, Date.now())}</span> : null}
     </p>
   );
 };

@@ -12,6 +12,7 @@ import { RunRow } from './runs/run-row.js';
 import { attemptsOf, collapseChains } from './runs/chains.js';
 import { collapseAttempts, groupOfCard } from './runs/attempt-groups.js';
 import { startNote, startRuns } from './runs/start.js';
+import { HarnessWindows } from './runs/harness-windows.js';
 
 // The Runs page: a board grouped for triage, filtered by project, workflow, standing and text
 // (archived runs on request), live over the push stream. Each group shows a page of rows and
@@ -81,6 +82,8 @@ export const Page = ({ query }: PageProps) => {
   // only runs still startable count: a picked run that started elsewhere drops out of the bulk Start
   const startable = grouped.queued.filter((r) => r.canStart && picked.has(r.runId));
   const now = Date.now();
+  // the harness windows are read again when any run's quota wait changes
+  const quotaKey = useMemo(() => [...rows.values()].filter((r) => r.waitingOn).map((r) => `${r.runId}:${r.waitingOn!.until}`).join(','), [rows]);
 
   const total = GROUPS.reduce((n, g) => n + grouped[g.key].length, 0);
   return (
@@ -88,6 +91,7 @@ export const Page = ({ query }: PageProps) => {
       <PageHeading title="Runs">
         <Link class="button" href="/new">New run</Link>
       </PageHeading>
+      <HarnessWindows changed={quotaKey} now={now} />
       <FilterBar filters={filters} projects={projects} workflows={workflows} onChange={setFilters} />
       <div role="status" class="status-line">
         {note ? <p>{note}</p> : null}

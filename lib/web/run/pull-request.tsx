@@ -5,6 +5,7 @@ import { api, type ApiError } from '../api.js';
 import { ErrorNote, Loading } from '../ui/page.js';
 import { useThrottledLoad } from './throttle.js';
 import { CreatePullRequest, MergeLocally, UpdateFromBase } from './ship.js';
+import { LoopLine } from './pr-loop.js';
 
 // The run's pull request as the code host has it now: merge state, checks (required or not, and
 // their outcome), the latest review per reviewer, who is still asked to review, and the review
@@ -93,6 +94,7 @@ export const PullRequest = ({ run, changes }: { readonly run: RunDetail; readonl
     <div class="pr">
       <p class="row"><a href={webHref(ref.url)} target="_blank" rel="noopener noreferrer">{ref.repository}#{ref.number}</a>{pr ? <span> · {pr.title}</span> : null}
         <button type="button" onClick={() => setAsked((n) => n + 1)}>Refresh</button></p>
+      <LoopLine run={run} />
       {run.pullRequests.length > 1 ? <p class="muted">Earlier: {run.pullRequests.filter((p) => p.number !== ref.number).map((p) => `#${p.number}`).join(', ')}</p> : null}
       <ErrorNote error={error} />
       {!pr ? (error ? null : <Loading what="the pull request" />) : (

@@ -4,6 +4,7 @@ import { Link } from '../../ui/link.js';
 import { needsReason } from './groups.js';
 import { ago, span } from './time.js';
 import { costText, hasUsage } from '../../ui/usage-text.js';
+import { waitingText } from './quota.js';
 import { AttemptGroup } from '../../attempts/group-card.js';
 
 // One run on the board: what it is, where it stands, its age, how long it has run (or ran), its
@@ -54,6 +55,7 @@ export const RunRow = ({ row, projectName, now, queuePlace, onMoveToFront, onSta
   const reason = needsReason(row);
   const canMove = onMoveToFront && row.canMoveToFront;
   const canStart = onStart && row.canStart;
+  const waiting = waitingText(row.waitingOn, now);
   return (
     <li class="board-row" data-run={row.runId} {...(attempts ? { 'data-attempts': attempts.length } : {})} {...(group ? { 'data-group': group[0]?.attempt?.group } : {})}>
       <div class="board-main">
@@ -73,6 +75,7 @@ export const RunRow = ({ row, projectName, now, queuePlace, onMoveToFront, onSta
         {row.currentStep ? <> · <span>at {row.currentStep}</span></> : null}
       </div>
       <Times row={row} now={now} cost={!group} />
+      {waiting ? <p class="board-reason" data-quota={row.waitingOn?.harness}>{waiting}</p> : null}
       {row.endReason ? <p class="board-reason">{row.standing === 'Failed' ? 'Failed: ' : `${row.standing}: `}{row.endReason}</p> : null}
       {row.pauseReason && row.standing === 'Paused' ? <p class="board-reason">Paused: {row.pauseReason}</p> : null}
       {row.waiting && row.standing === 'Queued' ? <p class="board-reason">{row.waiting}</p> : null}
