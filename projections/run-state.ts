@@ -6,6 +6,7 @@ import { findNode, nextNodeId, startNode } from '../lib/workflows/model.js';
 import { addTurn, NO_USAGE, type RunUsage } from './run-usage.js';
 import { evolveWatch, type PullRequestWatch } from './pr-watch.js';
 import { evolveStepEnds, type StepEndsView } from './step-ends.js';
+import { evolveUsageCells, type UsageCell } from './usage-days.js';
 
 // The run's state: one fold over its journal. Every command decides against it and every view is
 // read from it. It is also the snapshot stored beside the journal, so it holds plain JSON only.
@@ -136,6 +137,8 @@ export interface RunState extends StepEndsView {
   readonly prWatch?: PullRequestWatch;
   /** a fork: the run and step end it was made from, and what it took over from there */
   readonly forkedFrom?: ForkedFrom;
+  /** usage by local day, harness and model: the usage read model's start (optional: older snapshots lack it) */
+  readonly usageCells?: readonly UsageCell[];
 }
 
 export interface RunMerge { readonly folder: string; readonly method: string; readonly base: string; readonly commit: string; readonly at: string }
@@ -294,7 +297,7 @@ export const evolveRun = (s: RunState, e: RunEvent): RunState => {
     case 'BaseUpdated': return { ...s, baseUpdates: { ...s.baseUpdates, [e.data.folder]: { mode: e.data.mode, head: e.data.head } } };
     case 'BaseUpdateConflicted': return { ...s, baseUpdates: { ...s.baseUpdates, [e.data.folder]: { mode: e.data.mode, files: e.data.files, ...(e.data.handedTo ? { handedTo: e.data.handedTo } : {}) } } };
     case 'AttemptKept': return { ...s, kept: { at: s.updatedAt, archived: e.data.archived ?? [] } };
-    case 'UsageRecorded': return { ...s, usage: addTurn(s.usage ?? NO_USAGE, e.data, s.updatedAt) };
+    case 'UsageRecorded': return { ...s, usage: addTurn(s.usage ?? NO_USAGE, e.data, s.updatedAt), usageCells: evolveUsageCells(s.usageCells, e.data, s.updatedAt) };
     case 'BudgetRaised': return { ...s, budgetUsd: e.data.budgetUsd };
     case 'PullRequestWatchStarted': case 'PullRequestCycleStarted': case 'PullRequestCycleEnded': case 'PullRequestThreadsAnswered': case 'PullRequestLoopLimitReached': {
       const prWatch = evolveWatch(s.prWatch, e);

@@ -61,7 +61,7 @@ export const addTurn = (u: RunUsage, d: Turn, at: string): RunUsage => {
 /** The run detail's `usage` (GET /api/runs/{id}, get_run): costUsd null only when every turn was unknown. */
 export interface UsageView {
   readonly total: { readonly costUsd: number | null; readonly unknownTurns: number; readonly tokens: TurnTokens };
-  readonly steps: readonly { readonly stepId: string; readonly node: string; readonly harness: HarnessName; readonly model?: string; readonly costUsd: number | null; readonly tokens: TurnTokens; readonly turns: number }[];
+  readonly steps: readonly { readonly stepId: string; readonly node: string; readonly harness: HarnessName; readonly model?: string; readonly costUsd: number | null; readonly unknownTurns: number; readonly tokens: TurnTokens; readonly turns: number }[];
 }
 
 const costOf = (knownUsd: number, unknownTurns: number, turns: number): number | null => (turns > 0 && unknownTurns === turns ? null : knownUsd);
@@ -73,7 +73,8 @@ export const usageOfRun = (s: { readonly usage?: RunUsage }): UsageView => {
     total: { costUsd: costOf(u.knownUsd, u.unknownTurns, turns), unknownTurns: u.unknownTurns, tokens: u.tokens },
     steps: u.steps.map((st) => ({
       stepId: st.stepId, node: st.node, harness: st.harness, ...(st.model ? { model: st.model } : {}),
-      costUsd: costOf(st.knownUsd, st.unknownTurns, st.turns), tokens: st.tokens, turns: st.turns,
+      // unknownTurns: a step's header says "$0.42 + 1 turn unknown", not a known-looking $0.42
+      costUsd: costOf(st.knownUsd, st.unknownTurns, st.turns), unknownTurns: st.unknownTurns, tokens: st.tokens, turns: st.turns,
     })),
   };
 };

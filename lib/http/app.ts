@@ -23,6 +23,7 @@ import { serviceRoutes } from './routes/service-routes.js';
 import { skillRoutes } from './routes/skills.js';
 import { supervisorRoutes } from './routes/supervisors.js';
 import { triggerRoutes } from './routes/triggers.js';
+import { usageRoutes } from './routes/usage.js';
 import { workflowRoutes } from './routes/workflows.js';
 import { jsonNotFound } from './not-found.js';
 import { staticApp } from './static.js';
@@ -91,6 +92,7 @@ export const createApp = (service: Service, opts: AppOptions): Koa => {
   serviceRoutes(router, service);
   triggerRoutes(router, service);
   supervisorRoutes(router, service);
+  usageRoutes(router, service);
   const resolveProject = (id: string) => { const p = findProject(service.core.projects.current, id); return p ? { primaryFolderPath: primaryFolderPath(p), defaultWorkflow: p.defaultWorkflow } : undefined; };
   workflowRoutes(router, { catalog: service.catalog, resolveProject });
   personaRoutes(router, { catalog: service.catalog, resolveProject });

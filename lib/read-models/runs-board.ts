@@ -34,6 +34,9 @@ export type BoardRow = ReturnType<typeof listedRun> & {
   readonly forkOf?: { readonly run: string; readonly step: string; readonly at: number };
   /** one of several attempts at the goal (the board shows a group as one card), and whether it was kept */
   readonly attempt?: Attempt & { readonly kept: boolean; readonly costUsd: number | null };
+  /** what the run's turns cost where known, and how many turns' cost is unknown (never counted as 0) */
+  readonly costUsd: number;
+  readonly unknownTurns: number;
   /** why a paused run is paused (e.g. `budget: spent $x of $y budget`) */
   readonly pauseReason?: string;
   /** why a queued run waits whatever slots are free (its project's daily budget); not kept with the row */
@@ -60,6 +63,7 @@ const extra = (s: RunState) => ({
   endReason: s.lifecycle === 'ended' && s.ending !== 'Succeeded' ? s.endReason : null,
   ...(s.continues ? { chain: s.continues.root } : {}),
   ...waitingOn(s),
+  ...cost(s),
   ...(s.attempt ? { attempt: { ...s.attempt, kept: s.kept !== undefined, costUsd: runCostUsd(s) } } : {}),
   ...(s.paused && s.pauseReason ? { pauseReason: s.pauseReason } : {}),
   ...(s.forkedFrom ? { forkOf: { run: s.forkedFrom.run, step: s.forkedFrom.step, at: s.forkedFrom.at } } : {}),
@@ -69,6 +73,8 @@ const waitingOn = (s: RunState): { waitingOn?: QuotaWaitingOn } => {
   const w = quotaWaitingOn(s);
   return w ? { waitingOn: w } : {};
 };
+// the card's cost: the known dollars (to the micro-dollar: float sums drift) and the unknown turns apart
+const cost = (s: RunState) => ({ costUsd: Math.round((s.usage?.knownUsd ?? 0) * 1e6) / 1e6, unknownTurns: s.usage?.unknownTurns ?? 0 });
 
 export const boardRow = (s: RunState): BoardRow => ({ ...listedRun(s), ...extra(s) });
 

@@ -35,6 +35,9 @@ import { chatPage, writeChat } from './supervisor-chat.js';
 import { SupervisorLoop } from './supervisor-loop.js';
 import { notifierFor } from '../notify/wire.js';
 import { boardJson } from '../read-models/runs-board.js';
+import { UsageIndex, type UsageQuest } from '../read-models/usage.js';
+import type { UsageGroupBy } from '../read-models/usage-answer.js';
+import { localDay } from '../../projections/usage-days.js';
 import { startNeeds } from './start-readiness.js';
 import type { HarnessName } from '../workflows/model.js';
 
@@ -44,6 +47,7 @@ import type { HarnessName } from '../workflows/model.js';
 export class Service implements ServiceApi {
   private readonly list: RunsListCache;
   private readonly waits: WaitHub;
+  private readonly usageIndex: UsageIndex;
   /** the push stream's source (GET /api/events) */
   readonly events: EventsHub;
   /** `available` in health: the release feed, checked in the background */
@@ -59,6 +63,7 @@ export class Service implements ServiceApi {
     this.notify = notifierFor(core);
     this.waits = new WaitHub(core, core.journal);
     this.list = new RunsListCache(core.runs, core.journal);
+    this.usageIndex = new UsageIndex(core.runs, core.journal, (groupBy, key) => usageLabel(core, groupBy, key), core.projects.stream);
     this.events = new EventsHub(core, (id) => this.list.entry(id));
     this.releases = new ReleaseCheck({
       running: core.version, now: () => core.now(), cache: core.store.db('release-check'),
@@ -100,6 +105,11 @@ export class Service implements ServiceApi {
   /** Names the current GET /api/runs body without building it: an ETag's worth. */
   httpRunsVersion(): string {
     return this.list.version;
+  }
+
+  /** GET /api/usage: sums kept by the usage read model; days are the service's local days */
+  usage(q: UsageQuest) {
+    return this.usageIndex.query(q, localDay(this.core.now().toISOString()));
   }
 
   getRun(runId: string) {
@@ -228,3 +238,11 @@ export class Service implements ServiceApi {
   readChat(supervisorId: string, before: number | undefined, pageSize: number) { return chatPage(this.core, supervisorId, before, pageSize); }
   writeChat(supervisorId: string, text: string, sender: string | null) { return writeChat(this.core, this.supervisorLoop, supervisorId, text, sender); }
 }
+
+// Names are read when asked: a project renamed or a run retitled shows its name of today.
+const usageLabel = (core: ServiceCore, groupBy: UsageGroupBy, key: string): string => {
+  if (groupBy === 'project') return core.projects.current.get(key)?.name ?? key;
+  if (groupBy === 'run') return core.runs.get(key)?.title ?? key;
+  if (groupBy === 'model' && key === '') return 'not reported';
+  return key;
+};

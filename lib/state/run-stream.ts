@@ -17,7 +17,9 @@ import { EventStream, type StreamKind } from './event-stream.js';
 // 10: quota waits (a step's quota), the quota hits in a row, and the queue holding a run for a harness's window
 // 10 (second branch): step ends with their worktree snapshots (stepEnds, snapshotDue) and forks (forkedFrom)
 // 11: both tens together
-const SNAPSHOT_VERSION = 11;
+// 11 (second branch): and their usage by day, harness and model (usageCells), which the usage read model starts from
+// 12: both elevens together
+const SNAPSHOT_VERSION = 12;
 
 export type RunStreams = EventStream<RunState, RunEvent>;
 

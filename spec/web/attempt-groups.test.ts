@@ -8,7 +8,7 @@ import { collapseAttempts, groupOfCard } from '../../lib/web/pages/runs/attempt-
 const run = (runId: string, o: Partial<BoardRow> = {}): BoardRow => ({
   runId, title: runId, workflowName: 'linear', goal: 'g', project: 'p1', standing: 'Succeeded', phase: 'Ended',
   currentStep: null, createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z', archived: false, resolved: false, queuePriority: 0,
-  position: 'v1', canMoveToFront: false, canStart: false, startedAt: null, endedAt: null, harness: null, endReason: null, ...o,
+  position: 'v1', canMoveToFront: false, canStart: false, startedAt: null, endedAt: null, harness: null, endReason: null, costUsd: 0, unknownTurns: 0, ...o,
 });
 const attempt = (index: number, group = 'g1') => ({ attempt: { group, index, of: 3, kept: false, costUsd: null } });
 

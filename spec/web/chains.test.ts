@@ -7,7 +7,7 @@ import { attemptsOf, collapseChains } from '../../lib/web/pages/runs/chains.js';
 const run = (runId: string, createdAt: string, o: Partial<BoardRow> = {}): BoardRow => ({
   runId, title: runId, workflowName: 'linear', goal: 'g', project: 'p1', standing: 'Succeeded', phase: 'Ended',
   currentStep: null, createdAt, updatedAt: createdAt, archived: false, resolved: false, queuePriority: 0,
-  position: 'v1', canMoveToFront: false, canStart: false, startedAt: null, endedAt: null, harness: null, endReason: null, ...o,
+  position: 'v1', canMoveToFront: false, canStart: false, startedAt: null, endedAt: null, harness: null, endReason: null, costUsd: 0, unknownTurns: 0, ...o,
 });
 
 test('a chain is one card: its latest attempt, with the attempts oldest first', (t) => {

@@ -8,7 +8,7 @@ let n = 0;
 const run = (o: Partial<BoardRow>): BoardRow => ({
   runId: `r${String(++n).padStart(4, '0')}`, title: 't', workflowName: 'linear', goal: 'g', project: 'p1', standing: 'Running', phase: 'Executing',
   currentStep: null, createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z', archived: false, resolved: false, queuePriority: 0,
-  position: 'v1', canMoveToFront: false, canStart: false, startedAt: null, endedAt: null, harness: null, endReason: null, ...o,
+  position: 'v1', canMoveToFront: false, canStart: false, startedAt: null, endedAt: null, harness: null, endReason: null, costUsd: 0, unknownTurns: 0, ...o,
 });
 
 test('each standing goes to its triage group', (t) => {

@@ -57,7 +57,7 @@ for (const viewport of VIEWPORTS) {
     await row(failed).getByText(`Failed: ${reason}`).waitFor();
     for (const id of [failed, done]) {
       const text = await row(id).locator('.board-times').textContent() ?? '';
-      t.regex(text, /^created (just now|\d+ (s|min|h|d) ago) · ran \d+ (d|h|min|s)( \d+ (h|min|s))? · (codex|opencode) · last activity (just now|\d+ (s|min|h|d) ago)$/);
+      t.regex(text, /^created (just now|\d+ (s|min|h|d) ago) · ran \d+ (d|h|min|s)( \d+ (h|min|s))? · (codex|opencode)( · (\$\d+\.\d\d|<\$0\.01)( \+ \d+ turns? unknown)?| · cost unknown \(\d+ turns? unknown\))? · last activity (just now|\d+ (s|min|h|d) ago)$/);
     }
     t.regex(await row(done).locator('.board-times').textContent() ?? '', /opencode/);
     t.is(await row(done).locator('.board-reason').count(), 0);

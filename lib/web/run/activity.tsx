@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import type { ActivityKind } from '../../harness/activity.js';
 import type { ActivityRow } from '../../state/activity-log.js';
@@ -59,13 +60,14 @@ const endText = (step: StepInfo): string => {
 };
 
 /** The head of a step's group: node, CLI and model, how long it took, how it ended. */
-export const StepHead = ({ step, continued, id }: { readonly step: StepInfo; readonly continued: boolean; readonly id: string }) => {
+export const StepHead = ({ step, continued, id, cost }: { readonly step: StepInfo; readonly continued: boolean; readonly id: string; readonly cost?: ComponentChildren }) => {
   const took = duration(step.startedAt, step.end?.at);
   return (
     <h3 class="step-head" id={id}>
       <span>Step <strong>{step.node ?? step.stepId}</strong>{continued ? ' (continued)' : ''}</span>
       {step.harness ? <span class="muted">{step.harness}{step.model ? ` · ${step.model}` : ''}</span> : null}
       {continued ? null : <span class={`muted step-end e-${endText(step)}`}>{endText(step)}{took ? ` · ${took}` : ''}</span>}
+      {continued ? null : cost}
     </h3>
   );
 };

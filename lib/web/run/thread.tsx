@@ -3,6 +3,7 @@ import { ActivityCard, StepHead } from './activity.js';
 import type { RunData } from './data.js';
 import { ForkButton, forkableAt } from './fork.js';
 import { useFollow } from './follow.js';
+import { StepCost, stepUsageOf } from './step-cost.js';
 import { timeline, type Item } from './timeline.js';
 
 // The Thread: what was said and done, oldest first. Each step's rows and its agent's tool calls
@@ -43,6 +44,7 @@ export const Thread = ({ data }: { readonly data: RunData }) => {
   const follow = useFollow(loading || rows.length === 0 ? null : `${rows.at(-1)?.id}:${activity.at(-1)?.id}:${ended}`);
   const earlier = data.thread.before.value !== null || data.activity.before.value !== null;
   const blocks = timeline(rows, activity);
+  const run = data.run.value;
   return (
     <div>
       {earlier ? <button type="button" class="earlier" disabled={loading} onClick={() => void Promise.all([data.earlier('thread'), data.earlier('activity')])}>{loading ? 'Loading…' : 'Show earlier'}</button> : null}
@@ -56,7 +58,7 @@ export const Thread = ({ data }: { readonly data: RunData }) => {
                 {/* a group, not a section: a step visited twice has the same heading, and two region
                     landmarks may not share a name */}
                 <div role="group" aria-labelledby={id}>
-                  <StepHead step={b.step} continued={b.continued} id={id} />
+                  <StepHead step={b.step} continued={b.continued} id={id} cost={<StepCost usage={stepUsageOf(run, b.step.stepId)} />} />
                   {stepFork(data, b.step.stepId, b.continued)}
                   <ol class="step-items" aria-label={`Step ${b.step.node ?? ''}`.trim()}>
                     {b.items.filter(shown).map((i) => <ItemView key={'thread' in i ? `r${i.thread.id}` : `a${i.activity.id}`} runId={data.runId} item={i} />)}

@@ -4,6 +4,7 @@ import { Link } from '../../ui/link.js';
 import { ForkLine } from './forks.js';
 import { needsReason } from './groups.js';
 import { ago, span } from './time.js';
+import { costText, hasUsage } from '../../ui/usage-text.js';
 import { waitingText } from './quota.js';
 import { AttemptGroup } from '../../attempts/group-card.js';
 
@@ -40,13 +41,15 @@ const Attempts = ({ attempts }: { readonly attempts: readonly BoardRow[] }) => (
   </div>
 );
 
-const Times = ({ row, now }: { readonly row: BoardRow; readonly now: number }) => {
+// `cost`: off on an attempts card, where each attempt shows its own
+const Times = ({ row, now, cost }: { readonly row: BoardRow; readonly now: number; readonly cost: boolean }) => {
   const ran = row.startedAt ? span((row.endedAt ? Date.parse(row.endedAt) : now) - Date.parse(row.startedAt)) : null;
   return (
     <div class="board-times muted">
       <span title={row.createdAt}>created {ago(row.createdAt, now)}</span>
       {ran ? <> · <span>{row.endedAt ? `ran ${ran}` : `running for ${ran}`}</span></> : null}
       {row.harness ? <> · <span>{row.harness}</span></> : null}
+      {cost && hasUsage(row) ? <> · <span class="board-cost" title="what this run's agent turns cost">{costText(row.costUsd, row.unknownTurns)}</span></> : null}
       {' · '}<span title={row.updatedAt}>last activity {ago(row.updatedAt, now)}</span>
     </div>
   );
@@ -76,7 +79,7 @@ export const RunRow = ({ row, projectName, now, queuePlace, onMoveToFront, onSta
         <span>{projectName}</span> · <span>{row.workflowName}</span>
         {row.currentStep ? <> · <span>at {row.currentStep}</span></> : null}
       </div>
-      <Times row={row} now={now} />
+      <Times row={row} now={now} cost={!group} />
       {waiting ? <p class="board-reason" data-quota={row.waitingOn?.harness}>{waiting}</p> : null}
       {row.endReason ? <p class="board-reason">{row.standing === 'Failed' ? 'Failed: ' : `${row.standing}: `}{row.endReason}</p> : null}
       {row.pauseReason && row.standing === 'Paused' ? <p class="board-reason">Paused: {row.pauseReason}</p> : null}

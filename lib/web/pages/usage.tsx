@@ -1,0 +1,113 @@
+import { useMemo, useState } from 'preact/hooks';
+import { api, ApiError, authHeaders } from '../api.js';
+import { useLoad } from '../components/use-load.js';
+import type { PageProps } from '../routes.js';
+import { ErrorNote, Loading, PageHeading } from '../ui/page.js';
+import { costText } from '../ui/usage-text.js';
+import { CostChart } from '../usage/chart.js';
+import { stacked } from '../usage/series.js';
+import type { StackBy, UsageAnswer } from '../usage/shapes.js';
+import { addUsageStyle } from '../usage/style.js';
+import { ChartTable, TokensTable, TopRuns, tokensText } from '../usage/tables.js';
+import { useLiveReload } from '../usage/use-usage.js';
+
+// Usage: what the agents cost per day, stacked by harness or project (uPlot), the runs that cost
+// most, and tokens by harness; it reads GET /api/usage again when a run's cost moves. An unknown
+// cost is said to be unknown, never drawn as $0.
+
+const RANGES = [7, 30, 90] as const;
+
+const localToday = (): string => {
+  const d = new Date();
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+};
+
+const read = (q: string) => api<UsageAnswer>(`usage?${q}`);
+
+const downloadCsv = async (q: string): Promise<void> => {
+  const res = await fetch(`/api/usage.csv?${q}`, { headers: authHeaders() });
+  if (!res.ok) throw new ApiError(res.status, `the CSV could not be made: HTTP ${res.status}`, null);
+  const url = URL.createObjectURL(await res.blob());
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = `usage-${q.replace(/[^\w-]+/g, '-')}.csv`;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+};
+
+interface ControlsProps {
+  readonly days: number;
+  readonly by: StackBy;
+  readonly onDays: (n: number) => void;
+  readonly onBy: (by: StackBy) => void;
+  readonly onCsv: () => void;
+}
+
+const Controls = ({ days, by, onDays, onBy, onCsv }: ControlsProps) => (
+  <form class="usage-controls" onSubmit={(e) => e.preventDefault()}>
+    <div class="field">
+      <label for="usage-days">Days</label>
+      <select id="usage-days" value={days} onChange={(e) => onDays(Number(e.currentTarget.value))}>
+        {RANGES.map((n) => <option key={n} value={n}>Last {n} days</option>)}
+      </select>
+    </div>
+    <fieldset>
+      <legend>Stack by</legend>
+      {(['harness', 'project'] as const).map((k) => (
+        <label key={k}><input type="radio" name="stack" value={k} checked={by === k} onChange={() => onBy(k)} />{k === 'harness' ? 'Harness' : 'Project'}</label>
+      ))}
+    </fieldset>
+    <button type="button" onClick={onCsv}>Download CSV</button>
+  </form>
+);
+
+export const Page = (_: PageProps) => {
+  addUsageStyle();
+  const [days, setDays] = useState<number>(30);
+  const [by, setBy] = useState<StackBy>('harness');
+  const range = useMemo(() => {
+    const to = localToday();
+    return `from=${shift(to, days - 1)}&to=${to}`;
+  }, [days]);
+  const perDay = useLoad(() => read(`${range}&groupBy=day&split=${by}`), [range, by]);
+  const runs = useLoad(() => read(`${range}&groupBy=run&limit=10`), [range]);
+  const harnesses = useLoad(() => read(`${range}&groupBy=harness`), [range]);
+  useLiveReload(() => { void perDay.reload(); void runs.reload(); void harnesses.reload(); });
+  const [csvError, setCsvError] = useState<string | null>(null);
+  const chart = useMemo(() => (perDay.data ? stacked(perDay.data) : null), [perDay.data]);
+  const total = perDay.data?.total;
+  const caption = `Cost per day by ${by}`;
+  return (
+    <section aria-labelledby="page-title">
+      <PageHeading title="Usage" />
+      <Controls days={days} by={by} onDays={setDays} onBy={setBy} onCsv={() => { setCsvError(null); downloadCsv(`${range}&groupBy=day`).catch((e: Error) => setCsvError(e.message)); }} />
+      <ErrorNote error={perDay.error ?? runs.error ?? harnesses.error ?? csvError} />
+      {!total || !chart ? <Loading what="usage" /> : total.turns === 0 ? (
+        <p class="muted usage-empty">No usage recorded in these days. Each agent turn's tokens and cost show here once a run has taken one.</p>
+      ) : (
+        <>
+          <dl class="usage-summary">
+            <div><dt>Cost</dt><dd>{costText(total.costUsd, total.unknownTurns)}</dd></div>
+            <div><dt>Turns</dt><dd>{total.turns}</dd></div>
+            <div><dt>Tokens</dt><dd>{tokensText(total)}</dd></div>
+          </dl>
+          <h2 id="usage-chart-title">{caption}</h2>
+          <CostChart data={chart} label={`${caption}, ${perDay.data!.from} to ${perDay.data!.to}: ${costText(total.costUsd, total.unknownTurns)} in all; ${chart.parts.map((p) => `${p.label} $${p.costs.reduce((a, c) => a + c, 0).toFixed(2)}`).join(', ')}. The table below lists each day.`} />
+          <ChartTable data={chart} caption={caption} />
+          <h2>Top runs</h2>
+          {runs.data ? <TopRuns rows={runs.data.rows} /> : <Loading what="runs" />}
+          <h2>Tokens by harness</h2>
+          {harnesses.data ? <TokensTable rows={harnesses.data.rows} /> : <Loading what="tokens" />}
+        </>
+      )}
+    </section>
+  );
+};
+
+const shift = (day: string, back: number): string => {
+  const d = new Date(`${day}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() - back);
+  return d.toISOString().slice(0, 10);
+};

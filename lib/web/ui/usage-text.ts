@@ -1,0 +1,18 @@
+// How money and tokens read in the app. An unknown cost is said to be unknown, never shown as $0.
+
+export const usd = (n: number): string => (n === 0 || n >= 0.01 ? `$${n.toFixed(2)}` : '<$0.01');
+
+/** "$0.42", "cost unknown", or "$0.42 + 2 turns unknown" */
+export const costText = (costUsd: number, unknownTurns: number): string => {
+  if (unknownTurns === 0) return usd(costUsd);
+  const unknown = `${unknownTurns} turn${unknownTurns === 1 ? '' : 's'} unknown`;
+  return costUsd === 0 ? `cost unknown (${unknown})` : `${usd(costUsd)} + ${unknown}`;
+};
+
+/** 950, 12.3k, 4.1M */
+export const tokenCount = (n: number): string =>
+  n >= 1e6 ? `${(n / 1e6).toFixed(1)}M` : n >= 1e3 ? `${(n / 1e3).toFixed(1)}k` : String(n);
+
+/** true when anything was recorded: a run or step with no turns shows no cost at all */
+export const hasUsage = (u: { readonly costUsd: number; readonly unknownTurns: number; readonly turns?: number }): boolean =>
+  (u.turns ?? 0) > 0 || u.costUsd > 0 || u.unknownTurns > 0;

@@ -1,0 +1,152 @@
+import test from 'ava';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { isLeft } from 'fp-ts/lib/Either.js';
+import { gitRepo } from '../helpers/env.js';
+import { untilEnded, untilEvents } from '../helpers/http-kit.js';
+import type { TestServer } from '../helpers/server.js';
+import { recordUsage, tokens } from '../helpers/usage.js';
+import { closeBrowser, openApp, VIEWPORTS, type AppSession } from './browser.js';
+
+// The Usage page in real Chromium against the real server: runs' usage appended to their
+// journals, drawn by uPlot as cost per day stacked by harness, then by project; the chart's table,
+// the top runs, tokens; a new turn shows without a reload; an empty range says so; the phone in
+// the dark theme. A board card shows its run's cost, and a step heading its step's cost and
+// tokens. axe at both sizes; screenshots in /tmp/shots.
+
+test.after.always(closeBrowser);
+mkdirSync('/tmp/shots', { recursive: true });
+
+const today = () => new Date().toISOString();
+const yesterday = () => new Date(Date.now() - 86_400_000).toISOString();
+
+const newRun = async (s: TestServer, project: string, title: string): Promise<string> => {
+  const r = await s.post('/api/runs', { project, goal: title, title, workflow: 'linear', start: false });
+  if (r.status !== 200) throw new Error(JSON.stringify(r.body));
+  return r.body.runId;
+};
+
+const seed = async (s: TestServer): Promise<{ a: string; b: string; c: string }> => {
+  const other = await s.service.addProject('other', [{ path: gitRepo() }]);
+  if (isLeft(other)) throw new Error('no second project');
+  const a = await newRun(s, s.projectId, 'Costly refactor');
+  const b = await newRun(s, s.projectId, 'Small fix');
+  const c = await newRun(s, other.right.id, 'Other project work');
+  recordUsage(s, a, { at: yesterday(), harness: 'claude', model: 'sonnet', tokens: tokens(12_000, 300, 1_100), cost: { _tag: 'Reported', usd: 2.5 } });
+  recordUsage(s, a, { at: today(), harness: 'codex', model: 'gpt-5', tokens: tokens(5_000, 0, 400), cost: { _tag: 'Priced', usd: 1.25 } });
+  recordUsage(s, b, { at: today(), harness: 'claude', model: 'sonnet', tokens: tokens(800, 0, 90), cost: { _tag: 'Reported', usd: 0.4 } });
+  recordUsage(s, c, { at: today(), harness: 'opencode', tokens: null, cost: { _tag: 'Unknown', why: 'no price for the model' } });
+  recordUsage(s, c, { at: today(), harness: 'opencode', model: 'm', tokens: tokens(100, 0, 10), cost: { _tag: 'Priced', usd: 0.75 } });
+  return { a, b, c };
+};
+
+/** the legend's series labels, in the order uPlot lists them (the x series first, unlabelled) */
+const legend = (app: AppSession) => app.page.locator('.usage-chart .u-legend .u-series .u-label').allInnerTexts();
+
+/** how many pixels of the chart's canvas something was drawn on */
+const inked = (app: AppSession) => app.page.locator('.usage-chart canvas').evaluate((c: HTMLCanvasElement) => {
+  const px = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+  let n = 0;
+  for (let i = 3; i < px.length; i += 4) if (px[i]! > 0) n++;
+  return n;
+});
+
+for (const viewport of VIEWPORTS) {
+  const size = viewport.name.split(' ')[0];
+  test(`the Usage page: cost per day stacked by harness or project, top runs, tokens, live (${viewport.name})`, async (t) => {
+    t.timeout(120_000);
+    // the phone in the dark theme: the chart's axes and legend take the page's colours
+    const app = await openApp(t, { viewport, colorScheme: viewport.width < 600 ? 'dark' : 'light' });
+    const { page, server } = app;
+    const { a, b } = await seed(server);
+    await app.goto('/');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Usage' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Usage' }).waitFor();
+    const summary = page.locator('.usage-summary');
+    await summary.waitFor();
+    t.regex(await summary.innerText(), /\$4\.90 \+ 1 turn unknown/);
+    t.regex(await summary.innerText(), /Turns\s+5/);
+
+    const chart = page.getByRole('img', { name: /Cost per day by harness/ });
+    await chart.locator('canvas').waitFor();
+    t.true(await inked(app) > 500, 'the bars are drawn');
+    t.deepEqual((await legend(app)).slice(1).sort(), ['claude', 'codex', 'opencode']);
+    t.regex((await chart.getAttribute('aria-label'))!, /claude \$2\.90, codex \$1\.25, opencode \$0\.75/);
+
+    await page.getByText('Cost per day by harness, as a table').click();
+    const table = page.getByRole('table', { name: 'Cost per day by harness' });
+    await table.waitFor();
+    t.is(await table.getByRole('row').count(), 31, 'a header row and one row a day');
+
+    const top = page.locator('.usage-runs li');
+    t.deepEqual(await top.locator('a').allInnerTexts(), ['Costly refactor', 'Other project work', 'Small fix']);
+    t.is(await top.first().locator('a').getAttribute('href'), `/runs/${a}`);
+    t.regex(await top.nth(1).innerText(), /\$0\.75 \+ 1 turn unknown/);
+    const tokensTable = page.getByRole('table', { name: 'Tokens by harness' });
+    t.regex(await tokensTable.getByRole('row', { name: /claude/ }).innerText(), /12\.8k\s+300\s+1\.2k\s+2\s+\$2\.90/);
+    await app.axe(t, 'by harness');
+    await page.screenshot({ path: `/tmp/shots/usage-${size}.png`, fullPage: true });
+
+    // the CSV is fetched with the page's credentials and handed over as a file
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
+    const csv = readFileSync((await download.path())!, 'utf8');
+    t.regex(csv, /^key,label,costUsd,unknownTurns,turns,inputTokens,cachedInputTokens,outputTokens\r\n/);
+    t.is(csv.trim().split('\r\n').length, 3, 'a header and the two days with usage');
+
+    await page.getByRole('radio', { name: 'Project' }).check();
+    await page.getByRole('img', { name: /Cost per day by project/ }).locator('canvas').waitFor();
+    t.deepEqual((await legend(app)).slice(1).sort(), ['demo', 'other']);
+    t.true(await inked(app) > 500);
+    await app.axe(t, 'by project');
+    await page.screenshot({ path: `/tmp/shots/usage-project-${size}.png`, fullPage: true });
+
+    // a turn recorded now reaches the page over the push stream, without a reload
+    recordUsage(server, b, { at: today(), harness: 'claude', model: 'sonnet', tokens: tokens(10, 0, 1), cost: { _tag: 'Reported', usd: 10 } });
+    await summary.filter({ hasText: '$14.90 + 1 turn unknown' }).waitFor({ timeout: 15_000 });
+    t.deepEqual((await top.locator('a').allInnerTexts())[0], 'Small fix');
+    app.noErrors(t);
+  });
+}
+
+test('the Usage page with nothing recorded says so (phone)', async (t) => {
+  const app = await openApp(t, { viewport: VIEWPORTS[1]! });
+  await app.goto('/usage');
+  await app.page.getByText('No usage recorded in these days.').waitFor();
+  t.is(await app.page.locator('.usage-chart').count(), 0);
+  await app.axe(t, 'empty');
+  app.noErrors(t);
+});
+
+test("a run's board card shows its cost, and follows a new turn live (phone)", async (t) => {
+  const app = await openApp(t, { viewport: VIEWPORTS[1]! });
+  const { page, server } = app;
+  const runId = await newRun(server, server.projectId, 'Card with a cost');
+  recordUsage(server, runId, { at: today(), harness: 'claude', tokens: tokens(1, 0, 1), cost: { _tag: 'Reported', usd: 0.42 } });
+  await app.goto('/');
+  const cost = page.locator(`.board-row[data-run="${runId}"] .board-cost`);
+  t.is(await cost.innerText(), '$0.42');
+  recordUsage(server, runId, { at: today(), harness: 'codex', tokens: null, cost: { _tag: 'Unknown', why: 'no price' } });
+  await cost.filter({ hasText: '$0.42 + 1 turn unknown' }).waitFor();
+  await app.axe(t, 'board with costs');
+  app.noErrors(t);
+});
+
+test("a run's step heading shows the step's cost and tokens (desktop)", async (t) => {
+  t.timeout(120_000);
+  const app = await openApp(t, { viewport: VIEWPORTS[0]! });
+  const { page, server } = app;
+  const r = await server.post('/api/runs', { project: server.projectId, goal: 'one step', title: 'Priced run', workflow: 'linear' });
+  const runId = r.body.runId as string;
+  const [started] = await untilEvents(server, runId, 'StepStarted');
+  await untilEnded(server, runId);
+  recordUsage(server, runId, { at: today(), stepId: started.data.stepId, harness: 'claude', model: 'sonnet', tokens: tokens(12_000, 300, 1_100), cost: { _tag: 'Reported', usd: 0.42 } });
+  await app.goto(`/runs/${runId}`);
+  const head = page.locator('.step-group[data-step="work"] .step-head');
+  await head.locator('.step-cost').waitFor();
+  // the step's own turn (the stand-in CLI's) may have recorded a few tokens and cents of its own
+  t.regex(await head.locator('.step-cost').innerText(), /^\$0\.4\d · 12\.3k in \/ 1\.1k out$/);
+  // a turn of unknown cost on the same step: said so, live, never folded into a known-looking sum
+  recordUsage(server, runId, { at: today(), stepId: started.data.stepId, harness: 'claude', tokens: null, cost: { _tag: 'Unknown', why: 'no price' } });
+  await head.locator('.step-cost', { hasText: /^\$0\.4\d \+ 1 turn unknown · 12\.3k in \/ 1\.1k out$/ }).waitFor();
+  await page.screenshot({ path: '/tmp/shots/usage-step-head.png' });
+  app.noErrors(t);
+});
