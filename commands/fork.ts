@@ -42,7 +42,7 @@ const refusal = (s: RunState, c: Fork): string | null => {
   const missing = folders.find((f) => !end.snapshots.some((k) => k.folder === f));
   if (folders.length === 0 || missing !== undefined) return `there is no snapshot of ${missing === undefined ? 'the worktree' : `folder ${missing}`} at step ${end.node} (seq ${c.atSeq}), so a fork cannot start there`;
   const next = c.then.node ? findNode(c.then.workflow, c.then.node) : undefined;
-  if (!next) return `step ${end.node} ended with ${end.outcome} and the workflow goes nowhere from there: a fork would have nothing to run`;
+  if (!next || next.kind === 'exit') return `step ${end.node} ended with ${end.outcome} and the workflow goes nowhere from there: a fork would have nothing to run`;
   return null;
 };
 

@@ -1,4 +1,5 @@
 import type { RunEvent } from '../journal/run-events.js';
+import { findNode, type Workflow } from '../lib/workflows/model.js';
 
 // The run's step ends (StepSucceeded, StepFailed) by seq, each with the snapshots of its worktrees:
 // where a fork may start. A step end is due for a snapshot until each folder's is recorded (taken or
@@ -17,6 +18,8 @@ export interface StepEnd {
   readonly node: string;
   readonly outcome: 'success' | 'failure';
   readonly snapshots: readonly StepEndSnapshot[];
+  /** false: the workflow went nowhere after this step, so a fork from it would have nothing to run */
+  readonly goesOn?: boolean;
 }
 
 export interface StepEndsView {
@@ -27,13 +30,17 @@ export interface StepEndsView {
 const withSnapshot = (ends: readonly StepEnd[], at: number, snap: StepEndSnapshot): readonly StepEnd[] =>
   ends.map((x) => (x.at === at ? { ...x, snapshots: [...x.snapshots.filter((k) => k.folder !== snap.folder), snap] } : x));
 
-/** `ended`: whether the event ended the step in flight (the fold accepted it) */
-export const evolveStepEnds = (v: StepEndsView, e: RunEvent & { seq: number }, ended: boolean): StepEndsView => {
+// a step end the run goes on from to another step (not to an exit, not nowhere): a fork can start there
+const goesOn = (v: { readonly node: string | null; readonly workflow: Workflow }): boolean =>
+  v.node !== null && (findNode(v.workflow, v.node)?.kind ?? 'exit') !== 'exit';
+
+/** `ended`: whether the event ended the step in flight (the fold accepted it); `v.node`: where the run goes next */
+export const evolveStepEnds = (v: StepEndsView & { readonly node: string | null; readonly workflow: Workflow }, e: RunEvent & { seq: number }, ended: boolean): StepEndsView => {
   switch (e.type) {
     case 'StepSucceeded':
     case 'StepFailed': {
       if (!ended) return v;
-      const end: StepEnd = { at: e.seq, stepId: e.data.stepId, node: e.data.node, outcome: e.type === 'StepSucceeded' ? 'success' : 'failure', snapshots: [] };
+      const end: StepEnd = { at: e.seq, stepId: e.data.stepId, node: e.data.node, outcome: e.type === 'StepSucceeded' ? 'success' : 'failure', snapshots: [], goesOn: goesOn(v) };
       return { snapshotDue: { stepId: end.stepId, node: end.node, at: end.at }, stepEnds: [...(v.stepEnds ?? []), end] };
     }
     // the engine records every folder in one append, so the first record settles the step end

@@ -62,7 +62,7 @@ test('a step end is due for its snapshots before anything else happens; recordin
   const failedRecord: RunEvent = { type: 'SnapshotFailed', data: { stepId: 's1', node: 'work', at: 7, folder: 'f', reason: 'disk full' } };
   const afterFailure = given(...workEnded, failedRecord);
   t.is(afterFailure.snapshotDue, undefined, 'a failure settles the step end too');
-  t.deepEqual(afterFailure.stepEnds, [{ at: 7, stepId: 's1', node: 'work', outcome: 'success', snapshots: [] }]);
+  t.deepEqual(afterFailure.stepEnds, [{ at: 7, stepId: 's1', node: 'work', outcome: 'success', snapshots: [], goesOn: true }]);
   t.deepEqual(nextEffect(afterFailure, { preparing: false, isLive: () => false, isArmed: () => false }), { _tag: 'Start', node: WF.nodes[2] });
   t.is(given(...workEnded, stepStarted('s2', 'gate', 'gate')).snapshotDue, undefined, 'a journal from before snapshots: the next step started, so that step end is not taken later');
 });
