@@ -1,13 +1,16 @@
 import test from 'ava';
+import { mkdirSync } from 'node:fs';
 import { eventually } from '../helpers/env.js';
 import { closeBrowser, openApp, VIEWPORTS } from './browser.js';
 
 // The Settings page in real Chromium against a real server: General changes stored and listed
 // with their source, refusals shown, harness readiness re-checked; the MCP section's address, the
 // token hidden until asked and copied, Regenerate behind a warning (the old token then refused on
-// /mcp), the endpoint and tool groups switched, and the registration lines.
+// /mcp), the endpoint and tool groups switched, and the registration lines; the pull request watch
+// interval and the ordered fallback harnesses. Screenshots: /tmp/shots/settings-gaps-*.png.
 
 test.after.always(closeBrowser);
+mkdirSync('/tmp/shots', { recursive: true });
 
 const mcpStatus = async (url: string, token: string): Promise<number> =>
   (await fetch(`${url}/mcp`, {
@@ -70,6 +73,58 @@ for (const viewport of VIEWPORTS) {
     await harnesses.getByRole('button', { name: 'Re-check' }).click();
     await harnesses.getByRole('status').filter({ hasText: 'Checked again.' }).waitFor();
     t.is(await harnesses.getByRole('listitem').count(), 3);
+    await app.axe(t, 'after the changes');
+    app.noErrors(t);
+  });
+
+  test(`General: pull request watch interval and fallback harnesses, in order, stored and shown again (${viewport.name})`, async (t) => {
+    const app = await openApp(t, { viewport });
+    const { page, server } = app;
+    await app.goto('/settings');
+    const general = page.getByRole('region', { name: 'General' });
+    const watch = general.getByLabel('Seconds between reads of a watched pull request');
+    t.is(await watch.inputValue(), '60', 'the default is shown');
+    await general.getByText('None.').waitFor();
+
+    await watch.fill('120');
+    await general.getByRole('button', { name: 'Save watch interval' }).click();
+    await general.getByRole('status').filter({ hasText: 'Pull request watch interval set to 120 seconds.' }).waitFor();
+
+    const add = general.getByLabel('Add a fallback');
+    await add.selectOption('opencode');
+    await add.selectOption('codex');
+    await add.selectOption('claude');
+    const fallbacks = general.getByRole('list', { name: 'Fallback harnesses, in order' });
+    t.deepEqual(await fallbacks.locator('li .grow').allTextContents(), ['1. opencode', '2. codex', '3. claude']);
+    t.is(await add.count(), 0, 'with every harness listed there is nothing left to add');
+    await general.getByRole('button', { name: 'Move codex up' }).click();
+    await general.getByRole('button', { name: 'Remove fallback claude' }).click();
+    t.deepEqual(await fallbacks.locator('li .grow').allTextContents(), ['1. codex', '2. opencode']);
+    await app.axe(t, 'fallback harnesses being edited');
+    await general.getByRole('button', { name: 'Save fallback harnesses' }).click();
+    await general.getByRole('status').filter({ hasText: 'Fallback harnesses set to codex, opencode.' }).waitFor();
+
+    t.like((await server.get('/api/settings')).body, { prWatchIntervalSeconds: 120, fallbackHarnesses: ['codex', 'opencode'] });
+    const changes = page.getByRole('list', { name: 'Recent changes, newest first' });
+    await changes.locator('li').nth(1).waitFor();
+    t.deepEqual(await changes.locator('li .grow').allTextContents(), ['Fallback harnesses on quota: codex, opencode', 'Pull request watch interval: 120 s']);
+    await page.screenshot({ path: `/tmp/shots/settings-gaps-${viewport.width}.png`, fullPage: true });
+    await general.screenshot({ path: `/tmp/shots/settings-gaps-general-${viewport.width}.png` });
+
+    // what is saved is what the page shows when opened again
+    await page.reload();
+    const reopened = page.getByRole('region', { name: 'General' });
+    const shown = reopened.getByRole('list', { name: 'Fallback harnesses, in order' });
+    await shown.locator('li').nth(1).waitFor();
+    t.deepEqual(await shown.locator('li .grow').allTextContents(), ['1. codex', '2. opencode']);
+    t.is(await reopened.getByLabel('Seconds between reads of a watched pull request').inputValue(), '120');
+
+    // an empty list is a choice too: the run waits for the window
+    await reopened.getByRole('button', { name: 'Remove fallback codex' }).click();
+    await reopened.getByRole('button', { name: 'Remove fallback opencode' }).click();
+    await reopened.getByRole('button', { name: 'Save fallback harnesses' }).click();
+    await reopened.getByRole('status').filter({ hasText: 'No fallback harnesses: a run out of quota waits.' }).waitFor();
+    t.deepEqual((await server.get('/api/settings')).body.fallbackHarnesses, []);
     await app.axe(t, 'after the changes');
     app.noErrors(t);
   });

@@ -14,6 +14,9 @@ export interface SettingsView {
   readonly defaultHarness: string | null;
   readonly codeHost: { readonly graphqlUrl: string; readonly webHost: string; readonly token: string | null };
   readonly notifyCommand: { readonly argv: readonly string[]; readonly kinds: readonly string[] } | null;
+  readonly prWatchIntervalSeconds: number;
+  /** absent in settings folded before quota windows: none */
+  readonly fallbackHarnesses?: readonly string[];
 }
 
 export interface McpView {

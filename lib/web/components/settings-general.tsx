@@ -1,21 +1,11 @@
-import { ErrorNote } from '../ui/page.js';
 import { changeSetting, DEFAULT_RUN_CAP, type SettingsView } from './settings-api.js';
+import { HARNESSES, num, Outcome, str } from './settings-parts.js';
+import { FallbackHarnesses, PullRequestWatch } from './settings-runs.js';
 import { useSave } from './use-save.js';
 
-// Settings > General: run cap, watchdog, default harness, code host (address and token). Each
+// Settings > General: run cap, watchdog, default harness, code host (address and token), pull
+// request watch and fallback harnesses (settings-runs.tsx). Each
 // form sends one change; the server checks ranges and URLs and its refusal is shown as it is.
-
-const HARNESSES = ['claude', 'codex', 'opencode'] as const;
-
-const Outcome = ({ error, done }: { readonly error: Error | null; readonly done: string }) => (
-  <>
-    <ErrorNote error={error} />
-    <p class="note" role="status">{done}</p>
-  </>
-);
-
-const num = (form: EventTarget | null, name: string): number => Number(new FormData(form as HTMLFormElement).get(name));
-const str = (form: EventTarget | null, name: string): string => String(new FormData(form as HTMLFormElement).get(name) ?? '').trim();
 
 const RunCap = ({ s, onChanged }: { readonly s: SettingsView; readonly onChanged: () => void }) => {
   const save = useSave(onChanged);
@@ -111,5 +101,7 @@ export const GeneralSettings = ({ s, onChanged }: { readonly s: SettingsView; re
     <Watchdog s={s} onChanged={onChanged} />
     <DefaultHarness s={s} onChanged={onChanged} />
     <CodeHost s={s} onChanged={onChanged} />
+    <PullRequestWatch s={s} onChanged={onChanged} />
+    <FallbackHarnesses s={s} onChanged={onChanged} />
   </>
 );
