@@ -1,11 +1,13 @@
 // The bundled skills themselves: valid Agent Skills front matter for all three CLIs, a version
 // that matches skill.json, a recorded hash for that version (editing a skill without raising its
-// version and recording it fails here), and the topics the svc skill must teach.
+// version and recording it fails here), the topics the svc skill must teach, and a reference that
+// names every MCP tool svc offers with its arguments (a tool added without it fails here).
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bundledSkills, filesFor, hashFiles } from '../../lib/skills/bundle.js';
 import { claimedVersion } from '../../lib/skills/installed.js';
+import { TOOLS } from '../../lib/mcp/registry.js';
 
 const frontMatter = (text: string): Record<string, string> => {
   const m = /^---\n([\s\S]*?)\n---\n/.exec(text);
@@ -42,4 +44,19 @@ test('the svc skill teaches waiting, positions and Stale, reasons, questions, re
   t.true(readFileSync(join(skill.dir, 'claude', 'setup.md'), 'utf8').includes('claude mcp add'));
   t.true(readFileSync(join(skill.dir, 'codex', 'setup.md'), 'utf8').includes('codex mcp add'));
   t.true(readFileSync(join(skill.dir, 'opencode', 'setup.md'), 'utf8').includes('opencode mcp add'));
+});
+
+// `reason` is said once above the table, for every tool; an argument a tool refuses is not taught
+const taught = (name: string, schema: { readonly description?: string }): boolean => name !== 'reason' && !schema.description?.startsWith('Not supported');
+
+test('the svc skill\'s reference has a row for every MCP tool, naming each argument the tool takes', (t) => {
+  const skill = bundledSkills().find((s) => s.name === 'svc-mcp')!;
+  const rows = readFileSync(join(skill.dir, 'common', 'reference.md'), 'utf8').split('\n').filter((l) => l.startsWith('| `'));
+  for (const tool of TOOLS) {
+    const row = rows.find((r) => r.split(' | ')[0]!.includes(`\`${tool.name}\``));
+    if (!row) { t.fail(`reference.md has no row for ${tool.name}`); continue; }
+    const args = row.split(' | ')[1]!;
+    const props = Object.entries((tool.inputSchema['properties'] ?? {}) as Record<string, { description?: string }>);
+    for (const [name, schema] of props.filter(([n, s]) => taught(n, s))) t.true(args.includes(`\`${name}`), `${tool.name}'s row names ${name}`);
+  }
 });
