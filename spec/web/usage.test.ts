@@ -42,6 +42,19 @@ const seed = async (s: TestServer): Promise<{ a: string; b: string; c: string }>
 /** the legend's series labels, in the order uPlot lists them (the x series first, unlabelled) */
 const legend = (app: AppSession) => app.page.locator('.usage-chart .u-legend .u-series .u-label').allInnerTexts();
 
+// The chart is made anew after its data arrives (a new grouping is a new fetch): wait until its
+// legend names `series` series (the time axis besides) and its canvas is drawn on, then read it.
+const drawn = async (app: AppSession, series: number): Promise<string[]> => {
+  await app.page.waitForFunction((n) => {
+    const c = document.querySelector<HTMLCanvasElement>('.usage-chart canvas');
+    const px = c?.getContext('2d')?.getImageData(0, 0, c.width, c.height).data;
+    let ink = 0;
+    for (let i = 3; px && i < px.length; i += 4) if (px[i]! > 0) ink++;
+    return document.querySelectorAll('.usage-chart .u-legend .u-series').length === n + 1 && ink > 500;
+  }, series);
+  return legend(app);
+};
+
 /** how many pixels of the chart's canvas something was drawn on */
 const inked = (app: AppSession) => app.page.locator('.usage-chart canvas').evaluate((c: HTMLCanvasElement) => {
   const px = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
@@ -68,8 +81,8 @@ for (const viewport of VIEWPORTS) {
 
     const chart = page.getByRole('img', { name: /Cost per day by harness/ });
     await chart.locator('canvas').waitFor();
+    t.deepEqual((await drawn(app, 3)).slice(1).sort(), ['claude', 'codex', 'opencode']);
     t.true(await inked(app) > 500, 'the bars are drawn');
-    t.deepEqual((await legend(app)).slice(1).sort(), ['claude', 'codex', 'opencode']);
     t.regex((await chart.getAttribute('aria-label'))!, /claude \$2\.90, codex \$1\.25, opencode \$0\.75/);
 
     await page.getByText('Cost per day by harness, as a table').click();
@@ -94,7 +107,7 @@ for (const viewport of VIEWPORTS) {
 
     await page.getByRole('radio', { name: 'Project' }).check();
     await page.getByRole('img', { name: /Cost per day by project/ }).locator('canvas').waitFor();
-    t.deepEqual((await legend(app)).slice(1).sort(), ['demo', 'other']);
+    t.deepEqual((await drawn(app, 2)).slice(1).sort(), ['demo', 'other']);
     t.true(await inked(app) > 500);
     await app.axe(t, 'by project');
     await page.screenshot({ path: `/tmp/shots/usage-project-${size}.png`, fullPage: true });
