@@ -66,6 +66,13 @@ export interface UsageView {
 
 const costOf = (knownUsd: number, unknownTurns: number, turns: number): number | null => (turns > 0 && unknownTurns === turns ? null : knownUsd);
 
+/** A run's cost as the board and Compare show it: null until a turn is recorded, or when every recorded turn's cost is unknown. */
+export const recordedCostUsd = (s: { readonly usage?: RunUsage }): number | null => {
+  const u = s.usage;
+  const turns = u ? u.steps.reduce((n, st) => n + st.turns, 0) : 0;
+  return u && turns > 0 ? costOf(u.knownUsd, u.unknownTurns, turns) : null;
+};
+
 export const usageOfRun = (s: { readonly usage?: RunUsage }): UsageView => {
   const u = s.usage ?? NO_USAGE;
   const turns = u.steps.reduce((n, st) => n + st.turns, 0);

@@ -2,7 +2,7 @@ import { left, right } from 'fp-ts/lib/Either.js';
 import { invalid, notFound, type Outcome } from '../../commands/refusal.js';
 import type { Attempt } from '../../journal/run-events.js';
 import type { RunState } from '../../projections/run-state.js';
-import { usageOfRun } from '../../projections/run-usage.js';
+import { recordedCostUsd } from '../../projections/run-usage.js';
 import { compareFolder, type FolderComparison } from '../git/compare-diff.js';
 import type { RunCheckout } from '../git/types.js';
 import type { Standing } from '../service-api.js';
@@ -40,13 +40,6 @@ export interface Comparison {
   readonly notes: readonly string[];
 }
 
-// What the run's turns cost, as its detail says it; null until a turn is recorded, or when every
-// recorded turn's cost is unknown.
-const costOf = (s: RunState): number | null => {
-  const u = usageOfRun(s);
-  return u.steps.length === 0 ? null : u.total.costUsd;
-};
-
 const compared = (core: ServiceCore, s: RunState): ComparedRun => {
   const detail = detailOf(core, s);
   const endedAt = s.lifecycle === 'ended' ? s.endedAt ?? null : null;
@@ -55,7 +48,7 @@ const compared = (core: ServiceCore, s: RunState): ComparedRun => {
     harness: s.lastHarness ?? s.harnessOverride ?? s.harness ?? s.workflow.stepDefaults.harness ?? null, model: s.harnessOverride ? null : s.model ?? null,
     startedAt: s.startedAt ?? null, endedAt,
     durationMs: s.startedAt && endedAt ? Date.parse(endedAt) - Date.parse(s.startedAt) : null,
-    costUsd: costOf(s), archived: s.archived, attempt: s.attempt ?? null, kept: s.kept !== undefined,
+    costUsd: recordedCostUsd(s), archived: s.archived, attempt: s.attempt ?? null, kept: s.kept !== undefined,
   };
 };
 

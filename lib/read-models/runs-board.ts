@@ -1,6 +1,7 @@
 import { isAllowed } from '../../commands/control.js';
 import type { Attempt } from '../../journal/run-events.js';
 import type { RunState } from '../../projections/run-state.js';
+import { recordedCostUsd } from '../../projections/run-usage.js';
 import { positionToken, quotaWaitingOn } from '../../projections/run-views.js';
 import type { QuotaWaitingOn } from '../service-api.js';
 import type { HarnessName } from '../workflows/model.js';
@@ -43,15 +44,6 @@ export type BoardRow = ReturnType<typeof listedRun> & {
   readonly waiting?: string;
 };
 
-// What the run's agent turns cost (projections/run-usage.ts), read as its detail reads it: unknown
-// when every turn's cost is unknown; null: nothing recorded yet.
-const runCostUsd = (s: RunState): number | null => {
-  const u = s.usage;
-  if (!u) return null;
-  const turns = u.steps.reduce((n, st) => n + st.turns, 0);
-  return turns > 0 && u.unknownTurns === turns ? null : u.knownUsd;
-};
-
 const extra = (s: RunState) => ({
   archived: s.archived, resolved: s.resolved, queuePriority: s.queuePriority, position: positionToken(s),
   // only a queued run can move (decideMoveToFront); decide is asked only then, as it is not free
@@ -64,7 +56,7 @@ const extra = (s: RunState) => ({
   ...(s.continues ? { chain: s.continues.root } : {}),
   ...waitingOn(s),
   ...cost(s),
-  ...(s.attempt ? { attempt: { ...s.attempt, kept: s.kept !== undefined, costUsd: runCostUsd(s) } } : {}),
+  ...(s.attempt ? { attempt: { ...s.attempt, kept: s.kept !== undefined, costUsd: recordedCostUsd(s) } } : {}),
   ...(s.paused && s.pauseReason ? { pauseReason: s.pauseReason } : {}),
   ...(s.forkedFrom ? { forkOf: { run: s.forkedFrom.run, step: s.forkedFrom.step, at: s.forkedFrom.at } } : {}),
 });

@@ -1,14 +1,15 @@
 import type { BoardRow } from '../data/runs-index.js';
 import { StandingBadge } from '../ui/badge.js';
 import { Link } from '../ui/link.js';
+import { usd } from '../ui/usage-text.js';
 
 // The attempts of one goal on the board's card: each one's agent, where it stands and what it cost,
 // a link to each, and Compare (the first two; the Compare page switches either side to any other).
 
 const enc = encodeURIComponent;
 
-export const costText = (usd: number | null | undefined): string =>
-  typeof usd === 'number' ? `$${usd.toFixed(usd !== 0 && Math.abs(usd) < 0.1 ? 4 : 2)}` : 'cost not recorded';
+/** an attempt's cost in the app's money text (lib/web/ui/usage-text.ts), or that none is recorded */
+export const attemptCost = (costUsd: number | null | undefined): string => (typeof costUsd === 'number' ? usd(costUsd) : 'cost not recorded');
 
 export const compareHref = (a: string, b: string): string => `/compare?a=${enc(a)}&b=${enc(b)}`;
 
@@ -23,7 +24,7 @@ export const AttemptGroup = ({ attempts }: { readonly attempts: readonly BoardRo
           <li key={a.runId} data-attempt={a.runId}>
             <Link href={`/runs/${enc(a.runId)}`} title={a.runId}>{a.harness ?? 'agent'}{a.archived ? ' (archived)' : ''}</Link>
             {' '}<StandingBadge standing={a.standing} />
-            {' '}<span class="muted">{costText(a.attempt?.costUsd)}</span>
+            {' '}<span class="muted">{attemptCost(a.attempt?.costUsd)}</span>
             {a.attempt?.kept ? <> <span class="chip">Kept</span></> : null}
           </li>
         ))}

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { Comparison, ComparedRun } from '../../read-models/compare.js';
 import { api } from '../api.js';
-import { costText } from '../attempts/group-card.js';
+import { attemptCost } from '../attempts/group-card.js';
 import { FileDiff } from '../attempts/file-diff.js';
 import { KeepButton } from '../attempts/keep-button.js';
 import { RunPicker } from '../attempts/run-picker.js';
@@ -32,7 +32,7 @@ const Side = ({ run, name, keep, onKept }: { readonly run: ComparedRun; readonly
       <dt>Standing</dt><dd><StandingBadge standing={run.standing} />{run.archived ? ' archived' : ''}{run.kept ? ' · kept' : ''}</dd>
       {run.outcome ? <><dt>Outcome</dt><dd class="compare-outcome">{run.outcome}</dd></> : null}
       <dt>Duration</dt><dd>{run.durationMs !== null ? span(run.durationMs) : run.startedAt ? 'still going' : 'not started'}</dd>
-      <dt>Cost</dt><dd>{costText(run.costUsd)}</dd>
+      <dt>Cost</dt><dd>{attemptCost(run.costUsd)}</dd>
     </dl>
     {keep ? <KeepButton runId={run.runId} label={`${name} (${run.harness ?? run.runId})`} onKept={onKept} /> : null}
   </section>
