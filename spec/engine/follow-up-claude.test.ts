@@ -4,10 +4,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { worktreeDir } from '../../lib/git/worktrees.js';
-import { startModelServer } from '../fixtures/model-server/server.js';
 import { callMcp, runShell, say, writeFile } from '../fixtures/model-server/script.js';
-import { pointCliAt, REAL, realCliEnv } from '../helpers/real-run.js';
-import { testServer } from '../helpers/server.js';
+import { REAL, realCliServer } from '../helpers/real-run.js';
 import { control, detail, history, untilStanding } from '../helpers/steer.js';
 
 // A follow-up on the real claude CLI against the scripted model server: the first run writes a
@@ -19,13 +17,7 @@ const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd,
 
 test('a follow-up of a succeeded claude run resumes its session on the same branch and worktree', async (t) => {
   t.timeout(300_000);
-  const cli = realCliEnv('claude');
-  // pointed at the model server before the service starts, so its harness check finds claude ready
-  const model = await startModelServer([]);
-  t.teardown(() => model.close());
-  pointCliAt('claude', cli, model.url);
-  const s = await testServer({ workflows: { real: REAL } });
-  t.teardown(() => s.close());
+  const { s, model } = await realCliServer(t, 'claude', { real: REAL });
   const first = (await s.post('/api/runs', { project: s.projectId, goal: 'Write first.txt.', workflow: 'real', harness: 'claude', start: false })).body.runId as string;
   const dir = worktreeDir(s.home, first, basename(s.repo));
   model.push(

@@ -5,26 +5,14 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { worktreeDir } from '../../lib/git/worktrees.js';
-import { startModelServer } from '../fixtures/model-server/server.js';
 import { callMcp, say, writeFile } from '../fixtures/model-server/script.js';
-import { pointCliAt, realCliEnv } from '../helpers/real-run.js';
-import { testServer } from '../helpers/server.js';
+import { realCliServer, TWO_STEPS } from '../helpers/real-run.js';
 import { control, detail, history, untilStanding } from '../helpers/steer.js';
 
 // A fork on the real claude CLI against the scripted model server: a two-step run leaves a file
 // uncommitted after step one; a fork from step one's end runs step two in a worktree restored from
 // that step end's snapshot, resuming step one's claude session with --fork-session, so the model's
 // first request of the fork holds the earlier turns while the source's session file stays as it was.
-
-const TWO = `digraph two {
-  start [kind=start]
-  one   [kind=agent, prompt="Step one: {{goal}}"]
-  two   [kind=agent, prompt="Step two: finish the work."]
-  done  [kind=exit]
-  start -> one
-  one -> two [condition="outcome=success"]
-  two -> done [condition="outcome=success"]
-}`;
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
 const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
@@ -44,12 +32,7 @@ const sessionFile = (id: string, dir = process.env['HOME']!): string | undefined
 
 test('a fork from step one\'s end runs step two on the restored files, resuming step one\'s claude session forked', async (t) => {
   t.timeout(400_000);
-  const cli = realCliEnv('claude');
-  const model = await startModelServer([]);
-  t.teardown(() => model.close());
-  pointCliAt('claude', cli, model.url);
-  const s = await testServer({ workflows: { two: TWO } });
-  t.teardown(() => s.close());
+  const { s, model } = await realCliServer(t, 'claude', { two: TWO_STEPS });
   const source = (await s.post('/api/runs', { project: s.projectId, goal: 'Write a.txt.', workflow: 'two', harness: 'claude', start: false })).body.runId as string;
   const dir = worktreeDir(s.home, source, basename(s.repo));
   model.push(

@@ -5,25 +5,13 @@ import { promisify } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { worktreeDir } from '../../lib/git/worktrees.js';
-import { startModelServer } from '../fixtures/model-server/server.js';
 import { callMcp, say, writeFile } from '../fixtures/model-server/script.js';
-import { pointCliAt, realCliEnv } from '../helpers/real-run.js';
-import { testServer } from '../helpers/server.js';
+import { realCliServer, TWO_STEPS } from '../helpers/real-run.js';
 import { control, history, untilStanding } from '../helpers/steer.js';
 
 // A fork on the real opencode CLI against the scripted model server: the fork's first turn is
 // `opencode run --session <step one's session> --fork`, so the model's first request of the fork
 // holds step one's turns, while step one's session (as `opencode export` gives it) stays as it was.
-
-const TWO = `digraph two {
-  start [kind=start]
-  one   [kind=agent, prompt="Step one: {{goal}}"]
-  two   [kind=agent, prompt="Step two: finish the work."]
-  done  [kind=exit]
-  start -> one
-  one -> two [condition="outcome=success"]
-  two -> done [condition="outcome=success"]
-}`;
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
 
@@ -36,12 +24,7 @@ const exported = async (cwd: string, session: string): Promise<unknown> => {
 
 test('a fork from step one\'s end on opencode forks step one\'s session; the source\'s session is unchanged', async (t) => {
   t.timeout(400_000);
-  const cli = realCliEnv('opencode');
-  const model = await startModelServer([]);
-  t.teardown(() => model.close());
-  pointCliAt('opencode', cli, model.url);
-  const s = await testServer({ workflows: { two: TWO } });
-  t.teardown(() => s.close());
+  const { s, model } = await realCliServer(t, 'opencode', { two: TWO_STEPS });
   const source = (await s.post('/api/runs', { project: s.projectId, goal: 'Write a.txt.', workflow: 'two', harness: 'opencode', start: false })).body.runId as string;
   const dir = worktreeDir(s.home, source, basename(s.repo));
   model.push(

@@ -4,10 +4,8 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { worktreeDir } from '../../lib/git/worktrees.js';
-import { startModelServer } from '../fixtures/model-server/server.js';
 import { callMcp, runShell, say, writeFile } from '../fixtures/model-server/script.js';
-import { pointCliAt, REAL, realCliEnv } from '../helpers/real-run.js';
-import { testServer } from '../helpers/server.js';
+import { REAL, realCliServer } from '../helpers/real-run.js';
 import { control, history, untilStanding } from '../helpers/steer.js';
 
 // Update from base with a real conflict, handed to the real claude CLI against the scripted model
@@ -22,12 +20,7 @@ const commitAll = (cwd: string, message: string) => {
 
 test('a conflict updating from base is aborted cleanly and handed to the agent, which merges it itself', async (t) => {
   t.timeout(300_000);
-  const cli = realCliEnv('claude');
-  const model = await startModelServer([]);
-  t.teardown(() => model.close());
-  pointCliAt('claude', cli, model.url);
-  const s = await testServer({ workflows: { real: REAL } });
-  t.teardown(() => s.close());
+  const { s, model } = await realCliServer(t, 'claude', { real: REAL });
   const runId = (await s.post('/api/runs', { project: s.projectId, goal: 'Write clash.txt.', workflow: 'real', harness: 'claude', start: false })).body.runId as string;
   const dir = worktreeDir(s.home, runId, basename(s.repo));
   model.push(writeFile(join(dir, 'clash.txt'), 'the run\n', 'Writing.'), callMcp('report_outcome', { outcome: 'success', summary: 'written' }), say('DONE'));

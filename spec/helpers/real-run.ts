@@ -23,6 +23,17 @@ export const REAL = `digraph real {
   work -> done [condition="outcome=success"]
 }`;
 
+/** two agent steps in a row: where a step end inside a run matters (forks, budgets) */
+export const TWO_STEPS = `digraph two {
+  start [kind=start]
+  one   [kind=agent, prompt="Step one: {{goal}}"]
+  two   [kind=agent, prompt="Step two: finish the work."]
+  done  [kind=exit]
+  start -> one
+  one -> two [condition="outcome=success"]
+  two -> done [condition="outcome=success"]
+}`;
+
 export interface CliDirs { readonly root: string; readonly env: NodeJS.ProcessEnv }
 
 /** Temp XDG/CODEX homes for the CLI, the real adapters (not the scripted stand-in), its binary. */
@@ -45,6 +56,20 @@ export const pointCliAt = (harness: HarnessName, cli: CliDirs, url: string): voi
   if (harness === 'claude') Object.assign(process.env, { ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: 'sk-test' });
   if (harness === 'codex') (process.env['OPENAI_API_KEY'] = 'sk-test', writeCodexConfig(sandbox, url));
   if (harness === 'opencode') (Object.assign(process.env, opencodeTestEnv), writeOpencodeConfig(sandbox, url));
+};
+
+/**
+ * The real CLI pointed at an empty scripted model server before the service starts (so its
+ * harness check finds the CLI ready), and a service with these workflows; tests push the turns.
+ */
+export const realCliServer = async (t: ExecutionContext, harness: HarnessName, workflows: Record<string, string>) => {
+  const cli = realCliEnv(harness);
+  const model = await startModelServer([]);
+  t.teardown(() => model.close());
+  pointCliAt(harness, cli, model.url);
+  const s = await testServer({ workflows });
+  t.teardown(() => s.close());
+  return { s, model };
 };
 
 export const realRun = async (t: ExecutionContext, harness: HarnessName, pointAt: (modelUrl: string) => void): Promise<void> => {

@@ -1,10 +1,8 @@
 import '../helpers/env.js';
 import test, { type ExecutionContext } from 'ava';
-import { startModelServer } from '../fixtures/model-server/server.js';
 import { say, sayCostly, type ModelTurn } from '../fixtures/model-server/script.js';
 import { freshClaudeCost, near } from '../harness/claude-price.js';
-import { pointCliAt, REAL, realCliEnv } from '../helpers/real-run.js';
-import { testServer } from '../helpers/server.js';
+import { REAL, realCliServer } from '../helpers/real-run.js';
 import { control, detail, history, startRun, untilStanding } from '../helpers/steer.js';
 
 // Usage and budgets on the real claude CLI against the scripted model server: each turn records
@@ -28,15 +26,7 @@ const costly = (text: string, inputTokens: number, cachedInputTokens = 0): Model
 const usageOf = async (s: Parameters<typeof history>[0], runId: string) =>
   (await history(s, runId)).filter((e) => e.type === 'UsageRecorded').map((e) => e.data);
 
-const server = async (t: ExecutionContext) => {
-  const cli = realCliEnv('claude');
-  const model = await startModelServer([]);
-  t.teardown(() => model.close());
-  pointCliAt('claude', cli, model.url);
-  const s = await testServer({ workflows: { two: TWO, real: REAL } });
-  t.teardown(() => s.close());
-  return { s, model };
-};
+const server = (t: ExecutionContext) => realCliServer(t, 'claude', { two: TWO, real: REAL });
 
 test.serial('a run budget pauses a two-step run after step 1 reached it; Resume with a raise goes on to the end', async (t) => {
   t.timeout(300_000);
