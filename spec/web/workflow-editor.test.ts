@@ -1,6 +1,7 @@
 import test from 'ava';
 import type { Dialog, Page } from 'playwright-core';
 import { closeBrowser, DESKTOP, openApp, PHONE, VIEWPORTS } from './browser.js';
+import { setCodeText } from './code-text.js';
 
 // The workflow editor as an author meets it in real Chromium against a real server: a code editor
 // fetched only when editing starts, with line numbers, the server's diagnostics marked at their
@@ -42,7 +43,7 @@ for (const viewport of VIEWPORTS) {
       await editor.getByLabel('Workflow text').waitFor();
       t.true(fetched.some((p) => /\/chunks\/code-editor-.*\.js$/.test(p)), 'fetched when editing starts');
       await editor.getByLabel('Name').fill('mine');
-      await editor.getByLabel('Workflow text').fill(MISSPELT);
+      await setCodeText(editor.getByLabel('Workflow text'), MISSPELT);
       await editor.locator('#wf-check').filter({ hasText: 'Loads: 0 errors, 2 warnings.' }).waitFor();
 
       t.deepEqual(await editor.locator('.cm-lineNumbers .cm-gutterElement:not([style*="visibility: hidden"])').allTextContents(), ['1', '2', '3', '4', '5', '6', '7', '8']);

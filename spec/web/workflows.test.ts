@@ -1,5 +1,6 @@
 import test from 'ava';
 import { closeBrowser, openApp, VIEWPORTS } from './browser.js';
+import { setCodeText } from './code-text.js';
 
 // The Workflows page in real Chromium against a real server: the list by origin, a workflow's text
 // with prompts inlined and its diagnostics pinned to node, attribute and line, and a custom
@@ -55,7 +56,7 @@ for (const viewport of VIEWPORTS) {
     await page.getByRole('button', { name: 'Write a new workflow' }).click();
     const editor = page.getByRole('form', { name: 'New workflow' });
     await editor.getByLabel('Name').fill('mine');
-    await editor.getByLabel('Workflow text').fill(BROKEN);
+    await setCodeText(editor.getByLabel('Workflow text'), BROKEN);
     const status = editor.locator('#wf-check');
     await status.filter({ hasText: 'Does not load: 1 error, 0 warnings.' }).waitFor();
     const problem = editor.getByRole('list', { name: 'Problems in the text' }).locator('li[data-node="w"][data-attribute="persona"]');
@@ -66,7 +67,7 @@ for (const viewport of VIEWPORTS) {
     t.is(await page.evaluate(() => document.getSelection()?.toString()), '  w [kind=agent, persona=nobody, prompt="{{goal}}"]');
     t.true(await page.evaluate(() => document.activeElement?.classList.contains('cm-content')), 'the caret is in the editor');
     t.is((await server.get(`/api/workflows/mine?project=${server.projectId}`)).status, 404, 'checking saves nothing');
-    await editor.getByLabel('Workflow text').fill(BROKEN.replace('persona=nobody, ', ''));
+    await setCodeText(editor.getByLabel('Workflow text'), BROKEN.replace('persona=nobody, ', ''));
     await status.filter({ hasText: 'Loads, no problems.' }).waitFor();
     await editor.getByRole('button', { name: 'Save' }).click();
     await page.waitForURL((u) => u.pathname === '/workflows/mine');
@@ -76,8 +77,8 @@ for (const viewport of VIEWPORTS) {
 
     // saved even with an error, so work is not lost; the error is then pinned in the source view
     await page.getByRole('button', { name: 'Edit' }).click();
-    await page.getByRole('form', { name: 'Edit mine' }).getByLabel('Workflow text').fill(BROKEN);
-    await page.locator('#wf-check').filter({ hasText: 'Does not load' }).waitFor();
+    await setCodeText(page.getByRole('form', { name: 'Edit mine' }).getByLabel('Workflow text'), BROKEN);
+    await page.locator('#wf-check').filter({ hasText: 'Does not load: 1 error, 0 warnings.' }).waitFor();
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved. Does not load: 1 error, 0 warnings.' }).waitFor();
     const pinned = page.getByRole('region', { name: 'Source, prompts inlined' }).locator('li.pinned');
@@ -102,7 +103,7 @@ test('a refused save (not DOT) shows the detail and keeps the text', async (t) =
   await app.goto('/workflows/linear');
   await page.getByRole('button', { name: 'Customize' }).click();
   const editor = page.getByRole('form', { name: 'Edit linear' });
-  await editor.getByLabel('Workflow text').fill('this is not a graph');
+  await setCodeText(editor.getByLabel('Workflow text'), 'this is not a graph');
   await editor.locator('#wf-check').filter({ hasText: 'Does not load' }).waitFor();
   await editor.getByRole('button', { name: 'Save' }).click();
   t.regex(await editor.getByRole('alert').textContent() ?? '', /not a DOT file/);
