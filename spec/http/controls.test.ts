@@ -33,7 +33,7 @@ const running = async (s: TestServer, goal: string): Promise<string> => {
 
 test('Pause then Resume: each is Applied with the current view, and the run goes on to succeed', async (t) => {
   const { s } = t.context;
-  const runId = await running(s, 'work a while [sleepfresh:4000]');
+  const runId = await running(s, 'work a while [sleepfresh:20000]');
   const paused = await control(s, runId, 'Pause');
   t.is(paused.status, 200, JSON.stringify(paused.body));
   t.is(paused.body.outcome, 'Applied');
