@@ -4,7 +4,9 @@ import type { TurnFailure } from './adapter.js';
 
 const QUOTA = [
   /usage limit/i,
-  /you'?ve hit your (usage )?limit/i,
+  /you['’]?ve hit your (usage )?limit/i, // codex writes a typographic apostrophe
+  // a 429 told only by its reason phrase: codex's "exceeded retry limit, last status: 429 Too Many Requests"
+  /too many requests/i,
   /quota (exceeded|exhausted)/i,
   /insufficient_quota/i,
   /rate[_ ]limit/i,

@@ -8,11 +8,13 @@ import { codexTurnResult, readCodexEvent, type CodexState } from './codex-events
 import { askCli, binFor, lastLines, processResult, RUN_TOKEN_ENV, turnEnv, versionOf, parseJsonLine, type HarnessConfig } from './common.js';
 import { runCli, type CliExit } from './process.js';
 import { withQuota } from './quota.js';
+import { localZoneOf } from './quota-clock.js';
 
-// A quota failure carries codex's own words ("… try again at 3:05 PM") and the reset they name.
-const finish = (exit: CliExit, state: CodexState, input: TurnInput): TurnResult => {
+// A quota failure carries codex's own words ("… try again at 3:05 PM") and the reset they name,
+// read in the zone codex wrote them in: its local time (TZ of the environment it ran with).
+const finish = (exit: CliExit, state: CodexState, input: TurnInput, zone: string): TurnResult => {
   const r = finishTurn(exit, state, input);
-  return withQuota(r, r.summary, input.now?.() ?? new Date());
+  return withQuota(r, r.summary, input.now?.() ?? new Date(), { zone });
 };
 
 const finishTurn = (exit: CliExit, state: CodexState, input: TurnInput): TurnResult => {
@@ -38,11 +40,12 @@ const holdDuringRunTool = (ev: Record<string, unknown>, hold: (held: boolean) =>
 export const startCodexTurn = (bin: string, config: HarnessConfig, input: TurnInput): Turn => {
   const before = input.resumeSession ? input.sessionTotals?.usage : undefined;
   const state: CodexState = before === undefined ? {} : { usageBefore: before };
+  const env = turnEnv(config, input, { [RUN_TOKEN_ENV]: input.runTools.token });
   const cli = runCli({
     bin,
     args: codexArgs(input),
     cwd: input.cwd,
-    env: turnEnv(config, input, { [RUN_TOKEN_ENV]: input.runTools.token }),
+    env,
     stdin: 'ignore',
     watchdogMs: input.watchdogMs,
     signal: input.signal,
@@ -55,7 +58,7 @@ export const startCodexTurn = (bin: string, config: HarnessConfig, input: TurnIn
       if (ev) for (const a of codexActivity(ev, input.cwd)) input.onActivity?.(a);
     },
   });
-  return { result: cli.exit.then((exit) => finish(exit, state, input)), send: () => false, holdWatchdog: (held) => cli.hold(held) };
+  return { result: cli.exit.then((exit) => finish(exit, state, input, localZoneOf(env))), send: () => false, holdWatchdog: (held) => cli.hold(held) };
 };
 
 // `codex login status` answers from $CODEX_HOME (no network): exit 0 when logged in. An API key

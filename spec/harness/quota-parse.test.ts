@@ -2,10 +2,16 @@
 import test from 'ava';
 import { classifyStatus, classifyText } from '../../lib/harness/classify.js';
 import { quotaOf, resetFromHeaders, resetFromText, resetFromValue, withQuota } from '../../lib/harness/quota.js';
+import { localZoneOf } from '../../lib/harness/quota-clock.js';
 
 const NOW = new Date('2026-11-24T10:20:00.000Z');
 
-const TEXT: readonly (readonly [string, string, string | undefined])[] = [
+// codex 0.169's own words (measured against the scripted model server: a 429 whose body is
+// {"error":{"type":"usage_limit_reached","resets_at":<epoch s>}}); it reads no resets_in_seconds
+const codexSays = (when: string) =>
+  `You’ve hit your usage limit. Upgrade to Pro (https://chatgpt.com/explore/pro), visit https://chatgpt.com/settings/usage to purchase more credits or try again ${when}.`;
+
+const TEXT: readonly (readonly [string, string, string | undefined, string?])[] = [
   // claude, older: the epoch seconds after a bar
   ['claude epoch', 'API Error: Request rejected (429) · Claude AI usage limit reached|1795567200', '2026-11-25T00:40:00.000Z'],
   // claude, newer: a time of day and its zone
@@ -15,8 +21,16 @@ const TEXT: readonly (readonly [string, string, string | undefined])[] = [
   ['claude reset at, zone', 'Claude usage limit reached. Your limit will reset at 9am (America/Chicago).', '2026-11-24T15:00:00.000Z'],
   ['claude time already past today: tomorrow', 'usage limit reached · resets 10am (UTC)', '2026-11-25T10:00:00.000Z'],
   ['claude no zone: UTC', 'usage limit reached · resets 2:05pm', '2026-11-24T14:05:00.000Z'],
-  // codex
-  ['codex try again at', "You've hit your usage limit. Upgrade to Pro, or try again at 3:05 PM.", '2026-11-24T15:05:00.000Z'],
+  // codex: its local wall clock cut to the minute (the reset lies in it: the wait ends with that minute)
+  ['codex try again at', "You've hit your usage limit. Upgrade to Pro, or try again at 3:05 PM.", '2026-11-24T15:06:00.000Z'],
+  ['codex real, same day, UTC', codexSays('at 1:36 PM'), '2026-11-24T13:37:00.000Z', 'UTC'],
+  ['codex real, TZ=America/New_York', codexSays('at 8:36 AM'), '2026-11-24T13:37:00.000Z', 'America/New_York'],
+  ['codex real, TZ=Asia/Kolkata', codexSays('at 4:14 PM'), '2026-11-24T10:45:00.000Z', 'Asia/Kolkata'],
+  ['codex real, another day', codexSays('at Nov 27th, 2026 6:34 AM'), '2026-11-27T06:35:00.000Z', 'UTC'],
+  ['codex real, another day, New York', codexSays('at Nov 25th, 2026 11:47 PM'), '2026-11-26T04:48:00.000Z', 'America/New_York'],
+  ['codex, the minute now running', codexSays('at 10:20 AM'), '2026-11-24T10:21:00.000Z', 'UTC'],
+  ['codex, a time already gone is no reset', codexSays('at 9:35 AM'), undefined, 'UTC'],
+  ['codex real, no resets_at', codexSays('later'), undefined, 'UTC'],
   ['codex try again in', "You've hit your usage limit. Try again in 5 minutes.", '2026-11-24T10:25:00.000Z'],
   // no time named
   ['claude no reset', "API Error: Request rejected (429) · You've hit your usage limit.", undefined],
@@ -24,9 +38,16 @@ const TEXT: readonly (readonly [string, string, string | undefined])[] = [
   ['a bare number is no time of day', 'rate limit: resets 5 requests', undefined],
 ];
 
-for (const [name, text, want] of TEXT) {
-  test(`reset from text: ${name}`, (t) => t.is(resetFromText(text, NOW), want));
+for (const [name, text, want, zone] of TEXT) {
+  test(`reset from text: ${name}`, (t) => t.is(resetFromText(text, NOW, zone), want));
 }
+
+test('the zone codex writes in: its TZ, else this machine\'s', (t) => {
+  t.is(localZoneOf({ TZ: 'America/New_York' }), 'America/New_York');
+  t.is(localZoneOf({ TZ: ':Asia/Kolkata' }), 'Asia/Kolkata');
+  t.is(localZoneOf({ TZ: 'Not/AZone' }), Intl.DateTimeFormat().resolvedOptions().timeZone);
+  t.is(localZoneOf({}), Intl.DateTimeFormat().resolvedOptions().timeZone);
+});
 
 const HEADERS: readonly (readonly [string, Record<string, string>, string | undefined])[] = [
   ['anthropic unified reset (epoch seconds)', { 'anthropic-ratelimit-unified-reset': '1795567200' }, '2026-11-25T00:40:00.000Z'],
@@ -53,11 +74,29 @@ test('reset from a value: epoch seconds, milliseconds, ISO; nonsense is none', (
 
 test('quotaOf: a value (rate_limit_event resetsAt) beats headers, headers beat words; evidence is capped raw text', (t) => {
   const words = 'usage limit reached · resets 3pm (UTC)';
-  t.deepEqual(quotaOf(words, NOW, { resetsAt: 1795567200, headers: { 'retry-after': '60' } }), { resetsAt: '2026-11-25T00:40:00.000Z', evidence: words });
-  t.deepEqual(quotaOf(words, NOW, { headers: { 'retry-after': '60' } }), { resetsAt: '2026-11-24T10:21:00.000Z', evidence: words });
+  t.deepEqual(quotaOf(words, NOW, { resetsAt: 1795567200, headers: { 'retry-after': '60' } }), { resetsAt: '2026-11-25T00:40:00.000Z', evidence: `${words} [retry-after: 60]` });
+  t.deepEqual(quotaOf(words, NOW, { headers: { 'retry-after': '60' } }), { resetsAt: '2026-11-24T10:21:00.000Z', evidence: `${words} [retry-after: 60]` });
   t.deepEqual(quotaOf(words, NOW), { resetsAt: '2026-11-24T15:00:00.000Z', evidence: words });
   t.deepEqual(quotaOf('Quota exceeded', NOW), { evidence: 'Quota exceeded' });
   t.true(quotaOf('x'.repeat(5000), NOW).evidence.length <= 1000);
+});
+
+// opencode 1.18's error line for a 429 (measured): the provider's headers ride along
+const OPENCODE_429 = {
+  message: 'APIError: Number of request tokens has exceeded your per-minute rate limit',
+  headers: { 'anthropic-ratelimit-tokens-reset': '2026-11-24T11:20:00.000Z', connection: 'keep-alive', 'content-type': 'application/json', date: 'Tue, 24 Nov 2026 10:20:00 GMT', 'keep-alive': 'timeout=5', 'retry-after': '0', 'transfer-encoding': 'chunked' },
+};
+
+test('quotaOf: the headers that named the reset are part of the evidence', (t) => {
+  t.deepEqual(quotaOf(OPENCODE_429.message, NOW, { headers: OPENCODE_429.headers }), {
+    resetsAt: '2026-11-24T11:20:00.000Z',
+    evidence: `${OPENCODE_429.message} [anthropic-ratelimit-tokens-reset: 2026-11-24T11:20:00.000Z; retry-after: 0]`,
+  });
+  t.deepEqual(quotaOf('APIError: rate limited', NOW, { headers: { 'content-type': 'application/json' } }), { evidence: 'APIError: rate limited' });
+});
+
+test('quotaOf: codex\'s wall clock is read in the zone given', (t) => {
+  t.is(quotaOf(codexSays('at 8:36 AM'), NOW, { zone: 'America/New_York' }).resetsAt, '2026-11-24T13:37:00.000Z');
 });
 
 test('withQuota: only a quota failure gains the quota field', (t) => {
@@ -68,6 +107,8 @@ test('withQuota: only a quota failure gains the quota field', (t) => {
 });
 
 test('classify: each CLI\'s quota words and a 429 are quota', (t) => {
-  for (const text of ["You've hit your limit · resets 3pm", 'Claude AI usage limit reached|1795567200', "You've hit your usage limit. Try again in 5 minutes.", 'Quota exceeded']) t.is(classifyText(text), 'quota', text);
+  const codexReal = [codexSays('at 1:36 PM'), 'exceeded retry limit, last status: 429 Too Many Requests', 'Quota exceeded. Check your plan and billing details.'];
+  for (const text of ["You've hit your limit · resets 3pm", 'Claude AI usage limit reached|1795567200', "You've hit your usage limit. Try again in 5 minutes.", 'Quota exceeded', ...codexReal]) t.is(classifyText(text), 'quota', text);
+  t.is(classifyText('exceeded retry limit, last status: 500 Internal Server Error'), 'error');
   t.is(classifyStatus(429), 'quota');
 });
