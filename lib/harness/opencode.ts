@@ -15,8 +15,21 @@ const finish = (exit: CliExit, state: OpencodeState, input: TurnInput): TurnResu
   return withQuota(r, r.summary, input.now?.() ?? new Date(), state.error?.headers ? { headers: state.error.headers } : {});
 };
 
+// opencode waits out a provider's retry-after by itself, silently and uncapped, up to five times
+// (measured, 1.18): a long one (an account's usage window) ends in the watchdog. Its error log
+// line (--print-logs) said why before it went quiet; a quota error there makes the silence quota,
+// not a hang. The headers are not in that line: no reset is known, the run backs off.
+const STREAM_ERROR = /message="stream error".*?error\.error="((?:[^"\\]|\\.)*)"/g;
+
+const quietAfterQuota = (exit: CliExit, state: OpencodeState): TurnResult | undefined => {
+  if (exit.kind !== 'watchdog') return undefined;
+  const last = [...exit.stderr.matchAll(STREAM_ERROR)].pop()?.[1];
+  if (!last || classifyText(last) !== 'quota') return undefined;
+  return { outcome: 'failure', failure: 'quota', summary: clip(`opencode went quiet retrying after: ${last}`), sessionId: state.sessionId };
+};
+
 const finishTurn = (exit: CliExit, state: OpencodeState, input: TurnInput): TurnResult => {
-  const forced = processResult(exit, 'opencode', input.watchdogMs, state.sessionId);
+  const forced = quietAfterQuota(exit, state) ?? processResult(exit, 'opencode', input.watchdogMs, state.sessionId);
   if (forced) return forced;
   if (exit.kind !== 'exited') return { outcome: 'failure', failure: 'error', summary: 'opencode ended unexpectedly' };
   const result = opencodeTurnResult(state, exit.code);

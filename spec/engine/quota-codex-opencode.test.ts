@@ -135,3 +135,39 @@ test.serial('codex rate-limited by a bare 429: quota with a minute of backoff, n
   await untilStandingOrLog(s, runId, 'Succeeded', 150_000);
   t.is(model.scriptedBodies().length, 2, 'the model was asked again after the backoff');
 });
+
+// Anthropic's usage-limit 429 carries a retry-after as long as the window: opencode sleeps it out
+// by itself, printing nothing, so the turn ends by the watchdog. The error opencode logged before
+// going quiet (--print-logs) makes that quota, not a hang; its words may name the reset (here
+// claude's epoch form), its headers are not logged (else the run backs off).
+test.serial('opencode sleeping out a long retry-after: the watchdog\'s end is quota (until the reset its logged words name), not a hang', async (t) => {
+  t.timeout(400_000);
+  const clock = new ManualClock(new Date());
+  const reset = new Date(Math.floor(clock.now().getTime() / 1000) * 1000 + 3_600_000);
+  const cli = realCliEnv('opencode');
+  const usageLimit = httpError(429, `Claude AI usage limit reached|${reset.getTime() / 1000}`, 'rate_limit_error', {
+    'retry-after': '3600',
+    'anthropic-ratelimit-unified-status': 'rejected',
+    'anthropic-ratelimit-unified-reset': String(reset.getTime() / 1000),
+  });
+  const model = await startModelServer([usageLimit, say('Done on opencode.')]);
+  t.teardown(() => model.close());
+  pointCliAt('opencode', cli, model.url);
+  const s = await testServer({ workflows: { real: REAL }, clock });
+  t.teardown(() => s.close());
+  // the shortest watchdog that opencode's own start-up (silent for seconds) does not trip
+  t.is((await s.send('PUT', '/api/settings', JSON.stringify({ _tag: 'WatchdogTimeout', seconds: 30 }))).status, 200);
+
+  const runId = await startOn(s, GOAL, 'opencode');
+  const waiting = await untilStandingOrLog(s, runId, 'Waiting', 200_000);
+  t.is(model.scriptedBodies().length, 1, 'opencode asked once, then slept');
+  t.regex(waiting.waitingOn.evidence, /^opencode went quiet retrying after: AI_APICallError: Claude AI usage limit reached\|\d+$/);
+  t.false((await history(s, runId)).some((e) => e.type === 'StepFailed'), 'not the agent failing, not a hang');
+  // the words name the reset (claude's epoch form): the wait ends then, as with claude itself
+  t.is(waiting.waitEndsAt, reset.toISOString());
+  t.like(harnessEvents(s).find((e) => e.type === 'HarnessLimited')?.data, { harness: 'opencode', until: reset.toISOString() });
+
+  clock.set(new Date(reset.getTime() + 1000));
+  await untilStandingOrLog(s, runId, 'Succeeded', 200_000);
+  t.is(model.scriptedBodies().length, 2, 'the model was asked again after the reset');
+});
