@@ -12,6 +12,8 @@ export interface CodexState {
   completed?: { usage: Record<string, number> };
   failed?: string;
   lastError?: string;
+  /** the `error` codex printed last, while it has printed nothing since ("Reconnecting... 1/5 (…)") */
+  retrying?: string;
 }
 
 export interface CodexSinks {
@@ -49,6 +51,7 @@ const messageOf = (ev: Record<string, unknown>): string =>
 
 export const readCodexEvent = (ev: Record<string, unknown>, state: CodexState, sinks: CodexSinks): string => {
   const type = String(ev.type ?? '');
+  state.retrying = undefined;
   if (type === 'thread.started' && typeof ev.thread_id === 'string') {
     state.sessionId = ev.thread_id;
     sinks.onSession(ev.thread_id);
@@ -72,7 +75,7 @@ export const readCodexEvent = (ev: Record<string, unknown>, state: CodexState, s
     return `turn failed: ${short(state.failed, 500)}`;
   }
   if (type === 'error') {
-    state.lastError = messageOf(ev);
+    state.lastError = state.retrying = messageOf(ev);
     return `error: ${short(state.lastError, 500)}`;
   }
   return short(ev, 300);

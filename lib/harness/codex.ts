@@ -5,7 +5,7 @@ import { classifyText, clip } from './classify.js';
 import { codexArgs } from './codex-args.js';
 import { codexActivity } from './codex-activity.js';
 import { codexTurnResult, readCodexEvent, type CodexState } from './codex-events.js';
-import { askCli, binFor, lastLines, processResult, RUN_TOKEN_ENV, turnEnv, versionOf, parseJsonLine, type HarnessConfig } from './common.js';
+import { askCli, binFor, lastLines, processResult, quietAfterQuota, RUN_TOKEN_ENV, turnEnv, versionOf, parseJsonLine, type HarnessConfig } from './common.js';
 import { runCli, type CliExit } from './process.js';
 import { withQuota } from './quota.js';
 import { localZoneOf } from './quota-clock.js';
@@ -18,7 +18,7 @@ const finish = (exit: CliExit, state: CodexState, input: TurnInput, zone: string
 };
 
 const finishTurn = (exit: CliExit, state: CodexState, input: TurnInput): TurnResult => {
-  const forced = processResult(exit, 'codex', input.watchdogMs, state.sessionId);
+  const forced = quietAfterQuota(exit, 'codex', state.retrying, state.sessionId) ?? processResult(exit, 'codex', input.watchdogMs, state.sessionId);
   if (forced) return forced;
   const fromEvents = codexTurnResult(state);
   if (fromEvents) return fromEvents;

@@ -3,6 +3,7 @@
 import { execFile } from 'node:child_process';
 import type { HarnessName } from '../workflows/model.js';
 import type { Availability, TurnInput, TurnResult } from './adapter.js';
+import { classifyText, clip } from './classify.js';
 import type { CliExit } from './process.js';
 
 export interface HarnessConfig {
@@ -69,6 +70,17 @@ export const processResult = (exit: CliExit, name: string, watchdogMs: number, s
   }
   return undefined;
 };
+
+/**
+ * codex and opencode wait out a provider's retry-after by themselves, printing nothing (measured:
+ * codex 0.169 up to five times, opencode 1.18 five times, uncapped): a long one, an account's
+ * usage window, ends in the watchdog. When the last thing the CLI said before going quiet was a
+ * quota error, that silence is quota, not a hang (the reset only if those words name one).
+ */
+export const quietAfterQuota = (exit: CliExit, name: string, lastError: string | undefined, sessionId?: string): TurnResult | undefined =>
+  exit.kind === 'watchdog' && lastError && classifyText(lastError) === 'quota'
+    ? { outcome: 'failure', failure: 'quota', summary: clip(`${name} went quiet retrying after: ${lastError}`), sessionId }
+    : undefined;
 
 export const lastLines = (s: string, n = 3): string => s.trim().split('\n').slice(-n).join(' | ');
 

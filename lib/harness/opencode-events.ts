@@ -14,6 +14,8 @@ export interface OpencodeState {
   usage: Record<string, number>;
   /** headers: the provider's response headers, which opencode passes on with an API error (reset times) */
   error?: { message: string; status?: number; headers?: Record<string, unknown> };
+  /** the failed request opencode logged last, while it has printed nothing since (it may be retrying) */
+  retrying?: string;
 }
 
 export interface OpencodeSinks {

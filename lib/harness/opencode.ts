@@ -2,7 +2,7 @@
 // inline config. It exits when the session goes idle; it cannot take a message mid-turn.
 import type { Availability, HarnessAdapter, Turn, TurnInput, TurnResult } from './adapter.js';
 import { classifyText, clip } from './classify.js';
-import { binFor, lastLines, processResult, turnEnv, versionOf, parseJsonLine, type HarnessConfig } from './common.js';
+import { binFor, lastLines, processResult, quietAfterQuota, turnEnv, versionOf, parseJsonLine, type HarnessConfig } from './common.js';
 import { opencodeArgs, opencodeConfig } from './opencode-args.js';
 import { opencodeActivity } from './opencode-activity.js';
 import { opencodeTurnResult, readOpencodeEvent, type OpencodeState } from './opencode-events.js';
@@ -15,21 +15,12 @@ const finish = (exit: CliExit, state: OpencodeState, input: TurnInput): TurnResu
   return withQuota(r, r.summary, input.now?.() ?? new Date(), state.error?.headers ? { headers: state.error.headers } : {});
 };
 
-// opencode waits out a provider's retry-after by itself, silently and uncapped, up to five times
-// (measured, 1.18): a long one (an account's usage window) ends in the watchdog. Its error log
-// line (--print-logs) said why before it went quiet; a quota error there makes the silence quota,
-// not a hang. The headers are not in that line: no reset is known, the run backs off.
-const STREAM_ERROR = /message="stream error".*?error\.error="((?:[^"\\]|\\.)*)"/g;
-
-const quietAfterQuota = (exit: CliExit, state: OpencodeState): TurnResult | undefined => {
-  if (exit.kind !== 'watchdog') return undefined;
-  const last = [...exit.stderr.matchAll(STREAM_ERROR)].pop()?.[1];
-  if (!last || classifyText(last) !== 'quota') return undefined;
-  return { outcome: 'failure', failure: 'quota', summary: clip(`opencode went quiet retrying after: ${last}`), sessionId: state.sessionId };
-};
+// the error-level log line (--print-logs) opencode writes when a model request fails, before it
+// retries: the provider's message, without status or headers
+const STREAM_ERROR = /message="stream error".*?error\.error="((?:[^"\\]|\\.)*)"/;
 
 const finishTurn = (exit: CliExit, state: OpencodeState, input: TurnInput): TurnResult => {
-  const forced = quietAfterQuota(exit, state) ?? processResult(exit, 'opencode', input.watchdogMs, state.sessionId);
+  const forced = quietAfterQuota(exit, 'opencode', state.retrying, state.sessionId) ?? processResult(exit, 'opencode', input.watchdogMs, state.sessionId);
   if (forced) return forced;
   if (exit.kind !== 'exited') return { outcome: 'failure', failure: 'error', summary: 'opencode ended unexpectedly' };
   const result = opencodeTurnResult(state, exit.code);
@@ -51,8 +42,13 @@ export const startOpencodeTurn = (bin: string, config: HarnessConfig, input: Tur
     watchdogMs: input.watchdogMs,
     signal: input.signal,
     ...(input.onProcess ? { onStarted: input.onProcess } : {}),
-    onStderr: (line) => input.onLog({ text: `stderr: ${line}` }),
+    onStderr: (line) => {
+      const failed = STREAM_ERROR.exec(line)?.[1];
+      if (failed) state.retrying = failed;
+      input.onLog({ text: `stderr: ${line}` });
+    },
     onLine: (line) => {
+      state.retrying = undefined; // it spoke again: not (or no longer) waiting out a retry
       const ev = parseJsonLine(line);
       input.onLog({ text: ev ? readOpencodeEvent(ev, state, { onMessage: input.onMessage, onSession: (id) => input.onSession?.(id) }) : line });
       if (ev) for (const a of opencodeActivity(ev, input.cwd)) input.onActivity?.(a);

@@ -1,5 +1,7 @@
 import '../helpers/env.js';
 import test, { type ExecutionContext } from 'ava';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { HarnessName } from '../../lib/workflows/model.js';
 import { ManualClock } from '../fixtures/triggers/manual-clock.js';
 import { startModelServer } from '../fixtures/model-server/server.js';
@@ -170,4 +172,33 @@ test.serial('opencode sleeping out a long retry-after: the watchdog\'s end is qu
   clock.set(new Date(reset.getTime() + 1000));
   await untilStandingOrLog(s, runId, 'Succeeded', 200_000);
   t.is(model.scriptedBodies().length, 2, 'the model was asked again after the reset');
+});
+
+// codex with its own default retries (no request_max_retries / stream_max_retries in its config)
+// waits out a rate limit's retry-after itself: it prints "Reconnecting... 1/5 (… 429 Too Many
+// Requests)" and sleeps. A long retry-after ends in the watchdog, which is quota, not a hang.
+test.serial('codex sleeping out a long retry-after with its default retries: the watchdog\'s end is quota with a minute of backoff', async (t) => {
+  t.timeout(400_000);
+  const clock = new ManualClock(new Date());
+  const cli = realCliEnv('codex');
+  const rateLimited = httpError(429, 'Rate limit reached for gpt-5.5 on requests per day (RPD).', 'rate_limit_exceeded', { 'retry-after': '3600' });
+  const model = await startModelServer([rateLimited, say('Done on codex.')]);
+  t.teardown(() => model.close());
+  pointCliAt('codex', cli, model.url);
+  const config = join(process.env['CODEX_HOME']!, 'config.toml');
+  writeFileSync(config, readFileSync(config, 'utf8').replace(/^(request|stream)_max_retries.*$/gm, ''));
+  const s = await testServer({ workflows: { real: REAL }, clock });
+  t.teardown(() => s.close());
+  t.is((await s.send('PUT', '/api/settings', JSON.stringify({ _tag: 'WatchdogTimeout', seconds: 30 }))).status, 200);
+
+  const runId = await startOn(s, GOAL, 'codex');
+  const waiting = await untilStandingOrLog(s, runId, 'Waiting', 200_000);
+  t.is(model.scriptedBodies().length, 1, 'codex asked once, then slept');
+  t.is(waiting.waitingOn.evidence, 'codex went quiet retrying after: Reconnecting... 1/5 (exceeded retry limit, last status: 429 Too Many Requests)');
+  t.is(waiting.waitEndsAt, new Date(clock.now().getTime() + 60_000).toISOString(), 'no reset surfaced: a minute of backoff');
+  t.false((await history(s, runId)).some((e) => e.type === 'StepFailed'), 'not the agent failing, not a hang');
+
+  clock.set(new Date(Date.parse(waiting.waitEndsAt) + 1000));
+  await untilStandingOrLog(s, runId, 'Succeeded', 200_000);
+  t.is(model.scriptedBodies().length, 2, 'the model was asked again after the backoff');
 });
