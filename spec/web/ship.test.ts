@@ -79,6 +79,8 @@ for (const viewport of VIEWPORTS) {
     await mergeForm.getByRole('combobox', { name: 'Method' }).selectOption('fast-forward');
     await mergeForm.getByRole('button', { name: 'Merge locally' }).click();
     await mergeForm.getByRole('alert').filter({ hasText: `not a fast-forward: main has commits that svc/${runId} lacks; update from base first, or merge or squash; nothing was merged` }).waitFor();
+    // the button is disabled while the request is out; the keyboard's place is kept when it is back
+    await app.page.waitForFunction(() => document.activeElement?.textContent === 'Merge locally', undefined, { timeout: 10_000 });
     await mergeForm.getByRole('combobox', { name: 'Method' }).selectOption('merge');
     await mergeForm.getByRole('button', { name: 'Merge locally' }).click();
     await mergeForm.getByRole('button', { name: 'Archive the run' }).waitFor();
