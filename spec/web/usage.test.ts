@@ -18,6 +18,7 @@ mkdirSync('/tmp/shots', { recursive: true });
 
 const today = () => new Date().toISOString();
 const yesterday = () => new Date(Date.now() - 86_400_000).toISOString();
+const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
 
 const newRun = async (s: TestServer, project: string, title: string): Promise<string> => {
   const r = await s.post('/api/runs', { project, goal: title, title, workflow: 'linear', start: false });
@@ -34,6 +35,8 @@ const seed = async (s: TestServer): Promise<{ a: string; b: string; c: string }>
   recordUsage(s, a, { at: yesterday(), harness: 'claude', model: 'sonnet', tokens: tokens(12_000, 300, 1_100), cost: { _tag: 'Reported', usd: 2.5 } });
   recordUsage(s, a, { at: today(), harness: 'codex', model: 'gpt-5', tokens: tokens(5_000, 0, 400), cost: { _tag: 'Priced', usd: 1.25 } });
   recordUsage(s, b, { at: today(), harness: 'claude', model: 'sonnet', tokens: tokens(800, 0, 90), cost: { _tag: 'Reported', usd: 0.4 } });
+  // under a cent: reads "<$0.01" in the day's table as everywhere else, not "$0.00"
+  recordUsage(s, b, { at: daysAgo(3), harness: 'codex', model: 'gpt-5', tokens: tokens(3, 0, 1), cost: { _tag: 'Priced', usd: 0.004 } });
   recordUsage(s, c, { at: today(), harness: 'opencode', tokens: null, cost: { _tag: 'Unknown', why: 'no price for the model' } });
   recordUsage(s, c, { at: today(), harness: 'opencode', model: 'm', tokens: tokens(100, 0, 10), cost: { _tag: 'Priced', usd: 0.75 } });
   return { a, b, c };
@@ -77,25 +80,34 @@ for (const viewport of VIEWPORTS) {
     const summary = page.locator('.usage-summary');
     await summary.waitFor();
     t.regex(await summary.innerText(), /\$4\.90 \+ 1 turn unknown/);
-    t.regex(await summary.innerText(), /Turns\s+5/);
+    t.regex(await summary.innerText(), /Turns\s+6/);
 
     const chart = page.getByRole('img', { name: /Cost per day by harness/ });
     await chart.locator('canvas').waitFor();
     t.deepEqual((await drawn(app, 3)).slice(1).sort(), ['claude', 'codex', 'opencode']);
     t.true(await inked(app) > 500, 'the bars are drawn');
     t.regex((await chart.getAttribute('aria-label'))!, /claude \$2\.90, codex \$1\.25, opencode \$0\.75/);
+    // with no day under the pointer the legend gives each harness's cost over the range, not blanks
+    const values = await page.locator('.usage-chart .u-legend .u-series .u-value').allInnerTexts();
+    const labels = await legend(app);
+    t.deepEqual(Object.fromEntries(labels.map((l, i) => [l, values[i]])), { Day: 'all days', claude: '$2.90', codex: '$1.25', opencode: '$0.75' });
 
     await page.getByText('Cost per day by harness, as a table').click();
     const table = page.getByRole('table', { name: 'Cost per day by harness' });
     await table.waitFor();
     t.is(await table.getByRole('row').count(), 31, 'a header row and one row a day');
+    t.is(await table.getByRole('row').filter({ hasText: '<$0.01' }).count(), 1, 'the day of a fraction of a cent');
 
     const top = page.locator('.usage-runs li');
     t.deepEqual(await top.locator('a').allInnerTexts(), ['Costly refactor', 'Other project work', 'Small fix']);
     t.is(await top.first().locator('a').getAttribute('href'), `/runs/${a}`);
     t.regex(await top.nth(1).innerText(), /\$0\.75 \+ 1 turn unknown/);
     const tokensTable = page.getByRole('table', { name: 'Tokens by harness' });
-    t.regex(await tokensTable.getByRole('row', { name: /claude/ }).innerText(), /12\.8k\s+300\s+1\.2k\s+2\s+\$2\.90/);
+    t.regex(await tokensTable.getByRole('row', { name: /claude/ }).innerText(), /\$2\.90\s+2\s+12\.8k\s+300\s+1\.2k/);
+    // the cost column is in sight without scrolling the table sideways, on the phone too
+    const costHead = (await tokensTable.getByRole('columnheader', { name: 'Cost' }).boundingBox())!;
+    t.true(costHead.x + costHead.width <= viewport.width, `Cost ends at ${costHead.x + costHead.width}`);
+    t.true(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), 'no sideways scroll of the page');
     await app.axe(t, 'by harness');
     await page.screenshot({ path: `/tmp/shots/usage-${size}.png`, fullPage: true });
 
@@ -103,7 +115,7 @@ for (const viewport of VIEWPORTS) {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
     const csv = readFileSync((await download.path())!, 'utf8');
     t.regex(csv, /^key,label,costUsd,unknownTurns,turns,inputTokens,cachedInputTokens,outputTokens\r\n/);
-    t.is(csv.trim().split('\r\n').length, 3, 'a header and the two days with usage');
+    t.is(csv.trim().split('\r\n').length, 4, 'a header and the three days with usage');
 
     await page.getByRole('radio', { name: 'Project' }).check();
     await page.getByRole('img', { name: /Cost per day by project/ }).locator('canvas').waitFor();

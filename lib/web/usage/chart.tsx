@@ -26,6 +26,9 @@ const cumulative = (parts: Stacked['parts']): number[][] => {
   return sums;
 };
 
+/** one part's cost over every day of the chart */
+export const partTotal = (s: Stacked, i: number): number => s.parts[i]!.costs.reduce((a, c) => a + c, 0);
+
 const options = (s: Stacked, width: number, ink: string, line: string): uPlot.Options => {
   const order = s.parts.map((_, i) => i).reverse();
   return {
@@ -36,12 +39,14 @@ const options = (s: Stacked, width: number, ink: string, line: string): uPlot.Op
       { stroke: ink, grid: { stroke: line }, ticks: { stroke: line } },
       { stroke: ink, grid: { stroke: line }, ticks: { stroke: line }, values: (_u, vals) => vals.map((v) => usd(v)), size: 60 },
     ],
+    // with no day under the cursor the legend reads each part's cost over all the days shown,
+    // not a row of empty labels
     series: [
-      { value: (_u, v) => (v == null ? '' : new Date(v * 1000).toLocaleDateString()) },
+      { label: 'Day', value: (_u, v) => (v == null ? 'all days' : new Date(v * 1000).toLocaleDateString()) },
       ...order.map((i) => ({
         label: s.parts[i]!.label, stroke: COLOURS[i % COLOURS.length]!, fill: COLOURS[i % COLOURS.length]!,
         paths: uPlot.paths.bars!({ size: [0.7, 60] }), points: { show: false },
-        value: (_u: uPlot, _v: number | null, _si: number, d: number | null) => (d == null ? '' : usd(s.parts[i]!.costs[d] ?? 0)),
+        value: (_u: uPlot, _v: number | null, _si: number, d: number | null) => usd(d == null ? partTotal(s, i) : s.parts[i]!.costs[d] ?? 0),
       })),
     ],
     legend: { live: true },
