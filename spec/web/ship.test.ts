@@ -66,7 +66,7 @@ for (const viewport of VIEWPORTS) {
     const number = opened.find((e) => e.type === 'PullRequestOpened').data.pullRequest.number as number;
     const link = app.page.getByRole('link', { name: `acme/app#${number}` });
     await link.waitFor({ timeout: 20_000 });
-    await app.page.getByText('OPEN (draft)').waitFor();
+    await app.page.getByText('open (draft)', { exact: true }).waitFor();
     await app.page.getByText('· Ship the feature').waitFor();
     t.is(git(bare, 'rev-parse', `refs/heads/svc/${runId}`), git(work, 'rev-parse', `svc/${runId}`));
     t.like((await history(server, runId)).find((e) => e.type === 'PullRequestOpened')?.data, { draft: true, base: 'main', by: { kind: 'person' } });

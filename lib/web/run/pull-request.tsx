@@ -6,6 +6,7 @@ import { ErrorNote, Loading } from '../ui/page.js';
 import { useThrottledLoad } from './throttle.js';
 import { CreatePullRequest, MergeLocally, UpdateFromBase } from './ship.js';
 import { LoopLine } from './pr-loop.js';
+import { mergeStateText, reviewText, stateText } from './pr-words.js';
 
 // The run's pull request as the code host has it now: merge state, checks (required or not, and
 // their outcome), the latest review per reviewer, who is still asked to review, and the review
@@ -37,7 +38,7 @@ const People = ({ pr }: { readonly pr: PullRequestView }) => (
     <section aria-labelledby="pr-reviews">
       <h3 id="pr-reviews">Reviews</h3>
       {pr.reviews.length === 0 ? <p class="muted">No reviews yet.</p> : (
-        <ul>{pr.reviews.map((r, i) => <li key={i}>{r.author ?? 'ghost'}: {r.state}</li>)}</ul>
+        <ul>{pr.reviews.map((r, i) => <li key={i}>{r.author ?? 'ghost'}: {reviewText(r.state)}</li>)}</ul>
       )}
     </section>
     <section aria-labelledby="pr-requested">
@@ -100,9 +101,9 @@ export const PullRequest = ({ run, changes }: { readonly run: RunDetail; readonl
       {!pr ? (error ? null : <Loading what="the pull request" />) : (
         <>
           <dl class="facts">
-            <dt>State</dt><dd>{pr.state}{pr.draft ? ' (draft)' : ''}</dd>
-            <dt>Merge state</dt><dd>{pr.mergeState} · {pr.mergeable}</dd>
-            <dt>Review decision</dt><dd>{pr.reviewDecision ?? 'none required'}</dd>
+            <dt>State</dt><dd>{stateText(pr.state, pr.draft)}</dd>
+            <dt>Merge state</dt><dd>{mergeStateText(pr.mergeState, pr.mergeable)}</dd>
+            <dt>Review decision</dt><dd>{reviewText(pr.reviewDecision)}</dd>
             <dt>Auto-merge</dt><dd>{pr.autoMerge ? pr.autoMerge.mergeMethod : 'off'}{pr.inMergeQueue ? ' · in the merge queue' : ''}</dd>
           </dl>
           <Checks pr={pr} />
