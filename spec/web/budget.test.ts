@@ -30,6 +30,8 @@ for (const viewport of VIEWPORTS) {
     await page.getByText('Paused: budget: spent $2.00 of $1.00 budget', { exact: true }).waitFor();
     // the stand-in reports a cost and no tokens: the step's heading gives the cost alone, not "0 in / 0 out"
     t.is(await page.locator('.step-group[data-step="one"] .step-cost').innerText(), '$2.00');
+    // the header says how much of the budget is spent, as it does while the run goes
+    t.is(await page.locator('.run-facts .run-cost').innerText(), 'spent $2.00 of $1.00 budget');
     await app.axe(t, 'paused by its budget');
     if (process.env['SVC_SHOTS']) await page.screenshot({ path: `${process.env['SVC_SHOTS']}/budget-paused-${viewport.width}.png`, fullPage: true });
     await page.getByLabel(/^Budget in US dollars/).fill('10');

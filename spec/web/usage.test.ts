@@ -10,8 +10,8 @@ import { closeBrowser, openApp, VIEWPORTS, type AppSession } from './browser.js'
 // The Usage page in real Chromium against the real server: runs' usage appended to their
 // journals, drawn by uPlot as cost per day stacked by harness, then by project; the chart's table,
 // the top runs, tokens; a new turn shows without a reload; an empty range says so; the phone in
-// the dark theme. A board card shows its run's cost, and a step heading its step's cost and
-// tokens. axe at both sizes; screenshots in /tmp/shots.
+// the dark theme. A board card shows its run's cost, a step heading its step's cost and
+// tokens, and the run's header the run's cost. axe at both sizes; screenshots in /tmp/shots.
 
 test.after.always(closeBrowser);
 mkdirSync('/tmp/shots', { recursive: true });
@@ -155,7 +155,7 @@ test("a run's board card shows its cost, and follows a new turn live (phone)", a
   app.noErrors(t);
 });
 
-test("a run's step heading shows the step's cost and tokens (desktop)", async (t) => {
+test("a run's step heading shows the step's cost and tokens, its header the run's (desktop)", async (t) => {
   t.timeout(120_000);
   const app = await openApp(t, { viewport: VIEWPORTS[0]! });
   const { page, server } = app;
@@ -169,9 +169,12 @@ test("a run's step heading shows the step's cost and tokens (desktop)", async (t
   await head.locator('.step-cost').waitFor();
   // the step's own turn (the stand-in CLI's) may have recorded a few tokens and cents of its own
   t.regex(await head.locator('.step-cost').innerText(), /^\$0\.4\d · 12\.3k in \/ 1\.1k out$/);
+  // the run's header gives the run's cost as its board card does
+  await page.locator('.run-facts .run-cost', { hasText: /^cost \$0\.4\d$/ }).waitFor();
   // a turn of unknown cost on the same step: said so, live, never folded into a known-looking sum
   recordUsage(server, runId, { at: today(), stepId: started.data.stepId, harness: 'claude', tokens: null, cost: { _tag: 'Unknown', why: 'no price' } });
   await head.locator('.step-cost', { hasText: /^\$0\.4\d \+ 1 turn unknown · 12\.3k in \/ 1\.1k out$/ }).waitFor();
+  await page.locator('.run-facts .run-cost', { hasText: /^cost \$0\.4\d \+ 1 turn unknown$/ }).waitFor();
   await page.screenshot({ path: '/tmp/shots/usage-step-head.png' });
   app.noErrors(t);
 });

@@ -22,3 +22,12 @@ export const StepCost = ({ usage }: { readonly usage: StepUsage | undefined }) =
   const counted = input + usage.tokens.output > 0;
   return <span class="muted step-cost" title={title}>{cost}{counted ? ` · ${tokenCount(input)} in / ${tokenCount(usage.tokens.output)} out` : ''}</span>;
 };
+
+// The run's own cost in its header, as its board card gives it; with a budget, how much of it is
+// spent ("spent $2.00 of $5.00 budget"). Before, the run page gave each step's cost but never the sum.
+export const RunCost = ({ run }: { readonly run: RunDetail }) => {
+  const turns = run.usage.steps.reduce((n, st) => n + st.turns, 0);
+  if (run.budget) return <span class="muted run-cost" title="what this run's agent turns cost, of its budget">{run.budget.text}</span>;
+  if (turns === 0) return null;
+  return <span class="muted run-cost" title="what this run's agent turns cost">cost {costText(run.usage.total.costUsd ?? 0, run.usage.total.unknownTurns)}</span>;
+};
