@@ -65,3 +65,24 @@ for (const viewport of VIEWPORTS) {
     app.noErrors(t);
   });
 }
+
+// A fork's link lives in the fork's own journal, so the source's open page hears of it through its
+// push stream (lib/push/run-watch.ts), not its own events: made over HTTP, it shows without a reload.
+test('A fork made elsewhere shows on its source\'s open page without a reload', async (t) => {
+  const app = await openApp(t, { viewport: VIEWPORTS[0]!, workflows: { two: TWO_STEPS } });
+  const source = await startRun(app.server, { goal: '[write:one.txt=from step work][report:success]', title: 'Write the first file', workflow: 'two' });
+  await untilStanding(app.server, source, 'Succeeded');
+  const { at } = (await detail(app.server, source)).forkable[0];
+  await app.goto(`/runs/${source}`);
+  await app.page.locator('.run-facts .badge', { hasText: 'Succeeded' }).waitFor();
+  t.is(await app.page.getByText(/^Forks:/).count(), 0, 'no fork yet');
+  const marker = await app.page.evaluate(() => { (window as unknown as { notReloaded: boolean }).notReloaded = true; return true; });
+
+  const made = await app.server.post(`/api/runs/${source}/forks`, { at, note: 'from another tab' });
+  t.is(made.status, 200, JSON.stringify(made.body));
+  await app.page.getByText(`Forks: ${made.body.runId}.`).waitFor({ timeout: 15_000 });
+  const again = await app.server.post(`/api/runs/${source}/forks`, { at });
+  await app.page.getByText(`Forks: ${made.body.runId}, ${again.body.runId}.`).waitFor({ timeout: 15_000 });
+  t.is(await app.page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded), marker, 'the same page, not a reload');
+  app.noErrors(t);
+});
