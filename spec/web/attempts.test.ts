@@ -103,3 +103,25 @@ for (const viewport of VIEWPORTS) {
     app.noErrors(t);
   });
 }
+
+// Compare follows its two runs: a Keep made elsewhere (another tab, MCP, HTTP) shows on an open
+// Compare page without a reload, as it does on the board.
+test('Compare shows a Keep made elsewhere without a reload', async (t) => {
+  const app = await openApp(t, { viewport: VIEWPORTS[0]!, workflows: { plain: PLAIN } });
+  const { page, server } = app;
+  const r = await server.post('/api/runs', { project: server.projectId, workflow: 'plain', goal: GOAL, title: 'Two ways', attempts: [{ harness: 'claude' }, { harness: 'codex' }] });
+  t.is(r.status, 200, JSON.stringify(r.body));
+  const [a, b] = (r.body.attempts as { runId: string }[]).map((x) => x.runId);
+  for (const id of [a!, b!]) await untilStanding(server, id, 'Succeeded');
+  await app.goto(`/compare?a=${a}&b=${b}`);
+  await page.getByRole('button', { name: 'Keep this one: B (codex)' }).waitFor();
+  await page.evaluate(() => { (window as unknown as { notReloaded: boolean }).notReloaded = true; });
+
+  const kept = await server.post(`/api/runs/${b}/keep`, {});
+  t.is(kept.status, 200, JSON.stringify(kept.body));
+  await page.locator('[data-side="B"]').getByText('kept').waitFor({ timeout: 15_000 });
+  await page.locator('[data-side="A"]').getByText('archived').waitFor();
+  t.is(await page.getByRole('button', { name: /^Keep this one/ }).count(), 0, 'nothing is left to keep');
+  t.true(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded === true), 'the same page, not a reload');
+  app.noErrors(t);
+});

@@ -6,7 +6,8 @@ import { FileDiff } from '../attempts/file-diff.js';
 import { KeepButton } from '../attempts/keep-button.js';
 import { RunPicker } from '../attempts/run-picker.js';
 import { useLoad } from '../components/use-load.js';
-import type { BoardRow } from '../data/runs-index.js';
+import { useFollowPair } from '../attempts/follow-pair.js';
+import { useRunsIndex } from '../data/runs-index.js';
 import { navigate } from '../router.js';
 import type { PageProps } from '../routes.js';
 import { StandingBadge } from '../ui/badge.js';
@@ -67,11 +68,13 @@ export const Page = ({ query }: PageProps) => {
   const b = query.get('b') ?? '';
   const [note, setNote] = useState<string | null>(null);
   const c = useLoad(a && b ? () => api<Comparison>(`compare?a=${enc(a)}&b=${enc(b)}`) : null, [a, b]);
-  const board = useLoad(() => api<BoardRow[]>('board?archived=true'), []);
-  const project = board.data?.find((r) => r.runId === a)?.project;
-  const runs = (board.data ?? []).filter((r) => r.project === project);
+  const index = useRunsIndex(true);
+  const rows = index.rows.value;
+  useFollowPair(rows, a, b, () => void c.reload());
+  const project = rows.get(a)?.project;
+  const runs = [...rows.values()].filter((r) => r.project === project);
   const go = (na: string, nb: string) => navigate(`/compare?a=${enc(na)}&b=${enc(nb)}`, { replace: true });
-  const kept = (text: string) => { setNote(text); void c.reload(); void board.reload(); };
+  const kept = (text: string) => { setNote(text); void c.reload(); };
   const keepable = (r: ComparedRun) => !!c.data?.sameGroup && !r.archived && !r.kept;
   return (
     <section aria-labelledby="page-title" class="compare-page run-page">
@@ -84,7 +87,7 @@ export const Page = ({ query }: PageProps) => {
       ) : null}
       <div role="status" class="status-line">{note ? <p>{note}</p> : null}</div>
       {!a || !b ? <p class="muted">Choose two runs of one project: open Compare from an attempts card on the board, or "Compare with…" on a run's page.</p> : null}
-      <ErrorNote error={c.error ?? board.error} />
+      <ErrorNote error={c.error ?? index.error.value} />
       {a && b && !c.data && !c.error ? <Loading what="the comparison" /> : null}
       {c.data ? (
         <>
