@@ -47,7 +47,8 @@ for (const viewport of VIEWPORTS) {
     await shot(app, 'run', viewport.width);
 
     await app.goto(`/runs/${source}`);
-    await app.page.getByText(`Forks: ${forkId}.`).waitFor();
+    // each fork says where it went on from, on which agent and how it did
+    await app.page.getByText(`Forks: ${forkId} (after work, claude, Succeeded).`).waitFor();
     const heads = app.page.locator('.step-group').getByRole('button', { name: /^Fork from here/ });
     await heads.first().waitFor();
     t.is(await heads.count(), 1, 'the thread\'s step headings offer it too, on the step a fork can go on from');
@@ -57,7 +58,7 @@ for (const viewport of VIEWPORTS) {
     await app.goto('/');
     const sourceCard = app.page.locator(`li.board-row[data-run="${source}"]`);
     await sourceCard.getByText('1 fork', { exact: true }).waitFor();
-    t.is(await sourceCard.getByRole('link', { name: /^Fork at work: / }).getAttribute('href'), `/runs/${forkId}`);
+    t.is(await sourceCard.getByRole('link', { name: /^Fork at work, claude: / }).getAttribute('href'), `/runs/${forkId}`);
     const forkCard = app.page.locator(`li.board-row[data-run="${forkId}"]`);
     await forkCard.getByText('fork of Write the first file at step work').waitFor();
     await app.axe(t, 'the board');
@@ -80,9 +81,12 @@ test('A fork made elsewhere shows on its source\'s open page without a reload', 
 
   const made = await app.server.post(`/api/runs/${source}/forks`, { at, note: 'from another tab' });
   t.is(made.status, 200, JSON.stringify(made.body));
-  await app.page.getByText(`Forks: ${made.body.runId}.`).waitFor({ timeout: 15_000 });
+  const links = app.page.locator('.fork-links').getByRole('link');
+  await links.first().waitFor({ timeout: 15_000 });
+  t.deepEqual(await links.allTextContents(), [made.body.runId]);
   const again = await app.server.post(`/api/runs/${source}/forks`, { at });
-  await app.page.getByText(`Forks: ${made.body.runId}, ${again.body.runId}.`).waitFor({ timeout: 15_000 });
+  await links.nth(1).waitFor({ timeout: 15_000 });
+  t.deepEqual(await links.allTextContents(), [made.body.runId, again.body.runId]);
   t.is(await app.page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded), marker, 'the same page, not a reload');
   app.noErrors(t);
 });
