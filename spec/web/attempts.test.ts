@@ -116,8 +116,8 @@ for (const viewport of VIEWPORTS) {
 }
 
 // Compare follows its two runs: a Keep made elsewhere (another tab, MCP, HTTP) shows on an open
-// Compare page without a reload, as it does on the board.
-test('Compare shows a Keep made elsewhere without a reload', async (t) => {
+// Compare page without a reload, as it does on the board's card.
+test('Compare and the board show a Keep made elsewhere without a reload', async (t) => {
   const app = await openApp(t, { viewport: VIEWPORTS[0]!, workflows: { plain: PLAIN } });
   const { page, server } = app;
   const r = await server.post('/api/runs', { project: server.projectId, workflow: 'plain', goal: GOAL, title: 'Two ways', attempts: [{ harness: 'claude' }, { harness: 'codex' }] });
@@ -127,6 +127,11 @@ test('Compare shows a Keep made elsewhere without a reload', async (t) => {
   await app.goto(`/compare?a=${a}&b=${b}`);
   await page.getByRole('button', { name: 'Keep this one: B (codex)' }).waitFor();
   await page.evaluate(() => { (window as unknown as { notReloaded: boolean }).notReloaded = true; });
+  // the board, open in another tab, follows the same Keep
+  const board = await app.context.newPage();
+  await board.goto('/');
+  const card = board.locator('li.board-row[data-group]');
+  await card.getByText('2 agents', { exact: true }).waitFor();
 
   const kept = await server.post(`/api/runs/${b}/keep`, {});
   t.is(kept.status, 200, JSON.stringify(kept.body));
@@ -134,5 +139,7 @@ test('Compare shows a Keep made elsewhere without a reload', async (t) => {
   await page.locator('[data-side="A"]').getByText('archived').waitFor();
   t.is(await page.getByRole('button', { name: /^Keep this one/ }).count(), 0, 'nothing is left to keep');
   t.true(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded === true), 'the same page, not a reload');
+  // the archived attempt leaves the board; the card says it shows one of the two
+  await card.getByText('1 of 2 agents shown · kept codex', { exact: true }).waitFor({ timeout: 15_000 });
   app.noErrors(t);
 });
