@@ -32,6 +32,8 @@ for (const viewport of VIEWPORTS) {
     const form = page.getByRole('form', { name: 'New run' });
     await form.getByLabel('Workflow').selectOption('plain');
     await form.getByRole('checkbox', { name: /Try on several agents/ }).check();
+    // none picked yet: the button says what it will do, not "Start 0 attempts"
+    t.true(await form.getByRole('button', { name: 'Start attempts', exact: true }).isDisabled());
     for (const h of ['claude', 'codex', 'opencode']) await form.getByRole('checkbox', { name: new RegExp(`^${h}`) }).check();
     await form.getByRole('textbox', { name: 'Model for codex' }).fill('gpt-test');
     // the model fields line up in one column, inside the screen, whatever each harness is called
@@ -106,6 +108,10 @@ for (const viewport of VIEWPORTS) {
     const picker = page.getByRole('combobox', { name: 'Compare with' });
     await picker.waitFor();
     t.true(await picker.evaluate((el) => el === document.activeElement), 'focus goes into the form that replaced the button');
+    // its two buttons stay together, beside the picker or on the line under it
+    const cw = page.getByRole('form', { name: 'Compare with another run' });
+    const [go, cancel] = await Promise.all([cw.getByRole('button', { name: 'Compare' }).boundingBox(), cw.getByRole('button', { name: 'Cancel' }).boundingBox()]);
+    t.true(Math.abs(go!.y - cancel!.y) < 2 && cancel!.x + cancel!.width <= viewport.width, 'Compare and Cancel on one line, inside the screen');
     await picker.selectOption(others[1]!);
     await page.getByRole('form', { name: 'Compare with another run' }).getByRole('button', { name: 'Compare' }).click();
     await page.waitForURL((u) => u.pathname === '/compare' && u.searchParams.get('b') === others[1]);

@@ -29,8 +29,10 @@ export const CompareWith = ({ runId, project }: { readonly runId: string; readon
       {board.data && runs.length === 0 ? <p class="muted">No other run of this project to compare with.</p> : (
         <RunPicker id="compare-with" label="Compare with" runs={runs} value={other} onChange={setOther} />
       )}
-      <button type="submit" class="small" disabled={!other}>Compare</button>
-      <button type="button" class="small" onClick={close}>Cancel</button>
+      <span class="compare-with-actions">
+        <button type="submit" class="small" disabled={!other}>Compare</button>
+        <button type="button" class="small" onClick={close}>Cancel</button>
+      </span>
     </form>
   );
 };
