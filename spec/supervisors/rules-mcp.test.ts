@@ -110,6 +110,11 @@ const ROWS: readonly Row[] = [
       t.like(w.k.chat(w.k.sp).at(-1), { type: 'ActionTaken', data: { tool: 'update_run_from_base', run: w.own, reason: 'main moved' } });
     }),
   },
+  {
+    // the reason a supervisor must give is an argument open_pull_request takes (it once refused it as unknown)
+    rule: 7, name: 'open_pull_request of its run, with its reason', who: 'sp', tool: 'open_pull_request', args: (w) => ({ run: w.own, reason: 'ready for review' }),
+    expect: (tier) => (tier === 'DoIt' ? refused(/^(?!invalid arguments).*(code host|origin|nothing to push)/) : tiered()(tier)),
+  },
   { rule: 4, name: 'read_usage sums every project: not for a project supervisor', who: 'sp', tool: 'read_usage', args: () => ({}), expect: always(refused(/sees only its own project \(.+\); read_usage sums the runs of every project/)) },
   { rule: 5, name: 'the global supervisor reads usage', who: 'global', tool: 'read_usage', args: () => ({ groupBy: 'project' }), expect: always(acts((t, _w, a) => t.like(a.structuredContent, { groupBy: 'project' }))) },
   { rule: 5, name: "the global supervisor reading another's pull request draft", who: 'global', tool: 'read_pull_request_draft', args: (w) => ({ run: w.own }), expect: always(refused(/reads in full only runs it owns/)) },
