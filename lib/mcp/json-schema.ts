@@ -19,8 +19,8 @@ const NAMED: Readonly<Record<string, JsonSchema>> = {
   [THREAD_CURSOR_NAME]: { type: 'string', pattern: '^[1-9]\\d{0,14}$' },
   // lib/inputs/ship.ts: the same expression the codec tests (ECMAScript regex, as JSON Schema's)
   [BRANCH_NAME]: { type: 'string', pattern: BRANCH.source },
-  // lib/inputs/usage.ts: the shape; whether the day exists in the calendar is the codec's to say
-  [DAY_NAME]: { type: 'string', pattern: DAY_PATTERN },
+  // lib/inputs/usage.ts: JSON Schema's full-date (RFC 3339) is a real calendar day, as the codec's
+  [DAY_NAME]: { type: 'string', format: 'date', pattern: DAY_PATTERN },
 };
 
 type Descriptions = Readonly<Record<string, string>>;
