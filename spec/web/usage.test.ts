@@ -142,6 +142,17 @@ test('the Usage page with nothing recorded says so (phone)', async (t) => {
   app.noErrors(t);
 });
 
+test('a run whose CLI reported a cost and no tokens: the top runs give its cost alone (phone)', async (t) => {
+  const app = await openApp(t, { viewport: VIEWPORTS[1]! });
+  const runId = await newRun(app.server, app.server.projectId, 'Cost only');
+  recordUsage(app.server, runId, { at: today(), harness: 'claude', tokens: null, cost: { _tag: 'Reported', usd: 1 } });
+  await app.goto('/usage');
+  const row = app.page.locator('.usage-runs li');
+  await row.waitFor();
+  t.is((await row.innerText()).trim(), 'Cost only · $1.00 · 1 turn');
+  app.noErrors(t);
+});
+
 test("a run's board card shows its cost, and follows a new turn live (phone)", async (t) => {
   const app = await openApp(t, { viewport: VIEWPORTS[1]! });
   const { page, server } = app;
