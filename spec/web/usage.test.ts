@@ -87,10 +87,11 @@ for (const viewport of VIEWPORTS) {
     t.deepEqual((await drawn(app, 3)).slice(1).sort(), ['claude', 'codex', 'opencode']);
     t.true(await inked(app) > 500, 'the bars are drawn');
     t.regex((await chart.getAttribute('aria-label'))!, /claude \$2\.90, codex \$1\.25, opencode \$0\.75/);
-    // with no day under the pointer the legend gives each harness's cost over the range, not blanks
+    // with no day under the pointer the legend gives each harness's cost over the range, not blanks,
+    // and a turn of unknown cost is said to be unknown
     const values = await page.locator('.usage-chart .u-legend .u-series .u-value').allInnerTexts();
     const labels = await legend(app);
-    t.deepEqual(Object.fromEntries(labels.map((l, i) => [l, values[i]])), { Day: 'all days', claude: '$2.90', codex: '$1.25', opencode: '$0.75' });
+    t.deepEqual(Object.fromEntries(labels.map((l, i) => [l, values[i]])), { Day: 'all days', claude: '$2.90', codex: '$1.25', opencode: '$0.75 + 1 turn unknown' });
 
     await page.getByText('Cost per day by harness, as a table').click();
     const table = page.getByRole('table', { name: 'Cost per day by harness' });

@@ -3,8 +3,8 @@ import { api, ApiError, authHeaders } from '../api.js';
 import { useLoad } from '../components/use-load.js';
 import type { PageProps } from '../routes.js';
 import { ErrorNote, Loading, PageHeading } from '../ui/page.js';
-import { costText, usd } from '../ui/usage-text.js';
-import { CostChart, partTotal } from '../usage/chart.js';
+import { costText } from '../ui/usage-text.js';
+import { CostChart, partCost } from '../usage/chart.js';
 import { stacked } from '../usage/series.js';
 import type { StackBy, UsageAnswer } from '../usage/shapes.js';
 import { addUsageStyle } from '../usage/style.js';
@@ -94,7 +94,7 @@ export const Page = (_: PageProps) => {
             <div><dt>Tokens</dt><dd>{tokensText(total)}</dd></div>
           </dl>
           <h2 id="usage-chart-title">{caption}</h2>
-          <CostChart data={chart} label={`${caption}, ${perDay.data!.from} to ${perDay.data!.to}: ${costText(total.costUsd, total.unknownTurns)} in all; ${chart.parts.map((p, i) => `${p.label} ${usd(partTotal(chart, i))}`).join(', ')}. The table below lists each day.`} />
+          <CostChart data={chart} label={`${caption}, ${perDay.data!.from} to ${perDay.data!.to}: ${costText(total.costUsd, total.unknownTurns)} in all; ${chart.parts.map((p, i) => `${p.label} ${partCost(chart, i)}`).join(', ')}. The table below lists each day.`} />
           <ChartTable data={chart} caption={caption} />
           <h2>Top runs</h2>
           {runs.data ? <TopRuns rows={runs.data.rows} /> : <Loading what="runs" />}
