@@ -35,6 +35,8 @@ for (const viewport of VIEWPORTS) {
     await general.getByLabel('Runs at work at once').fill('5');
     await general.getByRole('button', { name: 'Save run cap' }).click();
     await general.getByRole('status').filter({ hasText: 'Run cap set to 5.' }).waitFor();
+    // the button is disabled while the change is sent; the keyboard's place is on it again afterwards
+    await page.waitForFunction(() => document.activeElement?.textContent === 'Save run cap', undefined, { timeout: 10_000 });
     await general.getByLabel('Seconds an agent may print nothing before its turn is stopped').fill('90');
     await general.getByRole('button', { name: 'Save watchdog' }).click();
     await general.getByRole('status').filter({ hasText: 'Watchdog set to 90 seconds.' }).waitFor();

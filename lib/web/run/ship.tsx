@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { RunDetail } from '../../service-api.js';
 import { api, ApiError } from '../api.js';
 import { NoteLine, type Note } from './controls.js';
-import { useFocusBack } from './focus-back.js';
+import { useFocusBack } from '../ui/focus-back.js';
 
 // Shipping a run from its PR tab (docs/shipping.md): create a pull request (title and body
 // prefilled from the run, base, draft), merge locally into the project's checkout, update the
