@@ -139,9 +139,40 @@ test('the Usage page with nothing recorded says so (phone)', async (t) => {
   await app.goto('/usage');
   await app.page.getByText('No usage recorded in these days.').waitFor();
   t.is(await app.page.locator('.usage-chart').count(), 0);
+  // a budget is set before anything is spent: the section shows with no usage too
+  t.is(await app.page.locator(`.usage-budgets [data-project="${app.server.projectId}"] [data-today]`).innerText(), '$0.00 today; no daily budget');
   await app.axe(t, 'empty');
   app.noErrors(t);
 });
+
+for (const viewport of VIEWPORTS) {
+  test(`daily budgets on the Usage page: today's spend beside the budget, set, reached, removed (${viewport.name})`, async (t) => {
+    const app = await openApp(t, { viewport, colorScheme: viewport.width < 600 ? 'dark' : 'light' });
+    const { page, server } = app;
+    const runId = await newRun(server, server.projectId, 'Spent today');
+    recordUsage(server, runId, { at: today(), harness: 'claude', tokens: tokens(10, 0, 1), cost: { _tag: 'Reported', usd: 2.5 } });
+    await app.goto('/usage');
+    const item = page.locator(`.usage-budgets [data-project="${server.projectId}"]`);
+    const said = item.locator('[data-today]');
+    await said.filter({ hasText: '$2.50 today; no daily budget' }).waitFor();
+    const form = page.getByRole('form', { name: 'Daily budget of demo' });
+    await form.getByLabel('demo').fill('2');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await said.filter({ hasText: '$2.50 of $2.00 today: reached, new runs wait in the queue until tomorrow or a raise' }).waitFor();
+    t.is((await server.get(`/api/projects/${server.projectId}`)).body.dailyBudgetUsd, 2);
+    await page.waitForFunction(() => document.activeElement?.textContent === 'Save', undefined, { timeout: 10_000 });
+    // every control within the screen, and no sideways scroll
+    const boxes = await item.locator('input, button, label').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().right));
+    t.true(boxes.every((r) => r <= viewport.width), JSON.stringify(boxes));
+    t.true(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), 'no sideways scroll of the page');
+    await app.axe(t, 'daily budgets');
+    await page.screenshot({ path: `/tmp/shots/usage-budgets-${viewport.width}.png`, fullPage: true });
+    await form.getByRole('button', { name: 'Remove' }).click();
+    await said.filter({ hasText: '$2.50 today; no daily budget' }).waitFor();
+    t.is((await server.get(`/api/projects/${server.projectId}`)).body.dailyBudgetUsd, undefined);
+    app.noErrors(t);
+  });
+}
 
 test('a run whose CLI reported a cost and no tokens: the top runs give its cost alone (phone)', async (t) => {
   const app = await openApp(t, { viewport: VIEWPORTS[1]! });
