@@ -66,6 +66,8 @@ for (const viewport of VIEWPORTS) {
     const number = opened.find((e) => e.type === 'PullRequestOpened').data.pullRequest.number as number;
     const link = app.page.getByRole('link', { name: `acme/app#${number}` });
     await link.waitFor({ timeout: 20_000 });
+    // the form is gone with the button that was pressed: the keyboard's place is the new pull request's link
+    await app.page.waitForFunction((n) => document.activeElement?.textContent === `acme/app#${n}`, number, { timeout: 10_000 });
     await app.page.getByText('open (draft)', { exact: true }).waitFor();
     await app.page.getByText('· Ship the feature').waitFor();
     t.is(git(bare, 'rev-parse', `refs/heads/svc/${runId}`), git(work, 'rev-parse', `svc/${runId}`));

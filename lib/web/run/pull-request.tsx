@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { PullRequestView } from '../../codehost/pull-request-view.js';
 import type { RunDetail } from '../../service-api.js';
 import { api, type ApiError } from '../api.js';
@@ -76,8 +76,22 @@ const Threads = ({ pr }: { readonly pr: PullRequestView }) => {
 // A link only to a web page: a URL from elsewhere never becomes a javascript: link.
 const webHref = (url: string): string | undefined => (/^https?:\/\//i.test(url) ? url : undefined);
 
+// Create pull request's form goes once the pull request is recorded, and with it the keyboard's
+// place: it moves to the new pull request's link, unless the person has put it somewhere else.
+const useFocusOnOpened = (number: number | undefined) => {
+  const link = useRef<HTMLAnchorElement>(null);
+  const before = useRef(number);
+  useEffect(() => {
+    const opened = before.current === undefined && number !== undefined;
+    before.current = number;
+    if (opened && (!document.activeElement || document.activeElement === document.body)) link.current?.focus();
+  }, [number]);
+  return link;
+};
+
 export const PullRequest = ({ run, changes }: { readonly run: RunDetail; readonly changes: number }) => {
   const ref = run.pullRequest;
+  const link = useFocusOnOpened(ref?.number);
   const [pr, setPr] = useState<PullRequestView | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
   const [asked, setAsked] = useState(0);
@@ -93,7 +107,7 @@ export const PullRequest = ({ run, changes }: { readonly run: RunDetail; readonl
   if (!ref) return <div class="pr"><CreatePullRequest run={run} />{ship}</div>;
   return (
     <div class="pr">
-      <p class="row"><a href={webHref(ref.url)} target="_blank" rel="noopener noreferrer">{ref.repository}#{ref.number}</a>{pr ? <span> · {pr.title}</span> : null}
+      <p class="row"><a ref={link} href={webHref(ref.url)} target="_blank" rel="noopener noreferrer">{ref.repository}#{ref.number}</a>{pr ? <span> · {pr.title}</span> : null}
         <button type="button" onClick={() => setAsked((n) => n + 1)}>Refresh</button></p>
       <LoopLine run={run} />
       {run.pullRequests.length > 1 ? <p class="muted">Earlier: {run.pullRequests.filter((p) => p.number !== ref.number).map((p) => `#${p.number}`).join(', ')}</p> : null}
