@@ -47,6 +47,13 @@ for (const viewport of VIEWPORTS) {
     await general.getByRole('button', { name: 'Save token' }).click();
     await general.getByText('A token is set. It is never shown again.').waitFor();
     t.is(await general.getByLabel('Token', { exact: true }).inputValue(), '', 'the token leaves the form once saved');
+    // its placeholder is read whole, on the phone too (it was cut off mid-sentence)
+    t.true(await general.getByLabel('Token', { exact: true }).evaluate((el: HTMLInputElement) => {
+      const st = getComputedStyle(el);
+      const pen = document.createElement('canvas').getContext('2d')!;
+      pen.font = st.font;
+      return el.placeholder.startsWith('(set') && pen.measureText(el.placeholder).width <= el.clientWidth - parseFloat(st.paddingLeft) - parseFloat(st.paddingRight);
+    }), 'the token placeholder fits its field');
     // a refusal from the server is shown as it is, and changes nothing
     await general.getByLabel('GraphQL address').fill('ftp://example.com/graphql');
     await general.getByRole('button', { name: 'Save code host' }).click();
@@ -67,6 +74,9 @@ for (const viewport of VIEWPORTS) {
     await changes.locator('li').nth(3).waitFor();
     t.deepEqual((await changes.locator('li .grow').allTextContents()), ['Code host token set', 'Default harness: codex', 'Watchdog: 90 s', 'Run cap: 5']);
     t.is(await changes.locator('li').first().locator('.muted').first().textContent(), 'by Settings page (HTTP)');
+    // each change reads on a line of its own width, not squeezed beside its source into a column of broken words
+    const widths = await changes.locator('li .grow').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().width));
+    t.true(widths.every((w) => w >= 0.6 * (viewport.width - 60)), JSON.stringify(widths));
     t.false((await page.locator('main').textContent())!.includes('ghp_secret_value'), 'the token is never shown');
 
     await general.getByRole('button', { name: 'Use the default' }).click();
