@@ -6,7 +6,10 @@ import { forbidden, type Refusal } from './refusal.js';
 // settings, whose tier says DoIt (act now), AskFirst (post an approval card and wait) or Never
 // (refuse). change_setting is under none: tool groups decide it, not tiers.
 
-export const ACTING_TOOLS = ['start_run', 'control_run', 'revise_goal', 'secure_run_work', 'message_run', 'answer_question', 'submit_review', 'archive_run', 'resolve_run', 'open_pull_request', 'keep_attempt'] as const;
+export const ACTING_TOOLS = [
+  'start_run', 'control_run', 'revise_goal', 'secure_run_work', 'message_run', 'answer_question', 'submit_review', 'archive_run', 'resolve_run', 'open_pull_request', 'keep_attempt',
+  'merge_run', 'update_run_from_base', 'check_pull_request_now',
+] as const;
 export type ActingTool = (typeof ACTING_TOOLS)[number];
 
 export const isActingTool = (name: string): name is ActingTool => (ACTING_TOOLS as readonly string[]).includes(name);
@@ -26,6 +29,10 @@ export const settingOf = (tool: ActingTool, action?: string): ActionSetting => {
     case 'revise_goal': case 'message_run': case 'answer_question': case 'submit_review': return 'messageAndControl';
     // publishing the run's branch as a pull request pushes its work as Secure work does
     case 'secure_run_work': case 'open_pull_request': return 'secureWork';
+    // merging the run's branch into the base, or the base into it, moves its committed work as a push does
+    case 'merge_run': case 'update_run_from_base': return 'secureWork';
+    // reading the pull request now may start a fixing turn on the run, as a message would
+    case 'check_pull_request_now': return 'messageAndControl';
     case 'start_run': return 'startRuns';
     // keeping an attempt archives the others of its group
     case 'archive_run': case 'resolve_run': case 'keep_attempt': return 'archiveRuns';

@@ -1,4 +1,6 @@
 import type { UsageView } from '../projections/run-usage.js';
+import type { UsageQuest } from './read-models/usage.js';
+import type { UsageAnswer } from './read-models/usage-answer.js';
 import type { Outcome } from '../commands/refusal.js';
 import type { ReviewInputOf } from './inputs/review.js';
 import type { HarnessName, Origin } from './workflows/model.js';
@@ -257,6 +259,16 @@ export interface ServiceApi {
   readPullRequest(address: { run?: string; project?: string; number?: number }): Promise<Outcome<{ pullRequest: unknown }>>;
   /** push the run's branch (never forced) and open a pull request from it (docs/shipping.md) */
   openPullRequest(runId: string, input: { draft?: boolean; base?: string; title?: string; body?: string }, by: Actor): Promise<Outcome<{ run: RunDetail; pullRequest: PullRequestRef }>>;
+  /** the title, body and base open_pull_request would use when given none */
+  pullRequestDraft(runId: string): Outcome<{ title: string; body: string; base: string | null }>;
+  /** merge the run's branch into the base branch of the project's own checkout (never forced) */
+  mergeRun(runId: string, method: 'fast-forward' | 'merge' | 'squash', by: Actor): Promise<Outcome<{ run: RunDetail; merged: readonly unknown[] }>>;
+  /** bring the base branch into the run's branch; conflicts aborted, and handed to the agent when asked */
+  updateFromBase(runId: string, input: { mode: 'merge' | 'rebase'; onConflict?: 'agent' | 'leave' }, by: Actor): Promise<Outcome<{ run: RunDetail; folders: readonly unknown[]; handedTo: string | null }>>;
+  /** the pull request loop reads the run's pull request now rather than at its next poll */
+  checkPullRequestNow(runId: string): Promise<Outcome<{ pullRequest: number; cycleRunning: boolean }>>;
+  /** what runs cost, summed per day, project, harness, model, workflow or run (docs/usage.md) */
+  usage(q: UsageQuest): Outcome<UsageAnswer>;
 }
 
 /** "waiting: claude limited until 14:05": the harness and when its window ends (null: not known) */

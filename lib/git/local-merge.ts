@@ -33,8 +33,11 @@ const conflicts = async (dir: string, base: string, branch: string): Promise<str
   return [...new Set(lines(r.stdout).slice(1))];
 };
 
-const dirtyFiles = async (dir: string): Promise<string[]> =>
-  lines((await git(dir, ['status', '--porcelain', '--untracked-files=no'])).stdout).map((l) => l.slice(3));
+// In the project's checkout untracked files are the person's and are left alone; in the run's
+// worktree a new file is the agent's work like any other (agents leave new files uncommitted), so
+// it counts there: else a run whose work is new files reads as "nothing to merge".
+const dirtyFiles = async (dir: string, untracked: 'no' | 'all' = 'no'): Promise<string[]> =>
+  lines((await git(dir, ['status', '--porcelain', `--untracked-files=${untracked}`])).stdout).map((l) => l.slice(3));
 
 // Why this folder cannot be merged now, in words for the person; null when it can.
 const folderRefusal = async (c: RunCheckout, method: MergeMethod): Promise<string | null> => {
@@ -47,7 +50,7 @@ const folderRefusal = async (c: RunCheckout, method: MergeMethod): Promise<strin
   const dirty = await dirtyFiles(c.path);
   if (dirty.length > 0) return `the project's checkout ${c.path} has uncommitted changes: ${dirty.join(', ')}`;
   if ((await git(c.path, ['rev-parse', '--verify', '--quiet', `refs/heads/${c.branch}`])).code !== 0) return `there is no branch ${c.branch} to merge`;
-  const unsaved = (await unreadableReason(c.directory)) ? [] : await dirtyFiles(c.directory);
+  const unsaved = (await unreadableReason(c.directory)) ? [] : await dirtyFiles(c.directory, 'all');
   if (unsaved.length > 0) return `the run's worktree has uncommitted changes (${unsaved.join(', ')}); secure the work first so they are merged too`;
   if (await isAncestor(c.path, c.branch, 'HEAD')) return `nothing to merge: ${base} already holds every commit of ${c.branch}`;
   if (method === 'fast-forward' && !(await isAncestor(c.path, 'HEAD', c.branch))) {

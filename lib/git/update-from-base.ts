@@ -35,7 +35,18 @@ const notReady = async (dir: string, base: string): Promise<string | null> => {
   const status = await checkoutGit(dir, ['status', '--porcelain', '--untracked-files=no']);
   const dirty = status.stdout.split('\n').filter((l) => l !== '');
   if (dirty.length > 0) return `the worktree has uncommitted changes (${dirty.map((l) => l.slice(3)).join(', ')}); commit or secure them first`;
-  return null;
+  return untrackedClash(dir, base);
+};
+
+// Untracked files are left alone, unless the base has a file of the same name: git would stop
+// ("would be overwritten") before any merge or rebase began, with nothing to abort, so it is
+// refused here with the files named. -z: names as they are, unquoted.
+const untrackedClash = async (dir: string, base: string): Promise<string | null> => {
+  const untracked = (await run(dir, ['ls-files', '-z', '--others', '--exclude-standard'])).split('\0').filter((f) => f !== '');
+  if (untracked.length === 0) return null;
+  const inBase = new Set((await run(dir, ['ls-tree', '-r', '-z', '--name-only', base])).split('\0'));
+  const clash = untracked.filter((f) => inBase.has(f));
+  return clash.length > 0 ? `the worktree's untracked ${clash.join(', ')} would be overwritten by ${base}'s; commit or secure ${clash.length === 1 ? 'it' : 'them'} first` : null;
 };
 
 const conflictedFiles = async (dir: string): Promise<string[]> =>

@@ -5,16 +5,22 @@ import * as t from 'io-ts';
 
 export class IntRangeType extends t.Type<number, number, unknown> {
   readonly _tag = 'IntRangeType' as const;
-  constructor(readonly min: number, readonly max: number, name?: string) {
+  /** fromText: digits in a string are read as the number too (a URL query has only strings) */
+  constructor(readonly min: number, readonly max: number, name?: string, readonly fromText = false) {
     super(
       name ?? `an integer from ${min} to ${max}`,
       (u): u is number => typeof u === 'number' && Number.isInteger(u) && u >= min && u <= max,
-      (u, c) => (this.is(u) ? t.success(u) : t.failure(u, c)),
+      (u, c) => {
+        const n = fromText && typeof u === 'string' && /^\d{1,16}$/.test(u) ? Number(u) : u;
+        return this.is(n) ? t.success(n) : t.failure(u, c);
+      },
       t.identity,
     );
   }
 }
 export const intRange = (min: number, max: number, name?: string): IntRangeType => new IntRangeType(min, max, name);
+/** an integer given as a JSON number (MCP) or as digits (an HTTP query), decoded by one codec */
+export const countFromQuery = (min: number, max: number, name?: string): IntRangeType => new IntRangeType(min, max, name, true);
 
 /** a string with at least one non-space character, at most maxLength long, optionally one line */
 export class TextType extends t.Type<string, string, unknown> {

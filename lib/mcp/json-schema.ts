@@ -4,6 +4,7 @@ import { DefaultType, IntRangeType, TextType, UsdBudgetType } from '../inputs/ki
 import { ClosedType } from '../inputs/closed.js';
 import { THREAD_CURSOR_NAME } from './args/common.js';
 import { BRANCH, BRANCH_NAME } from '../inputs/ship.js';
+import { DAY_NAME, DAY_PATTERN } from '../inputs/usage.js';
 
 // Derives a tool's advertised inputSchema from the io-ts codec that decodes its arguments, so the
 // schema a client sees and the check the server applies cannot drift apart. Covers the io-ts
@@ -18,6 +19,8 @@ const NAMED: Readonly<Record<string, JsonSchema>> = {
   [THREAD_CURSOR_NAME]: { type: 'string', pattern: '^[1-9]\\d{0,14}$' },
   // lib/inputs/ship.ts: the same expression the codec tests (ECMAScript regex, as JSON Schema's)
   [BRANCH_NAME]: { type: 'string', pattern: BRANCH.source },
+  // lib/inputs/usage.ts: JSON Schema's full-date (RFC 3339) is a real calendar day, as the codec's
+  [DAY_NAME]: { type: 'string', format: 'date', pattern: DAY_PATTERN },
 };
 
 type Descriptions = Readonly<Record<string, string>>;

@@ -2,9 +2,9 @@ import type { Settings, ToolGroup } from '../settings/model.js';
 import type { Tool } from './tool.js';
 import { exportRun, getRun, listProjects, listRuns, waitForRun } from './tools/reading-runs.js';
 import { readRunHistory, readRunLog, readRunThread } from './tools/reading-pages.js';
-import { listWorkflows, readPullRequest, readRunWorktree, readWorkflow, validateWorkflow } from './tools/reading-more.js';
+import { listWorkflows, readPullRequest, readPullRequestDraft, readRunWorktree, readUsage, readWorkflow, validateWorkflow } from './tools/reading-more.js';
 import { followUpRun, forkRun, startRun } from './tools/starting.js';
-import { controlRun, openPullRequest, reviseGoal, secureRunWork } from './tools/controlling.js';
+import { checkPullRequestNow, controlRun, mergeRun, openPullRequest, reviseGoal, secureRunWork, updateRunFromBase } from './tools/controlling.js';
 import { answerQuestion, messageRun, submitReview } from './tools/messaging.js';
 import { archiveRun, keepAttempt, resolveRun } from './tools/archiving.js';
 import { changeSetting } from './tools/settings.js';
@@ -12,9 +12,9 @@ import { changeSetting } from './tools/settings.js';
 // Every tool of the client list, in the order tools/list shows them.
 export const TOOLS: readonly Tool[] = [
   listRuns, getRun, listProjects, readRunThread, readRunHistory, readRunLog, exportRun,
-  listWorkflows, readWorkflow, validateWorkflow, waitForRun, readPullRequest, readRunWorktree,
+  listWorkflows, readWorkflow, validateWorkflow, waitForRun, readPullRequest, readPullRequestDraft, readRunWorktree, readUsage,
   startRun, followUpRun, forkRun,
-  controlRun, reviseGoal, secureRunWork, openPullRequest,
+  controlRun, reviseGoal, secureRunWork, openPullRequest, mergeRun, updateRunFromBase, checkPullRequestNow,
   messageRun, answerQuestion, submitReview,
   archiveRun, resolveRun, keepAttempt,
   changeSetting,

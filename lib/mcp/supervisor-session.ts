@@ -24,7 +24,7 @@ export interface SupervisorSession {
 }
 
 /** reads of the run's own words and work, refused to the global supervisor on runs it does not own */
-const FULL_READS = new Set(['read_run_thread', 'read_run_history', 'read_run_log', 'export_run', 'read_run_worktree', 'read_pull_request']);
+const FULL_READS = new Set(['read_run_thread', 'read_run_history', 'read_run_log', 'export_run', 'read_run_worktree', 'read_pull_request', 'read_pull_request_draft']);
 const PROJECT_READS = new Set(['list_workflows', 'read_workflow', 'validate_workflow', 'read_pull_request']);
 
 type Args = Record<string, unknown>;
@@ -58,6 +58,8 @@ const scopedList = async (service: Service, reader: Reader, tool: Tool, a: Args,
 
 const read = async (service: Service, reader: Reader, tool: Tool, a: Args, ctx: ToolContext): Promise<ToolAnswer> => {
   if (tool.name === 'list_runs' || tool.name === 'list_projects') return scopedList(service, reader, tool, a, ctx);
+  // the sums are of every project's runs (their titles and costs): more than a project supervisor sees
+  if (tool.name === 'read_usage' && reader.project !== null) return errorAnswer(`supervisor ${reader.id} sees only its own project (${reader.project}); read_usage sums the runs of every project`);
   const target = readTarget(service, tool.name, a);
   // an unknown run or project: the tool itself answers, with its usual words
   if (target === 'unknown' || target === null) return tool.invoke(a, ctx);

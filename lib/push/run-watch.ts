@@ -10,7 +10,9 @@ import { frame, MAX_REPLAY, type Sink } from './frames.js';
 // detail (as get_run gives it) with the new thread rows and history events; with `&log`, new log
 // lines in batches, with the activity rows that changed beside them (`activity`, outputs cut to
 // a preview; a row comes again when it ends). The id is `run:<runId>:<seq>:<line>` (the last journal seq and log line the
-// client holds), so a resume is exact: both are durable counters of the run.
+// client holds), so a resume is exact: both are durable counters of the run. A fork made of the run
+// sends its detail again under the same id (the link is in the fork's journal; a resume or a fresh
+// watch starts with the detail as it is now, so none is missed).
 
 interface Watcher {
   readonly runId: string;
@@ -51,6 +53,9 @@ export class RunWatch {
     });
     logs.subscribe((runId, line) => this.onLine(runId, line));
     logs.activity.subscribe((runId, row) => this.onLine(runId, previewOf(row)));
+    // A fork is recorded in its own journal only (whole or absent, link included), so the source's
+    // watchers get the source's detail again, now listing it, under the id they already hold.
+    core.forks.onFork((source) => this.onDetailChanged(source));
   }
 
   get size(): number {
@@ -102,6 +107,11 @@ export class RunWatch {
     // Watchers at the same place get the same text: built and encoded once per append, not per window.
     const shared = new Map<number, string>();
     for (const w of set) this.send(w, events.filter((e) => e.seq > w.seq), false, shared);
+  }
+
+  private onDetailChanged(runId: string): void {
+    const shared = new Map<number, string>();
+    for (const w of this.watchers.get(runId) ?? []) this.send(w, [], true, shared);
   }
 
   /**

@@ -2,7 +2,10 @@ import * as t from 'io-ts';
 import { isLeft, left, right } from 'fp-ts/lib/Either.js';
 import { invalid, type Outcome } from '../../commands/refusal.js';
 import type { ActingTool } from '../../commands/supervisor-tiers.js';
-import { AnswerQuestionArgs, ArchiveRunArgs, ControlRunArgs, KeepAttemptArgs, MessageRunArgs, ResolveRunArgs, SubmitReviewArgs, ReviseGoalArgs, SecureRunWorkArgs, StartRunArgs, OpenPullRequestArgs } from '../mcp/args/acting.js';
+import {
+  AnswerQuestionArgs, ArchiveRunArgs, CheckPullRequestNowArgs, ControlRunArgs, KeepAttemptArgs, MergeRunArgs, MessageRunArgs, OpenPullRequestArgs, ResolveRunArgs,
+  ReviseGoalArgs, SecureRunWorkArgs, StartRunArgs, SubmitReviewArgs, UpdateRunFromBaseArgs,
+} from '../mcp/args/acting.js';
 import { describeErrors } from '../inputs/describe.js';
 import type { Actor } from '../service-api.js';
 import type { Service } from '../service/service.js';
@@ -52,5 +55,8 @@ export const issueAs = async (service: Service, id: string, tool: ActingTool, ar
     case 'archive_run': return decoded(tool, ArchiveRunArgs, args, (a) => done(service.archive(a.run, a.state, a.reason, by)));
     case 'resolve_run': return decoded(tool, ResolveRunArgs, args, (a) => done(service.resolve(a.run, a.reason, by)));
     case 'keep_attempt': return decoded(tool, KeepAttemptArgs, args, async (a) => done(await service.keepAttempt(a.run, a.abortOthers ?? false, a.reason, by)));
+    case 'merge_run': return decoded(tool, MergeRunArgs, args, async (a) => done(await service.mergeRun(a.run, a.method, by)));
+    case 'update_run_from_base': return decoded(tool, UpdateRunFromBaseArgs, args, async ({ run, ...input }) => done(await service.updateFromBase(run, input, by)));
+    case 'check_pull_request_now': return decoded(tool, CheckPullRequestNowArgs, args, async (a) => done(await service.checkPullRequestNow(a.run)));
   }
 };

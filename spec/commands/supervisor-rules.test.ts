@@ -51,6 +51,10 @@ const ROWS: readonly Row[] = [
   { rule: 'tiers: keep an attempt (it archives the others)', when: { tool: 'keep_attempt', action: undefined }, then: 'archiveRuns' },
   { rule: 'tiers: answer', when: { tool: 'answer_question', action: undefined }, then: 'messageAndControl' },
   { rule: 'tiers: revise', when: { tool: 'revise_goal', action: undefined }, then: 'messageAndControl' },
+  { rule: 'tiers: open a pull request', when: { tool: 'open_pull_request', action: undefined }, then: 'secureWork' },
+  { rule: 'tiers: merge locally (moves the work into the base)', when: { tool: 'merge_run', action: undefined }, then: 'secureWork' },
+  { rule: 'tiers: update from base', when: { tool: 'update_run_from_base', action: undefined }, then: 'secureWork' },
+  { rule: 'tiers: check the pull request now (may start a fixing turn)', when: { tool: 'check_pull_request_now', action: undefined }, then: 'messageAndControl' },
 ];
 
 for (const row of ROWS) {

@@ -1,6 +1,6 @@
 import test, { type ExecutionContext } from 'ava';
 import { isLeft, isRight } from 'fp-ts/lib/Either.js';
-import { chmodSync, readFileSync } from 'node:fs';
+import { chmodSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { mergeLocally, type MergeMethod } from '../../lib/git/local-merge.js';
 import { createRunWorktrees } from '../../lib/git/worktrees.js';
@@ -93,6 +93,10 @@ test('uncommitted work in the run\'s worktree and an already merged branch are r
   write(c.directory, 'work.txt', 'not yet committed\n');
   t.regex((await mergeLocally([c], 'merge', 'x') as { left: string }).left, /run's worktree has uncommitted changes \(work\.txt\)/);
   await sh(c.directory, 'checkout', '--', 'work.txt');
+  // a new file is work too: not "nothing to merge" while the run's only new work is untracked
+  write(c.directory, 'src/new.txt', 'a new file\n');
+  t.regex((await mergeLocally([c], 'merge', 'x') as { left: string }).left, /run's worktree has uncommitted changes \(src\/new\.txt\)/);
+  rmSync(join(c.directory, 'src/new.txt'));
   t.true(isRight(await mergeLocally([c], 'fast-forward', 'x')));
   t.regex((await mergeLocally([c], 'merge', 'x') as { left: string }).left, /^nothing to merge: main already holds every commit of svc\/d4/);
   t.is(await sh(p.user, 'rev-parse', 'main'), await sh(c.directory, 'rev-parse', 'HEAD'));

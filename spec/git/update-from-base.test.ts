@@ -74,6 +74,18 @@ test('refuses to start on uncommitted changes, naming them, and changes nothing'
   t.deepEqual(await snapshot(dir), before);
 });
 
+test('refuses an untracked file the base would overwrite, naming it, and changes nothing', async (t) => {
+  const { p, dir } = await setUp(t, 'u6');
+  await commitFile(p.user, 'new.txt', 'the base adds it\n');
+  write(dir, 'new.txt', 'the run wrote it\n');
+  write(dir, 'other.txt', 'an untracked file the base lacks is left alone\n');
+  const before = await snapshot(dir);
+  for (const mode of ['merge', 'rebase'] as const) {
+    await t.throwsAsync(updateFromBase(dir, 'main', mode), { message: "the worktree's untracked new.txt would be overwritten by main's; commit or secure it first" });
+  }
+  t.deepEqual(await snapshot(dir), before);
+});
+
 test('refuses an unknown base', async (t) => {
   const { dir } = await setUp(t, 'u5');
   await t.throwsAsync(updateFromBase(dir, 'nope', 'rebase'), { message: /no branch or commit nope/ });

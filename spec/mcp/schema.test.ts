@@ -8,6 +8,7 @@ import { args } from '../../lib/inputs/object.js';
 import { intRange, nonBlank, oneLine, oneOf, withDefault } from '../../lib/inputs/kinds.js';
 import { describeErrors } from '../../lib/inputs/describe.js';
 import { EXAMPLES } from './helpers/examples.js';
+import { GROUPS } from '../../lib/web/components/settings-mcp.js';
 
 // One source of truth: each tool's advertised inputSchema is derived from its io-ts codec, so a
 // value the codec accepts the schema accepts, and a shape the codec refuses the schema refuses.
@@ -91,5 +92,11 @@ test('unknown arguments are named, even ones that shadow Object.prototype', (t) 
     const decoded = codec.decode({ run: 'r1', [key]: 1 });
     t.false(isRight(decoded));
     if (!isRight(decoded)) t.is(describeErrors(decoded.left), `unknown argument: ${key}`);
+  }
+});
+
+test('Settings > MCP lists every tool under its group, and no tool that is not there', (t) => {
+  for (const [group, { tools }] of Object.entries(GROUPS)) {
+    t.deepEqual(tools.split(', ').sort(), TOOLS.filter((x) => x.group === group).map((x) => x.name).sort(), group);
   }
 });

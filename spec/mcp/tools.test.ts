@@ -4,7 +4,7 @@ import { TOOLS } from '../../lib/mcp/registry.js';
 import { TOOL_GROUPS } from '../../lib/settings/model.js';
 import { fixturePullRequest, fixtureRepository } from '../fixtures/github/fixture.js';
 import { startGitHubServer, type GitHubTestServer } from '../fixtures/github/server.js';
-import { startRun, untilStanding } from '../helpers/steer.js';
+import { detail, startRun, untilStanding } from '../helpers/steer.js';
 import { eventually } from '../helpers/env.js';
 import { mcpServer, type McpServer } from './helpers/real.js';
 import { EXAMPLES } from './helpers/examples.js';
@@ -25,9 +25,11 @@ const allGroups = async (srv: McpServer, enabled: boolean, except?: string) => {
 
 const setup = async (): Promise<Ctx> => {
   const gh = await startGitHubServer({ webHost: WEB, tokens: ['tok'], repositories: [fixtureRepository('acme', 'app', [fixturePullRequest({ owner: 'acme', name: 'app' }, WEB, { number: 4 })])] });
-  const srv = await mcpServer({ workflows: { ship: SHIP }, repo: githubOrigin().work });
+  const srv = await mcpServer({ workflows: { ship: SHIP, watch: WATCH }, repo: githubOrigin().work });
   await srv.setting({ _tag: 'CodeHost', graphqlUrl: gh.graphqlUrl, webHost: WEB });
   await srv.setting({ _tag: 'CodeHostToken', token: 'tok' });
+  // check_pull_request_now reads at once; the loop's own poll must not race it
+  await srv.setting({ _tag: 'PullRequestWatchInterval', seconds: 3600 });
   const shipped = await startRun(srv, { goal: '[write:feature.txt=done]', workflow: 'ship' });
   await untilStanding(srv, shipped, 'Succeeded');
   // a run read by the reading tools, with two thread rows so a page has a cursor
@@ -43,6 +45,25 @@ test.after.always(async () => {
   await srv.close();
   await gh.close();
 });
+
+/** a deliver step that keeps watching its pull request (check_pull_request_now needs one) */
+const WATCH = SHIP.replace('ship [kind=deliver]', 'ship [kind=deliver, watch=true]');
+
+/** a run whose work is committed on its branch and whose checkout's main has not moved since it began */
+const mergeable = async (srv: McpServer, file: string): Promise<string> => {
+  const runId = await startRun(srv, { goal: `[write:${file}=work][report:success]`, workflow: 'two' });
+  await untilStanding(srv, runId, 'Succeeded');
+  const secured = await srv.post(`/api/runs/${runId}/secure`, {});
+  if (secured.status !== 200) throw new Error(`not secured: ${JSON.stringify(secured.body)}`);
+  return runId;
+};
+
+let watching: Promise<string> | undefined;
+const watchingRun = (srv: McpServer): Promise<string> => (watching ??= (async () => {
+  const runId = await startRun(srv, { goal: '[write:watched.txt=w][report:success]', workflow: 'watch' });
+  await eventually(() => detail(srv, runId), (d) => d.standing === 'Waiting' && d.pullRequestLoop !== undefined);
+  return runId;
+})());
 
 const succeeded = async (srv: McpServer): Promise<string> => {
   const runId = await startRun(srv, { goal: '[report:success]', workflow: 'two' });
@@ -80,6 +101,10 @@ const realArgs = async (ctx: Ctx, tool: string, args: Record<string, unknown>): 
     const history = (await srv.get(`/api/runs/${run}/history?pageSize=200`)).body.events as { type: string; seq: number }[];
     args = { ...args, at: history.find((e) => e.type === 'StepSucceeded')!.seq };
   }
+  if (tool === 'merge_run') run = await mergeable(srv, `merge-${String(args['method'])}.txt`);
+  if (tool === 'update_run_from_base') run = await mergeable(srv, `update-${String(args['mode'])}.txt`); // ended and committed: no turn works in it
+  if (tool === 'check_pull_request_now') run = await watchingRun(srv);
+  if (tool === 'read_pull_request_draft') run = ctx.shipped;
   if (tool === 'answer_question') ({ runId: run, questionId: question } = await srv.asking(typeof args['answer'] === 'string' ? 'Which?' : 'Which?|a|b'));
   const real = JSON.parse(JSON.stringify(args)
     .replaceAll('"r1"', JSON.stringify(run)).replaceAll('"p1"', JSON.stringify(srv.projectId))
@@ -94,7 +119,7 @@ test('by default tools/list shows every tool but the archiving and settings grou
   t.teardown(() => client.close());
   const names = (await client.listTools()).tools.map((x) => x.name);
   t.deepEqual(names, TOOLS.filter((x) => x.group !== 'archiving' && x.group !== 'settings').map((x) => x.name));
-  t.is(names.length, 23);
+  t.is(names.length, 28);
 });
 
 test('each listed tool advertises the schema derived from its codec', async (t) => {

@@ -2,6 +2,9 @@ import '../helpers/env.js';
 import anyTest, { type TestFn } from 'ava';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { isLeft } from 'fp-ts/lib/Either.js';
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { appendChat } from '../../lib/supervisors/chat.js';
 import { ask, supKit, textOf, type SupKit } from './kit.js';
 
@@ -65,6 +68,22 @@ test.serial('approved: a message card is issued as the message command, as the s
   t.like(r.body, { decided: { decision: 'Approve', result: 'Applied', detail: 'done' } });
   const sent = k.s.service.core.journal.read(`run:${run}`).filter((e) => e.type === 'MessageSent').at(-1)?.data;
   t.like(sent, { text: 'mind the tests', delivery: 'Hold', reason: 'nudge', by: { kind: 'supervisor', name: k.sp } });
+});
+
+test.serial('approved: an update_run_from_base card is issued as the update command, as the supervisor: the base\'s new commit is in the run\'s branch', async (t) => {
+  const { k, sp } = t.context;
+  const run = await k.gateRun(k.s.projectId);
+  writeFileSync(join(k.s.repo, 'moved.txt'), 'the base moved on\n');
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: k.s.repo, stdio: 'pipe' }).toString().trim();
+  git('add', '-A');
+  git('-c', 'user.name=p', '-c', 'user.email=p@p', 'commit', '-q', '-m', 'moved');
+  const card = await cardOf(sp, 'update_run_from_base', { run, mode: 'merge', reason: 'main moved' });
+  t.false(k.s.service.core.journal.read(`run:${run}`).some((e) => e.type === 'BaseUpdated'), 'nothing before the decision');
+  const r = await decide(k, card, { decision: 'Approve' });
+  t.like(r.body, { decided: { decision: 'Approve', result: 'Applied', detail: 'done' } });
+  const updated = k.s.service.core.journal.read(`run:${run}`).filter((e) => e.type === 'BaseUpdated').at(-1)?.data as { head: string; by: unknown } | undefined;
+  t.like(updated, { mode: 'merge', by: { kind: 'supervisor', name: k.sp } });
+  t.notThrows(() => git('merge-base', '--is-ancestor', 'HEAD', updated!.head), 'the base\'s commit is in the run\'s branch');
 });
 
 test.serial('approved, but the card\'s recorded arguments do not decode: Refused with what is wrong, nothing done', async (t) => {

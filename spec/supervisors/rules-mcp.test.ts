@@ -102,6 +102,22 @@ const ROWS: readonly Row[] = [
   { rule: 5, name: 'the global supervisor reading its own run in full', who: 'global', tool: 'read_run_log', args: (w) => ({ run: w.theirs }), expect: always(acts()) },
   { rule: 6, name: 'control_run Pause of its busy run', who: 'sp', tool: 'control_run', args: (w) => ({ run: w.busy, position: 'v1', action: 'Pause', reason: 'hold on' }), expect: tiered((t, _w, a) => t.is(a.structuredContent?.['outcome'], 'Stale')) },
   { rule: 7, name: 'archive_run of its run', who: 'sp', tool: 'archive_run', args: (w) => ({ run: w.own, state: 'Active', reason: 'keep it' }), expect: tiered() },
+  { rule: 1, name: 'merge_run without a reason', who: 'sp', tool: 'merge_run', args: (w) => ({ run: w.own, method: 'squash' }), expect: always(refused(/merge_run needs a reason/)) },
+  {
+    rule: 7, name: 'update_run_from_base of its run (under "Save and push")', who: 'sp', tool: 'update_run_from_base', args: (w) => ({ run: w.own, mode: 'merge', onConflict: 'leave', reason: 'main moved' }),
+    expect: tiered((t, w, a) => {
+      t.is(a.structuredContent?.['handedTo'], null);
+      t.like(w.k.chat(w.k.sp).at(-1), { type: 'ActionTaken', data: { tool: 'update_run_from_base', run: w.own, reason: 'main moved' } });
+    }),
+  },
+  {
+    // the reason a supervisor must give is an argument open_pull_request takes (it once refused it as unknown)
+    rule: 7, name: 'open_pull_request of its run, with its reason', who: 'sp', tool: 'open_pull_request', args: (w) => ({ run: w.own, reason: 'ready for review' }),
+    expect: (tier) => (tier === 'DoIt' ? refused(/^(?!invalid arguments).*(code host|origin|nothing to push)/) : tiered()(tier)),
+  },
+  { rule: 4, name: 'read_usage sums every project: not for a project supervisor', who: 'sp', tool: 'read_usage', args: () => ({}), expect: always(refused(/sees only its own project \(.+\); read_usage sums the runs of every project/)) },
+  { rule: 5, name: 'the global supervisor reads usage', who: 'global', tool: 'read_usage', args: () => ({ groupBy: 'project' }), expect: always(acts((t, _w, a) => t.like(a.structuredContent, { groupBy: 'project' }))) },
+  { rule: 5, name: "the global supervisor reading another's pull request draft", who: 'global', tool: 'read_pull_request_draft', args: (w) => ({ run: w.own }), expect: always(refused(/reads in full only runs it owns/)) },
   {
     rule: 8, name: 'switched off: actions refused, reads and notes still work', who: 'sp', tool: 'message_run', args: (w) => hold(w.own, 'x'),
     given: async (w) => (await w.k.patch(w.k.sp, { enabled: false }), async () => void (await w.k.patch(w.k.sp, { enabled: true }))),

@@ -27,7 +27,13 @@ for (const viewport of VIEWPORTS) {
     await page.getByRole('button', { name: 'Start run' }).click();
     await page.waitForURL(/\/runs\/[^/]+$/);
     const runId = decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
-    await page.getByText('Paused: budget: spent $2.00 of $1.00 budget', { exact: true }).waitFor();
+    await page.getByText('Paused by its budget: spent $2.00 of $1.00 budget. Raise the budget to go on.', { exact: true }).waitFor();
+    // plain Resume would only be refused: the raise is the one way on
+    t.is(await page.getByRole('region', { name: 'Controls' }).getByRole('button', { name: 'Resume', exact: true }).count(), 0);
+    // the stand-in reports a cost and no tokens: the step's heading gives the cost alone, not "0 in / 0 out"
+    t.is(await page.locator('.step-group[data-step="one"] .step-cost').innerText(), '$2.00');
+    // the header says how much of the budget is spent, as it does while the run goes
+    t.is(await page.locator('.run-facts .run-cost').innerText(), 'spent $2.00 of $1.00 budget');
     await app.axe(t, 'paused by its budget');
     if (process.env['SVC_SHOTS']) await page.screenshot({ path: `${process.env['SVC_SHOTS']}/budget-paused-${viewport.width}.png`, fullPage: true });
     await page.getByLabel(/^Budget in US dollars/).fill('10');

@@ -47,7 +47,8 @@ for (const viewport of VIEWPORTS) {
     await shot(app, 'run', viewport.width);
 
     await app.goto(`/runs/${source}`);
-    await app.page.getByText(`Forks: ${forkId}.`).waitFor();
+    // each fork says where it went on from, on which agent and how it did
+    await app.page.getByText(`Forks: ${forkId} (after work, claude, Succeeded).`).waitFor();
     const heads = app.page.locator('.step-group').getByRole('button', { name: /^Fork from here/ });
     await heads.first().waitFor();
     t.is(await heads.count(), 1, 'the thread\'s step headings offer it too, on the step a fork can go on from');
@@ -57,7 +58,7 @@ for (const viewport of VIEWPORTS) {
     await app.goto('/');
     const sourceCard = app.page.locator(`li.board-row[data-run="${source}"]`);
     await sourceCard.getByText('1 fork', { exact: true }).waitFor();
-    t.is(await sourceCard.getByRole('link', { name: /^Fork at work: / }).getAttribute('href'), `/runs/${forkId}`);
+    t.is(await sourceCard.getByRole('link', { name: /^Fork at work, claude: / }).getAttribute('href'), `/runs/${forkId}`);
     const forkCard = app.page.locator(`li.board-row[data-run="${forkId}"]`);
     await forkCard.getByText('fork of Write the first file at step work').waitFor();
     await app.axe(t, 'the board');
@@ -65,3 +66,27 @@ for (const viewport of VIEWPORTS) {
     app.noErrors(t);
   });
 }
+
+// A fork's link lives in the fork's own journal, so the source's open page hears of it through its
+// push stream (lib/push/run-watch.ts), not its own events: made over HTTP, it shows without a reload.
+test('A fork made elsewhere shows on its source\'s open page without a reload', async (t) => {
+  const app = await openApp(t, { viewport: VIEWPORTS[0]!, workflows: { two: TWO_STEPS } });
+  const source = await startRun(app.server, { goal: '[write:one.txt=from step work][report:success]', title: 'Write the first file', workflow: 'two' });
+  await untilStanding(app.server, source, 'Succeeded');
+  const { at } = (await detail(app.server, source)).forkable[0];
+  await app.goto(`/runs/${source}`);
+  await app.page.locator('.run-facts .badge', { hasText: 'Succeeded' }).waitFor();
+  t.is(await app.page.getByText(/^Forks:/).count(), 0, 'no fork yet');
+  const marker = await app.page.evaluate(() => { (window as unknown as { notReloaded: boolean }).notReloaded = true; return true; });
+
+  const made = await app.server.post(`/api/runs/${source}/forks`, { at, note: 'from another tab' });
+  t.is(made.status, 200, JSON.stringify(made.body));
+  const links = app.page.locator('.fork-links').getByRole('link');
+  await links.first().waitFor({ timeout: 15_000 });
+  t.deepEqual(await links.allTextContents(), [made.body.runId]);
+  const again = await app.server.post(`/api/runs/${source}/forks`, { at });
+  await links.nth(1).waitFor({ timeout: 15_000 });
+  t.deepEqual(await links.allTextContents(), [made.body.runId, again.body.runId]);
+  t.is(await app.page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded), marker, 'the same page, not a reload');
+  app.noErrors(t);
+});

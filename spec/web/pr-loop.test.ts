@@ -65,6 +65,8 @@ test('the run page shows the loop, Check now starts a cycle on a failing check, 
   await app.page.getByRole('button', { name: 'Check now' }).click();
   await eventually(() => history(server, runId), (h) => h.some((e) => e.type === 'PullRequestCycleEnded'));
   await app.page.locator('.pr-loop-fact', { hasText: `watching pull request #${number} (1 of 3 cycles used)` }).waitFor();
+  // Check now is disabled while it asks; the keyboard's place is on it again afterwards
+  await app.page.waitForFunction(() => document.activeElement?.textContent === 'Check now', undefined, { timeout: 10_000 });
   await app.page.screenshot({ path: '/tmp/shots/pr-loop-pr-tab.png', fullPage: true });
 
   await app.goto(`/runs/${runId}`);

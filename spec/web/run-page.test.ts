@@ -232,12 +232,14 @@ test('the pull request panel: checks, reviews, requested reviewers, unresolved t
   await app.goto(`/runs/${runId}?tab=pr`);
   const panel = app.page.getByRole('tabpanel', { name: 'Pull request' });
   await panel.getByRole('link', { name: `acme/app#${done.pullRequest.number}` }).waitFor();
-  await panel.getByText('BLOCKED · MERGEABLE').waitFor();
+  // GitHub's terms put in words, the merge state's own term kept beside them
+  await panel.getByText('blocked by a required check or review (BLOCKED · MERGEABLE)', { exact: true }).waitFor();
+  t.is(await panel.locator('dd').nth(2).innerText(), 'changes requested', 'the review decision');
   const rows = await panel.getByRole('table').locator('tbody tr').allInnerTexts();
   t.deepEqual(rows.map((r) => r.replace(/\s+/g, ' ').trim()), [
     'build required Passed (SUCCESS)', 'lint optional Pending (IN_PROGRESS)', 'ci/e2e required Failing (FAILURE)',
   ]);
-  await panel.getByText('alice: CHANGES_REQUESTED').waitFor();
+  await panel.getByText('alice: changes requested', { exact: true }).waitFor();
   t.deepEqual((await panel.getByRole('region', { name: 'Requested reviewers' }).getByRole('listitem').allInnerTexts()), ['bob (person)', 'core (team)']);
   await panel.getByRole('heading', { name: 'Unresolved threads (1)' }).waitFor();
   await panel.getByText('Please <img src=x onerror="document.title=3"> fix').waitFor();

@@ -7,10 +7,12 @@ import { closeBrowser, openApp, VIEWPORTS } from './browser.js';
 // with their source, refusals shown, harness readiness re-checked; the MCP section's address, the
 // token hidden until asked and copied, Regenerate behind a warning (the old token then refused on
 // /mcp), the endpoint and tool groups switched, and the registration lines; the pull request watch
-// interval and the ordered fallback harnesses. Screenshots: /tmp/shots/settings-gaps-*.png.
+// interval and the ordered fallback harnesses; the Prices table. Screenshots: /tmp/shots/settings-gaps-*.png.
 
 test.after.always(closeBrowser);
 mkdirSync('/tmp/shots', { recursive: true });
+
+const innerWidthOf = (v: { readonly width: number }) => v.width;
 
 const mcpStatus = async (url: string, token: string): Promise<number> =>
   (await fetch(`${url}/mcp`, {
@@ -33,6 +35,8 @@ for (const viewport of VIEWPORTS) {
     await general.getByLabel('Runs at work at once').fill('5');
     await general.getByRole('button', { name: 'Save run cap' }).click();
     await general.getByRole('status').filter({ hasText: 'Run cap set to 5.' }).waitFor();
+    // the button is disabled while the change is sent; the keyboard's place is on it again afterwards
+    await page.waitForFunction(() => document.activeElement?.textContent === 'Save run cap', undefined, { timeout: 10_000 });
     await general.getByLabel('Seconds an agent may print nothing before its turn is stopped').fill('90');
     await general.getByRole('button', { name: 'Save watchdog' }).click();
     await general.getByRole('status').filter({ hasText: 'Watchdog set to 90 seconds.' }).waitFor();
@@ -43,6 +47,13 @@ for (const viewport of VIEWPORTS) {
     await general.getByRole('button', { name: 'Save token' }).click();
     await general.getByText('A token is set. It is never shown again.').waitFor();
     t.is(await general.getByLabel('Token', { exact: true }).inputValue(), '', 'the token leaves the form once saved');
+    // its placeholder is read whole, on the phone too (it was cut off mid-sentence)
+    t.true(await general.getByLabel('Token', { exact: true }).evaluate((el: HTMLInputElement) => {
+      const st = getComputedStyle(el);
+      const pen = document.createElement('canvas').getContext('2d')!;
+      pen.font = st.font;
+      return el.placeholder.startsWith('(set') && pen.measureText(el.placeholder).width <= el.clientWidth - parseFloat(st.paddingLeft) - parseFloat(st.paddingRight);
+    }), 'the token placeholder fits its field');
     // a refusal from the server is shown as it is, and changes nothing
     await general.getByLabel('GraphQL address').fill('ftp://example.com/graphql');
     await general.getByRole('button', { name: 'Save code host' }).click();
@@ -63,6 +74,9 @@ for (const viewport of VIEWPORTS) {
     await changes.locator('li').nth(3).waitFor();
     t.deepEqual((await changes.locator('li .grow').allTextContents()), ['Code host token set', 'Default harness: codex', 'Watchdog: 90 s', 'Run cap: 5']);
     t.is(await changes.locator('li').first().locator('.muted').first().textContent(), 'by Settings page (HTTP)');
+    // each change reads on a line of its own width, not squeezed beside its source into a column of broken words
+    const widths = await changes.locator('li .grow').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().width));
+    t.true(widths.every((w) => w >= 0.6 * (viewport.width - 60)), JSON.stringify(widths));
     t.false((await page.locator('main').textContent())!.includes('ghp_secret_value'), 'the token is never shown');
 
     await general.getByRole('button', { name: 'Use the default' }).click();
@@ -126,6 +140,45 @@ for (const viewport of VIEWPORTS) {
     await reopened.getByRole('status').filter({ hasText: 'No fallback harnesses: a run out of quota waits.' }).waitFor();
     t.deepEqual((await server.get('/api/settings')).body.fallbackHarnesses, []);
     await app.axe(t, 'after the changes');
+    app.noErrors(t);
+  });
+
+  test(`Prices: the table as stored, a row removed and one added, saved and shown again, every field within the screen (${viewport.name})`, async (t) => {
+    const app = await openApp(t, { viewport });
+    const { page, server } = app;
+    await app.goto('/settings');
+    const prices = page.getByRole('region', { name: 'Prices' });
+    const rows = prices.locator('fieldset.price-row');
+    await rows.first().waitFor();
+    const names = () => rows.evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset['price']));
+    t.deepEqual(await names(), ['codex gpt-5', 'codex gpt-5-codex', 'codex gpt-5-mini', 'opencode openai/gpt-5']);
+    t.is(await rows.first().getByLabel('Output $/M tokens').inputValue(), '10');
+    // a phone shows each row's fields wrapped, none past the screen's edge, and no sideways scroll
+    const boxes = await prices.locator('input, select, button').evaluateAll((els) => els.map((e) => e.getBoundingClientRect()).map((r) => [r.left, r.right]));
+    t.true(boxes.every(([l, r]) => l! >= 0 && r! <= innerWidthOf(viewport)), JSON.stringify(boxes));
+    t.true(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), 'no sideways scroll of the page');
+    await app.axe(t, 'prices');
+
+    await prices.getByRole('button', { name: 'Remove the price of codex gpt-5-mini' }).click();
+    t.is(await page.evaluate(() => document.activeElement?.textContent), 'Add a price', 'the keyboard is not sent back to the top');
+    await prices.getByRole('button', { name: 'Add a price' }).click();
+    const added = rows.last();
+    await added.getByLabel('Harness').selectOption('claude');
+    await added.getByLabel('Model', { exact: true }).fill('*');
+    await added.getByLabel('Input $/M tokens', { exact: true }).fill('3');
+    await added.getByLabel('Cached input $/M tokens').fill('0.3');
+    await added.getByLabel('Output $/M tokens').fill('15');
+    await prices.getByRole('button', { name: 'Save prices' }).click();
+    await prices.getByRole('status').filter({ hasText: 'Prices saved: 4 rows.' }).waitFor();
+    const stored = (await server.get('/api/settings')).body.prices as { harness: string; model: string }[];
+    t.deepEqual(stored.map((p) => `${p.harness} ${p.model}`), ['codex gpt-5', 'codex gpt-5-codex', 'opencode openai/gpt-5', 'claude *']);
+    t.like(stored[3], { inputPerMTok: 3, cachedInputPerMTok: 0.3, outputPerMTok: 15 });
+    const changes = page.getByRole('list', { name: 'Recent changes, newest first' });
+    await changes.locator('li .grow', { hasText: 'Prices changed' }).waitFor();
+
+    await page.reload();
+    await page.getByRole('region', { name: 'Prices' }).locator('fieldset.price-row').first().waitFor();
+    t.deepEqual(await names(), ['codex gpt-5', 'codex gpt-5-codex', 'opencode openai/gpt-5', 'claude *']);
     app.noErrors(t);
   });
 

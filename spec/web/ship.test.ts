@@ -66,7 +66,9 @@ for (const viewport of VIEWPORTS) {
     const number = opened.find((e) => e.type === 'PullRequestOpened').data.pullRequest.number as number;
     const link = app.page.getByRole('link', { name: `acme/app#${number}` });
     await link.waitFor({ timeout: 20_000 });
-    await app.page.getByText('OPEN (draft)').waitFor();
+    // the form is gone with the button that was pressed: the keyboard's place is the new pull request's link
+    await app.page.waitForFunction((n) => document.activeElement?.textContent === `acme/app#${n}`, number, { timeout: 10_000 });
+    await app.page.getByText('open (draft)', { exact: true }).waitFor();
     await app.page.getByText('· Ship the feature').waitFor();
     t.is(git(bare, 'rev-parse', `refs/heads/svc/${runId}`), git(work, 'rev-parse', `svc/${runId}`));
     t.like((await history(server, runId)).find((e) => e.type === 'PullRequestOpened')?.data, { draft: true, base: 'main', by: { kind: 'person' } });
@@ -79,11 +81,17 @@ for (const viewport of VIEWPORTS) {
     await mergeForm.getByRole('combobox', { name: 'Method' }).selectOption('fast-forward');
     await mergeForm.getByRole('button', { name: 'Merge locally' }).click();
     await mergeForm.getByRole('alert').filter({ hasText: `not a fast-forward: main has commits that svc/${runId} lacks; update from base first, or merge or squash; nothing was merged` }).waitFor();
+    // the button is disabled while the request is out; the keyboard's place is kept when it is back
+    await app.page.waitForFunction(() => document.activeElement?.textContent === 'Merge locally', undefined, { timeout: 10_000 });
     await mergeForm.getByRole('combobox', { name: 'Method' }).selectOption('merge');
     await mergeForm.getByRole('button', { name: 'Merge locally' }).click();
     await mergeForm.getByRole('button', { name: 'Archive the run' }).waitFor();
     await app.axe(t, 'merged, offering to archive');
     await shot(app, 'merged', viewport.width);
+    // archiving removes its own button: the keyboard's focus stays in the form, on its heading
+    await mergeForm.getByRole('button', { name: 'Archive the run' }).click();
+    await mergeForm.getByText(/^Archived: /).waitFor();
+    await app.page.waitForFunction(() => document.activeElement?.id === 'ship-merge', undefined, { timeout: 10_000 });
     app.noErrors(t);
   });
 }

@@ -10,14 +10,15 @@ import { closeBrowser, openApp, VIEWPORTS, type AppSession } from './browser.js'
 // The Usage page in real Chromium against the real server: runs' usage appended to their
 // journals, drawn by uPlot as cost per day stacked by harness, then by project; the chart's table,
 // the top runs, tokens; a new turn shows without a reload; an empty range says so; the phone in
-// the dark theme. A board card shows its run's cost, and a step heading its step's cost and
-// tokens. axe at both sizes; screenshots in /tmp/shots.
+// the dark theme. A board card shows its run's cost, a step heading its step's cost and
+// tokens, and the run's header the run's cost. axe at both sizes; screenshots in /tmp/shots.
 
 test.after.always(closeBrowser);
 mkdirSync('/tmp/shots', { recursive: true });
 
 const today = () => new Date().toISOString();
 const yesterday = () => new Date(Date.now() - 86_400_000).toISOString();
+const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
 
 const newRun = async (s: TestServer, project: string, title: string): Promise<string> => {
   const r = await s.post('/api/runs', { project, goal: title, title, workflow: 'linear', start: false });
@@ -34,6 +35,8 @@ const seed = async (s: TestServer): Promise<{ a: string; b: string; c: string }>
   recordUsage(s, a, { at: yesterday(), harness: 'claude', model: 'sonnet', tokens: tokens(12_000, 300, 1_100), cost: { _tag: 'Reported', usd: 2.5 } });
   recordUsage(s, a, { at: today(), harness: 'codex', model: 'gpt-5', tokens: tokens(5_000, 0, 400), cost: { _tag: 'Priced', usd: 1.25 } });
   recordUsage(s, b, { at: today(), harness: 'claude', model: 'sonnet', tokens: tokens(800, 0, 90), cost: { _tag: 'Reported', usd: 0.4 } });
+  // under a cent: reads "<$0.01" in the day's table as everywhere else, not "$0.00"
+  recordUsage(s, b, { at: daysAgo(3), harness: 'codex', model: 'gpt-5', tokens: tokens(3, 0, 1), cost: { _tag: 'Priced', usd: 0.004 } });
   recordUsage(s, c, { at: today(), harness: 'opencode', tokens: null, cost: { _tag: 'Unknown', why: 'no price for the model' } });
   recordUsage(s, c, { at: today(), harness: 'opencode', model: 'm', tokens: tokens(100, 0, 10), cost: { _tag: 'Priced', usd: 0.75 } });
   return { a, b, c };
@@ -77,25 +80,35 @@ for (const viewport of VIEWPORTS) {
     const summary = page.locator('.usage-summary');
     await summary.waitFor();
     t.regex(await summary.innerText(), /\$4\.90 \+ 1 turn unknown/);
-    t.regex(await summary.innerText(), /Turns\s+5/);
+    t.regex(await summary.innerText(), /Turns\s+6/);
 
     const chart = page.getByRole('img', { name: /Cost per day by harness/ });
     await chart.locator('canvas').waitFor();
     t.deepEqual((await drawn(app, 3)).slice(1).sort(), ['claude', 'codex', 'opencode']);
     t.true(await inked(app) > 500, 'the bars are drawn');
     t.regex((await chart.getAttribute('aria-label'))!, /claude \$2\.90, codex \$1\.25, opencode \$0\.75/);
+    // with no day under the pointer the legend gives each harness's cost over the range, not blanks,
+    // and a turn of unknown cost is said to be unknown
+    const values = await page.locator('.usage-chart .u-legend .u-series .u-value').allInnerTexts();
+    const labels = await legend(app);
+    t.deepEqual(Object.fromEntries(labels.map((l, i) => [l, values[i]])), { Day: 'all days', claude: '$2.90', codex: '$1.25', opencode: '$0.75 + 1 turn unknown' });
 
     await page.getByText('Cost per day by harness, as a table').click();
     const table = page.getByRole('table', { name: 'Cost per day by harness' });
     await table.waitFor();
     t.is(await table.getByRole('row').count(), 31, 'a header row and one row a day');
+    t.is(await table.getByRole('row').filter({ hasText: '<$0.01' }).count(), 1, 'the day of a fraction of a cent');
 
     const top = page.locator('.usage-runs li');
     t.deepEqual(await top.locator('a').allInnerTexts(), ['Costly refactor', 'Other project work', 'Small fix']);
     t.is(await top.first().locator('a').getAttribute('href'), `/runs/${a}`);
     t.regex(await top.nth(1).innerText(), /\$0\.75 \+ 1 turn unknown/);
     const tokensTable = page.getByRole('table', { name: 'Tokens by harness' });
-    t.regex(await tokensTable.getByRole('row', { name: /claude/ }).innerText(), /12\.8k\s+300\s+1\.2k\s+2\s+\$2\.90/);
+    t.regex(await tokensTable.getByRole('row', { name: /claude/ }).innerText(), /\$2\.90\s+2\s+12\.8k\s+300\s+1\.2k/);
+    // the cost column is in sight without scrolling the table sideways, on the phone too
+    const costHead = (await tokensTable.getByRole('columnheader', { name: 'Cost' }).boundingBox())!;
+    t.true(costHead.x + costHead.width <= viewport.width, `Cost ends at ${costHead.x + costHead.width}`);
+    t.true(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), 'no sideways scroll of the page');
     await app.axe(t, 'by harness');
     await page.screenshot({ path: `/tmp/shots/usage-${size}.png`, fullPage: true });
 
@@ -103,7 +116,7 @@ for (const viewport of VIEWPORTS) {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
     const csv = readFileSync((await download.path())!, 'utf8');
     t.regex(csv, /^key,label,costUsd,unknownTurns,turns,inputTokens,cachedInputTokens,outputTokens\r\n/);
-    t.is(csv.trim().split('\r\n').length, 3, 'a header and the two days with usage');
+    t.is(csv.trim().split('\r\n').length, 4, 'a header and the three days with usage');
 
     await page.getByRole('radio', { name: 'Project' }).check();
     await page.getByRole('img', { name: /Cost per day by project/ }).locator('canvas').waitFor();
@@ -115,7 +128,8 @@ for (const viewport of VIEWPORTS) {
     // a turn recorded now reaches the page over the push stream, without a reload
     recordUsage(server, b, { at: today(), harness: 'claude', model: 'sonnet', tokens: tokens(10, 0, 1), cost: { _tag: 'Reported', usd: 10 } });
     await summary.filter({ hasText: '$14.90 + 1 turn unknown' }).waitFor({ timeout: 15_000 });
-    t.deepEqual((await top.locator('a').allInnerTexts())[0], 'Small fix');
+    // the top runs are a read of their own, which may land after the summary's
+    await top.first().locator('a', { hasText: 'Small fix' }).waitFor({ timeout: 15_000 });
     app.noErrors(t);
   });
 }
@@ -125,7 +139,49 @@ test('the Usage page with nothing recorded says so (phone)', async (t) => {
   await app.goto('/usage');
   await app.page.getByText('No usage recorded in these days.').waitFor();
   t.is(await app.page.locator('.usage-chart').count(), 0);
+  // a budget is set before anything is spent: the section shows with no usage too
+  t.is(await app.page.locator(`.usage-budgets [data-project="${app.server.projectId}"] [data-today]`).innerText(), '$0.00 today; no daily budget');
   await app.axe(t, 'empty');
+  app.noErrors(t);
+});
+
+for (const viewport of VIEWPORTS) {
+  test(`daily budgets on the Usage page: today's spend beside the budget, set, reached, removed (${viewport.name})`, async (t) => {
+    const app = await openApp(t, { viewport, colorScheme: viewport.width < 600 ? 'dark' : 'light' });
+    const { page, server } = app;
+    const runId = await newRun(server, server.projectId, 'Spent today');
+    recordUsage(server, runId, { at: today(), harness: 'claude', tokens: tokens(10, 0, 1), cost: { _tag: 'Reported', usd: 2.5 } });
+    await app.goto('/usage');
+    const item = page.locator(`.usage-budgets [data-project="${server.projectId}"]`);
+    const said = item.locator('[data-today]');
+    await said.filter({ hasText: '$2.50 today; no daily budget' }).waitFor();
+    const form = page.getByRole('form', { name: 'Daily budget of demo' });
+    await form.getByLabel('demo').fill('2');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await said.filter({ hasText: '$2.50 of $2.00 today: reached, new runs wait in the queue until tomorrow or a raise' }).waitFor();
+    t.is((await server.get(`/api/projects/${server.projectId}`)).body.dailyBudgetUsd, 2);
+    await page.waitForFunction(() => document.activeElement?.textContent === 'Save', undefined, { timeout: 10_000 });
+    // every control within the screen, and no sideways scroll
+    const boxes = await item.locator('input, button, label').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().right));
+    t.true(boxes.every((r) => r <= viewport.width), JSON.stringify(boxes));
+    t.true(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), 'no sideways scroll of the page');
+    await app.axe(t, 'daily budgets');
+    await page.screenshot({ path: `/tmp/shots/usage-budgets-${viewport.width}.png`, fullPage: true });
+    await form.getByRole('button', { name: 'Remove' }).click();
+    await said.filter({ hasText: '$2.50 today; no daily budget' }).waitFor();
+    t.is((await server.get(`/api/projects/${server.projectId}`)).body.dailyBudgetUsd, undefined);
+    app.noErrors(t);
+  });
+}
+
+test('a run whose CLI reported a cost and no tokens: the top runs give its cost alone (phone)', async (t) => {
+  const app = await openApp(t, { viewport: VIEWPORTS[1]! });
+  const runId = await newRun(app.server, app.server.projectId, 'Cost only');
+  recordUsage(app.server, runId, { at: today(), harness: 'claude', tokens: null, cost: { _tag: 'Reported', usd: 1 } });
+  await app.goto('/usage');
+  const row = app.page.locator('.usage-runs li');
+  await row.waitFor();
+  t.is((await row.innerText()).trim(), 'Cost only · $1.00 · 1 turn');
   app.noErrors(t);
 });
 
@@ -143,7 +199,7 @@ test("a run's board card shows its cost, and follows a new turn live (phone)", a
   app.noErrors(t);
 });
 
-test("a run's step heading shows the step's cost and tokens (desktop)", async (t) => {
+test("a run's step heading shows the step's cost and tokens, its header the run's (desktop)", async (t) => {
   t.timeout(120_000);
   const app = await openApp(t, { viewport: VIEWPORTS[0]! });
   const { page, server } = app;
@@ -157,9 +213,12 @@ test("a run's step heading shows the step's cost and tokens (desktop)", async (t
   await head.locator('.step-cost').waitFor();
   // the step's own turn (the stand-in CLI's) may have recorded a few tokens and cents of its own
   t.regex(await head.locator('.step-cost').innerText(), /^\$0\.4\d · 12\.3k in \/ 1\.1k out$/);
+  // the run's header gives the run's cost as its board card does
+  await page.locator('.run-facts .run-cost', { hasText: /^cost \$0\.4\d$/ }).waitFor();
   // a turn of unknown cost on the same step: said so, live, never folded into a known-looking sum
   recordUsage(server, runId, { at: today(), stepId: started.data.stepId, harness: 'claude', tokens: null, cost: { _tag: 'Unknown', why: 'no price' } });
   await head.locator('.step-cost', { hasText: /^\$0\.4\d \+ 1 turn unknown · 12\.3k in \/ 1\.1k out$/ }).waitFor();
+  await page.locator('.run-facts .run-cost', { hasText: /^cost \$0\.4\d \+ 1 turn unknown$/ }).waitFor();
   await page.screenshot({ path: '/tmp/shots/usage-step-head.png' });
   app.noErrors(t);
 });

@@ -13,7 +13,7 @@ import { ReviewInput } from '../../inputs/review.js';
 import { ArchiveInput } from '../../inputs/archive.js';
 import { ResolveInput } from '../../inputs/resolve.js';
 import { SecureInput } from '../../inputs/secure.js';
-import { MergeInput, PullRequestInput, UpdateFromBaseInput } from '../../inputs/ship.js';
+import { MergeInput, PullRequestCheckInput, PullRequestInput, UpdateFromBaseInput } from '../../inputs/ship.js';
 import { KeepInput } from '../../inputs/keep.js';
 import { decodeInput, refuseUnknownFields } from '../decode.js';
 import { intParam, personFrom, reply } from '../reply.js';
@@ -92,7 +92,7 @@ export const runControlRoutes = (router: Router, service: Service): void => {
     reply(ctx, await service.readPullRequest({ run: id(ctx), ...(number !== undefined ? { number } : {}) }));
   });
   router.post('/api/runs/:runId/pull-request/check', async (ctx: Context) => {
-    refuseUnknownFields(await readJson(ctx), []);
+    decodeInput(PullRequestCheckInput, await readJson(ctx));
     reply(ctx, await service.checkPullRequestNow(id(ctx)));
   });
   router.get('/api/runs/:runId/wait', async (ctx: Context) => {

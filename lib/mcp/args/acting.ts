@@ -12,7 +12,7 @@ import { ReviewInput } from '../../inputs/review.js';
 import { ArchiveInput } from '../../inputs/archive.js';
 import { ResolveInput } from '../../inputs/resolve.js';
 import { SecureInput } from '../../inputs/secure.js';
-import { PullRequestInput } from '../../inputs/ship.js';
+import { MergeInput, PullRequestCheckInput, PullRequestInput, UpdateFromBaseInput } from '../../inputs/ship.js';
 import { KeepInput } from '../../inputs/keep.js';
 
 // Arguments of the tools that change something: `run` and the action's fields, decoded by the same
@@ -25,6 +25,9 @@ export const ControlRunArgs = extend(ControlInput, onRun);
 export const ReviseGoalArgs = extend(ReviseGoalInput, onRun);
 export const SecureRunWorkArgs = extend(SecureInput, onRun);
 export const OpenPullRequestArgs = extend(PullRequestInput, onRun);
+export const MergeRunArgs = extend(MergeInput, onRun);
+export const UpdateRunFromBaseArgs = extend(UpdateFromBaseInput, onRun);
+export const CheckPullRequestNowArgs = extend(PullRequestCheckInput, onRun);
 export const MessageRunArgs = extend(MessageInput, onRun);
 export const SubmitReviewArgs = extend(ReviewInput, onRun);
 export const FollowUpRunArgs = extend(FollowUpInput, onRun);

@@ -1,6 +1,7 @@
 import * as t from 'io-ts';
 import { STANDINGS } from '../../service-api.js';
-import { args } from '../../inputs/object.js';
+import { args, extend } from '../../inputs/object.js';
+import { UsageInput } from '../../inputs/usage.js';
 import { intRange, nonBlank, oneOf, withDefault } from '../../inputs/kinds.js';
 import { PageSize, ProjectRef, RunId, SeqCursor, ThreadCursor, optionalReason } from './common.js';
 
@@ -19,3 +20,7 @@ export const ValidateWorkflowArgs = args({ project: ProjectRef, workflow: nonBla
 export const WaitForRunArgs = args({ run: RunId, timeout: withDefault(intRange(0, 300), 60) }, optionalReason);
 export const ReadPullRequestArgs = args({}, { run: RunId, project: ProjectRef, number: intRange(1, Number.MAX_SAFE_INTEGER, 'a positive integer'), ...optionalReason });
 export const ReadRunWorktreeArgs = args({ run: RunId }, optionalReason);
+// GET /api/runs/{id}/pull-request-draft takes no query: MCP has `run` (and a reason, as every read of a run)
+export const ReadPullRequestDraftArgs = args({ run: RunId }, optionalReason);
+// GET /api/usage's query, decoded by the same codec (lib/inputs/usage.ts), its fields as arguments
+export const ReadUsageArgs = extend(UsageInput, {});

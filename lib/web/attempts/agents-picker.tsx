@@ -28,7 +28,7 @@ export const AgentsPicker = ({ harnesses, picked, onChange }: {
         return (
           <div key={h.name} class="agent-pick">
             <label class="check"><input type="checkbox" id={id} checked={!!p} onChange={(e) => toggle(h.name, e.currentTarget.checked)} /> {h.name} <span class="muted">— {availabilityText(h.availability)}</span></label>
-            <label class="agent-model">Model for {h.name}
+            <label class="agent-model"><span>Model<span class="sr-only"> for {h.name}</span></span>
               <input name={`model-${h.name}`} value={p?.model ?? ''} disabled={!p} placeholder={`(${h.name}'s default)`} onInput={(e) => setModel(h.name, e.currentTarget.value)} />
             </label>
           </div>

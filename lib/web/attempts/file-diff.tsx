@@ -23,7 +23,9 @@ export const FileDiff = ({ diff, label, path }: { readonly diff: string | null; 
     }, (e: Error) => { if (live) setFailed(e.message); });
     return () => { live = false; };
   }, [diff]);
-  if (diff === null) return <p class="muted compare-nochange">{label}: no change to this file.</p>;
-  if (failed) return <ErrorNote error={`The diff could not be shown: ${failed}`} />;
-  return <div class="diff compare-diff" ref={box} aria-label={`${label}: diff of ${path}`} role="region" />;
+  // Which run a diff is: one above the other on a phone, the page's A and B headings are far away.
+  const caption = <p class="compare-caption">{label}</p>;
+  if (diff === null) return <div class="compare-one">{caption}<p class="muted compare-nochange">No change to this file.</p></div>;
+  if (failed) return <div class="compare-one">{caption}<ErrorNote error={`The diff could not be shown: ${failed}`} /></div>;
+  return <div class="compare-one">{caption}<div class="diff compare-diff" ref={box} aria-label={`${label}: diff of ${path}`} role="region" /></div>;
 };

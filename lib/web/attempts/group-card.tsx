@@ -13,12 +13,19 @@ export const attemptCost = (costUsd: number | null | undefined): string => (type
 
 export const compareHref = (a: string, b: string): string => `/compare?a=${enc(a)}&b=${enc(b)}`;
 
+// Archived attempts leave the board unless "Show archived" is on (after a Keep, all but one): the
+// card says how many of the group it shows.
+const countText = (attempts: readonly BoardRow[]): string => {
+  const of = attempts[0]?.attempt?.of ?? attempts.length;
+  return attempts.length < of ? `${attempts.length} of ${of} agents shown` : `${of} agents`;
+};
+
 export const AttemptGroup = ({ attempts }: { readonly attempts: readonly BoardRow[] }) => {
   const [first, second] = attempts;
   const kept = attempts.find((a) => a.attempt?.kept);
   return (
     <div class="board-group" data-group={attempts[0]?.attempt?.group}>
-      <span class="chip">{attempts.length} agents{kept ? ` · kept ${kept.harness ?? kept.runId}` : ''}</span>
+      <span class="chip">{countText(attempts)}{kept ? ` · kept ${kept.harness ?? kept.runId}` : ''}</span>
       <ul class="group-attempts">
         {attempts.map((a) => (
           <li key={a.runId} data-attempt={a.runId}>

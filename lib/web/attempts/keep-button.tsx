@@ -7,7 +7,10 @@ import { ErrorNote } from '../ui/page.js';
 
 interface Kept { readonly archived: readonly string[] }
 
-export const KeepButton = ({ runId, label, onKept }: { readonly runId: string; readonly label: string; readonly onKept: (note: string) => void }) => {
+/** `nameOf`: how the note names an archived attempt (its agent), else by its run id */
+export const KeepButton = ({ runId, label, onKept, nameOf = (id) => id }: {
+  readonly runId: string; readonly label: string; readonly onKept: (note: string) => void; readonly nameOf?: (runId: string) => string;
+}) => {
   const [busy, setBusy] = useState(false);
   const [refused, setRefused] = useState<ApiError | null>(null);
   const keep = async (abortOthers: boolean) => {
@@ -15,7 +18,7 @@ export const KeepButton = ({ runId, label, onKept }: { readonly runId: string; r
     setRefused(null);
     try {
       const r = await api<Kept>(`runs/${encodeURIComponent(runId)}/keep`, { body: abortOthers ? { abortOthers: true } : {} });
-      onKept(`Kept ${label}; archived ${r.archived.length ? r.archived.join(', ') : 'nothing (the others were archived already)'}.`);
+      onKept(`Kept ${label}; ${r.archived.length ? `archived the others: ${r.archived.map(nameOf).join(', ')}` : 'nothing else to archive (the others were archived already)'}.`);
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       setRefused(err);

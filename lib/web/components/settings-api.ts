@@ -1,4 +1,5 @@
 import { api } from '../api.js';
+import type { PriceRow } from './settings-prices.js';
 
 // Settings shapes (lib/settings/model.ts as GET /api/settings shows them) and the one way the
 // Settings page changes one: PUT /api/settings with one change, sent as "Settings page" so the
@@ -17,6 +18,8 @@ export interface SettingsView {
   readonly prWatchIntervalSeconds: number;
   /** absent in settings folded before quota windows: none */
   readonly fallbackHarnesses?: readonly string[];
+  /** USD per million tokens by harness and model (settings-prices.tsx) */
+  readonly prices?: readonly PriceRow[];
 }
 
 export interface McpView {

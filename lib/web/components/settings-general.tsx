@@ -84,7 +84,7 @@ const CodeHost = ({ s, onChanged }: { readonly s: SettingsView; readonly onChang
       }}>
         <div class="inline-form">
           <label for="set-token">Token</label>
-          <input id="set-token" name="token" type="password" autoComplete="off" required placeholder={s.codeHost.token ? '(set; type a new one to replace it)' : '(not set)'} aria-describedby="set-token-state" />
+          <input id="set-token" name="token" type="password" autoComplete="off" required placeholder={s.codeHost.token ? '(set; type to replace)' : '(not set)'} aria-describedby="set-token-state" />
           <button type="submit" disabled={token.busy}>Save token</button>
           <button type="button" disabled={token.busy || !s.codeHost.token} onClick={() => void token.run(() => changeSetting({ _tag: 'CodeHostToken', token: '' }), 'Token cleared.')}>Clear token</button>
         </div>

@@ -14,7 +14,7 @@ export const RecentChanges = ({ changes }: { readonly changes: Loaded<{ changes:
     <>
       <ErrorNote error={changes.error} />
       {!rows ? <Loading what="recent changes" /> : rows.length === 0 ? <p class="muted">No change yet: everything is at its default.</p> : (
-        <ol class="plain" aria-label="Recent changes, newest first">
+        <ol class="plain changes" aria-label="Recent changes, newest first">
           {rows.map((r) => (
             <li key={r.seq} class="row" data-change={r.change._tag}>
               <span class="grow">{describeChange(r.change)}</span>

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Comparison, ComparedRun } from '../../read-models/compare.js';
 import { api } from '../api.js';
 import { attemptCost } from '../attempts/group-card.js';
@@ -6,7 +6,8 @@ import { FileDiff } from '../attempts/file-diff.js';
 import { KeepButton } from '../attempts/keep-button.js';
 import { RunPicker } from '../attempts/run-picker.js';
 import { useLoad } from '../components/use-load.js';
-import type { BoardRow } from '../data/runs-index.js';
+import { useFollowPair } from '../attempts/follow-pair.js';
+import { useRunsIndex } from '../data/runs-index.js';
 import { navigate } from '../router.js';
 import type { PageProps } from '../routes.js';
 import { StandingBadge } from '../ui/badge.js';
@@ -24,21 +25,24 @@ const enc = encodeURIComponent;
 // the diffs are drawn as on the run page, with its contrast fixes and its wrapping on a phone
 addRunStyle();
 
-const Side = ({ run, name, keep, onKept }: { readonly run: ComparedRun; readonly name: string; readonly keep: boolean; readonly onKept: (note: string) => void }) => (
+interface SideProps { readonly run: ComparedRun; readonly name: string; readonly keep: boolean; readonly onKept: (note: string) => void; readonly nameOf: (runId: string) => string }
+
+const Side = ({ run, name, keep, onKept, nameOf }: SideProps) => (
   <section class="compare-side" aria-labelledby={`side-${name}`} data-side={name}>
     <h2 id={`side-${name}`}>{name}: {run.harness ?? 'agent'}{run.model ? ` (${run.model})` : ''}</h2>
     <p><Link href={`/runs/${enc(run.runId)}`}>{run.title}</Link></p>
     <dl class="facts">
-      <dt>Standing</dt><dd><StandingBadge standing={run.standing} />{run.archived ? ' archived' : ''}{run.kept ? ' · kept' : ''}</dd>
+      <dt>Standing</dt><dd><StandingBadge standing={run.standing} />{run.archived ? ' · archived' : ''}{run.kept ? ' · kept' : ''}</dd>
       {run.outcome ? <><dt>Outcome</dt><dd class="compare-outcome">{run.outcome}</dd></> : null}
       <dt>Duration</dt><dd>{run.durationMs !== null ? span(run.durationMs) : run.startedAt ? 'still going' : 'not started'}</dd>
       <dt>Cost</dt><dd>{attemptCost(run.costUsd)}</dd>
     </dl>
-    {keep ? <KeepButton runId={run.runId} label={`${name} (${run.harness ?? run.runId})`} onKept={onKept} /> : null}
+    {keep ? <KeepButton runId={run.runId} label={`${name} (${run.harness ?? run.runId})`} onKept={onKept} nameOf={nameOf} /> : null}
   </section>
 );
 
-const sideNote = (f: { a: string | null; b: string | null }): string => (f.a !== null && f.b !== null ? 'changed by both' : f.a !== null ? 'only A changed it' : 'only B changed it');
+const sideNote = (f: { a: string | null; b: string | null }): string =>
+  f.a !== null && f.b !== null ? (f.a === f.b ? 'the same change in both' : 'changed by both') : f.a !== null ? 'only A changed it' : 'only B changed it';
 
 const Folders = ({ c }: { readonly c: Comparison }) => (
   <>
@@ -67,11 +71,17 @@ export const Page = ({ query }: PageProps) => {
   const b = query.get('b') ?? '';
   const [note, setNote] = useState<string | null>(null);
   const c = useLoad(a && b ? () => api<Comparison>(`compare?a=${enc(a)}&b=${enc(b)}`) : null, [a, b]);
-  const board = useLoad(() => api<BoardRow[]>('board?archived=true'), []);
-  const project = board.data?.find((r) => r.runId === a)?.project;
-  const runs = (board.data ?? []).filter((r) => r.project === project);
+  const index = useRunsIndex(true);
+  const rows = index.rows.value;
+  useFollowPair(rows, a, b, () => void c.reload());
+  const project = rows.get(a)?.project;
+  const runs = [...rows.values()].filter((r) => r.project === project);
   const go = (na: string, nb: string) => navigate(`/compare?a=${enc(na)}&b=${enc(nb)}`, { replace: true });
-  const kept = (text: string) => { setNote(text); void c.reload(); void board.reload(); };
+  const kept = (text: string) => { setNote(text); void c.reload(); };
+  // the Keep button pressed goes away with the keep: focus goes to what it did, not to the page's top
+  const noteRef = useRef<HTMLParagraphElement>(null);
+  useEffect(() => { if (note) noteRef.current?.focus(); }, [note]);
+  const nameOf = (id: string) => rows.get(id)?.harness ?? id;
   const keepable = (r: ComparedRun) => !!c.data?.sameGroup && !r.archived && !r.kept;
   return (
     <section aria-labelledby="page-title" class="compare-page run-page">
@@ -82,15 +92,15 @@ export const Page = ({ query }: PageProps) => {
           <RunPicker id="cmp-b" label="Run B" runs={runs} value={b} exclude={a} onChange={(id) => go(a, id)} />
         </div>
       ) : null}
-      <div role="status" class="status-line">{note ? <p>{note}</p> : null}</div>
+      <div role="status" class="status-line">{note ? <p tabIndex={-1} ref={noteRef}>{note}</p> : null}</div>
       {!a || !b ? <p class="muted">Choose two runs of one project: open Compare from an attempts card on the board, or "Compare with…" on a run's page.</p> : null}
-      <ErrorNote error={c.error ?? board.error} />
+      <ErrorNote error={c.error ?? index.error.value} />
       {a && b && !c.data && !c.error ? <Loading what="the comparison" /> : null}
       {c.data ? (
         <>
           <div class="compare-cols compare-heads">
-            <Side run={c.data.a} name="A" keep={keepable(c.data.a)} onKept={kept} />
-            <Side run={c.data.b} name="B" keep={keepable(c.data.b)} onKept={kept} />
+            <Side run={c.data.a} name="A" keep={keepable(c.data.a)} onKept={kept} nameOf={nameOf} />
+            <Side run={c.data.b} name="B" keep={keepable(c.data.b)} onKept={kept} nameOf={nameOf} />
           </div>
           {c.data.notes.map((n) => <p key={n} class="muted">{n}</p>)}
           <Folders c={c.data} />

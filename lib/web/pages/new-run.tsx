@@ -132,7 +132,7 @@ export const Page = ({ query }: PageProps) => {
           {several ? null : <HarnessNeeds project={project} workflow={workflow} harness={harness} />}
           <label class="check"><input type="checkbox" name="start" checked={startNow} onChange={(e) => setStartNow(e.currentTarget.checked)} /> Start now (otherwise the run is recorded and waits to be started)</label>
           <ErrorNote error={error} />
-          <button type="submit" disabled={busy || !project || !workflow || (several && agents.length < 2)}>{several ? `${startNow ? 'Start' : 'Create'} ${agents.length} attempts` : startNow ? 'Start run' : 'Create run'}</button>
+          <button type="submit" disabled={busy || !project || !workflow || (several && agents.length < 2)}>{several ? `${startNow ? 'Start' : 'Create'} ${agents.length >= 2 ? `${agents.length} ` : ''}attempts` : startNow ? 'Start run' : 'Create run'}</button>
         </form>
       )}
     </section>

@@ -12,6 +12,7 @@ import { Question } from '../run/question.js';
 import { GoalForm, MessageBox } from '../run/steer.js';
 import { FollowUpForm, FollowUpLinks } from '../run/follow-up.js';
 import { ForkLinks } from '../run/fork.js';
+import { RunCost } from '../run/step-cost.js';
 import { addRunStyle } from '../run/style.js';
 import { Tabs, type TabDef } from '../run/tabs.js';
 import { Thread } from '../run/thread.js';
@@ -45,6 +46,7 @@ const Facts = ({ run }: { readonly run: RunDetail }) => {
       {run.currentStep ? <span>step <strong>{run.currentStep}</strong></span> : null}
       {s ? <span class="muted">{s.harness.value}{s.model.value ? ` · ${s.model.value}` : ''}</span> : null}
       <span class="muted">{run.project} · {run.workflow}</span>
+      <RunCost run={run} />
       {run.pullRequestLoop ? <span class="pr-loop-fact">{run.pullRequestLoop.text}</span> : null}
       {run.outcome ? <span class="muted">outcome {run.outcome}</span> : null}
       {run.archived ? <span class="badge">archived</span> : null}

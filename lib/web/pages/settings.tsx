@@ -4,16 +4,17 @@ import { GeneralSettings } from '../components/settings-general.js';
 import { HarnessReadiness, RecentChanges } from '../components/settings-lists.js';
 import { McpSettings } from '../components/settings-mcp.js';
 import { BrowserNotifications, NotifyCommand, type NotifyFailure } from '../components/settings-notify.js';
+import { Prices } from '../components/settings-prices.js';
 import type { HarnessRow } from '../components/shapes.js';
 import { ThemeSwitch } from '../components/theme-switch.js';
 import { useLoad } from '../components/use-load.js';
 import type { PageProps } from '../routes.js';
 import { ErrorNote, Loading, PageHeading } from '../ui/page.js';
 
-// Settings: Appearance (this browser's theme), General, MCP, recent changes with their source, harness readiness. After any change
+// Settings: Appearance (this browser's theme), General, MCP, Prices, Notifications, recent changes with their source, harness readiness. After any change
 // the settings and the recent changes are read again, so the page shows what the server stored.
 
-const SECTIONS = [['set-appearance', 'Appearance'], ['set-general', 'General'], ['set-mcp', 'MCP'], ['set-notify', 'Notifications'], ['set-changes', 'Recent changes'], ['set-harnesses', 'Harnesses']] as const;
+const SECTIONS = [['set-appearance', 'Appearance'], ['set-general', 'General'], ['set-mcp', 'MCP'], ['set-prices', 'Prices'], ['set-notify', 'Notifications'], ['set-changes', 'Recent changes'], ['set-harnesses', 'Harnesses']] as const;
 
 export const Page = (_: PageProps) => {
   const settings = useLoad(() => api<SettingsView>('settings'), []);
@@ -41,6 +42,10 @@ export const Page = (_: PageProps) => {
         <h2 id="set-mcp-h" class="card-title">MCP</h2>
         <ErrorNote error={mcp.error} />
         {mcp.data ? <McpSettings mcp={mcp.data} onChanged={changed} onToken={(token) => { mcp.set({ ...mcp.data!, token }); void changes.reload(); }} /> : !mcp.error && <Loading what="the MCP endpoint" />}
+      </section>
+      <section id="set-prices" class="panel" aria-labelledby="set-prices-h">
+        <h2 id="set-prices-h" class="card-title">Prices</h2>
+        {settings.data ? <Prices prices={settings.data.prices} onChanged={changed} /> : !settings.error && <Loading what="prices" />}
       </section>
       <section id="set-notify" class="panel" aria-labelledby="set-notify-h">
         <h2 id="set-notify-h" class="card-title">Notifications</h2>

@@ -4,15 +4,18 @@ import { useLoad } from '../components/use-load.js';
 import type { PageProps } from '../routes.js';
 import { ErrorNote, Loading, PageHeading } from '../ui/page.js';
 import { costText } from '../ui/usage-text.js';
-import { CostChart } from '../usage/chart.js';
+import { CostChart, partCost } from '../usage/chart.js';
 import { stacked } from '../usage/series.js';
 import type { StackBy, UsageAnswer } from '../usage/shapes.js';
 import { addUsageStyle } from '../usage/style.js';
+import { DailyBudgets } from '../usage/budgets.js';
+import type { ProjectView } from '../../service-api.js';
 import { ChartTable, TokensTable, TopRuns, tokensText } from '../usage/tables.js';
 import { useLiveReload } from '../usage/use-usage.js';
 
 // Usage: what the agents cost per day, stacked by harness or project (uPlot), the runs that cost
-// most, and tokens by harness; it reads GET /api/usage again when a run's cost moves. An unknown
+// most, tokens by harness, and each project's daily budget; it reads GET /api/usage again when a
+// run's cost moves. An unknown
 // cost is said to be unknown, never drawn as $0.
 
 const RANGES = [7, 30, 90] as const;
@@ -74,7 +77,9 @@ export const Page = (_: PageProps) => {
   const perDay = useLoad(() => read(`${range}&groupBy=day&split=${by}`), [range, by]);
   const runs = useLoad(() => read(`${range}&groupBy=run&limit=10`), [range]);
   const harnesses = useLoad(() => read(`${range}&groupBy=harness`), [range]);
-  useLiveReload(() => { void perDay.reload(); void runs.reload(); void harnesses.reload(); });
+  const projects = useLoad(() => api<ProjectView[]>('projects'), []);
+  const today = useLoad(() => read(`from=${localToday()}&to=${localToday()}&groupBy=project`), []);
+  useLiveReload(() => { void perDay.reload(); void runs.reload(); void harnesses.reload(); void today.reload(); });
   const [csvError, setCsvError] = useState<string | null>(null);
   const chart = useMemo(() => (perDay.data ? stacked(perDay.data) : null), [perDay.data]);
   const total = perDay.data?.total;
@@ -83,7 +88,7 @@ export const Page = (_: PageProps) => {
     <section aria-labelledby="page-title">
       <PageHeading title="Usage" />
       <Controls days={days} by={by} onDays={setDays} onBy={setBy} onCsv={() => { setCsvError(null); downloadCsv(`${range}&groupBy=day`).catch((e: Error) => setCsvError(e.message)); }} />
-      <ErrorNote error={perDay.error ?? runs.error ?? harnesses.error ?? csvError} />
+      <ErrorNote error={perDay.error ?? runs.error ?? harnesses.error ?? projects.error ?? today.error ?? csvError} />
       {!total || !chart ? <Loading what="usage" /> : total.turns === 0 ? (
         <p class="muted usage-empty">No usage recorded in these days. Each agent turn's tokens and cost show here once a run has taken one.</p>
       ) : (
@@ -94,7 +99,7 @@ export const Page = (_: PageProps) => {
             <div><dt>Tokens</dt><dd>{tokensText(total)}</dd></div>
           </dl>
           <h2 id="usage-chart-title">{caption}</h2>
-          <CostChart data={chart} label={`${caption}, ${perDay.data!.from} to ${perDay.data!.to}: ${costText(total.costUsd, total.unknownTurns)} in all; ${chart.parts.map((p) => `${p.label} $${p.costs.reduce((a, c) => a + c, 0).toFixed(2)}`).join(', ')}. The table below lists each day.`} />
+          <CostChart data={chart} label={`${caption}, ${perDay.data!.from} to ${perDay.data!.to}: ${costText(total.costUsd, total.unknownTurns)} in all; ${chart.parts.map((p, i) => `${p.label} ${partCost(chart, i)}`).join(', ')}. The table below lists each day.`} />
           <ChartTable data={chart} caption={caption} />
           <h2>Top runs</h2>
           {runs.data ? <TopRuns rows={runs.data.rows} /> : <Loading what="runs" />}
@@ -102,6 +107,9 @@ export const Page = (_: PageProps) => {
           {harnesses.data ? <TokensTable rows={harnesses.data.rows} /> : <Loading what="tokens" />}
         </>
       )}
+      {/* shown with no usage too: a budget is set before anything is spent */}
+      <h2>Daily budgets</h2>
+      {projects.data && today.data ? <DailyBudgets projects={projects.data} today={today.data.rows} onChanged={() => { void projects.reload(); void today.reload(); }} /> : <Loading what="budgets" />}
     </section>
   );
 };

@@ -54,6 +54,15 @@ const labelOf = (run: RunDetail, a: Action): string => (a === 'Resume' && run.st
 const shown = (run: RunDetail, a: Action): boolean =>
   a !== 'ChangeHarness' && a !== 'Jump' && a !== 'Abort' && !(a === 'Resume' && run.phase === 'AtGate');
 
+// The engine's budget pause reads `budget: spent $x of $y budget` (commands/budget.ts). Such a run
+// goes on only with a raised budget, so its plain Resume (always refused) is not offered, and the
+// line says what to do rather than showing the reason's code word.
+const BUDGET_PREFIX = 'budget: ';
+const byBudget = (reason: string | undefined): boolean => reason?.startsWith(BUDGET_PREFIX) ?? false;
+const PauseLine = ({ reason }: { readonly reason: string }) => (byBudget(reason)
+  ? <p class="warning" role="status">Paused by its budget: {reason.slice(BUDGET_PREFIX.length)}. Raise the budget to go on.</p>
+  : <p class="note" role="status">Paused: {reason}</p>);
+
 // A run its budget paused goes on only with a raised budget (docs/usage.md): Resume takes it.
 const RaiseBudget = ({ run, busy, onRaise }: { readonly run: RunDetail; readonly busy: boolean; readonly onRaise: (usd: number) => void }) => {
   const [usd, setUsd] = useState('');
@@ -81,11 +90,11 @@ export const Controls = ({ data, run }: { readonly data: RunData; readonly run: 
   };
   return (
     <section class="run-controls" aria-label="Controls">
-      {run.pauseReason ? <p class="note" role="status">Paused: {run.pauseReason}</p> : null}
+      {run.pauseReason ? <PauseLine reason={run.pauseReason} /> : null}
       {run.waiting ? <p class="note" role="status">{run.waiting}</p> : null}
       {allowed.length === 0 ? <p class="muted">No control applies to this run now.</p> : null}
       <div class="row">
-        {allowed.filter((a) => shown(run, a)).map((a) => (
+        {allowed.filter((a) => shown(run, a) && !(a === 'Resume' && byBudget(run.pauseReason))).map((a) => (
           <button key={a} type="button" disabled={busy} onClick={() => void act(a)}>{labelOf(run, a)}</button>
         ))}
         {allowed.includes('Abort') ? (

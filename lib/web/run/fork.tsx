@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { RunDetail } from '../../service-api.js';
 import { api, ApiError } from '../api.js';
+import { useRunsIndex, type BoardRow } from '../data/runs-index.js';
 import { navigate } from '../router.js';
 import { Link } from '../ui/link.js';
 import { NoteLine, type Note } from './controls.js';
@@ -82,14 +83,20 @@ export const ForkButton = ({ run, end }: { readonly run: RunDetail; readonly end
   );
 };
 
+// Forks of one run differ by where they went on from, their agent and how they did: said beside
+// each id, from the runs index the app already follows (an archived fork is not in it: its id alone).
+const forkFacts = (row: BoardRow | undefined): string =>
+  row ? ` (${[row.forkOf ? `after ${row.forkOf.step}` : null, row.harness, row.standing].filter((x) => x).join(', ')})` : '';
+
 /** Both ends of a fork: the run and step end this one was forked from, and the forks made of it. */
 export const ForkLinks = ({ run }: { readonly run: RunDetail }) => {
+  const rows = useRunsIndex().rows.value;
   const from = run.forkedFrom;
   if (!from && !run.forks?.length) return null;
   return (
-    <p class="note">
+    <p class="note fork-links">
       {from ? <>Forked from <Link href={runHref(from.run)}>{from.run}</Link> after step {from.step} (#{from.at}){from.note ? <>: <span class="prose">{from.note}</span></> : null}. </> : null}
-      {run.forks?.length ? <>Forks: {run.forks.map((id, i) => <span key={id}>{i > 0 ? ', ' : ''}<Link href={runHref(id)}>{id}</Link></span>)}.</> : null}
+      {run.forks?.length ? <>Forks: {run.forks.map((id, i) => <span key={id}>{i > 0 ? ', ' : ''}<Link href={runHref(id)}>{id}</Link>{forkFacts(rows.get(id))}</span>)}.</> : null}
     </p>
   );
 };

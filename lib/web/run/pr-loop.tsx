@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import type { RunDetail } from '../../service-api.js';
 import { api, type ApiError } from '../api.js';
 import { ErrorNote } from '../ui/page.js';
+import { useFocusBack } from '../ui/focus-back.js';
 
 // The pull request loop of a watching deliver step (docs/shipping.md): what it is doing ("watching
 // pull request #4", "cycle 2 of 3: fixing `lint`") and a button that reads the pull request now.
@@ -10,8 +11,10 @@ export const LoopLine = ({ run }: { readonly run: RunDetail }) => {
   const loop = run.pullRequestLoop;
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError | null>(null);
+  const focus = useFocusBack(busy);
   if (!loop) return null;
   const check = () => {
+    focus.hold();
     setBusy(true);
     api(`runs/${encodeURIComponent(run.id)}/pull-request/check`, { body: {} }).then(
       () => { setBusy(false); setError(null); },

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { PullRequestView } from '../../codehost/pull-request-view.js';
 import type { RunDetail } from '../../service-api.js';
 import { api, type ApiError } from '../api.js';
@@ -6,6 +6,7 @@ import { ErrorNote, Loading } from '../ui/page.js';
 import { useThrottledLoad } from './throttle.js';
 import { CreatePullRequest, MergeLocally, UpdateFromBase } from './ship.js';
 import { LoopLine } from './pr-loop.js';
+import { mergeStateText, reviewText, stateText } from './pr-words.js';
 
 // The run's pull request as the code host has it now: merge state, checks (required or not, and
 // their outcome), the latest review per reviewer, who is still asked to review, and the review
@@ -37,7 +38,7 @@ const People = ({ pr }: { readonly pr: PullRequestView }) => (
     <section aria-labelledby="pr-reviews">
       <h3 id="pr-reviews">Reviews</h3>
       {pr.reviews.length === 0 ? <p class="muted">No reviews yet.</p> : (
-        <ul>{pr.reviews.map((r, i) => <li key={i}>{r.author ?? 'ghost'}: {r.state}</li>)}</ul>
+        <ul>{pr.reviews.map((r, i) => <li key={i}>{r.author ?? 'ghost'}: {reviewText(r.state)}</li>)}</ul>
       )}
     </section>
     <section aria-labelledby="pr-requested">
@@ -75,8 +76,22 @@ const Threads = ({ pr }: { readonly pr: PullRequestView }) => {
 // A link only to a web page: a URL from elsewhere never becomes a javascript: link.
 const webHref = (url: string): string | undefined => (/^https?:\/\//i.test(url) ? url : undefined);
 
+// Create pull request's form goes once the pull request is recorded, and with it the keyboard's
+// place: it moves to the new pull request's link, unless the person has put it somewhere else.
+const useFocusOnOpened = (number: number | undefined) => {
+  const link = useRef<HTMLAnchorElement>(null);
+  const before = useRef(number);
+  useEffect(() => {
+    const opened = before.current === undefined && number !== undefined;
+    before.current = number;
+    if (opened && (!document.activeElement || document.activeElement === document.body)) link.current?.focus();
+  }, [number]);
+  return link;
+};
+
 export const PullRequest = ({ run, changes }: { readonly run: RunDetail; readonly changes: number }) => {
   const ref = run.pullRequest;
+  const link = useFocusOnOpened(ref?.number);
   const [pr, setPr] = useState<PullRequestView | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
   const [asked, setAsked] = useState(0);
@@ -92,7 +107,7 @@ export const PullRequest = ({ run, changes }: { readonly run: RunDetail; readonl
   if (!ref) return <div class="pr"><CreatePullRequest run={run} />{ship}</div>;
   return (
     <div class="pr">
-      <p class="row"><a href={webHref(ref.url)} target="_blank" rel="noopener noreferrer">{ref.repository}#{ref.number}</a>{pr ? <span> · {pr.title}</span> : null}
+      <p class="row"><a ref={link} href={webHref(ref.url)} target="_blank" rel="noopener noreferrer">{ref.repository}#{ref.number}</a>{pr ? <span> · {pr.title}</span> : null}
         <button type="button" onClick={() => setAsked((n) => n + 1)}>Refresh</button></p>
       <LoopLine run={run} />
       {run.pullRequests.length > 1 ? <p class="muted">Earlier: {run.pullRequests.filter((p) => p.number !== ref.number).map((p) => `#${p.number}`).join(', ')}</p> : null}
@@ -100,9 +115,9 @@ export const PullRequest = ({ run, changes }: { readonly run: RunDetail; readonl
       {!pr ? (error ? null : <Loading what="the pull request" />) : (
         <>
           <dl class="facts">
-            <dt>State</dt><dd>{pr.state}{pr.draft ? ' (draft)' : ''}</dd>
-            <dt>Merge state</dt><dd>{pr.mergeState} · {pr.mergeable}</dd>
-            <dt>Review decision</dt><dd>{pr.reviewDecision ?? 'none required'}</dd>
+            <dt>State</dt><dd>{stateText(pr.state, pr.draft)}</dd>
+            <dt>Merge state</dt><dd>{mergeStateText(pr.mergeState, pr.mergeable)}</dd>
+            <dt>Review decision</dt><dd>{reviewText(pr.reviewDecision)}</dd>
             <dt>Auto-merge</dt><dd>{pr.autoMerge ? pr.autoMerge.mergeMethod : 'off'}{pr.inMergeQueue ? ' · in the merge queue' : ''}</dd>
           </dl>
           <Checks pr={pr} />

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { RunDetail } from '../../service-api.js';
 import { api, ApiError } from '../api.js';
 import { NoteLine, type Note } from './controls.js';
+import { useFocusBack } from '../ui/focus-back.js';
 
 // Shipping a run from its PR tab (docs/shipping.md): create a pull request (title and body
 // prefilled from the run, base, draft), merge locally into the project's checkout, update the
@@ -15,7 +16,9 @@ const runPath = (run: RunDetail, what: string) => `runs/${encodeURIComponent(run
 const useAction = () => {
   const [busy, setBusy] = useState(false);
   const [note, setNote] = useState<Note>(null);
+  const focus = useFocusBack(busy);
   const go = async (act: () => Promise<Note>) => {
+    focus.hold();
     setBusy(true);
     setNote(null);
     try {

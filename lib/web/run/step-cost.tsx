@@ -2,7 +2,8 @@ import type { RunDetail } from '../../service-api.js';
 import { costText, tokenCount } from '../ui/usage-text.js';
 
 // A step's cost and tokens in its thread heading ("$0.42 · 12.3k in / 1.1k out"), from the run
-// detail's `usage.steps` (docs/usage.md). A step whose every turn had an unknown cost says so.
+// detail's `usage.steps` (docs/usage.md). A step whose every turn had an unknown cost says so; a
+// step with no tokens recorded shows its cost alone.
 
 interface Tokens { readonly input: number; readonly cachedInput: number; readonly output: number }
 /** one step of the run detail's `usage.steps`; unknownTurns where the detail gives it */
@@ -16,5 +17,17 @@ export const StepCost = ({ usage }: { readonly usage: StepUsage | undefined }) =
   const input = usage.tokens.input + usage.tokens.cachedInput;
   const cost = usage.costUsd === null ? 'cost unknown' : costText(usage.costUsd, usage.unknownTurns ?? 0);
   const title = `${usage.turns} turn${usage.turns === 1 ? '' : 's'}; input ${input} tokens (${usage.tokens.cachedInput} cached), output ${usage.tokens.output}`;
-  return <span class="muted step-cost" title={title}>{cost} · {tokenCount(input)} in / {tokenCount(usage.tokens.output)} out</span>;
+  // a CLI that reports a cost but no tokens (or a turn stopped before it said) has no token figure:
+  // "0 in / 0 out" would read as a turn that used none
+  const counted = input + usage.tokens.output > 0;
+  return <span class="muted step-cost" title={title}>{cost}{counted ? ` · ${tokenCount(input)} in / ${tokenCount(usage.tokens.output)} out` : ''}</span>;
+};
+
+// The run's own cost in its header, as its board card gives it; with a budget, how much of it is
+// spent ("spent $2.00 of $5.00 budget"). Before, the run page gave each step's cost but never the sum.
+export const RunCost = ({ run }: { readonly run: RunDetail }) => {
+  const turns = run.usage.steps.reduce((n, st) => n + st.turns, 0);
+  if (run.budget) return <span class="muted run-cost" title="what this run's agent turns cost, of its budget">{run.budget.text}</span>;
+  if (turns === 0) return null;
+  return <span class="muted run-cost" title="what this run's agent turns cost">cost {costText(run.usage.total.costUsd ?? 0, run.usage.total.unknownTurns)}</span>;
 };

@@ -11,8 +11,8 @@ export type Tier = (typeof TIERS)[number];
 
 /** the five action settings in the order docs/supervisors.md lists them, with what each allows */
 export const ACTIONS = [
-  { key: 'messageAndControl', label: 'Message and control runs', tools: 'pause, resume, abort, jump; revise goals; message runs; answer questions' },
-  { key: 'secureWork', label: 'Secure work', tools: 'commit and push a run\'s work' },
+  { key: 'messageAndControl', label: 'Message and control runs', tools: 'pause, resume, abort, jump; revise goals; message runs; answer questions; check a pull request now' },
+  { key: 'secureWork', label: 'Secure work', tools: 'commit and push a run\'s work; open its pull request; merge it locally; update it from its base' },
   { key: 'switchHarness', label: 'Switch harness', tools: 'move a run to another harness (only one of its quota fallbacks)' },
   { key: 'startRuns', label: 'Start runs', tools: 'start new runs in the projects it owns' },
   { key: 'archiveRuns', label: 'Archive and resolve runs', tools: 'archive ended runs, resolve failed ones' },

@@ -2,11 +2,11 @@
 
 export const usd = (n: number): string => (n === 0 || n >= 0.01 ? `$${n.toFixed(2)}` : '<$0.01');
 
-/** "$0.42", "cost unknown", or "$0.42 + 2 turns unknown" */
+/** "$0.42", "cost unknown (2 turns)", or "$0.42 + 2 turns unknown" */
 export const costText = (costUsd: number, unknownTurns: number): string => {
   if (unknownTurns === 0) return usd(costUsd);
-  const unknown = `${unknownTurns} turn${unknownTurns === 1 ? '' : 's'} unknown`;
-  return costUsd === 0 ? `cost unknown (${unknown})` : `${usd(costUsd)} + ${unknown}`;
+  const turns = `${unknownTurns} turn${unknownTurns === 1 ? '' : 's'}`;
+  return costUsd === 0 ? `cost unknown (${turns})` : `${usd(costUsd)} + ${turns} unknown`;
 };
 
 /** 950, 12.3k, 4.1M */

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 import uplotCss from 'uplot/dist/uPlot.min.css' with { type: 'text' };
-import { usd } from '../ui/usage-text.js';
+import { costText, usd } from '../ui/usage-text.js';
 import type { Stacked } from './series.js';
 
 // Cost per day as stacked bars, drawn by uPlot. uPlot has no stacking of its own: each part is
@@ -26,6 +26,15 @@ const cumulative = (parts: Stacked['parts']): number[][] => {
   return sums;
 };
 
+const sum = (ns: readonly number[]): number => ns.reduce((a, c) => a + c, 0);
+
+/** one part's cost over every day of the chart, or on day `d`, in words: a turn of unknown cost is
+ *  said to be unknown, so a part whose turns were all of unknown cost never reads "$0.00" */
+export const partCost = (s: Stacked, i: number, d: number | null = null): string => {
+  const p = s.parts[i]!;
+  return d === null ? costText(sum(p.costs), sum(p.unknownTurns)) : costText(p.costs[d] ?? 0, p.unknownTurns[d] ?? 0);
+};
+
 const options = (s: Stacked, width: number, ink: string, line: string): uPlot.Options => {
   const order = s.parts.map((_, i) => i).reverse();
   return {
@@ -36,12 +45,14 @@ const options = (s: Stacked, width: number, ink: string, line: string): uPlot.Op
       { stroke: ink, grid: { stroke: line }, ticks: { stroke: line } },
       { stroke: ink, grid: { stroke: line }, ticks: { stroke: line }, values: (_u, vals) => vals.map((v) => usd(v)), size: 60 },
     ],
+    // with no day under the cursor the legend reads each part's cost over all the days shown,
+    // not a row of empty labels
     series: [
-      { value: (_u, v) => (v == null ? '' : new Date(v * 1000).toLocaleDateString()) },
+      { label: 'Day', value: (_u, v) => (v == null ? 'all days' : new Date(v * 1000).toLocaleDateString()) },
       ...order.map((i) => ({
         label: s.parts[i]!.label, stroke: COLOURS[i % COLOURS.length]!, fill: COLOURS[i % COLOURS.length]!,
         paths: uPlot.paths.bars!({ size: [0.7, 60] }), points: { show: false },
-        value: (_u: uPlot, _v: number | null, _si: number, d: number | null) => (d == null ? '' : usd(s.parts[i]!.costs[d] ?? 0)),
+        value: (_u: uPlot, _v: number | null, _si: number, d: number | null) => partCost(s, i, d ?? null),
       })),
     ],
     legend: { live: true },

@@ -9,8 +9,8 @@ export interface Stacked {
   /** each day's start, local midnight, in seconds (uPlot's time scale) */
   readonly days: readonly number[];
   readonly dayNames: readonly string[];
-  /** one per part, biggest first: its label and its cost per day */
-  readonly parts: readonly { readonly label: string; readonly costs: readonly number[] }[];
+  /** one per part, biggest first: its label, its known cost per day and its turns of unknown cost per day */
+  readonly parts: readonly { readonly label: string; readonly costs: readonly number[]; readonly unknownTurns: readonly number[] }[];
   /** turns per day whose cost is unknown: not in the bars, which show known costs only */
   readonly unknown: readonly number[];
 }
@@ -41,12 +41,13 @@ export const stacked = (a: UsageAnswer): Stacked => {
   const shown = ranked.slice(0, ranked.length > MOST ? MOST - 1 : MOST);
   const index = new Map(shown.map(([key], i) => [key, i]));
   const other = ranked.length > shown.length;
-  const parts = [...shown.map(([, t]) => t.label), ...(other ? ['other'] : [])].map((label) => ({ label, costs: dayNames.map(() => 0) }));
+  const parts = [...shown.map(([, t]) => t.label), ...(other ? ['other'] : [])].map((label) => ({ label, costs: dayNames.map(() => 0), unknownTurns: dayNames.map(() => 0) }));
   const row = new Map(a.rows.map((r) => [r.key, r]));
   dayNames.forEach((day, i) => {
     for (const p of row.get(day)?.parts ?? []) {
       const at = index.get(p.key) ?? parts.length - 1;
       parts[at]!.costs[i] += p.costUsd;
+      parts[at]!.unknownTurns[i] += p.unknownTurns;
     }
   });
   const unknown = dayNames.map((day) => row.get(day)?.unknownTurns ?? 0);

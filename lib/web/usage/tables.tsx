@@ -1,13 +1,18 @@
 import { Link } from '../ui/link.js';
-import { costText, tokenCount } from '../ui/usage-text.js';
+import { costText, tokenCount, usd } from '../ui/usage-text.js';
 import type { Stacked } from './series.js';
 import type { UsageRow, UsageSums } from './shapes.js';
 
 // The page's text: the chart's data as a table (the chart's text alternative), the runs that cost
-// most, and tokens by harness.
+// most, and tokens by harness (its cost first: on a phone the table scrolls sideways, and the cost
+// is what is looked for). Money reads as everywhere else (usd: "<$0.01", never "$0.00" for a cent's part).
 
 const tokensText = (u: UsageSums): string =>
   `${tokenCount(u.tokens.input)} in (${tokenCount(u.tokens.cachedInput)} cached) / ${tokenCount(u.tokens.output)} out`;
+
+// a run whose CLI reported a cost and no tokens has no token figure: "0 in (0 cached) / 0 out"
+// would read as turns that used none (as in a step's heading, step-cost.tsx)
+const counted = (u: UsageSums): boolean => u.tokens.input + u.tokens.cachedInput + u.tokens.output > 0;
 
 export const ChartTable = ({ data, caption }: { readonly data: Stacked; readonly caption: string }) => (
   <details class="usage-table">
@@ -18,7 +23,7 @@ export const ChartTable = ({ data, caption }: { readonly data: Stacked; readonly
         <thead><tr><th scope="col">Day</th>{data.parts.map((p) => <th scope="col" key={p.label}>{p.label}</th>)}<th scope="col">Turns of unknown cost</th></tr></thead>
         <tbody>
           {data.dayNames.map((day, i) => (
-            <tr key={day}><th scope="row">{day}</th>{data.parts.map((p) => <td key={p.label}>{`$${(p.costs[i] ?? 0).toFixed(2)}`}</td>)}<td>{data.unknown[i]}</td></tr>
+            <tr key={day}><th scope="row">{day}</th>{data.parts.map((p) => <td key={p.label}>{usd(p.costs[i] ?? 0)}</td>)}<td>{data.unknown[i]}</td></tr>
           ))}
         </tbody>
       </table>
@@ -31,7 +36,7 @@ export const TopRuns = ({ rows }: { readonly rows: readonly UsageRow[] }) => (
     {rows.map((r) => (
       <li key={r.key}>
         <Link href={`/runs/${encodeURIComponent(r.key)}`}>{r.label}</Link>
-        <span class="muted"> · {costText(r.costUsd, r.unknownTurns)} · {tokensText(r)} · {r.turns} turn{r.turns === 1 ? '' : 's'}</span>
+        <span class="muted"> · {costText(r.costUsd, r.unknownTurns)}{counted(r) ? ` · ${tokensText(r)}` : ''} · {r.turns} turn{r.turns === 1 ? '' : 's'}</span>
       </li>
     ))}
   </ol>
@@ -41,12 +46,12 @@ export const TokensTable = ({ rows }: { readonly rows: readonly UsageRow[] }) =>
   <div class="table-scroll" tabIndex={0} role="region" aria-label="Tokens by harness, scrolls sideways">
     <table class="usage-tokens">
       <caption class="visually-hidden">Tokens by harness</caption>
-      <thead><tr><th scope="col">Harness</th><th scope="col">Input</th><th scope="col">Cached input</th><th scope="col">Output</th><th scope="col">Turns</th><th scope="col">Cost</th></tr></thead>
+      <thead><tr><th scope="col">Harness</th><th scope="col">Cost</th><th scope="col">Turns</th><th scope="col">Input</th><th scope="col">Cached input</th><th scope="col">Output</th></tr></thead>
       <tbody>
         {rows.map((r) => (
           <tr key={r.key}>
-            <th scope="row">{r.label}</th><td>{tokenCount(r.tokens.input)}</td><td>{tokenCount(r.tokens.cachedInput)}</td>
-            <td>{tokenCount(r.tokens.output)}</td><td>{r.turns}</td><td>{costText(r.costUsd, r.unknownTurns)}</td>
+            <th scope="row">{r.label}</th><td>{costText(r.costUsd, r.unknownTurns)}</td><td>{r.turns}</td>
+            <td>{tokenCount(r.tokens.input)}</td><td>{tokenCount(r.tokens.cachedInput)}</td><td>{tokenCount(r.tokens.output)}</td>
           </tr>
         ))}
       </tbody>

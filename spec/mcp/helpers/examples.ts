@@ -51,6 +51,19 @@ export const EXAMPLES: Readonly<Record<string, Examples>> = {
       bad({}, /name a run, or a project with a number/, false), bad({ project: 'p1' }, /a project needs a pull request number/, false)],
   },
   read_run_worktree: runOnly(),
+  read_pull_request_draft: {
+    valid: [{ run: 'r1' }, { run: 'r1', reason: 'to edit it' }],
+    bad: [missingRun, blankRun, extra({ run: 'r1' }), bad({ run: 'r-none' }, /unknown run: r-none/, false)],
+  },
+  read_usage: {
+    valid: [{}, { from: '2026-03-01', to: '2026-03-31', groupBy: 'run', limit: 5 }, { groupBy: 'day', split: 'harness' }],
+    bad: [bad({ from: '2026-3-1' }, /from: must be a day written YYYY-MM-DD \(got "2026-3-1"\)/), bad({ to: '2026-02-30' }, /to: must be a day written YYYY-MM-DD/),
+      bad({ groupBy: 'week' }, /groupBy: must be one of day, project, harness, model, workflow, run/), bad({ split: 'day' }, /split: must be one of project, harness/),
+      bad({ limit: 0 }, /limit: must be a whole number from 1 to 10000 \(got 0\)/), bad({ limit: 2.5 }, /limit/), bad({ from: 20260301 }, /from: must be a day/),
+      bad({ since: '2026-03-01' }, /unknown argument: since/),
+      bad({ from: '2026-03-05', to: '2026-03-01' }, /^from \(2026-03-05\) is after to \(2026-03-01\)$/, false),
+      bad({ groupBy: 'run', split: 'harness' }, /^split is for groupBy=day only \(groupBy is run\)$/, false)],
+  },
   start_run: {
     valid: [{ project: 'p1', goal: 'fix it' },
       { project: 'p1', goal: 'fix it', workflow: 'ticket', inputs: { ticket_url: 'https://x/1' }, title: 'Fix it', harness: 'codex', model: 'gpt-5', reason: 'asked' },
@@ -94,6 +107,21 @@ export const EXAMPLES: Readonly<Record<string, Examples>> = {
     bad: [missingRun, bad({ run: 'r1', base: '-x' }, /base: must be a branch name \(got "-x"\)/), bad({ run: 'r1', base: 'a..b' }, /base: must be a branch name/),
       bad({ run: 'r1', draft: 'yes' }, /draft: must be true or false/), bad({ run: 'r1', title: 'a\nb' }, /title: must be a non-blank one-line string/),
       bad({ run: 'r1', body: ' ' }, /body: must be a non-blank string/), extra({ run: 'r1' })],
+  },
+  merge_run: {
+    valid: [{ run: 'r1', method: 'fast-forward' }, { run: 'r1', method: 'squash', reason: 'reviewed' }],
+    bad: [bad({ method: 'merge' }, /run: is required/), bad({ run: 'r1' }, /method: is required/),
+      bad({ run: 'r1', method: 'rebase' }, /method: must be one of fast-forward, merge, squash \(got "rebase"\)/), extra({ run: 'r1', method: 'merge' }),
+      bad({ run: 'r-none', method: 'merge' }, /unknown run: r-none/, false)],
+  },
+  update_run_from_base: {
+    valid: [{ run: 'r1', mode: 'merge' }, { run: 'r1', mode: 'rebase', onConflict: 'leave', reason: 'main moved' }],
+    bad: [bad({ run: 'r1' }, /mode: is required/), bad({ run: 'r1', mode: 'squash' }, /mode: must be one of merge, rebase \(got "squash"\)/),
+      bad({ run: 'r1', mode: 'merge', onConflict: 'ask' }, /onConflict: must be one of agent, leave/), extra({ run: 'r1', mode: 'merge' })],
+  },
+  check_pull_request_now: {
+    valid: [{ run: 'r1' }, { run: 'r1', reason: 'pushed a fix' }],
+    bad: [missingRun, blankRun, extra({ run: 'r1' }), bad({ run: 'r-none' }, /unknown run: r-none/, false)],
   },
   message_run: {
     valid: [{ run: 'r1', text: 'hi', delivery: 'Resume' }, { run: 'r1', text: 'later', delivery: 'Hold', reason: 'r' }],

@@ -23,7 +23,8 @@ export const ForkLine = ({ row, forks, rows }: { readonly row: BoardRow; readonl
       {forks?.length ? (
         <span>
           <span class="chip">{forks.length} {forks.length === 1 ? 'fork' : 'forks'}</span>
-          {forks.map((f) => <span key={f.runId}> <Link href={href(f.runId)} title={f.title}>{`Fork at ${f.forkOf?.step ?? ''}: ${f.standing}`}</Link></span>)}
+          {/* two forks at one step differ by their agent: each link names it, and a comma parts them */}
+          {forks.map((f, i) => <span key={f.runId}>{i > 0 ? ',' : ''} <Link href={href(f.runId)} title={f.title}>{`Fork at ${f.forkOf?.step ?? ''}, ${f.harness ?? 'agent'}: ${f.standing}`}</Link></span>)}
         </span>
       ) : null}
     </div>
