@@ -1,14 +1,9 @@
 import '../helpers/env.js';
 import test, { type ExecutionContext } from 'ava';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { HarnessName } from '../../lib/workflows/model.js';
 import { ManualClock } from '../fixtures/triggers/manual-clock.js';
-import { startModelServer } from '../fixtures/model-server/server.js';
 import { httpError, say, type ModelTurn } from '../fixtures/model-server/script.js';
-import { harnessEvents, harnessRow, startOn, untilStandingOrLog } from '../helpers/quota-run.js';
-import { pointCliAt, REAL, realCliEnv } from '../helpers/real-run.js';
-import { testServer } from '../helpers/server.js';
+import { harnessEvents, harnessRow, realCliOnClock, startOn, untilStandingOrLog } from '../helpers/quota-run.js';
 import { history } from '../helpers/steer.js';
 
 // Quota windows with the real codex and opencode CLIs (docs/usage.md "Quota windows"): the
@@ -65,12 +60,7 @@ const outOfQuota = async (t: ExecutionContext, c: Case) => {
   // 30 s past a whole minute, an hour on: codex's cut to the minute shows in the wait's end
   const reset = new Date(Math.floor(clock.now().getTime() / 60_000) * 60_000 + 3_600_000 + 30_000);
   const until = c.waitEnds(reset).toISOString();
-  const cli = realCliEnv(c.harness);
-  const model = await startModelServer([...c.refusals(reset), say(`Done on ${c.harness}.`)]);
-  t.teardown(() => model.close());
-  pointCliAt(c.harness, cli, model.url); // before the service starts: it checks the CLI at start
-  const s = await testServer({ workflows: { real: REAL }, clock });
-  t.teardown(() => s.close());
+  const { s, model } = await realCliOnClock(t, c.harness, clock, [...c.refusals(reset), say(`Done on ${c.harness}.`)]);
 
   const runId = await startOn(s, GOAL, c.harness);
   const waiting = await untilStandingOrLog(s, runId, 'Waiting', 150_000);
@@ -117,13 +107,8 @@ for (const c of CASES) {
 test.serial('codex rate-limited by a bare 429: quota with a minute of backoff, not the agent failing, then it runs again', async (t) => {
   t.timeout(400_000);
   const clock = new ManualClock(new Date());
-  const cli = realCliEnv('codex');
   const rateLimited = httpError(429, 'Rate limit reached for gpt-5.5 on tokens per min (TPM).', 'rate_limit_exceeded', { 'x-ratelimit-reset-tokens': '6m0s' });
-  const model = await startModelServer([rateLimited, say('Done on codex.')]);
-  t.teardown(() => model.close());
-  pointCliAt('codex', cli, model.url);
-  const s = await testServer({ workflows: { real: REAL }, clock });
-  t.teardown(() => s.close());
+  const { s, model } = await realCliOnClock(t, 'codex', clock, [rateLimited, say('Done on codex.')]);
 
   const runId = await startOn(s, GOAL, 'codex');
   const waiting = await untilStandingOrLog(s, runId, 'Waiting', 150_000);
@@ -135,70 +120,5 @@ test.serial('codex rate-limited by a bare 429: quota with a minute of backoff, n
 
   clock.set(new Date(Date.parse(backoff) + 1000));
   await untilStandingOrLog(s, runId, 'Succeeded', 150_000);
-  t.is(model.scriptedBodies().length, 2, 'the model was asked again after the backoff');
-});
-
-// Anthropic's usage-limit 429 carries a retry-after as long as the window: opencode sleeps it out
-// by itself, printing nothing, so the turn ends by the watchdog. The error opencode logged before
-// going quiet (--print-logs) makes that quota, not a hang; its words may name the reset (here
-// claude's epoch form), its headers are not logged (else the run backs off).
-test.serial('opencode sleeping out a long retry-after: the watchdog\'s end is quota (until the reset its logged words name), not a hang', async (t) => {
-  t.timeout(400_000);
-  const clock = new ManualClock(new Date());
-  const reset = new Date(Math.floor(clock.now().getTime() / 1000) * 1000 + 3_600_000);
-  const cli = realCliEnv('opencode');
-  const usageLimit = httpError(429, `Claude AI usage limit reached|${reset.getTime() / 1000}`, 'rate_limit_error', {
-    'retry-after': '3600',
-    'anthropic-ratelimit-unified-status': 'rejected',
-    'anthropic-ratelimit-unified-reset': String(reset.getTime() / 1000),
-  });
-  const model = await startModelServer([usageLimit, say('Done on opencode.')]);
-  t.teardown(() => model.close());
-  pointCliAt('opencode', cli, model.url);
-  const s = await testServer({ workflows: { real: REAL }, clock });
-  t.teardown(() => s.close());
-  // the shortest watchdog that opencode's own start-up (silent for seconds) does not trip
-  t.is((await s.send('PUT', '/api/settings', JSON.stringify({ _tag: 'WatchdogTimeout', seconds: 30 }))).status, 200);
-
-  const runId = await startOn(s, GOAL, 'opencode');
-  const waiting = await untilStandingOrLog(s, runId, 'Waiting', 200_000);
-  t.is(model.scriptedBodies().length, 1, 'opencode asked once, then slept');
-  t.regex(waiting.waitingOn.evidence, /^opencode went quiet retrying after: AI_APICallError: Claude AI usage limit reached\|\d+$/);
-  t.false((await history(s, runId)).some((e) => e.type === 'StepFailed'), 'not the agent failing, not a hang');
-  // the words name the reset (claude's epoch form): the wait ends then, as with claude itself
-  t.is(waiting.waitEndsAt, reset.toISOString());
-  t.like(harnessEvents(s).find((e) => e.type === 'HarnessLimited')?.data, { harness: 'opencode', until: reset.toISOString() });
-
-  clock.set(new Date(reset.getTime() + 1000));
-  await untilStandingOrLog(s, runId, 'Succeeded', 200_000);
-  t.is(model.scriptedBodies().length, 2, 'the model was asked again after the reset');
-});
-
-// codex with its own default retries (no request_max_retries / stream_max_retries in its config)
-// waits out a rate limit's retry-after itself: it prints "Reconnecting... 1/5 (… 429 Too Many
-// Requests)" and sleeps. A long retry-after ends in the watchdog, which is quota, not a hang.
-test.serial('codex sleeping out a long retry-after with its default retries: the watchdog\'s end is quota with a minute of backoff', async (t) => {
-  t.timeout(400_000);
-  const clock = new ManualClock(new Date());
-  const cli = realCliEnv('codex');
-  const rateLimited = httpError(429, 'Rate limit reached for gpt-5.5 on requests per day (RPD).', 'rate_limit_exceeded', { 'retry-after': '3600' });
-  const model = await startModelServer([rateLimited, say('Done on codex.')]);
-  t.teardown(() => model.close());
-  pointCliAt('codex', cli, model.url);
-  const config = join(process.env['CODEX_HOME']!, 'config.toml');
-  writeFileSync(config, readFileSync(config, 'utf8').replace(/^(request|stream)_max_retries.*$/gm, ''));
-  const s = await testServer({ workflows: { real: REAL }, clock });
-  t.teardown(() => s.close());
-  t.is((await s.send('PUT', '/api/settings', JSON.stringify({ _tag: 'WatchdogTimeout', seconds: 30 }))).status, 200);
-
-  const runId = await startOn(s, GOAL, 'codex');
-  const waiting = await untilStandingOrLog(s, runId, 'Waiting', 200_000);
-  t.is(model.scriptedBodies().length, 1, 'codex asked once, then slept');
-  t.is(waiting.waitingOn.evidence, 'codex went quiet retrying after: Reconnecting... 1/5 (exceeded retry limit, last status: 429 Too Many Requests)');
-  t.is(waiting.waitEndsAt, new Date(clock.now().getTime() + 60_000).toISOString(), 'no reset surfaced: a minute of backoff');
-  t.false((await history(s, runId)).some((e) => e.type === 'StepFailed'), 'not the agent failing, not a hang');
-
-  clock.set(new Date(Date.parse(waiting.waitEndsAt) + 1000));
-  await untilStandingOrLog(s, runId, 'Succeeded', 200_000);
   t.is(model.scriptedBodies().length, 2, 'the model was asked again after the backoff');
 });

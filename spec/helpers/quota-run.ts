@@ -1,5 +1,10 @@
+import type { ExecutionContext } from 'ava';
 import type { HarnessName } from '../../lib/workflows/model.js';
-import type { TestServer } from './server.js';
+import type { ManualClock } from '../fixtures/triggers/manual-clock.js';
+import { startModelServer } from '../fixtures/model-server/server.js';
+import type { ModelTurn } from '../fixtures/model-server/script.js';
+import { pointCliAt, REAL, realCliEnv } from './real-run.js';
+import { testServer, type TestServer } from './server.js';
 import { untilStanding } from './steer.js';
 
 // Shared by the real-CLI quota specs: start a run on a harness, wait for its standing (with the
@@ -22,3 +27,21 @@ export const harnessEvents = (s: TestServer): { type: string; data: any }[] =>
 /** GET /api/harnesses' row for one harness */
 export const harnessRow = async (s: TestServer, name: HarnessName) =>
   (await s.get('/api/harnesses')).body.harnesses.find((h: any) => h.name === name);
+
+/**
+ * The real CLI pointed at a scripted model (before the service starts: it checks the CLI at
+ * start) and a service on the test's clock with the one-step REAL workflow.
+ */
+export const realCliOnClock = async (t: ExecutionContext, harness: HarnessName, clock: ManualClock, script: readonly ModelTurn[]) => {
+  const cli = realCliEnv(harness);
+  const model = await startModelServer(script);
+  t.teardown(() => model.close());
+  pointCliAt(harness, cli, model.url);
+  const s = await testServer({ workflows: { real: REAL }, clock });
+  t.teardown(() => s.close());
+  return { s, model };
+};
+
+/** the silence watchdog, short enough for a test (10 s at the least) */
+export const setWatchdog = async (s: TestServer, seconds: number): Promise<number> =>
+  (await s.send('PUT', '/api/settings', JSON.stringify({ _tag: 'WatchdogTimeout', seconds }))).status;
