@@ -7,6 +7,7 @@ import { httpError, say, writeFile } from '../fixtures/model-server/script.js';
 import { pointCliAt, REAL, realCliEnv } from '../helpers/real-run.js';
 import { testServer } from '../helpers/server.js';
 import { detail, history, untilStanding } from '../helpers/steer.js';
+import { harnessRow, startOn, untilStandingOrLog } from '../helpers/quota-run.js';
 
 // Quota windows with the real CLIs (docs/usage.md): the scripted model server refuses claude with
 // Anthropic's usage-limit 429, whose message names the reset ("Claude AI usage limit reached|<epoch>",
@@ -32,9 +33,6 @@ const bothClis = async (claudeScript: Parameters<typeof startModelServer>[0], co
   return { claude, codex };
 };
 
-const start = async (s: Awaited<ReturnType<typeof testServer>>, goal: string, harness: string, workflow = 'real') =>
-  (await s.post('/api/runs', { project: s.projectId, goal, workflow, harness, start: true })).body.runId as string;
-
 test.serial('claude out of quota: the run waits until the reset, the queue holds claude runs and starts codex ones, then the same session resumes', async (t) => {
   t.timeout(400_000);
   const clock = new ManualClock(new Date());
@@ -44,11 +42,8 @@ test.serial('claude out of quota: the run waits until the reset, the queue holds
   const s = await testServer({ workflows: { real: REAL }, clock });
   t.teardown(async () => (await s.close(), await models.claude.close(), await models.codex.close()));
 
-  const a = await start(s, 'Write hello.txt.', 'claude');
-  const waiting = await untilStanding(s, a, 'Waiting', 40_000).catch(async (err: Error) => {
-    const log = (await s.get(`/api/runs/${a}/log?pageSize=200`)).body.lines.map((l: any) => `${l.source} ${l.text}`).join('\n');
-    throw new Error(`${err.message}\n--- run log ---\n${log}`);
-  });
+  const a = await startOn(s, 'Write hello.txt.', 'claude');
+  const waiting = await untilStandingOrLog(s, a, 'Waiting', 40_000);
   t.is(waiting.waitEndsAt, reset.toISOString(), 'the wait ends when claude said the window resets');
   t.is(waiting.waitingOn.harness, 'claude');
   t.regex(waiting.waitingOn.evidence, /usage limit reached/);
@@ -56,13 +51,12 @@ test.serial('claude out of quota: the run waits until the reset, the queue holds
   t.is(hit.data.resetsAt, reset.toISOString());
   t.is(hit.data.attempt, 1);
   t.false((await history(s, a)).some((e) => e.type === 'StepFailed'), 'out of quota is not the agent failing');
-  const harnesses = (await s.get('/api/harnesses')).body.harnesses;
-  t.is(harnesses.find((h: any) => h.name === 'claude').limitedUntil, reset.toISOString());
-  t.is(harnesses.find((h: any) => h.name === 'codex').limitedUntil, null);
+  t.is((await harnessRow(s, 'claude')).limitedUntil, reset.toISOString());
+  t.is((await harnessRow(s, 'codex')).limitedUntil, null);
 
   // a run on claude is held in the queue (it says why); one on codex starts and finishes
-  const b = await start(s, 'A second claude run.', 'claude');
-  const c = await start(s, 'A codex run.', 'codex');
+  const b = await startOn(s, 'A second claude run.', 'claude');
+  const c = await startOn(s, 'A codex run.', 'codex');
   await untilStanding(s, c, 'Succeeded', 150_000);
   const held = await detail(s, b);
   t.is(held.standing, 'Queued');
@@ -95,7 +89,7 @@ test.serial('claude out of quota with codex listed as a fallback: the run switch
   const s = await testServer({ workflows: { fallback }, clock });
   t.teardown(async () => (await s.close(), await models.claude.close(), await models.codex.close()));
 
-  const a = await start(s, 'Write hello.txt.', 'claude', 'fallback');
+  const a = await startOn(s, 'Write hello.txt.', 'claude', 'fallback');
   const done = await untilStanding(s, a, 'Succeeded', 150_000);
   t.is(done.outcome, 'success');
   const events = await history(s, a);
@@ -105,6 +99,5 @@ test.serial('claude out of quota with codex listed as a fallback: the run switch
   t.like(events.find((e) => e.type === 'HarnessChanged').data, { harness: 'codex', reason: 'quota', by: { kind: 'engine' } });
   t.deepEqual(events.filter((e) => e.type === 'StepStarted').map((e) => e.data.harness), ['claude', 'codex']);
   t.is(models.codex.scriptedBodies().length, 1, 'codex took the step');
-  const claude = (await s.get('/api/harnesses')).body.harnesses.find((h: any) => h.name === 'claude');
-  t.is(claude.limitedUntil, reset.toISOString(), 'claude stays limited until its reset');
+  t.is((await harnessRow(s, 'claude')).limitedUntil, reset.toISOString(), 'claude stays limited until its reset');
 });
