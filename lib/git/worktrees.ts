@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { ensurePrivateDir } from '../paths.js';
 import { git, gitOk, gitReason, NO_HOOKS } from './git.js';
 import type { ProjectFolder, RunCheckout } from './types.js';
+import { withRepoLock } from './repo-lock.js';
 import { findWorktree, pruneWorktrees } from './worktree-list.js';
 
 // Each run works in its own git worktree per project folder, on its own branch, so the user's
@@ -98,13 +99,16 @@ const createOne = async (home: string, runId: string, f: ProjectFolder, start?: 
   const branch = runBranchName(runId);
   const head = start ?? (await headCommit(f));
   const baseBranch = await currentBranch(f.path);
-  const step = await clearLeftovers(f.path, directory);
-  const base = await ensureBranch(f.path, branch, head);
-  if (step === 'add') {
-    // Hooks stay off: an unattended service must not run (or wait on) the user's post-checkout.
-    const added = await git(f.path, [...NO_HOOKS, 'worktree', 'add', '--quiet', directory, branch]);
-    if (added.code !== 0) throw new Error(`${folderLabel(f)}: could not add the run's worktree: ${gitReason(added)}`);
-  }
+  const base = await withRepoLock(f.path, async () => {
+    const step = await clearLeftovers(f.path, directory);
+    const from = await ensureBranch(f.path, branch, head);
+    if (step === 'add') {
+      // Hooks stay off: an unattended service must not run (or wait on) the user's post-checkout.
+      const added = await git(f.path, [...NO_HOOKS, 'worktree', 'add', '--quiet', directory, branch]);
+      if (added.code !== 0) throw new Error(`${folderLabel(f)}: could not add the run's worktree: ${gitReason(added)}`);
+    }
+    return from;
+  });
   ensurePrivateDir(directory); // git made it with the umask's bits
   return { folder: f.name, path: f.path, directory, branch, base, baseBranch };
 };
@@ -129,12 +133,16 @@ export const createRunWorktrees = async (home: string, runId: string, folders: r
 const removeOne = async (home: string, runId: string, f: ProjectFolder): Promise<string | null> => {
   const dir = worktreeDir(home, runId, f.name);
   const repoReadable = existsSync(f.path) && (await git(f.path, ['rev-parse', '--git-dir'])).code === 0;
-  if (repoReadable && (await findWorktree(f.path, dir))) {
-    // Twice --force: also removes a worktree left locked by a crash during creation.
-    const removed = await git(f.path, ['worktree', 'remove', '--force', '--force', dir]);
-    if (removed.code !== 0) return `${folderLabel(f)}: ${gitReason(removed)}`;
-  }
-  if (repoReadable) await pruneWorktrees(f.path);
+  const failure = !repoReadable ? null : await withRepoLock(f.path, async () => {
+    if (await findWorktree(f.path, dir)) {
+      // Twice --force: also removes a worktree left locked by a crash during creation.
+      const removed = await git(f.path, ['worktree', 'remove', '--force', '--force', dir]);
+      if (removed.code !== 0) return `${folderLabel(f)}: ${gitReason(removed)}`;
+    }
+    await pruneWorktrees(f.path);
+    return null;
+  });
+  if (failure) return failure;
   // Whatever is left is ours alone (it lives under the service's home).
   rmSync(dir, { recursive: true, force: true });
   return null;

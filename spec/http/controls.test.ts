@@ -99,7 +99,10 @@ test('Retry after a failed step runs the step again', async (t) => {
   t.true(failed.allowedActions.includes('Retry'));
   const r = await act(s, runId, failed.position, 'Retry');
   t.is(r.body.outcome, 'Applied', JSON.stringify(r.body));
-  const steps = await untilEvents(s, runId, 'StepStarted', 2);
+  const steps = await untilEvents(s, runId, 'StepStarted', 2).catch(async (err: Error) => {
+    const log = (await s.get(`/api/runs/${runId}/log?pageSize=200`)).body.lines.map((l: any) => `${l.source} ${l.text}`).join('\n');
+    throw new Error(`${err.message}\n--- history ---\n${(await history(s, runId)).map((e) => `${e.seq} ${e.type} ${JSON.stringify(e.data)}`).join('\n')}\n--- detail ---\n${JSON.stringify(await detail(s, runId))}\n--- log ---\n${log}`);
+  });
   t.is(steps.length, 2);
   t.true(steps.every((e) => e.data.node === 'work'));
   await eventually(() => eventsOf(s, runId, 'RunFailed'), (es) => es.length === 2);
