@@ -32,6 +32,14 @@ export const GATED = `digraph gated {
   start -> work -> review -> done
 }`;
 
+/** Only a gate: a run that needs a person at once, with no agent turn before it. */
+export const GATE_ONLY = `digraph gate {
+  start  [kind=start]
+  review [kind=gate]
+  done   [kind=exit]
+  start -> review -> done
+}`;
+
 /** Only the success route leaves `work`: a failed step fails the run (LINEAR's route is taken on any outcome). */
 export const STRICT = `digraph strict {
   start [kind=start]

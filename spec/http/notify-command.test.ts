@@ -3,7 +3,7 @@ import test from 'ava';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eventually, repoRoot, tempDir } from '../helpers/env.js';
-import { testServer } from '../helpers/server.js';
+import { GATE_ONLY, testServer } from '../helpers/server.js';
 import { control, startRun, untilStanding } from '../helpers/steer.js';
 
 // The notification command: configured in Settings as an argv (never a shell string), run by the
@@ -11,12 +11,6 @@ import { control, startRun, untilStanding } from '../helpers/steer.js';
 // SVC_EVENT_KIND, SVC_RUN_ID, SVC_RUN_URL in its environment; once per event, across restarts;
 // a failure is shown in Settings and the run goes on.
 
-const GATE = `digraph gate {
-  start  [kind=start]
-  review [kind=gate]
-  done   [kind=exit]
-  start -> review -> done
-}`;
 const FAILS = `digraph fails {
   start [kind=start]
   check [kind=command, command="exit 3"]
@@ -35,7 +29,7 @@ const setCommand = (s: { send: (m: string, p: string, b?: string) => Promise<{ s
 test('a gate and a failure run the command with the event as JSON on stdin; once per event, also after a restart', async (t) => {
   t.timeout(120_000);
   const out = join(tempDir('svc-notify-'), 'calls.jsonl');
-  let s = await testServer({ workflows: { gate: GATE, fails: FAILS } });
+  let s = await testServer({ workflows: { gate: GATE_ONLY, fails: FAILS } });
   const home = s.home;
   t.teardown(() => s.close());
   t.is((await setCommand(s, [process.execPath, RECORD, out, 'one arg; with $(spaces)'], ['gate', 'failed'])).status, 200);
@@ -56,7 +50,7 @@ test('a gate and a failure run the command with the event as JSON on stdin; once
 
   // a restart tells nothing twice: the next event is the only new call
   await s.close();
-  s = await testServer({ home, workflows: { gate: GATE, fails: FAILS } });
+  s = await testServer({ home, workflows: { gate: GATE_ONLY, fails: FAILS } });
   const again = await startRun(s, { goal: 'fail again', workflow: 'fails', title: 'Fails again' });
   await untilStanding(s, again, 'Failed');
   const three = await eventually(() => lines(out), (l) => l.length >= 3);
@@ -67,7 +61,7 @@ test('a gate and a failure run the command with the event as JSON on stdin; once
 test('a kind not chosen runs nothing; a failing command is shown in Settings and the run goes on; bad settings are 400', async (t) => {
   t.timeout(120_000);
   const out = join(tempDir('svc-notify-'), 'calls.jsonl');
-  const s = await testServer({ workflows: { gate: GATE, fails: FAILS } });
+  const s = await testServer({ workflows: { gate: GATE_ONLY, fails: FAILS } });
   t.teardown(() => s.close());
   t.is((await setCommand(s, [process.execPath, RECORD, out], ['failed'])).status, 200);
   const quiet = await startRun(s, { goal: 'g', workflow: 'gate', title: 'Not told' });

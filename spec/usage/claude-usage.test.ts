@@ -2,7 +2,7 @@ import '../helpers/env.js';
 import test, { type ExecutionContext } from 'ava';
 import { say, sayCostly, type ModelTurn } from '../fixtures/model-server/script.js';
 import { freshClaudeCost, near } from '../harness/claude-price.js';
-import { REAL, realCliServer } from '../helpers/real-run.js';
+import { REAL, realCliServer, TWO_STEPS } from '../helpers/real-run.js';
 import { control, detail, history, startRun, untilStanding } from '../helpers/steer.js';
 
 // Usage and budgets on the real claude CLI against the scripted model server: each turn records
@@ -10,23 +10,13 @@ import { control, detail, history, startRun, untilStanding } from '../helpers/st
 // running total), and a run budget stops a two-step run after the step that reached it. Serial:
 // the CLI finds its model server through process.env, which each test points at its own.
 
-const TWO = `digraph two {
-  start [kind=start]
-  one   [kind=agent, prompt="{{goal}} (one)"]
-  two   [kind=agent, prompt="{{goal}} (two)"]
-  done  [kind=exit]
-  start -> one
-  one -> two [condition="outcome=success"]
-  two -> done [condition="outcome=success"]
-}`;
-
 const costly = (text: string, inputTokens: number, cachedInputTokens = 0): ModelTurn =>
   ({ kind: 'reply', text, usage: { inputTokens, outputTokens: 42, cachedInputTokens } });
 
 const usageOf = async (s: Parameters<typeof history>[0], runId: string) =>
   (await history(s, runId)).filter((e) => e.type === 'UsageRecorded').map((e) => e.data);
 
-const server = (t: ExecutionContext) => realCliServer(t, 'claude', { two: TWO, real: REAL });
+const server = (t: ExecutionContext) => realCliServer(t, 'claude', { two: TWO_STEPS, real: REAL });
 
 test.serial('a run budget pauses a two-step run after step 1 reached it; Resume with a raise goes on to the end', async (t) => {
   t.timeout(300_000);

@@ -7,6 +7,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ensureToken } from '../../lib/auth/mcp-token.js';
 import { call, textOf } from '../mcp/helpers/call.js';
 import { control, startRun, untilStanding } from '../helpers/steer.js';
+import { GATE_ONLY } from '../helpers/server.js';
 
 // "Needs you" reaches the person: the tab title and favicon carry the count of runs that need
 // them, and, once turned on in Settings, a browser notification is shown when a run comes to
@@ -14,12 +15,6 @@ import { control, startRun, untilStanding } from '../helpers/steer.js';
 // that records each notification made (a double of the browser API); the permission is the
 // real one, granted by the test.
 
-const GATE = `digraph gate {
-  start  [kind=start]
-  review [kind=gate]
-  done   [kind=exit]
-  start -> review -> done
-}`;
 
 test.after.always(closeBrowser);
 
@@ -43,7 +38,7 @@ const notes = (page: import('playwright-core').Page) =>
 for (const viewport of VIEWPORTS) {
   test(`the title and favicon count runs that need you; a notification when one comes to, and its click opens the run (${viewport.name})`, async (t) => {
     t.timeout(120_000);
-    const app = await openApp(t, { viewport, workflows: { gate: GATE } });
+    const app = await openApp(t, { viewport, workflows: { gate: GATE_ONLY } });
     const { page, server } = app;
     await app.context.grantPermissions(['notifications']);
     await app.context.addInitScript({ content: RECORDER });
@@ -96,7 +91,7 @@ for (const viewport of VIEWPORTS) {
 
 test('notifications off (the default): the count still shows, no notification is made', async (t) => {
   t.timeout(60_000);
-  const app = await openApp(t, { viewport: VIEWPORTS[0]!, workflows: { gate: GATE } });
+  const app = await openApp(t, { viewport: VIEWPORTS[0]!, workflows: { gate: GATE_ONLY } });
   await app.context.grantPermissions(['notifications']);
   await app.context.addInitScript({ content: RECORDER });
   await app.goto('/');
@@ -110,7 +105,7 @@ test('notifications off (the default): the count still shows, no notification is
 
 test('a supervisor card waiting for a person counts and notifies; deciding it takes it off the count', async (t) => {
   t.timeout(120_000);
-  const app = await openApp(t, { viewport: VIEWPORTS[0]!, workflows: { gate: GATE } });
+  const app = await openApp(t, { viewport: VIEWPORTS[0]!, workflows: { gate: GATE_ONLY } });
   const { page, server: s } = app;
   await app.context.grantPermissions(['notifications']);
   await app.context.addInitScript({ content: RECORDER });
