@@ -1,5 +1,5 @@
 import type { RunDetail } from '../../service-api.js';
-import { costText, tokenCount } from '../ui/usage-text.js';
+import { costText, tokenCount, tokensRecorded } from '../ui/usage-text.js';
 
 // A step's cost and tokens in its thread heading ("$0.42 · 12.3k in / 1.1k out"), from the run
 // detail's `usage.steps` (docs/usage.md). A step whose every turn had an unknown cost says so; a
@@ -17,10 +17,7 @@ export const StepCost = ({ usage }: { readonly usage: StepUsage | undefined }) =
   const input = usage.tokens.input + usage.tokens.cachedInput;
   const cost = usage.costUsd === null ? 'cost unknown' : costText(usage.costUsd, usage.unknownTurns ?? 0);
   const title = `${usage.turns} turn${usage.turns === 1 ? '' : 's'}; input ${input} tokens (${usage.tokens.cachedInput} cached), output ${usage.tokens.output}`;
-  // a CLI that reports a cost but no tokens (or a turn stopped before it said) has no token figure:
-  // "0 in / 0 out" would read as a turn that used none
-  const counted = input + usage.tokens.output > 0;
-  return <span class="muted step-cost" title={title}>{cost}{counted ? ` · ${tokenCount(input)} in / ${tokenCount(usage.tokens.output)} out` : ''}</span>;
+  return <span class="muted step-cost" title={title}>{cost}{tokensRecorded(usage.tokens) ? ` · ${tokenCount(input)} in / ${tokenCount(usage.tokens.output)} out` : ''}</span>;
 };
 
 // The run's own cost in its header, as its board card gives it; with a budget, how much of it is

@@ -16,3 +16,8 @@ export const tokenCount = (n: number): string =>
 /** true when anything was recorded: a run or step with no turns shows no cost at all */
 export const hasUsage = (u: { readonly costUsd: number; readonly unknownTurns: number; readonly turns?: number }): boolean =>
   (u.turns ?? 0) > 0 || u.costUsd > 0 || u.unknownTurns > 0;
+
+/** any token recorded: a CLI that reports a cost but no tokens has no token figure to show, and
+ *  "0 in / 0 out" would read as turns that used none */
+export const tokensRecorded = (t: { readonly input: number; readonly cachedInput: number; readonly output: number }): boolean =>
+  t.input + t.cachedInput + t.output > 0;

@@ -1,5 +1,5 @@
 import { Link } from '../ui/link.js';
-import { costText, tokenCount, usd } from '../ui/usage-text.js';
+import { costText, tokenCount, tokensRecorded, usd } from '../ui/usage-text.js';
 import type { Stacked } from './series.js';
 import type { UsageRow, UsageSums } from './shapes.js';
 
@@ -9,10 +9,6 @@ import type { UsageRow, UsageSums } from './shapes.js';
 
 const tokensText = (u: UsageSums): string =>
   `${tokenCount(u.tokens.input)} in (${tokenCount(u.tokens.cachedInput)} cached) / ${tokenCount(u.tokens.output)} out`;
-
-// a run whose CLI reported a cost and no tokens has no token figure: "0 in (0 cached) / 0 out"
-// would read as turns that used none (as in a step's heading, step-cost.tsx)
-const counted = (u: UsageSums): boolean => u.tokens.input + u.tokens.cachedInput + u.tokens.output > 0;
 
 export const ChartTable = ({ data, caption }: { readonly data: Stacked; readonly caption: string }) => (
   <details class="usage-table">
@@ -36,7 +32,7 @@ export const TopRuns = ({ rows }: { readonly rows: readonly UsageRow[] }) => (
     {rows.map((r) => (
       <li key={r.key}>
         <Link href={`/runs/${encodeURIComponent(r.key)}`}>{r.label}</Link>
-        <span class="muted"> · {costText(r.costUsd, r.unknownTurns)}{counted(r) ? ` · ${tokensText(r)}` : ''} · {r.turns} turn{r.turns === 1 ? '' : 's'}</span>
+        <span class="muted"> · {costText(r.costUsd, r.unknownTurns)}{tokensRecorded(r.tokens) ? ` · ${tokensText(r)}` : ''} · {r.turns} turn{r.turns === 1 ? '' : 's'}</span>
       </li>
     ))}
   </ol>
