@@ -3,8 +3,8 @@ import type { Stored } from '../../journal/journal.js';
 import type { RunEvent } from '../../journal/run-events.js';
 import type { CodeHostConfig } from '../codehost/config.js';
 import { mergeOnHost, readMergeTarget } from '../codehost/merge.js';
-import type { PullRequestView } from '../codehost/pull-request-view.js';
-import type { PullRequestRef } from '../service-api.js';
+import type { PullRequestView } from '../../domain/pull-request.js';
+import type { PullRequestRef } from '../../domain/runs.js';
 
 // Auto-merge, called by the pull request poll (lib/engine/pr-checks-watch.ts) with what the code
 // host just said of a run's newest pull request. The decision (commands/auto-merge.ts) is

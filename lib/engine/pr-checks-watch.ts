@@ -6,7 +6,7 @@ import { resolveToken } from '../codehost/config.js';
 import { githubClient } from '../codehost/github.js';
 import type { Stored } from '../../journal/journal.js';
 import type { RunEvent } from '../../journal/run-events.js';
-import type { Settings } from '../settings/model.js';
+import type { Settings } from '../../domain/settings.js';
 
 // The source of the supervisors' "checks failed" wake: while the live supervisors run, each
 // delivered pull request of a run whose owner wants that wake is read from the code host every
@@ -17,7 +17,7 @@ import type { Settings } from '../settings/model.js';
 /** pull requests read per poll at most, newest runs first: a poll stays a handful of requests */
 const PER_POLL = 50;
 
-/** what the watch needs, and no more: lib/service/supervisor-loop.ts builds it from the service's parts */
+/** what the watch needs, and no more: lib/root/supervisor-loop.ts builds it from the service's parts */
 export interface ChecksWatchDeps {
   settings(): Settings;
   runs(): Iterable<RunState>;

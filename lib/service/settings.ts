@@ -1,10 +1,10 @@
 import { right } from 'fp-ts/lib/Either.js';
 import type { SettingChangeRow } from '../../projections/settings.js';
 import { redact } from '../../projections/settings.js';
-import type { SettingChange, SettingSource } from '../settings/model.js';
+import type { SettingChange, SettingSource } from '../../domain/settings.js';
 import type { ServiceCore } from './core.js';
 
-// A settings change is decoded at the boundary (lib/settings/codec.ts), so every change that
+// A settings change is decoded at the boundary (domain/settings-codec.ts), so every change that
 // arrives here is one the Settings page would accept. It takes effect at once: the engine reacts
 // to a new run cap by handing out slots (lib/engine/engine.ts).
 export const changeSetting = (core: ServiceCore, change: SettingChange, source: SettingSource): { committed: SettingChange } => {

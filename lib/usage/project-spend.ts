@@ -1,6 +1,6 @@
 import type { Journal, Stored } from '../../journal/journal.js';
 import type { RunState } from '../../projections/run-state.js';
-import { localDay } from '../supervisors/model.js';
+import { localDay } from '../../domain/supervisor.js';
 
 // What each project has spent per local day, in memory: started from the runs' folded usage (their
 // snapshots, not a journal scan) and kept current from each UsageRecorded as it is appended. The

@@ -3,14 +3,14 @@ import { left, right, type Either } from 'fp-ts/lib/Either.js';
 import { invalid, type Outcome } from '../../commands/refusal.js';
 import type { Store } from '../../journal/store.js';
 import { packageRoot } from '../package-root.js';
-import type { WorkflowListItem } from '../service-api.js';
+import type { WorkflowListItem } from '../../domain/runs.js';
 import { projectBase, workflowNameProblem, type PersonaSource } from './catalog-sources.js';
 import { stepViews, type StepView } from './catalog-steps.js';
 import { buildView, type View } from './catalog-view.js';
 import type { ValidationResult } from './diagnostics.js';
 import { parseDot } from './dot-graph.js';
 import { createFolderWatch } from './folder-watch.js';
-import type { HarnessName, Origin, Persona, Workflow } from './model.js';
+import type { HarnessName, Origin, Persona, Workflow } from '../../domain/workflow.js';
 import { contentVersion } from './parse.js';
 import { validateWorkflow } from './validate.js';
 

@@ -13,7 +13,7 @@ import { runWakes } from '../../lib/supervisors/agent/wakes.js';
 import { untrusted } from '../../lib/untrusted.js';
 import { renderPrompt } from '../../lib/workflows/template.js';
 import type { SupervisorChatEvent } from '../../journal/supervisor-chat-events.js';
-import type { StepNode } from '../../lib/workflows/model.js';
+import type { StepNode } from '../../domain/workflow.js';
 import { say } from '../fixtures/model-server/script.js';
 import { startRun, untilStanding } from '../helpers/steer.js';
 import { liveKit } from './live-kit.js';

@@ -3,7 +3,7 @@
 // (its question, its failure, the pull request and its check names) are kept apart in `quote`, so
 // a prompt can fence them as data (lib/untrusted.ts) and never mix them with what people wrote.
 import type { Stored } from '../../../journal/journal.js';
-import type { RunWakeKind } from '../model.js';
+import type { RunWakeKind } from '../../../domain/supervisor.js';
 
 export interface RunWake {
   readonly kind: RunWakeKind;

@@ -5,7 +5,8 @@ import { SupervisorAgents, type AgentDeps } from '../supervisors/agent/agents.js
 import { supervisorHarnesses } from '../supervisors/agent/harnesses.js';
 import { supervisorEndpointUrl } from '../supervisors/agent/turn.js';
 import { supervisorsPort } from '../supervisors/port.js';
-import { projectOf, type ServiceCore } from './core.js';
+import { type ServiceCore } from '../service/core.js';
+import { projectOf } from '../read-models/run-detail.js';
 import { PullRequestChecksWatch, type ChecksWatchDeps } from '../engine/pr-checks-watch.js';
 import { runStream } from '../state/run-stream.js';
 
