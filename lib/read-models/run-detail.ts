@@ -7,6 +7,7 @@ import type { Projects } from '../../projections/projects.js';
 import { currentNodeOf, type RunState } from '../../projections/run-state.js';
 import type { RunDetail, RunSummary } from '../../projections/run-shapes.js';
 import type { RunStreams } from '../state/run-stream.js';
+import type { Journal, Stored } from '../../journal/journal.js';
 import { resolveStepSettings, toolClasses } from '../workflows/step-settings.js';
 import { runDetail, runSummary, type StepFacts } from './run-views.js';
 
@@ -22,6 +23,7 @@ export interface RunViewSource {
   readonly supervisors: { ownerOf(s: RunState): string | null };
   readonly spend: { spent(projectId: string, day: string): number };
   readonly forks: { of(runId: string): readonly string[] };
+  readonly details: RunDetails;
   now(): Date;
 }
 
@@ -53,8 +55,52 @@ export const queueHoldOf = (core: RunViewSource, s: RunState): string | undefine
   return queueHold({ held: 0, cap: 1, project: { dailyBudgetUsd: project.dailyBudgetUsd, spentTodayUsd: core.spend.spent(s.projectId, localDay(core.now())) } }) ?? undefined;
 };
 
-export const detailOf = (core: RunViewSource, s: RunState): RunDetail => {
+/** the run as get_run gives it, built now from its state and the facts outside it */
+export const buildDetail = (core: RunViewSource, s: RunState): RunDetail => {
   const forks = core.forks.of(s.runId);
   return { ...runDetail(s, projectOf(core, s), stepFacts(core, s), core.supervisors.ownerOf(s), queueHoldOf(core, s)), ...(forks.length ? { forks } : {}) };
 };
+
+/** the run as get_run gives it: built at most once per append (RunDetails) */
+export const detailOf = (core: RunViewSource, s: RunState): RunDetail => core.details.of(s);
+
+interface Kept { readonly seq: number; readonly facts: number; readonly day: string; readonly detail: RunDetail }
+
+// Streams whose events a run's view reads beside the run's own: the run's project, the settings,
+// the supervisors (ownership), and, from other runs' journals, a new run (a fork or follow-up names
+// its source) and recorded usage (a project's spend today holds its queued runs).
+const touchesViews = (stream: string, events: readonly Stored[]): boolean =>
+  !stream.startsWith('run:') || events.some((e) => e.type === 'RunCreated' || e.type === 'UsageRecorded');
+
+/**
+ * The run view, kept per run: built once for a run's position and the facts outside it, then
+ * handed to every reader (the push frames of every watcher, get_run, wait_for_run, the control
+ * reply) until the run or those facts move.
+ */
+export class RunDetails {
+  private readonly kept = new Map<string, Kept>();
+  private facts = 0;
+  /** how many views were built (spec/read-models/run-detail.test.ts counts them) */
+  built = 0;
+
+  constructor(private readonly source: () => RunViewSource, journal: Journal) {
+    journal.subscribe((stream, events) => { if (touchesViews(stream, events)) this.factsChanged(); });
+  }
+
+  /** something outside the journal that a view reads changed (a workflow or persona file) */
+  factsChanged(): void {
+    this.facts += 1;
+  }
+
+  of(s: RunState): RunDetail {
+    const source = this.source();
+    const day = localDay(source.now());
+    const k = this.kept.get(s.runId);
+    if (k && k.seq === s.seq && k.facts === this.facts && k.day === day) return k.detail;
+    const detail = buildDetail(source, s);
+    this.built += 1;
+    if (s.seq >= (k?.seq ?? 0)) this.kept.set(s.runId, { seq: s.seq, facts: this.facts, day, detail });
+    return detail;
+  }
+}
 export const summaryOf = (core: RunViewSource, s: RunState): RunSummary => runSummary(s, projectOf(core, s));

@@ -22,6 +22,7 @@ import { createAdapters } from '../harness/registry.js';
 import { recheckHarnesses } from '../service/start-readiness.js';
 import { windowsPort } from './harness-windows.js';
 import { openHarnessWindows } from '../state/harness-windows.js';
+import { RunDetails } from '../read-models/run-detail.js';
 import { newId } from '../ids.js';
 import { packageRoot } from '../package-root.js';
 import { ensurePrivateDir } from '../paths.js';
@@ -128,7 +129,10 @@ export const openService = async (o: OpenOptions): Promise<Service> => {
     turns: live, baseUrl: o.baseUrl ?? '', now: () => new Date(), newId,
     harnessWindows: openHarnessWindows(journal), clock,
     forks: new ForkLinks(runs, journal), ...(probe ? { probe } : {}),
+    // after the spend and the fork links: told of an append once they have taken it in
+    details: new RunDetails(() => core, journal),
   };
+  catalog.onChange(() => core.details.factsChanged());
   const service = new Service(core, catalog, new Triggers(triggerPort(core), clock));
   parts.set(service, { live, engine: null });
   // /api/events?supervisor=<id> follows the supervisor's chat stream

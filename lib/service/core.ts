@@ -20,6 +20,7 @@ import type { SingleStream } from '../state/event-stream.js';
 import type { LogStore } from '../state/log-store.js';
 import type { RunStreams } from '../state/run-stream.js';
 import type { ForkLinks } from '../read-models/fork-links.js';
+import type { RunDetails } from '../read-models/run-detail.js';
 import { resolveStepSettings, toolClasses } from '../workflows/step-settings.js';
 import type { ProjectSpend } from '../usage/project-spend.js';
 import { queueHold } from '../../commands/engine-steps.js';
@@ -55,6 +56,8 @@ export interface ServiceCore {
   readonly spend: ProjectSpend;
   /** which runs were forked from which (lib/read-models/fork-links.ts) */
   readonly forks: ForkLinks;
+  /** each run's view, built once per append (lib/read-models/run-detail.ts) */
+  readonly details: RunDetails;
   /** a test fixture's crash point inside forking (SVC_FORK_PROBE_MODULE); absent in production */
   readonly probe?: (point: string) => void;
   baseUrl: string;
