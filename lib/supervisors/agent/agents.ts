@@ -17,6 +17,8 @@ import type { PriceRow } from '../../../domain/prices.js';
 import { supervisorPrompt } from './prompt.js';
 import type { SupervisorTurnDeps } from './turn.js';
 import { runWakes } from './wakes.js';
+import { decodeAppend } from '../../../journal/typed-subscribe.js';
+import { RUN_EVENT_CODECS, type RunEvent } from '../../../journal/run-events.js';
 
 export interface AgentDeps {
   readonly journal: Journal;
@@ -119,7 +121,7 @@ export class SupervisorAgents {
     if (chatOf) return this.later(chatOf);
     if (!stream.startsWith('run:')) return this.poke(); // supervisor settings, the ledger, the feature switch
     const runId = stream.slice(4);
-    const wakes = runWakes(runId, events);
+    const wakes = runWakes(runId, decodeAppend<RunEvent>(RUN_EVENT_CODECS, events));
     if (!wakes.length) return;
     const owner = this.deps.port.ownerOf(runId);
     const sup = owner ? this.deps.port.find(owner) : undefined;
