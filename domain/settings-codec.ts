@@ -56,6 +56,7 @@ const changeOf = <C extends t.Mixed, P extends t.Mixed>(cap: C, priceRow: P) => 
   // an argv, never a shell string: the first element is the program; at most 64 arguments
   t.strict({ _tag: t.literal('NotifyCommand'), argv: refineArgv, kinds: t.array(literals(NEEDS_KINDS)) }),
   t.strict({ _tag: t.literal('PullRequestWatchInterval'), seconds: intIn(10, 86_400) }),
+  t.strict({ _tag: t.literal('Previews'), idleMinutes: intIn(1, 1440), limit: intIn(1, 16) }),
 ]);
 
 /** a change as the doors take it: a field it does not take is refused by name, not dropped */

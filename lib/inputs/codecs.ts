@@ -1,4 +1,5 @@
 import { usdBudget } from './kinds.js';
+import { PreviewCommandInput } from './preview.js';
 import * as t from 'io-ts';
 import { Harness } from './common.js';
 
@@ -24,4 +25,4 @@ export const FolderBody = Folder;
 // a field beyond `method` is refused rather than dropped: it may be a setting the person thinks they set
 const AutoMergeOn = refine(t.type({ method: t.keyof({ squash: null, merge: null, rebase: null }) }), (o) => Object.keys(o).length === 1, 'autoMerge takes only method', 'AutoMergeOn');
 const AutoMerge = t.union([t.null, AutoMergeOn], 'null or {method: squash|merge|rebase}');
-export const ProjectPatchBody = t.partial({ name: NonBlank, defaultWorkflow: NonBlank, primaryFolder: NonBlank, autoMerge: AutoMerge, dailyBudgetUsd: t.union([usdBudget(), t.null]) });
+export const ProjectPatchBody = t.partial({ name: NonBlank, defaultWorkflow: NonBlank, primaryFolder: NonBlank, autoMerge: AutoMerge, dailyBudgetUsd: t.union([usdBudget(), t.null]), preview: t.union([PreviewCommandInput, t.null]) });

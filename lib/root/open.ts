@@ -180,6 +180,7 @@ export const startEngine = (service: Service): void => {
   service.triggers.start();
   service.supervisorLoop.start();
   service.notify.notifier.start();
+  void service.previews.start();
 };
 
 /** Asks each harness whether it is ready; ChangeHarness reads the answers. */
@@ -192,6 +193,7 @@ export const refreshAvailability = async (core: ServiceCore): Promise<void> => {
 export const closeService = async (s: Service): Promise<void> => {
   await s.supervisorLoop.stop();
   await s.notify.notifier.stop();
+  await s.previews.close();
   await s.triggers.stop();
   await parts.get(s)?.engine?.stop();
   s.releases.close();

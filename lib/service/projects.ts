@@ -1,7 +1,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import { basename, isAbsolute, resolve as resolvePath } from 'node:path';
 import { isLeft, left, right, type Either } from 'fp-ts/lib/Either.js';
-import { decideAddFolder, decideAddProject, decideChooseAutoMerge, decideChooseDefaultWorkflow, decideChoosePrimaryFolder, decideRemoveFolder, decideRenameProject, type FolderInput, decideSetDailyBudget } from '../../commands/projects.js';
+import { decideAddFolder, decideAddProject, decideChooseAutoMerge, decideChooseDefaultWorkflow, decideChoosePrimaryFolder, decideRemoveFolder, decideRenameProject, type FolderInput, decideSetDailyBudget, decideSetPreviewCommand } from '../../commands/projects.js';
 import { invalid, notFound, type Outcome, type Refusal } from '../../commands/refusal.js';
 import type { ProjectEvent } from '../../journal/project-events.js';
 import { evolveProjects, findProject } from '../../projections/projects.js';
@@ -95,7 +95,7 @@ export const chooseDefaultWorkflow = (core: ServiceCore, projectId: string, work
  * state the previous one leaves, and the events are appended together only when every one is
  * accepted, so a refused field never leaves the other applied.
  */
-export const updateProject = (core: ServiceCore, projectId: string, patch: { name?: string; defaultWorkflow?: string; primaryFolder?: string; dailyBudgetUsd?: number | null; autoMerge?: ProjectView['autoMerge'] }): Outcome<ProjectView> => {
+export const updateProject = (core: ServiceCore, projectId: string, patch: { name?: string; defaultWorkflow?: string; primaryFolder?: string; dailyBudgetUsd?: number | null; autoMerge?: ProjectView['autoMerge']; preview?: Parameters<typeof decideSetPreviewCommand>[1]['preview'] }): Outcome<ProjectView> => {
   const p = core.projects.current.get(projectId);
   if (!p) return left(notFound('project', projectId));
   let state = core.projects.current;
@@ -120,6 +120,8 @@ export const updateProject = (core: ServiceCore, projectId: string, patch: { nam
   if (merge) return left(merge);
   const budget = patch.dailyBudgetUsd === undefined ? null : step(decideSetDailyBudget(state, { projectId, dailyBudgetUsd: patch.dailyBudgetUsd }));
   if (budget) return left(budget);
+  const preview = patch.preview === undefined ? null : step(decideSetPreviewCommand(state, { projectId, preview: patch.preview }));
+  if (preview) return left(preview);
   return commit(core, projectId, right(events));
 };
 
