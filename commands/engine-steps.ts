@@ -51,6 +51,9 @@ export interface StartStep {
   readonly endsAt?: string;
   readonly resumeSession?: string;
   readonly messages?: readonly string[];
+  /** steps that run something in the run's folder (agent, command): in svc's sandbox or not, and why not */
+  readonly sandboxed?: boolean;
+  readonly unsandboxed?: string;
 }
 
 export const decideStartStep = (s: RunState, c: StartStep): Decision => {

@@ -87,7 +87,8 @@ export const RUN_EVENT_CODECS = {
   WorktreesRemoved: t.type({}),
   StepStarted: withOptional(
     { stepId: t.string, node: t.string, kind: t.string, attempt: t.number },
-    { harness: Harness, model: t.string, endsAt: t.string, resumeSession: t.string, messages: t.array(t.string) },
+    // sandboxed: whether the step ran in svc's sandbox (docs/sandbox.md), unsandboxed: why it did not
+    { harness: Harness, model: t.string, endsAt: t.string, resumeSession: t.string, messages: t.array(t.string), sandboxed: t.boolean, unsandboxed: t.string },
   ),
   StepSessionStarted: t.type({ stepId: t.string, sessionId: t.string }),
   // the CLI's process group: its leader's pid and start time (/proc/<pid>/stat field 22)

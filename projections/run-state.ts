@@ -29,6 +29,13 @@ export interface StepInFlight {
   readonly quota?: QuotaWait;
 }
 
+/** whether the latest step that ran something in the run's folder ran in svc's sandbox, and why not */
+export interface SandboxMark {
+  readonly stepId: string;
+  readonly sandboxed: boolean;
+  readonly reason?: string;
+}
+
 export interface QuotaWait {
   readonly harness: HarnessName;
   readonly resetsAt: string | null;
@@ -69,6 +76,8 @@ export interface RunState extends StepEndsView {
   /** the node the run is at: where the next step starts, or the step in flight */
   readonly node: string | null;
   readonly step: StepInFlight | null;
+  /** the latest agent or command step's sandbox (absent: none ran yet, or before sandboxes were recorded) */
+  readonly sandbox?: SandboxMark;
   /** the last step to end, and how: prompts read it as {{previous.*}} */
   readonly previous: { readonly node: string; readonly outcome: 'success' | 'failure' | 'interrupted'; readonly summary: string } | null;
   readonly question: OpenQuestion | null;
@@ -251,6 +260,7 @@ export const evolveRun = (s: RunState, e: RunEvent): RunState => {
       return {
         ...s, step, node: e.data.node, stepCount: s.stepCount + 1, paused: e.data.kind === 'gate' ? true : s.paused, held: s.held.filter((m) => !delivered.has(m.id)),
         ...(e.data.harness ? { lastHarness: e.data.harness } : {}),
+        ...(e.data.sandboxed === undefined ? {} : { sandbox: { stepId: e.data.stepId, sandboxed: e.data.sandboxed, ...(e.data.unsandboxed ? { reason: e.data.unsandboxed } : {}) } }),
       };
     }
     case 'StepSessionStarted': return sessionStarted(s, e.data.sessionId);

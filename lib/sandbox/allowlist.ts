@@ -34,6 +34,3 @@ export const entryOf = (url: string): string | undefined => {
   }
 };
 
-/** A project's entry as a person typed it: refused when it is no host pattern at all. */
-export const validEntry = (entry: string): boolean =>
-  entry === '*' || /^(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*(:\d{1,5})?$/i.test(entry) || /^\[[0-9a-f:]+\](:\d{1,5})?$/i.test(entry);

@@ -12,8 +12,8 @@ import { allows, type Allowlist } from './allowlist.js';
 
 export interface EgressRules {
   readonly allow: Allowlist;
-  /** the run's tool server: only URLs starting with this pass on its origin */
-  readonly runTools: string;
+  /** the run's tool server: only URLs starting with this pass on its origin ('' or absent: none, a command step) */
+  readonly runTools?: string;
 }
 
 export interface Egress {
@@ -23,7 +23,13 @@ export interface Egress {
 
 export type Refused = (destination: string, why: string) => void;
 
-const originOf = (url: string): string => new URL(url).origin;
+const originOf = (url: string | undefined): string | null => {
+  try {
+    return url ? new URL(url).origin : null;
+  } catch {
+    return null;
+  }
+};
 
 const refuse = (res: ServerResponse, why: string): void => {
   res.writeHead(403, { 'content-type': 'text/plain', connection: 'close' });
@@ -47,7 +53,7 @@ const forward = (req: IncomingMessage, res: ServerResponse, url: URL): void => {
 
 const whyNot = (rules: EgressRules, url: URL): string | null => {
   if (url.protocol !== 'http:') return `only http:// goes as a plain request (${url.protocol} needs CONNECT)`;
-  if (url.origin === originOf(rules.runTools)) return url.href.startsWith(rules.runTools) ? null : 'svc\'s own server is reachable for this run\'s tool server only';
+  if (url.origin === originOf(rules.runTools)) return rules.runTools && url.href.startsWith(rules.runTools) ? null : 'svc\'s own server is reachable for this run\'s tool server only';
   return allows(rules.allow, url.hostname, Number(url.port || 80)) ? null : 'not on the allowlist';
 };
 

@@ -6,6 +6,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, sep } from 'node:path';
 import { openEgress, type EgressRules, type Refused } from './egress.js';
+import type { ToolAccess } from '../workflows/model.js';
 import { homeBinds, type SandboxedTool } from './home.js';
 import { bwrapArgs, INSIDE_SOCKET, SYSTEM_MASKS, type Bind, type SandboxProfile } from './profile.js';
 import { checkoutBinds } from './run-paths.js';
@@ -88,3 +89,19 @@ export const openStepSandbox = (i: StepSandboxInput): StepSandbox => {
     close: () => egress.close(),
   };
 };
+
+/** How the engine asks for a step's sandbox (lib/service/sandbox.ts answers). */
+export interface SandboxOpen {
+  /** the step's tools level; 'command' for a command step (the folder writable, the project's list) */
+  readonly tools: ToolAccess | 'command';
+  /** the run's own tool server URL (agent steps) */
+  readonly runTools?: string;
+  readonly env: NodeJS.ProcessEnv;
+  /** the program the step runs (the CLI's binary): kept reachable inside */
+  readonly program?: string;
+  readonly onRefused: Refused;
+}
+
+export type SandboxChoice =
+  | { readonly _tag: 'Sandboxed'; open(o: SandboxOpen): StepSandbox }
+  | { readonly _tag: 'Unsandboxed'; readonly reason: string; readonly required: boolean };

@@ -20,6 +20,8 @@ import { deleteSnapshotRefs, takeSnapshot } from '../git/snapshot.js';
 import type { HarnessAdapter } from '../harness/adapter.js';
 import { createAdapters } from '../harness/registry.js';
 import { recheckHarnesses } from './start-readiness.js';
+import { sandboxChoice } from './sandbox.js';
+import { sandboxProbe } from '../sandbox/probe.js';
 import { openHarnessWindows, windowsPort } from './harness-windows.js';
 import { newId } from '../ids.js';
 import { packageRoot } from '../package-root.js';
@@ -119,6 +121,7 @@ export const openService = async (o: OpenOptions): Promise<Service> => {
   const spend = new ProjectSpend(runs.all(), (runId) => runs.get(runId)?.projectId);
   spend.follow(journal);
   const probe = await loadProbe();
+  await sandboxProbe(); // once per process: starts, the New run form and each step read the answer
   const core: ServiceCore = {
     home: o.home, version: version(), store, journal, runs, logs: new LogStore(store),
     projects, supervisors, spend,
@@ -161,6 +164,7 @@ export const startEngine = (service: Service): void => {
     },
     ...(core.probe ? { probe: core.probe } : {}),
     deliver: deliverRun(() => core.settings.current.codeHost),
+    sandbox: (run, tool) => sandboxChoice(core, run, tool),
     runTools: (runId, stepId) => { const t = core.runTools.issue(runId, stepId); return { url: `${core.baseUrl}/run-tools/${runId}/mcp`, token: t.token, revoke: t.revoke }; },
     newId, now: () => core.clock.now(),
     sleepUntil: (when, signal) => core.clock.sleepUntil(when, signal),
