@@ -19,6 +19,20 @@ export const sandboxUnavailable = (): string | null => {
   return p._tag === 'Ready' ? null : p.reason;
 };
 
+/** The machine's answer, for `svc doctor` and the Settings page: can sandboxes start here, and why not. */
+export interface MachineSandbox {
+  readonly available: boolean;
+  readonly bwrap: string;
+  readonly version?: string;
+  readonly reason: string | null;
+}
+
+export const machineSandbox = (): MachineSandbox => {
+  const p = knownProbe(bwrapBin());
+  if (!p) return { available: false, bwrap: bwrapBin(), reason: 'not checked yet' };
+  return p._tag === 'Ready' ? { available: true, bwrap: p.bwrap, version: p.version, reason: null } : { available: false, bwrap: p.bwrap, reason: p.reason };
+};
+
 export const sandboxReadiness = (project: ProjectView): SandboxReadiness => ({ mode: project.sandbox ?? 'preferred', unavailable: sandboxUnavailable() });
 
 export interface SandboxStatus {

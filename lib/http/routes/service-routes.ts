@@ -1,4 +1,5 @@
 import type Router from '@koa/router';
+import { machineSandbox } from '../../service/sandbox.js';
 import { harnessRows } from '../../service/harness-windows.js';
 import type { Context } from 'koa';
 import { publicSettings } from '../../../projections/settings.js';
@@ -45,7 +46,7 @@ export const serviceRoutes = (router: Router, service: Service): void => {
     ctx.body = { token };
   });
   router.get('/api/harnesses', (ctx: Context) => {
-    ctx.body = { harnesses: harnessRows(service.core) };
+    ctx.body = { harnesses: harnessRows(service.core), sandbox: machineSandbox() };
   });
   // what a start would need (project, workflow, harness as the New run form has them chosen)
   router.get('/api/harnesses/needed', (ctx: Context) => {
@@ -55,6 +56,6 @@ export const serviceRoutes = (router: Router, service: Service): void => {
   router.post('/api/harnesses/check', async (ctx: Context) => {
     refuseUnknownFields(await readJson(ctx), []);
     await refreshAvailability(service.core);
-    ctx.body = { harnesses: harnessRows(service.core) };
+    ctx.body = { harnesses: harnessRows(service.core), sandbox: machineSandbox() };
   });
 };
