@@ -1,6 +1,7 @@
 // The model API hosts a harness's CLI must reach: where the user pointed it (a base URL in its
-// environment or its own config), else the vendor's hosts, login refresh included. Read the way
-// each CLI reads them; a URL that does not parse is left out (the CLI fails as it would anyway).
+// environment or its own config), else the vendor's hosts, login refresh included. A CLI pointed
+// elsewhere gets only that: its vendor's hosts are not its model API then. Read the way each CLI
+// reads them; a URL that does not parse is left out (the CLI fails as it would anyway).
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -34,6 +35,7 @@ const configured = (tool: SandboxedTool, env: NodeJS.ProcessEnv): string[] => {
   }
 };
 
-export const modelHosts = (tool: SandboxedTool, env: NodeJS.ProcessEnv): string[] => [
-  ...new Set([...VENDOR[tool], ...configured(tool, env).map((u) => (u ? entryOf(u) : undefined)).filter((e): e is string => e !== undefined)]),
-];
+export const modelHosts = (tool: SandboxedTool, env: NodeJS.ProcessEnv): string[] => {
+  const pointed = configured(tool, env).map((u) => (u ? entryOf(u) : undefined)).filter((e): e is string => e !== undefined);
+  return [...new Set(pointed.length ? pointed : VENDOR[tool])];
+};
