@@ -4,12 +4,13 @@
 // reach; this module knows nothing of runs or projects.
 import { existsSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, sep } from 'node:path';
+import { dirname, isAbsolute, sep } from 'node:path';
 import { openEgress, type EgressRules, type Refused } from './egress.js';
 import type { ToolAccess } from '../workflows/model.js';
 import { homeBinds, type SandboxedTool } from './home.js';
 import { bwrapArgs, INSIDE_SOCKET, SYSTEM_MASKS, type Bind, type SandboxProfile } from './profile.js';
 import { checkoutBinds } from './run-paths.js';
+import { findOnPath } from '../on-path.js';
 
 export interface StepSandboxInput {
   readonly bwrap: string;
@@ -52,9 +53,11 @@ const installRoot = (program: string): string => {
   return at >= 0 ? real.slice(0, at + `${sep}node_modules`.length) : dirname(real);
 };
 
-// Programs that live where masks fall (a global npm prefix in $HOME, nvm's node) are bound back read-only.
-const programBinds = (programs: readonly string[], masked: readonly string[]): Bind[] =>
-  [...new Set(programs.map(installRoot))].filter((p) => under(p, masked)).map((path) => ({ path, writable: false }));
+// Programs that live where masks fall (a global npm prefix in $HOME, nvm's node, a link in
+// ~/.local/bin) are bound back read-only: the folder they are named in, and their install root.
+const programBinds = (programs: readonly string[], masked: readonly string[], PATH: string): Bind[] =>
+  [...new Set(programs.map((p) => (isAbsolute(p) ? p : findOnPath(p, PATH) ?? p)).flatMap((p) => [...(isAbsolute(p) ? [dirname(p)] : []), installRoot(p)]))]
+    .filter((p) => under(p, masked)).map((path) => ({ path, writable: false }));
 
 export const profileOf = (i: StepSandboxInput, socket: string): SandboxProfile => {
   const home = i.env['HOME'] || homedir();
@@ -62,7 +65,7 @@ export const profileOf = (i: StepSandboxInput, socket: string): SandboxProfile =
   return {
     hidden: masks,
     binds: [
-      ...programBinds(i.programs, masks),
+      ...programBinds(i.programs, masks, i.env['PATH'] ?? ''),
       ...homeBinds(i.tool, i.env),
       ...i.checkouts.flatMap((c) => checkoutBinds(c, i.writable)),
     ],
