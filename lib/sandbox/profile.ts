@@ -13,6 +13,11 @@ export interface SandboxProfile {
   readonly hidden: readonly string[];
   /** bound back after the masks at the same path, parents before children */
   readonly binds: readonly Bind[];
+  /**
+   * empty folders made at these paths inside the masks: where a session copied from another run (a
+   * fork's) names that run's folder, the CLI finds a folder there, and nothing of the other run
+   */
+  readonly placeholders?: readonly string[];
   /** the egress proxy's unix socket outside, and the path the sandbox sees it at */
   readonly socket?: { readonly outside: string; readonly inside: string };
   readonly cwd: string;
@@ -34,6 +39,7 @@ export const bwrapArgs = (p: SandboxProfile): string[] => [
   '--dev', '/dev',
   '--proc', '/proc',
   ...ordered(p.hidden.map((path) => ({ path, writable: false }))).flatMap((h) => ['--tmpfs', h.path]),
+  ...(p.placeholders ?? []).flatMap((d) => ['--dir', d]),
   ...ordered(p.binds).flatMap((b) => [b.writable ? '--bind' : '--ro-bind', b.path, b.path]),
   ...(p.socket ? ['--bind', p.socket.outside, p.socket.inside] : []),
   '--unshare-all',

@@ -21,6 +21,8 @@ export interface StepSandboxInput {
   readonly writable: boolean;
   /** never visible inside: svc's home, every project's folders */
   readonly hidden: readonly string[];
+  /** other runs' folders a session may name (a fork's source): an empty folder there, nothing of theirs */
+  readonly placeholders?: readonly string[];
   /** the environment the tool will get: its HOME, XDG and CODEX_HOME say where its state is */
   readonly env: NodeJS.ProcessEnv;
   /** programs that must stay reachable (the CLI, node, svc's own lifeline) */
@@ -69,6 +71,7 @@ export const profileOf = (i: StepSandboxInput, socket: string): SandboxProfile =
       ...homeBinds(i.tool, i.env),
       ...i.checkouts.flatMap((c) => checkoutBinds(c, i.writable)),
     ],
+    ...(i.placeholders?.length ? { placeholders: i.placeholders } : {}),
     socket: { outside: socket, inside: INSIDE_SOCKET },
     cwd: i.checkouts[0] ?? '/',
   };

@@ -60,16 +60,36 @@ const allowFor = (project: ProjectView, tool: SandboxedTool, tools: SandboxOpen[
 // Never visible inside: svc's home (every run, the MCP token), and every project's folders.
 const hiddenOf = (core: ServiceCore): string[] => [core.home, ...[...core.projects.current.values()].flatMap((p) => p.folders.map((f) => f.path))];
 
+// Measured (opencode 1.18): a forked opencode session works in its source run's folder; with that
+// folder hidden it fails at once, with an empty folder in its place it hangs. Until runs have their
+// own clones and sessions are moved with them, a fork's opencode turns run unsandboxed, marked.
+const OPENCODE_FORK = 'opencode\'s forked session works in its source run\'s folder, which the sandbox hides: a fork\'s opencode turns run unsandboxed for now';
+
+// A fork's session is a copy of its source's, and names the source's folder (opencode resolves it
+// before it starts): the sandbox puts an empty folder there, so the CLI starts and the source's
+// files stay out of reach. Forks of forks name the first source's: the whole chain, bounded.
+const forkSources = (core: ServiceCore, run: RunState): string[] => {
+  const out: string[] = [];
+  let from = run.forkedFrom?.run;
+  for (let depth = 0; from && depth < 20; depth++) {
+    const source = core.runs.get(from);
+    out.push(...(source?.checkouts ?? []).map((c) => c.directory));
+    from = source?.forkedFrom?.run;
+  }
+  return out;
+};
+
 export const sandboxChoice = (core: ServiceCore, run: RunState, tool: SandboxedTool): SandboxChoice => {
   const project = core.projects.current.get(run.projectId);
   if (!project) return { _tag: 'Unsandboxed', reason: 'the run\'s project is gone', required: false };
   const status = sandboxStatus(project);
   if (!status.sandboxed) return { _tag: 'Unsandboxed', reason: status.reason ?? 'unknown', required: status.mode === 'required' };
+  if (tool === 'opencode' && run.forkedFrom) return { _tag: 'Unsandboxed', reason: OPENCODE_FORK, required: status.mode === 'required' };
   return {
     _tag: 'Sandboxed',
     open: (o) => openStepSandbox({
       bwrap: bwrapBin(), tool, checkouts: (run.checkouts ?? []).map((c) => c.directory), writable: o.tools !== 'read-only',
-      hidden: hiddenOf(core), env: o.env, programs: [process.execPath, LIFELINE, ...(o.program ? [o.program] : [])],
+      hidden: hiddenOf(core), placeholders: forkSources(core, run), env: o.env, programs: [process.execPath, LIFELINE, ...(o.program ? [o.program] : [])],
       egress: { allow: allowFor(project, tool, o.tools, o.env), runTools: o.runTools ?? '' }, onRefused: o.onRefused,
     }),
   };
