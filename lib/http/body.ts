@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import parse from 'co-body';
 import { quoted } from '../inputs/quoted.js';
+import { deeperThan, depthText, MAX_JSON_DEPTH } from '../inputs/depth.js';
 
 // Reads a JSON body through co-body (raw-body underneath) with a size limit. Every way it can go
 // wrong is a 4xx with a detail: a body that is too large, not JSON, not declared as JSON, or in an
@@ -30,9 +31,17 @@ const refusal = (e: ReadFailure, limit: number): BodyError => {
 /**
  * The one reader of request bodies: every route that takes a body reads it here, so each answers
  * the same to a body too large, not JSON, or in a Content-Encoding it cannot undo (415). An empty
- * body reads as `empty` ({} unless the route says otherwise).
+ * body reads as `empty` ({} unless the route says otherwise). A value nested deeper than
+ * `maxDepth` is refused here, before any decoder walks it.
  */
-export const readJson = async (ctx: Context, limit = MAX_BODY_BYTES, empty: unknown = {}): Promise<unknown> => {
+export const readJson = async (ctx: Context, limit = MAX_BODY_BYTES, empty: unknown = {}, maxDepth = MAX_JSON_DEPTH): Promise<unknown> => {
+  const value = await readValue(ctx, limit, empty);
+  const deep = deeperThan(value, maxDepth);
+  if (deep) throw new BodyError(400, depthText(deep, maxDepth));
+  return value;
+};
+
+const readValue = async (ctx: Context, limit: number, empty: unknown): Promise<unknown> => {
   const type = ctx.get('content-type');
   if (type && !/^application\/(.+\+)?json\b/i.test(type)) throw new BodyError(415, `send the body as application/json (got ${type.slice(0, 80)})`);
   try {
