@@ -64,10 +64,10 @@ export const followUp = (core: ServiceCore, runId: string, what: FollowUpWhat, b
   const project = core.projects.current.get(s.projectId);
   if (!project) return left(notFound('project', s.projectId));
   const workflow = followUpWorkflow(s.workflow);
-  const notReady = startRefusal(core, project, workflow, input);
-  if (notReady) return left(notReady);
   const d = decideCreateRun({ runId: newRunId, projectId: s.projectId, workflow, input, by, continues });
   if (isLeft(d)) return d;
+  const notReady = startRefusal(core, project, workflow, input);
+  if (notReady) return left(notReady);
   core.runs.transact(newRunId, () => d, { at: core.now().toISOString(), onStale: 'refuse', expected: 0 });
   const linked = core.runs.transact(runId, (now) => (now ? decideFollowUp(now, commandOf(core, now, newRunId, by, what.reason)) : left(notFound('run', runId))), { at: core.now().toISOString(), onStale: 'retry' });
   if (isLeft(linked)) return linked;
