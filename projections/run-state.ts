@@ -1,7 +1,7 @@
 import type { Attempt, Checkout, Continues, ForkedFrom, ReviewComment, RunEvent } from '../journal/run-events.js';
 import { QUIET_EVENTS } from '../journal/run-events.js';
 import type { HarnessName, Workflow } from '../lib/workflows/model.js';
-import type { StartedBy } from '../lib/service-api.js';
+import type { Actor, StartedBy } from '../lib/service-api.js';
 import { findNode, nextNodeId, startNode } from '../lib/workflows/model.js';
 import { addTurn, NO_USAGE, type RunUsage } from './run-usage.js';
 import { evolveWatch, type PullRequestWatch } from './pr-watch.js';
@@ -133,6 +133,8 @@ export interface RunState extends StepEndsView {
   readonly budgetUsd?: number;
   /** why the run is paused, while it is (optional: snapshots from before it lack it) */
   readonly pauseReason?: string;
+  /** who paused the run, while it is: svc's own pauses wait for a person (projections/needs-you.ts) */
+  readonly pausedBy?: Actor['kind'];
   /** the pull request loop of a deliver step with watch=true (projections/pr-watch.ts) */
   readonly prWatch?: PullRequestWatch;
   /** a fork: the run and step end it was made from, and what it took over from there */
@@ -193,7 +195,7 @@ const started = (s: RunState): RunState => {
 };
 
 const unpaused = (s: RunState): RunState => {
-  const { pauseReason: _reason, ...rest } = s;
+  const { pauseReason: _reason, pausedBy: _by, ...rest } = s;
   return { ...rest, paused: false };
 };
 
@@ -262,7 +264,7 @@ export const evolveRun = (s: RunState, e: RunEvent): RunState => {
     case 'StepInterrupted': return s.step?.stepId === e.data.stepId ? interrupted(s, e.data.reason) : s;
     case 'AgentReplied': return s;
     // the reason is read only while paused (other moves clear `paused` without clearing it)
-    case 'RunPaused': return { ...unpaused(s), paused: true, ...(e.data.reason ? { pauseReason: e.data.reason } : {}) };
+    case 'RunPaused': return { ...unpaused(s), paused: true, pausedBy: e.data.by.kind, ...(e.data.reason ? { pauseReason: e.data.reason } : {}) };
     case 'RunResumed': return s.lifecycle === 'created' ? s : unpaused(s);
     case 'RunRetried': return { ...reopen(s), paused: false, node: s.node ?? s.previous?.node ?? null, sessions: {} };
     case 'RunRestarted': return { ...s, restartedAs: e.data.as };

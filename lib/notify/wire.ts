@@ -3,6 +3,7 @@ import { evolveNotify, NO_NOTIFICATIONS, type NotifyState } from '../../projecti
 import { type ServiceCore, projectOf } from '../service/core.js';
 import { SingleStream } from '../state/event-stream.js';
 import { Notifier } from './notifier.js';
+import { runNeeds } from '../../projections/needs-you.js';
 
 // The notifier in the real server: its record is the 'notify-command' journal stream, the run's
 // title and project name come from the service's folds, and a run's URL is its page in the app.
@@ -15,7 +16,7 @@ export const notifierFor = (core: ServiceCore): { notifier: Notifier; record: Si
     settings: () => core.settings.current,
     names: (runId) => {
       const run = core.runs.get(runId);
-      return run ? { title: run.title, project: projectOf(core, run)?.name ?? run.projectId } : undefined;
+      return run ? { title: run.title, project: projectOf(core, run)?.name ?? run.projectId, needs: runNeeds(run) } : undefined;
     },
     runUrl: (runId) => `${core.baseUrl}/runs/${encodeURIComponent(runId)}`,
     now: () => core.now(),
