@@ -16,7 +16,9 @@ export interface Notice {
   readonly body: string;
 }
 
-const BODIES: Readonly<Record<Exclude<NoticeKind, 'card'>, string>> = { question: 'The run asks a question.', gate: 'The run waits at a gate.', failed: 'The run failed.' };
+const BODIES: Readonly<Record<Exclude<NoticeKind, 'card'>, string>> = {
+  question: 'The run asks a question.', gate: 'The run waits at a gate.', failed: 'The run failed.', paused: 'svc paused the run; it waits for you.',
+};
 
 export const noticeOf = (r: BoardRow): Notice | null => {
   const kind = needsKind(r);

@@ -1,0 +1,71 @@
+import '../helpers/env.js';
+import test from 'ava';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { eventually, repoRoot, tempDir } from '../helpers/env.js';
+import { setRunCap } from '../helpers/http-kit.js';
+import { testServer } from '../helpers/server.js';
+import { control, detail, startRun, untilStanding } from '../helpers/steer.js';
+import { closeBrowser, openApp, VIEWPORTS } from './browser.js';
+
+// Issue 29, part 2, in real Chromium: runs svc paused for something only a person can settle (a
+// budget, a harness that cannot start) are under "Needs you" with the reason in words on the card,
+// count in the tab's title, and ran the notification command once each; a run a person paused is
+// not under "Needs you". Screenshots: $SVC_SHOTS/needs-you-paused-*.png.
+
+test.after.always(closeBrowser);
+
+const TWO = `digraph two {
+  start [kind=start]
+  one   [kind=agent, prompt="{{goal}}"]
+  two   [kind=agent, prompt="{{goal}}"]
+  done  [kind=exit]
+  start -> one -> two -> done
+}`;
+const RECORD = join(repoRoot, 'spec/fixtures/notify/record.mjs');
+const calls = (file: string): any[] => (existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(JSON.parse(l).stdin)) : []);
+
+for (const viewport of VIEWPORTS) {
+  test(`a budget pause and a harness problem are under Needs you, say why, count in the title and were told once (${viewport.name})`, async (t) => {
+    t.timeout(120_000);
+    const server = await testServer({ workflows: { two: TWO } });
+    t.teardown(() => server.close());
+    await setRunCap(server, 10);
+    const out = join(tempDir('svc-notify-'), 'calls.jsonl');
+    t.is((await server.send('PUT', '/api/settings', JSON.stringify({ _tag: 'NotifyCommand', argv: [process.execPath, RECORD, out], kinds: ['paused'] }))).status, 200);
+    const app = await openApp(t, { viewport, server });
+    const { page } = app;
+    await app.goto('/');
+    await page.waitForFunction(() => document.title === 'Runs · svc');
+
+    const spent = await startRun(server, { goal: 'Spend [cost:2]', workflow: 'two', title: 'Over budget', budgetUsd: 1 });
+    const broken = await startRun(server, { goal: 'Work [nocli:claude]', workflow: 'two', title: 'No CLI' });
+    const mine = await startRun(server, { goal: 'Wait [sleep:60000]', workflow: 'two', title: 'Paused by me' });
+    await untilStanding(server, mine, 'Running');
+    await control(server, mine, 'Pause');
+    for (const id of [spent, broken, mine]) await untilStanding(server, id, 'Paused');
+
+    await page.waitForFunction(() => document.title === '(2) Runs · svc');
+    const needs = page.locator('[data-group="needs"]');
+    await needs.locator('.board-row').nth(1).waitFor();
+    t.is(await needs.getByRole('heading', { level: 2 }).textContent(), 'Needs you (2)');
+    t.is(await needs.locator(`[data-run="${spent}"] [data-needs]`).textContent(), 'Budget reached');
+    t.is(await needs.locator(`[data-run="${broken}"] [data-needs]`).textContent(), 'Harness problem');
+    t.regex(await needs.locator(`[data-run="${spent}"] .board-reason`).textContent() ?? '', /^Paused: budget: spent \$2\.00 of \$1\.00 budget$/);
+    t.regex(await needs.locator(`[data-run="${broken}"] .board-reason`).textContent() ?? '', /^Paused: harness problem: claude is not installed/);
+    t.is(await page.locator(`[data-group="active"] [data-run="${mine}"]`).count(), 1, "a person's own pause is not under Needs you");
+    t.is(await page.locator(`[data-group="active"] [data-run="${mine}"] [data-needs]`).count(), 0);
+    await app.axe(t, 'runs, with pauses that need you');
+    if (process.env['SVC_SHOTS']) await page.screenshot({ path: `${process.env['SVC_SHOTS']}/needs-you-paused-${viewport.width}.png`, fullPage: true });
+
+    const told = await eventually(() => calls(out), (c) => c.length >= 2);
+    t.deepEqual(told.map((c) => [c.kind, c.runId]).sort(), [['paused', spent], ['paused', broken]].sort());
+
+    // raising the budget takes the run out of Needs you; the count follows
+    const raised = await server.post(`/api/runs/${spent}/control`, { position: (await detail(server, spent)).position, action: 'Resume', budgetUsd: 10 });
+    t.is(raised.status, 200, JSON.stringify(raised.body));
+    await page.waitForFunction(() => document.title === '(1) Runs · svc');
+    t.is(calls(out).length, 2, 'nothing more was told');
+    app.noErrors(t);
+  });
+}
