@@ -12,9 +12,11 @@ const Why = { reason: t.string };
 const By = { by: ActorCodec };
 
 const CheckoutCodec = withOptional({ folder: t.string, path: t.string, directory: t.string, branch: t.string, base: t.string }, { baseBranch: t.union([t.string, t.null]) });
+// blob: the file as it was when the comment was written (new side), so the comment can follow its
+// line through later changes (lib/git/line-moves.ts); older comments lack it
 const ReviewCommentCodec = withOptional(
   { path: t.string, side: oneOf(['new', 'old'] as const), line: t.number, body: t.string, quote: t.string },
-  { endLine: t.number },
+  { endLine: t.number, blob: t.string },
 );
 // A follow-up continues an ended run: the run it continues, the first run of the chain (the
 // board shows a chain as one card), that run's checkouts (its branch and
