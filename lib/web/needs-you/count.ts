@@ -2,22 +2,19 @@ import type { BoardRow } from '../data/runs-index.js';
 import { rowNeeds } from '../pages/runs/groups.js';
 import type { NeedsKind } from '../../settings/model.js';
 import type { PendingCard } from './notices.js';
-import { cardsByRun } from './cards.js';
 
 // "Needs you" as the tab shows it: the count of runs the Runs page puts under "Needs you" (the
-// one rule, projections/needs-you.ts) and of supervisor cards about no such run, in the title as
-// "(3) Runs · svc" and as a badge on the favicon. Pure: the shell applies what these return.
+// one rule, projections/needs-you.ts) for their own sake, and of supervisor cards waiting, in the
+// title as "(3) Runs · svc" and as a badge on the favicon. Pure: the shell applies what these return.
 
 export type NoticeKind = NeedsKind;
 
 export const needsKind = (r: BoardRow): NoticeKind | null => rowNeeds(r)?.kind ?? null;
 
-/** runs that need the person (a card on a run counts that run once), and cards about no listed run */
+/** runs that need the person for their own sake, and each card waiting (each is a decision to make) */
 export const needsCount = (rows: ReadonlyMap<string, BoardRow>, cards: readonly PendingCard[] | null = null): number => {
-  const byRun = cardsByRun(cards);
-  let n = 0;
-  for (const r of rows.values()) if (rowNeeds(r, byRun)) n++;
-  for (const c of cards ?? []) if (!c.run || !rows.has(c.run)) n++;
+  let n = cards?.length ?? 0;
+  for (const r of rows.values()) if (rowNeeds(r)) n++;
   return n;
 };
 
