@@ -7,6 +7,10 @@ import { setRunCap } from '../helpers/http-kit.js';
 import { testServer } from '../helpers/server.js';
 import { control, detail, startRun, untilStanding } from '../helpers/steer.js';
 import { closeBrowser, openApp, VIEWPORTS } from './browser.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ensureToken } from '../../lib/auth/mcp-token.js';
+import { call, textOf } from '../mcp/helpers/call.js';
 
 // Issue 29, part 2, in real Chromium: runs svc paused for something only a person can settle (a
 // budget, a harness that cannot start) are under "Needs you" with the reason in words on the card,
@@ -69,3 +73,37 @@ for (const viewport of VIEWPORTS) {
     app.noErrors(t);
   });
 }
+
+test('a run a supervisor card waits on is under Needs you with the card as its reason; deciding the card takes it out', async (t) => {
+  t.timeout(120_000);
+  const server = await testServer({ workflows: { two: TWO } });
+  t.teardown(() => server.close());
+  t.is((await server.send('PUT', '/api/settings', JSON.stringify({ _tag: 'Supervisors', enabled: true }))).status, 200);
+  const sup = (await server.post('/api/supervisors', { project: server.projectId })).body;
+  const key = (await server.get(`/api/supervisors/${sup.id}`)).body.key as string;
+  const run = await startRun(server, { goal: 'Wait [sleep:60000]', workflow: 'two', title: 'Paused by me' });
+  await untilStanding(server, run, 'Running');
+  await control(server, run, 'Pause');
+  await untilStanding(server, run, 'Paused');
+  const app = await openApp(t, { viewport: VIEWPORTS[0]!, server });
+  const { page } = app;
+  await app.goto('/');
+  await page.locator(`[data-group="active"] [data-run="${run}"]`).waitFor();
+
+  const client = new Client({ name: 'needs-you-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp?supervisor=${encodeURIComponent(key)}`), {
+    requestInit: { headers: { Authorization: `Bearer ${ensureToken(server.home)}` } },
+  }));
+  t.teardown(() => client.close());
+  const asked = await call(client, 'message_run', { run, text: 'carry on', delivery: 'Hold', reason: 'nudge' });
+  t.true(asked.structuredContent?.['awaitingApproval'] === true, textOf(asked));
+  const card = String(asked.structuredContent?.['card']);
+
+  await page.locator(`[data-group="needs"] [data-run="${run}"] [data-needs]`, { hasText: 'Supervisor card' }).waitFor();
+  await page.waitForFunction(() => document.title === '(1) Runs · svc');
+  await app.axe(t, 'runs, with a card waiting on a run');
+  t.is((await server.post(`/api/supervisors/${sup.id}/approvals/${card}`, { decision: 'Deny' })).status, 200);
+  await page.locator(`[data-group="active"] [data-run="${run}"]`).waitFor();
+  await page.waitForFunction(() => document.title === 'Runs · svc');
+  app.noErrors(t);
+});
