@@ -5,7 +5,10 @@ import { join } from 'node:path';
 import { eventually, repoRoot, tempDir } from '../helpers/env.js';
 import { setRunCap } from '../helpers/http-kit.js';
 import { testServer } from '../helpers/server.js';
-import { control, detail, startRun, untilStanding } from '../helpers/steer.js';
+import { control, detail, history, startRun, untilStanding } from '../helpers/steer.js';
+import { fixtureRepository, type GitHubFixture } from '../fixtures/github/fixture.js';
+import { startGitHubServer } from '../fixtures/github/server.js';
+import { WEB, git, githubOrigin } from '../helpers/code-host-origin.js';
 import { closeBrowser, openApp, VIEWPORTS } from './browser.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -13,7 +16,7 @@ import { ensureToken } from '../../lib/auth/mcp-token.js';
 import { call, textOf } from '../mcp/helpers/call.js';
 
 // Issue 29, part 2, in real Chromium: runs svc paused for something only a person can settle (a
-// budget, a harness that cannot start) are under "Needs you" with the reason in words on the card,
+// budget, a harness that cannot start, the pull request loop's cycle limit) are under "Needs you" with the reason in words on the card,
 // count in the tab's title, and ran the notification command once each; a run a person paused is
 // not under "Needs you". Screenshots: $SVC_SHOTS/needs-you-paused-*.png.
 
@@ -107,3 +110,56 @@ test('a run a supervisor card waits on is under Needs you with the card as its r
   await page.waitForFunction(() => document.title === 'Runs · svc');
   app.noErrors(t);
 });
+
+const LOOP = `digraph loop {
+  start [kind=start]
+  work  [kind=agent, prompt="{{goal}}"]
+  ship  [kind=deliver, watch=true, cycles=1]
+  done  [kind=exit]
+  start -> work -> ship -> done
+}`;
+
+// one origin for the file: it is git's global insteadOf for the stand-in host's address
+let origin: { bare: string; work: string } | undefined;
+
+for (const viewport of VIEWPORTS) {
+  test.serial(`the pull request loop's cycle limit puts the run under Needs you, says so, counts, and was told once (${viewport.name})`, async (t) => {
+    t.timeout(120_000);
+    const { bare, work } = (origin ??= githubOrigin());
+    const fixture: GitHubFixture = { webHost: WEB, tokens: ['tok'], repositories: [fixtureRepository('acme', 'app')] };
+    const gh = await startGitHubServer(fixture);
+    t.teardown(() => gh.close());
+    const server = await testServer({ repo: work, workflows: { loop: LOOP } });
+    t.teardown(() => server.close());
+    for (const change of [{ _tag: 'CodeHost', graphqlUrl: gh.graphqlUrl, webHost: WEB }, { _tag: 'CodeHostToken', token: 'tok' }, { _tag: 'PullRequestWatchInterval', seconds: 3600 }]) {
+      t.is((await server.send('PUT', '/api/settings', JSON.stringify(change))).status, 200);
+    }
+    const out = join(tempDir('svc-notify-'), 'calls.jsonl');
+    t.is((await server.send('PUT', '/api/settings', JSON.stringify({ _tag: 'NotifyCommand', argv: [process.execPath, RECORD, out], kinds: ['paused'] }))).status, 200);
+    const runId = await startRun(server, { goal: 'Add the feature [write:feature.txt=done]', title: 'Loop', workflow: 'loop' });
+    const number = (await untilStanding(server, runId, 'Waiting', 60_000)).pullRequestLoop.number as number;
+    const app = await openApp(t, { viewport, server });
+    const { page } = app;
+    await app.goto('/');
+    await page.locator(`[data-group="active"] [data-run="${runId}"]`).waitFor();
+    const prs = fixture.repositories[0]!.pullRequests;
+    const failing = (name: string) => {
+      const i = prs.findIndex((p) => p.number === number);
+      prs[i] = { ...prs[i]!, headRefOid: git(bare, 'rev-parse', `svc/${runId}`), contexts: [{ __typename: 'CheckRun', name, status: 'COMPLETED', conclusion: 'FAILURE', required: true, text: 'no' }] };
+    };
+    failing('lint');
+    await server.post(`/api/runs/${runId}/pull-request/check`, {});
+    await eventually(() => history(server, runId), (h) => h.some((e) => e.type === 'PullRequestCycleEnded'), 60_000);
+    await untilStanding(server, runId, 'Waiting', 60_000);
+    failing('test');
+    await server.post(`/api/runs/${runId}/pull-request/check`, {});
+    const row = page.locator(`[data-group="needs"] [data-run="${runId}"]`);
+    await row.locator('[data-needs]', { hasText: 'Cycle limit reached' }).waitFor();
+    t.regex(await row.locator('.board-reason').innerText(), /^Paused: the pull request loop used its 1 cycle\(s\)/);
+    await page.waitForFunction(() => document.title === '(1) Runs · svc');
+    await app.axe(t, 'runs, with a cycle limit reached');
+    const told = await eventually(() => calls(out), (c) => c.length >= 1);
+    t.deepEqual(told.map((c) => [c.kind, c.runId]), [['paused', runId]]);
+    app.noErrors(t);
+  });
+}
