@@ -1,5 +1,6 @@
 import { isLeft, left, right } from 'fp-ts/lib/Either.js';
 import { decideRecordFollowUpReview, decideSubmitReview, type SubmitReview } from '../../commands/submit-review.js';
+import { sendBackRoute, sendBackText } from '../../commands/send-back.js';
 import { conflict, invalid, notFound, type Outcome } from '../../commands/refusal.js';
 import type { ReviewComment } from '../../journal/run-events.js';
 import type { RunState, SubmittedReview } from '../../projections/run-state.js';
@@ -82,8 +83,10 @@ export const submitReview = async (core: ServiceCore, runId: string, input: Revi
   const held = after.held.find((m) => m.id === ctx.messageId);
   const events = r.right._tag === 'Appended' ? r.right.events : [];
   const delivered = events.some((e) => e.type === 'RunResumed') || (!held && !after.undelivered?.some((m) => m.id === ctx.messageId));
-  const jumped = events.find((e) => e.type === 'Jumped');
-  const detail = jumped ? `sent back from the gate: the run goes back to step ${jumped.data.node}, whose turn opens with the review` : deliveryDetail(delivered, s, 'Resume', held);
+  const back = sendBackRoute(s);
+  const detail = back && r.right._tag === 'Appended'
+    ? `sent back from the gate: the run goes ${back.how === 'Jump' ? 'back' : 'on'} to step ${back.to}, whose turn opens with the review; ${sendBackText(back)}`
+    : deliveryDetail(delivered, s, 'Resume', held);
   return right({ review, delivered, detail, run: detailOf(core, after) });
 };
 
