@@ -54,7 +54,9 @@ export const Page = ({ query }: PageProps) => {
   // a supervisor card waiting on a run puts it under "Needs you" (the shell follows the cards)
   const waiting = pendingCards.value;
   const cards = useMemo(() => cardsByRun(waiting), [waiting]);
-  const grouped = useMemo(() => groupRuns(attemptGroups.cards, filters, cards), [attemptGroups, cards, filters.project, filters.workflow, filters.standing, filters.text, filters.archived]);
+  // a chain's card is titled by its first run: the search finds it by that title too
+  const shownTitle = (r: BoardRow): string | undefined => attemptsOf(chains, r)?.[0]?.title;
+  const grouped = useMemo(() => groupRuns(attemptGroups.cards, filters, cards, shownTitle), [attemptGroups, chains, cards, filters.project, filters.workflow, filters.standing, filters.text, filters.archived]);
   const workflows = useMemo(() => [...new Set([...rows.values()].map((r) => r.workflowName))].sort(), [rows]);
   const projectName = useMemo(() => new Map(projects.map((p) => [p.id, p.name])), [projects]);
   const queued = grouped.queued.filter((r) => r.standing === 'Queued');

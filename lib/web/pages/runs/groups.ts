@@ -64,9 +64,10 @@ const haystack = (r: BoardRow): string => {
   return h;
 };
 
-export const matches = (r: BoardRow, f: Filters, text = f.text.trim().toLowerCase()): boolean =>
+/** `shown`: the title the row's card shows, when not its own (a follow-up chain's card shows its first run's) */
+export const matches = (r: BoardRow, f: Filters, text = f.text.trim().toLowerCase(), shown?: string): boolean =>
   (!f.project || r.project === f.project) && (!f.workflow || r.workflowName === f.workflow) && (!f.standing || r.standing === f.standing)
-  && (f.archived || !r.archived) && (!text || haystack(r).includes(text));
+  && (f.archived || !r.archived) && (!text || haystack(r).includes(text) || (shown !== undefined && shown.toLowerCase().includes(text)));
 
 const newestFirst = (a: BoardRow, b: BoardRow) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : a.runId < b.runId ? 1 : -1);
 const queueFirst = (a: BoardRow, b: BoardRow) => {
@@ -77,10 +78,10 @@ const queueFirst = (a: BoardRow, b: BoardRow) => {
 
 export type Grouped = Readonly<Record<GroupKey, readonly BoardRow[]>>;
 
-export const groupRuns = (rows: Iterable<BoardRow>, f: Filters, cards?: ReadonlyMap<string, number>): Grouped => {
+export const groupRuns = (rows: Iterable<BoardRow>, f: Filters, cards?: ReadonlyMap<string, number>, shownTitle?: (r: BoardRow) => string | undefined): Grouped => {
   const out: Record<GroupKey, BoardRow[]> = { needs: [], active: [], queued: [], done: [] };
   const text = f.text.trim().toLowerCase();
-  for (const r of rows) if (matches(r, f, text)) out[groupOf(r, cards)].push(r);
+  for (const r of rows) if (matches(r, f, text, shownTitle?.(r))) out[groupOf(r, cards)].push(r);
   out.needs.sort(newestFirst);
   out.active.sort(newestFirst);
   out.queued.sort(queueFirst);
