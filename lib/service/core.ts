@@ -64,6 +64,9 @@ export interface ServiceCore {
   newId(prefix: string): string;
 }
 
+/** the run's page in the app: the link back a pull request, a notification and a merge commit carry */
+export const runUrlOf = (core: Pick<ServiceCore, 'baseUrl'>, runId: string): string => `${core.baseUrl}/runs/${encodeURIComponent(runId)}`;
+
 export const projectOf = (core: ServiceCore, s: RunState): ProjectView | undefined => core.projects.current.get(s.projectId);
 
 export const stepSettingsOf = (core: ServiceCore, s: RunState, node: StepNode): StepSettings => {

@@ -35,7 +35,8 @@ import { createCatalog, type Catalog } from '../workflows/catalog.js';
 import { renderPrompt } from '../workflows/template.js';
 import type { HarnessName } from '../workflows/model.js';
 import type { ProjectView } from '../service-api.js';
-import { stepSettingsOf, type ServiceCore, type Workflows } from './core.js';
+import { runUrlOf, stepSettingsOf, type ServiceCore, type Workflows } from './core.js';
+import { pullRequestTextOf } from './ship-pr.js';
 import { deliverRun } from '../engine/deliver-run.js';
 import { startRun } from './run-commands.js';
 import { Service } from './service.js';
@@ -160,7 +161,7 @@ export const startEngine = (service: Service): void => {
       drop: async (runId, repos) => { for (const repo of repos) await deleteSnapshotRefs(repo, runId); },
     },
     ...(core.probe ? { probe: core.probe } : {}),
-    deliver: deliverRun(() => core.settings.current.codeHost),
+    deliver: deliverRun(() => core.settings.current.codeHost, (s) => pullRequestTextOf(core, s, runUrlOf(core, s.runId))),
     runTools: (runId, stepId) => { const t = core.runTools.issue(runId, stepId); return { url: `${core.baseUrl}/run-tools/${runId}/mcp`, token: t.token, revoke: t.revoke }; },
     newId, now: () => core.clock.now(),
     sleepUntil: (when, signal) => core.clock.sleepUntil(when, signal),

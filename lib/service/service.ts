@@ -11,7 +11,7 @@ import type { Catalog } from '../workflows/catalog.js';
 import type { Triggers } from '../triggers/triggers.js';
 import type { Actor, ControlInput, FollowUpWhat, ForkInput, HttpRun, ProjectView, RunSummary, ServiceApi, StartRunInput } from '../service-api.js';
 import type { SettingChange, SettingSource } from '../settings/model.js';
-import { detailOf, queueHoldOf, summaryOf, type ServiceCore } from './core.js';
+import { detailOf, queueHoldOf, runUrlOf, summaryOf, type ServiceCore } from './core.js';
 import { usageOfRun } from '../../projections/run-usage.js';
 import { exportRun } from '../read-models/export-run.js';
 import { activityPage, historyPage, logPage, threadPage } from '../read-models/pages.js';
@@ -185,7 +185,7 @@ export class Service implements ServiceApi {
   get waiting(): number { return this.waits.size; }
 
   runUrl(runId: string): string {
-    return `${this.core.baseUrl}/runs/${encodeURIComponent(runId)}`;
+    return runUrlOf(this.core, runId);
   }
 
   private projectRef(idOrName: string) {
