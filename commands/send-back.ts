@@ -1,5 +1,5 @@
 import type { RunState } from '../projections/run-state.js';
-import { findNode, nextNodeId, type Workflow } from '../lib/workflows/model.js';
+import { findNode, nextNodeId, type Workflow } from '../domain/workflow.js';
 
 // "Send back" at a gate (a review there, or the app's note): the agent step that gets the
 // person's words, and how the run gets there: the gate's own route when it leads to an agent

@@ -16,7 +16,7 @@ export interface SubmitReview extends CommandContext {
   /** each with the code it quotes, read from the diff when submitted */
   readonly comments: readonly ReviewComment[];
   readonly summary?: string;
-  /** the message the agent receives (lib/engine/review-message.ts) */
+  /** the message the agent receives (lib/service/review-message.ts) */
   readonly text: string;
 }
 

@@ -1,5 +1,5 @@
-import type { Actor, Standing } from '../lib/service-api.js';
-import type { NeedsKind } from '../lib/settings/model.js';
+import type { Actor, Standing } from '../domain/runs.js';
+import type { NeedsKind } from '../domain/settings.js';
 import type { RunState } from './run-state.js';
 import { phaseOf, standingOf } from './standing.js';
 

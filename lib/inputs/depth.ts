@@ -1,4 +1,4 @@
-import { quoted } from './quoted.js';
+import { quoted } from '../../domain/quoted.js';
 
 // How deep a decoded JSON value nests, found without recursion. A body of 20,000 nested arrays
 // parses (JSON.parse does not recurse) but overflows the stack of anything that walks it

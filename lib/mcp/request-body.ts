@@ -1,6 +1,6 @@
 import type { ParameterizedContext } from 'koa';
-import { BodyError, readJson } from '../http/body.js';
-import { quoted } from '../inputs/quoted.js';
+import { BodyError, readJson } from '../inputs/body.js';
+import { quoted } from '../../domain/quoted.js';
 import { deeperThan, depthText, MAX_JSON_DEPTH } from '../inputs/depth.js';
 
 // The body of a POST /mcp, read by the one body reader every route uses (size, media type and a

@@ -1,5 +1,5 @@
 import type { Stored } from '../../journal/journal.js';
-import type { NeedsKind } from '../settings/model.js';
+import type { NeedsKind } from '../../domain/settings.js';
 import { chatOwner } from '../supervisors/chat.js';
 import type { Needs } from '../../projections/needs-you.js';
 

@@ -1,13 +1,12 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type * as t from 'io-ts';
-import type { Service } from '../../service/service.js';
-import type { SettingSource } from '../../settings/model.js';
+import type { Service } from '../../root/service.js';
+import type { SettingSource } from '../../../domain/settings.js';
 import { CHAT_FIELDS, ChatBody, DECISION_FIELDS, DecisionBody, NEW_SUPERVISOR_FIELDS, NewSupervisorBody, SUPERVISOR_PATCH_FIELDS, SupervisorPatchBody } from '../../supervisors/http-codecs.js';
 import { decideCard, listApprovals } from '../../supervisors/approvals.js';
 import { mayQuery } from '../../supervisors/may.js';
-import { readJson } from '../body.js';
-import { chatList } from '../../service/supervisor-chat.js';
+import { readJson } from '../../inputs/body.js';
 import { decodeOr400, refuseUnknownFields, refuseUnknownQuery } from '../decode.js';
 import { intParam, reply } from '../reply.js';
 
@@ -60,7 +59,7 @@ export const supervisorRoutes = (router: Router, service: Service): void => {
   // the spec's "chats" group: each supervisor's chat, and where to read it
   router.get('/api/chats', (ctx: Context) => {
     refuseUnknownQuery(ctx.query, []);
-    ctx.body = { chats: chatList(service.core) };
+    ctx.body = { chats: service.listChats() };
   });
   router.get('/api/supervisors/:supervisorId/may', (ctx: Context) => {
     const q = (k: string): string | undefined => (typeof ctx.query[k] === 'string' ? (ctx.query[k] as string) : undefined);

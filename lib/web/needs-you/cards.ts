@@ -1,9 +1,11 @@
 import { signal } from '@preact/signals';
-import type { PendingCard } from './notices.js';
 
 // The supervisor cards waiting for a person, as the shell follows them (the `cards` push scope):
 // a run with a card waiting needs its person (projections/needs-you.ts), so the board and the
 // tab's count read them here rather than each opening the stream.
+
+/** a supervisor's card waiting for a person (the `cards` push scope) */
+export interface PendingCard { readonly supervisor: string; readonly card: string; readonly run: string | null; readonly tool: string }
 
 export const pendingCards = signal<readonly PendingCard[] | null>(null);
 

@@ -1,7 +1,7 @@
 import type { BoardRow } from '../data/runs-index.js';
 import { rowNeeds } from '../pages/runs/groups.js';
-import type { NeedsKind } from '../../settings/model.js';
-import type { PendingCard } from './notices.js';
+import type { NeedsKind } from '../../../domain/settings.js';
+import type { PendingCard } from './cards.js';
 
 // "Needs you" as the tab shows it: the count of runs the Runs page puts under "Needs you" (the
 // one rule, projections/needs-you.ts) for their own sake, and of supervisor cards waiting, in the

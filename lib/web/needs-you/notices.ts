@@ -1,5 +1,6 @@
 import type { BoardRow } from '../data/runs-index.js';
 import { needsKind, type NoticeKind } from './count.js';
+import type { PendingCard } from './cards.js';
 
 // Which rows are news worth a browser notification. A notice's key is the run, the kind and the
 // run's position (the seq of the event that put it there), so one question is one notice however
@@ -27,8 +28,6 @@ export const noticeOf = (r: BoardRow): Notice | null => {
 
 const runHref = (runId: string): string => `/runs/${encodeURIComponent(runId)}`;
 
-/** a supervisor's card waiting for a person (the `cards` push scope) */
-export interface PendingCard { readonly supervisor: string; readonly card: string; readonly run: string | null; readonly tool: string }
 
 export const cardNotice = (c: PendingCard, runTitle: (runId: string) => string | undefined): Notice => ({
   key: `card:${c.supervisor}:${c.card}`, kind: 'card', href: c.run ? runHref(c.run) : '/supervisors', runId: c.run ?? '',

@@ -4,8 +4,8 @@ import { useRunsIndex } from '../data/runs-index.js';
 import { openEvents } from '../events.js';
 import { navigate } from '../router.js';
 import { badgedFavicon, needsCount, titleWith } from './count.js';
-import { freshCardNotices, freshNotices, type Notice, type PendingCard } from './notices.js';
-import { pendingCards as cards } from './cards.js';
+import { freshCardNotices, freshNotices, type Notice } from './notices.js';
+import { pendingCards as cards, type PendingCard } from './cards.js';
 import { pageTitle } from './page-title.js';
 import { readPrefs, readSeen, writeSeen } from './prefs.js';
 

@@ -2,44 +2,47 @@ import { join } from 'node:path';
 import { left, right } from 'fp-ts/lib/Either.js';
 import { notFound, unavailable, type Outcome } from '../../commands/refusal.js';
 import { findProject, primaryFolderPath } from '../../projections/projects.js';
-import { httpRun } from '../../projections/run-views.js';
+import { httpRun } from '../read-models/run-views.js';
 import { standingOf } from '../../projections/standing.js';
 import { effectiveFeed } from '../release/available.js';
 import { ReleaseCheck } from '../release/check.js';
 import { packageId } from '../release/package-name.js';
 import type { Catalog } from '../workflows/catalog.js';
 import type { Triggers } from '../triggers/triggers.js';
-import type { Actor, ControlInput, FollowUpWhat, ForkInput, HttpRun, ProjectView, RunSummary, ServiceApi, StartRunInput } from '../service-api.js';
-import type { SettingChange, SettingSource } from '../settings/model.js';
-import { detailOf, queueHoldOf, runUrlOf, summaryOf, type ServiceCore } from './core.js';
+import type { Actor, ControlInput, FollowUpWhat, ForkInput, ProjectView, StartRunInput } from '../../domain/runs.js';
+import type { HttpRun, RunSummary } from '../../projections/run-shapes.js';
+import type { ServiceApi } from '../service/api.js';
+import type { SettingChange, SettingSource } from '../../domain/settings.js';
+import { runUrlOf, type ServiceCore } from '../service/core.js';
+import { detailOf, queueHoldOf, summaryOf } from '../read-models/run-detail.js';
 import { usageOfRun } from '../../projections/run-usage.js';
 import { exportRun } from '../read-models/export-run.js';
 import { activityPage, historyPage, logPage, threadPage } from '../read-models/pages.js';
-import * as projects from './projects.js';
-import * as commands from './run-commands.js';
-import { followUp } from './follow-ups.js';
-import { keepAttempt } from './attempts.js';
+import * as projects from '../service/projects.js';
+import * as commands from '../service/run-commands.js';
+import { followUp } from '../service/follow-ups.js';
+import { keepAttempt } from '../service/attempts.js';
 import { compareRuns } from '../read-models/compare.js';
-import { fork } from './forks.js';
-import { readPullRequest, readRunWorktree, secureRunWork } from './run-git.js';
-import { openPullRequest, pullRequestDraft, type OpenPullRequestInput } from './ship-pr.js';
-import { mergeRun, updateRunFromBase } from './ship-local.js';
-import { checkPullRequestNow } from './pr-check.js';
-import { readReviews, submitReview } from './reviews.js';
+import { fork } from '../service/forks.js';
+import { readPullRequest, readRunWorktree, secureRunWork } from '../service/run-git.js';
+import { openPullRequest, pullRequestDraft, type OpenPullRequestInput } from '../service/ship-pr.js';
+import { mergeRun, updateRunFromBase } from '../service/ship-local.js';
+import { checkPullRequestNow } from '../service/pr-check.js';
+import { readReviews, submitReview } from '../service/reviews.js';
 import type { ReviewInputOf } from '../inputs/review.js';
-import * as settings from './settings.js';
+import * as settings from '../service/settings.js';
 import { WaitHub } from '../read-models/wait.js';
 import { EventsHub } from '../push/hub.js';
 import { listedRun, RunsListCache } from '../read-models/runs-list.js';
-import { chatPage, writeChat } from './supervisor-chat.js';
+import { chatList, chatPage, writeChat } from './supervisor-chat.js';
 import { SupervisorLoop } from './supervisor-loop.js';
 import { notifierFor } from '../notify/wire.js';
 import { boardJson } from '../read-models/runs-board.js';
 import { UsageIndex, type UsageQuest } from '../read-models/usage.js';
-import type { UsageGroupBy } from '../read-models/usage-answer.js';
+import type { UsageGroupBy } from '../../domain/usage.js';
 import { localDay } from '../../projections/usage-days.js';
-import { startNeeds } from './start-readiness.js';
-import type { HarnessName } from '../workflows/model.js';
+import { startNeeds } from '../service/start-readiness.js';
+import type { HarnessName } from '../../domain/workflow.js';
 
 // The facade: every door (HTTP, MCP, CLI, app) calls these methods. Each one decodes nothing and
 // holds no rule of its own: it finds the state, asks a command's decide or a projection, and maps.
@@ -236,6 +239,8 @@ export class Service implements ServiceApi {
 
   // A supervisor's chat (HTTP).
   readChat(supervisorId: string, before: number | undefined, pageSize: number) { return chatPage(this.core, supervisorId, before, pageSize); }
+  /** every supervisor's chat (GET /api/chats) */
+  listChats() { return chatList(this.core); }
   writeChat(supervisorId: string, text: string, sender: string | null) { return writeChat(this.core, this.supervisorLoop, supervisorId, text, sender); }
 }
 
