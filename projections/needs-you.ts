@@ -34,6 +34,10 @@ export interface Needs {
   readonly label: string;
 }
 
+/** a reason svc itself pauses a run with (its budget, a harness problem, the pull request loop's limit) */
+export const isSvcPauseReason = (reason: string): boolean =>
+  reason.startsWith(`${PAUSE_BUDGET}: `) || reason.startsWith(`${PAUSE_HARNESS}: `) || reason.startsWith(PAUSE_PR_LOOP);
+
 const pausedLabel = (reason: string | undefined): string =>
   reason?.startsWith(`${PAUSE_BUDGET}: `) ? 'Budget reached'
     : reason?.startsWith(`${PAUSE_HARNESS}: `) ? 'Harness problem'
