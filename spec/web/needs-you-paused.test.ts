@@ -30,6 +30,20 @@ const TWO = `digraph two {
   start -> one -> two -> done
 }`;
 const RECORD = join(repoRoot, 'spec/fixtures/notify/record.mjs');
+// the browser's Notification, recorded (as spec/web/notifications.test.ts does), with notifications turned on in this browser
+const RECORDER = `(() => {
+  const Real = window.Notification;
+  window.__notes = [];
+  class Recorded {
+    constructor(title, options) { this.title = title; this.options = options || {}; window.__notes.push(this); }
+    close() {}
+    static get permission() { return Real.permission; }
+    static requestPermission() { return Real.requestPermission(); }
+  }
+  window.Notification = Recorded;
+  localStorage.setItem('svc.notify', JSON.stringify({ enabled: true, kinds: ['question', 'gate', 'failed', 'paused', 'card'] }));
+})();`;
+
 const calls = (file: string): any[] => (existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(JSON.parse(l).stdin)) : []);
 
 for (const viewport of VIEWPORTS) {
@@ -42,6 +56,8 @@ for (const viewport of VIEWPORTS) {
     t.is((await server.send('PUT', '/api/settings', JSON.stringify({ _tag: 'NotifyCommand', argv: [process.execPath, RECORD, out], kinds: ['paused'] }))).status, 200);
     const app = await openApp(t, { viewport, server });
     const { page } = app;
+    await app.context.grantPermissions(['notifications']);
+    await app.context.addInitScript({ content: RECORDER });
     await app.goto('/');
     await page.waitForFunction(() => document.title === 'Runs · svc');
 
@@ -64,6 +80,11 @@ for (const viewport of VIEWPORTS) {
     t.is(await page.locator(`[data-group="active"] [data-run="${mine}"] [data-needs]`).count(), 0);
     await app.axe(t, 'runs, with pauses that need you');
     if (process.env['SVC_SHOTS']) await page.screenshot({ path: `${process.env['SVC_SHOTS']}/needs-you-paused-${viewport.width}.png`, fullPage: true });
+
+    // this browser's notifications (turned on): one each, saying why
+    await page.waitForFunction(() => (window as unknown as { __notes: unknown[] }).__notes.length === 2);
+    const shown = await page.evaluate(() => (window as unknown as { __notes: { title: string; options: { body?: string } }[] }).__notes.map((n) => [n.title, n.options.body ?? '']));
+    t.deepEqual(shown.sort(), [['No CLI', 'Harness problem: svc paused the run; it waits for you.'], ['Over budget', 'Budget reached: svc paused the run; it waits for you.']]);
 
     const told = await eventually(() => calls(out), (c) => c.length >= 2);
     t.deepEqual(told.map((c) => [c.kind, c.runId]).sort(), [['paused', spent], ['paused', broken]].sort());

@@ -9,8 +9,6 @@ import type { PendingCard } from './cards.js';
 
 export type NoticeKind = NeedsKind;
 
-export const needsKind = (r: BoardRow): NoticeKind | null => rowNeeds(r)?.kind ?? null;
-
 /** runs that need the person for their own sake, and each card waiting (each is a decision to make) */
 export const needsCount = (rows: ReadonlyMap<string, BoardRow>, cards: readonly PendingCard[] | null = null): number => {
   let n = cards?.length ?? 0;

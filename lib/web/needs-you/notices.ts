@@ -1,5 +1,6 @@
 import type { BoardRow } from '../data/runs-index.js';
-import { needsKind, type NoticeKind } from './count.js';
+import type { NoticeKind } from './count.js';
+import { rowNeeds } from '../pages/runs/groups.js';
 import type { PendingCard } from './cards.js';
 
 // Which rows are news worth a browser notification. A notice's key is the run, the kind and the
@@ -21,9 +22,12 @@ const BODIES: Readonly<Record<Exclude<NoticeKind, 'card'>, string>> = {
   question: 'The run asks a question.', gate: 'The run waits at a gate.', failed: 'The run failed.', paused: 'svc paused the run; it waits for you.',
 };
 
+// a pause by svc says which (Budget reached, Harness problem, Cycle limit reached) before the rest
 export const noticeOf = (r: BoardRow): Notice | null => {
-  const kind = needsKind(r);
-  return kind && kind !== 'card' ? { key: `${r.runId}:${kind}:${r.position}`, kind, href: runHref(r.runId), runId: r.runId, title: r.title, body: BODIES[kind] } : null;
+  const needs = rowNeeds(r);
+  if (!needs || needs.kind === 'card') return null;
+  const body = needs.kind === 'paused' ? `${needs.label}: ${BODIES.paused}` : BODIES[needs.kind];
+  return { key: `${r.runId}:${needs.kind}:${r.position}`, kind: needs.kind, href: runHref(r.runId), runId: r.runId, title: r.title, body };
 };
 
 const runHref = (runId: string): string => `/runs/${encodeURIComponent(runId)}`;
