@@ -3,8 +3,7 @@ import { invalid, notFound, type Outcome } from '../../commands/refusal.js';
 import type { Attempt } from '../../journal/run-events.js';
 import type { RunState } from '../../projections/run-state.js';
 import { recordedCostUsd } from '../../projections/run-usage.js';
-import { compareFolder, type FolderComparison } from '../git/compare-diff.js';
-import type { RunCheckout } from '../git/types.js';
+import { compareFolder, type ComparedCheckout, type FolderComparison } from '../git/compare-diff.js';
 import type { Standing } from '../service-api.js';
 import { detailOf, summaryOf, type ServiceCore } from '../service/core.js';
 
@@ -52,8 +51,16 @@ const compared = (core: ServiceCore, s: RunState): ComparedRun => {
   };
 };
 
-// an archived run's worktrees are gone but its branches stay: compare-diff reads their commits
-const checkoutsOf = (s: RunState): readonly RunCheckout[] => s.checkouts ?? s.continues?.checkouts ?? s.removedCheckouts ?? [];
+// an archived run's worktrees are gone: compare-diff reads the work the archive kept of them (or
+// their branches' commits, for an archive from before work was kept)
+const checkoutsOf = (s: RunState): readonly ComparedCheckout[] => {
+  const live = s.checkouts ?? s.continues?.checkouts;
+  if (live) return live;
+  return (s.removedCheckouts ?? []).map((c) => {
+    const kept = s.keptWork?.find((k) => k.folder === c.folder)?.commit;
+    return kept ? { ...c, kept } : c;
+  });
+};
 
 const why = (s: RunState): string => (s.lifecycle === 'created' || s.lifecycle === 'queued' ? 'has not started' : 'has no checkout of it');
 
