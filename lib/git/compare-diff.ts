@@ -58,9 +58,10 @@ const committedSide = async (c: ComparedCheckout, base: string): Promise<{ diff:
   return { diff: r.stdout, truncated: false, note: c.kept ? `${c.branch}: the worktree is archived; its work as kept when archived is compared` : `${c.branch}: the worktree is gone; only the branch's commits are compared` };
 };
 
-// A run whose worktree is gone (archived) is read from what the archive kept, else its branch.
+// A run being archived is read from what the archive kept (its folder may be half removed); one
+// whose worktree is gone otherwise, from its branch.
 const sideDiff = async (c: ComparedCheckout, base: string): Promise<{ diff: string; truncated: boolean; note?: string }> => {
-  if (!existsSync(c.directory)) return committedSide(c, base);
+  if (c.kept || !existsSync(c.directory)) return committedSide(c, base);
   const [one] = await readRunDiff([{ ...c, base }]);
   if (!one || 'detail' in one) return { diff: '', truncated: false, note: `${c.branch}: ${one?.detail ?? 'not read'}` };
   return { diff: one.diff, truncated: one.truncated };

@@ -51,13 +51,13 @@ const compared = (core: ServiceCore, s: RunState): ComparedRun => {
   };
 };
 
-// an archived run's worktrees are gone: compare-diff reads the work the archive kept of them (or
-// their branches' commits, for an archive from before work was kept)
+// an archived run's worktrees are going or gone: compare-diff reads the work the archive kept of
+// them (or their branches' commits, for an archive from before work was kept). keptWork is cleared
+// when an unarchive restores the folders, so while it is there a folder is never read half removed.
 const checkoutsOf = (s: RunState): readonly ComparedCheckout[] => {
-  const live = s.checkouts ?? s.continues?.checkouts;
-  if (live) return live;
-  return (s.removedCheckouts ?? []).map((c) => {
-    const kept = s.keptWork?.find((k) => k.folder === c.folder)?.commit;
+  const checkouts = s.checkouts ?? s.continues?.checkouts ?? s.removedCheckouts ?? [];
+  return checkouts.map((c) => {
+    const kept = s.continues ? undefined : s.keptWork?.find((k) => k.folder === c.folder)?.commit;
     return kept ? { ...c, kept } : c;
   });
 };
