@@ -4,7 +4,7 @@ import type { Refusal } from '../../commands/refusal.js';
 import type { Journal, Stored } from '../../journal/journal.js';
 import type { NotifyEvent } from '../../journal/notify-events.js';
 import type { NotifyState } from '../../projections/notify-command.js';
-import type { Settings } from '../settings/model.js';
+import type { Settings } from '../../domain/settings.js';
 import type { SingleStream } from '../state/event-stream.js';
 import { type NeedsNotice, type RunNames, needsNoticeOf } from './needs-notice.js';
 import { runNotifyCommand } from './run-command.js';

@@ -6,10 +6,12 @@ import type { RunState, SubmittedReview } from '../../projections/run-state.js';
 import { diffLines, quoteOf, type DiffFileLines } from '../git/diff-lines.js';
 import { readRunDiff } from '../git/run-diff.js';
 import type { ReviewInputOf } from '../inputs/review.js';
-import { quoted } from '../inputs/quoted.js';
-import { reviewMessage } from '../engine/review-message.js';
-import type { Actor, RunDetail } from '../service-api.js';
-import { detailOf, type ServiceCore } from './core.js';
+import { quoted } from '../../domain/quoted.js';
+import { reviewMessage } from './review-message.js';
+import type { Actor } from '../../domain/runs.js';
+import type { RunDetail } from '../../projections/run-shapes.js';
+import { type ServiceCore } from './core.js';
+import { detailOf } from '../read-models/run-detail.js';
 import { deliveryDetail } from './run-commands.js';
 import { followUp } from './follow-ups.js';
 

@@ -11,12 +11,14 @@ import { decideResolve } from '../../commands/resolve.js';
 import { decideReviseGoal } from '../../commands/revise-goal.js';
 import { decideSendMessage } from '../../commands/send-message.js';
 import type { HeldMessage, RunState } from '../../projections/run-state.js';
-import { parsePosition } from '../../projections/run-views.js';
-import type { Actor, ControlInput, RunDetail, StartedAttempt, StartedBy, StartRunInput } from '../service-api.js';
+import { parsePosition } from '../read-models/run-views.js';
+import type { Actor, ControlInput, StartedAttempt, StartedBy, StartRunInput } from '../../domain/runs.js';
+import type { RunDetail } from '../../projections/run-shapes.js';
 import { appendPrepared, prepareRun } from './prepare-run.js';
 import { startAttempts } from './attempts.js';
-import { availabilityText, detailOf, type ServiceCore } from './core.js';
-import { quoted } from '../inputs/quoted.js';
+import { availabilityText, type ServiceCore } from './core.js';
+import { detailOf } from '../read-models/run-detail.js';
+import { quoted } from '../../domain/quoted.js';
 import { liveInChain } from './follow-ups.js';
 
 const ctxOf = (core: ServiceCore, by: Actor, reason?: string): CommandContext => ({ at: core.now().toISOString(), by, ...(reason !== undefined ? { reason } : {}) });

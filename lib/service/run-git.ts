@@ -6,8 +6,10 @@ import { toRefusal } from '../codehost/refusal.js';
 import { readRunWorktree as readWorktree } from '../git/worktree-status.js';
 import { secureRunWork as secure } from '../git/secure.js';
 import { findProject, primaryFolderPath } from '../../projections/projects.js';
-import type { Actor, RunDetail } from '../service-api.js';
-import { detailOf, type ServiceCore } from './core.js';
+import type { Actor } from '../../domain/runs.js';
+import type { RunDetail } from '../../projections/run-shapes.js';
+import { type ServiceCore } from './core.js';
+import { detailOf } from '../read-models/run-detail.js';
 
 // The run's git work and its pull requests: read the worktrees, secure the work, read a PR.
 

@@ -5,8 +5,10 @@ import type { RunState } from '../../projections/run-state.js';
 import { errorText } from '../git/checkout-git.js';
 import { mergeLocally, type MergedFolder, type MergeMethod } from '../git/local-merge.js';
 import { updateFromBase, type BaseUpdate, type UpdateMode } from '../git/update-from-base.js';
-import type { Actor, RunDetail } from '../service-api.js';
-import { detailOf, type ServiceCore } from './core.js';
+import type { Actor } from '../../domain/runs.js';
+import type { RunDetail } from '../../projections/run-shapes.js';
+import { type ServiceCore } from './core.js';
+import { detailOf } from '../read-models/run-detail.js';
 import { followUp } from './follow-ups.js';
 import { message } from './run-commands.js';
 

@@ -12,8 +12,10 @@ import { checkoutGit, errorText } from '../git/checkout-git.js';
 import { gitReason, NO_HOOKS } from '../git/git.js';
 import { commitAll } from '../git/secure.js';
 import { runStream } from '../state/run-stream.js';
-import type { Actor, PullRequestRef, RunDetail } from '../service-api.js';
-import { detailOf, projectOf, type ServiceCore } from './core.js';
+import type { Actor, PullRequestRef } from '../../domain/runs.js';
+import type { RunDetail } from '../../projections/run-shapes.js';
+import { type ServiceCore } from './core.js';
+import { detailOf, projectOf } from '../read-models/run-detail.js';
 
 // POST /api/runs/{id}/pull-request and open_pull_request: push the run's branch of its primary
 // folder (never forced, no hooks) and open a pull request from it, then record PullRequestOpened.

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import parse from 'co-body';
-import { quoted } from '../inputs/quoted.js';
+import { quoted } from '../../domain/quoted.js';
 
 // Reads a JSON body through co-body (raw-body underneath) with a size limit. Every way it can go
 // wrong is a 4xx with a detail: a body that is too large, not JSON, not declared as JSON, or in an
