@@ -21,10 +21,14 @@ import { EventStream, type StreamKind } from './event-stream.js';
 // 11 (second branch): and their usage by day, harness and model (usageCells), which the usage read model starts from
 // 12: both elevens together
 // 12 onward: each bump comes with its upcast from the version before, below.
-const SNAPSHOT_VERSION = 12;
+// 13: the work an archive kept of each folder (keptWork), until an unarchive restores it; why a step's cost is unknown (usage.steps[].unknownWhy)
+const SNAPSHOT_VERSION = 13;
 
 /** RUN_UPCASTS[v]: a run state snapshotted at version v, in the shape of v + 1 */
-const RUN_UPCASTS: Readonly<Record<number, (state: unknown) => unknown>> = {};
+const RUN_UPCASTS: Readonly<Record<number, (state: unknown) => unknown>> = {
+  // no WorkKept was recorded before 13: a 12 has no kept work, which its absence says
+  12: (state) => state,
+};
 
 export type RunStreams = EventStream<RunState, RunEvent>;
 
