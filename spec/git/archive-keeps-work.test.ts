@@ -46,6 +46,9 @@ test.serial('archive says what it keeps, keeps it under a ref archiving leaves a
   // agent.txt, .turns.log (the scripted CLI's), staged.txt, README.md, gone.txt, new/deep/untracked.txt, new/blob.bin, new/run.sh
   t.is(preview.body.text, `8 uncommitted changes (2 staged, 2 unstaged, 5 untracked) will be kept on branch svc/${runId} and restored if you unarchive; 1 ignored path (.gitignore) will not be kept.`);
   t.like(preview.body.folders[0], { branch: `svc/${runId}`, changes: { paths: 8, staged: 2, unstaged: 2, untracked: 5 }, ignored: 1 });
+  const unknown = await s.get('/api/runs/nope/archive');
+  t.is(unknown.status, 404);
+  t.regex(unknown.body.detail, /unknown run/);
 
   const r = await s.post(`/api/runs/${runId}/archive`, { state: 'Archived' });
   t.is(r.status, 200);

@@ -93,7 +93,7 @@ for (const viewport of VIEWPORTS) {
     await page.getByRole('button', { name: 'Keep this one: A (claude)' }).click();
     // it asks first, saying what archiving each other attempt keeps
     const question = page.getByRole('group', { name: 'Confirm: Keep this one: A (claude)' });
-    await question.getByText(/The other attempts are archived\. codex: \d+ uncommitted changes? .* will be kept on branch svc\/\S+ and restored if you unarchive it\. opencode: /).waitFor();
+    await question.getByText(/The other attempts are archived\.\s*codex: \d+ uncommitted changes? .* will be kept on branch svc\/\S+ and restored if you unarchive it\.\s*opencode: /).waitFor();
     await app.axe(t, 'the Keep question');
     await shot(app, 'keep-question', viewport.width);
     await question.getByRole('button', { name: 'Keep this one' }).click();

@@ -34,7 +34,7 @@ export const KeepKeepingText = ({ runId, nameOf }: { readonly runId: string; rea
   return (
     <span class="keeping">
       Keep this one? The other attempt{value.others.length === 1 ? ' is' : 's are'} archived.
-      {value.others.map((o) => <span key={o.runId} class="keeping-other"> {nameOf(o.runId)}: {o.text}</span>)}
+      {value.others.map((o) => <span key={o.runId} class="keeping-other"><br />{nameOf(o.runId)}: {o.text}</span>)}
     </span>
   );
 };
