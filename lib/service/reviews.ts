@@ -14,6 +14,7 @@ import { type ServiceCore } from './core.js';
 import { detailOf } from '../read-models/run-detail.js';
 import { deliveryDetail } from './run-commands.js';
 import { followUp } from './follow-ups.js';
+import { noWorktree } from '../../commands/worktree.js';
 
 // Reviews of a run's diff: the comments are checked against the diff as it is now and each keeps
 // the code it quotes; reading them back says which comments' code has changed since (outdated).
@@ -57,7 +58,7 @@ export const submitReview = async (core: ServiceCore, runId: string, input: Revi
   const s = core.runs.get(runId);
   if (!s) return left(notFound('run', runId));
   const ctx = { at: core.now().toISOString(), by, reviewId: core.newId('rv'), messageId: core.newId('m'), ...(input.summary !== undefined ? { summary: input.summary } : {}), ...(input.reason !== undefined ? { reason: input.reason } : {}) };
-  if (!checkoutsOf(s).length) return left(conflict(s.lifecycle === 'ended' ? 'the run has no worktree any more (archived, or it never started): there is no diff to review' : 'the run has no worktree of its own yet: there is no diff to review'));
+  if (!checkoutsOf(s).length) return left(noWorktree(s, 'there is no diff to review'));
   const comments = locateAll(await diffFilesOf(s), input);
   if (isLeft(comments)) return comments;
   const text = reviewMessage(comments.right, input.summary);

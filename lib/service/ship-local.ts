@@ -11,6 +11,7 @@ import { type ServiceCore } from './core.js';
 import { detailOf } from '../read-models/run-detail.js';
 import { followUp } from './follow-ups.js';
 import { message } from './run-commands.js';
+import { noWorktree } from '../../commands/worktree.js';
 
 // Merge locally and update from base (docs/shipping.md): the git work is lib/git's; this records
 // it on the run, and hands conflicts to the agent when asked to.
@@ -18,7 +19,7 @@ import { message } from './run-commands.js';
 const runOf = (core: ServiceCore, runId: string): Outcome<RunState> => {
   const s = core.runs.get(runId);
   if (!s) return left(notFound('run', runId));
-  if (!s.checkouts || s.checkouts.length === 0) return left(conflict('the run has no worktree of its own (not started yet, or archived)'));
+  if (!s.checkouts?.length) return left(noWorktree(s, 'there is nothing to merge or update'));
   return right(s);
 };
 

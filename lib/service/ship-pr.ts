@@ -16,6 +16,7 @@ import type { Actor, PullRequestRef } from '../../domain/runs.js';
 import type { RunDetail } from '../../projections/run-shapes.js';
 import { type ServiceCore } from './core.js';
 import { detailOf, projectOf } from '../read-models/run-detail.js';
+import { noWorktree } from '../../commands/worktree.js';
 
 // POST /api/runs/{id}/pull-request and open_pull_request: push the run's branch of its primary
 // folder (never forced, no hooks) and open a pull request from it, then record PullRequestOpened.
@@ -72,7 +73,7 @@ interface Where { readonly c: Checkout; readonly repo: RepositoryName; readonly 
 
 const where = async (core: ServiceCore, s: RunState, base: string | undefined): Promise<Outcome<Where>> => {
   const c = primaryCheckout(core, s);
-  if (!c) return left(conflict('the run has no worktree of its own (not started yet, or archived): there is nothing to push'));
+  if (!c) return left(noWorktree(s, 'there is nothing to push'));
   const cfg = core.settings.current.codeHost;
   const url = await originUrl(c.directory);
   const repo = url ? parseRepository(url, cfg.webHost) : undefined;
