@@ -127,13 +127,11 @@ export const answer = (core: ServiceCore, runId: string, questionId: string, ans
 };
 
 export const archive = async (core: ServiceCore, runId: string, state: 'Archived' | 'Active', reason: string | undefined, by: Actor) => {
-  // archiving removes the worktrees a follow-up of the run may be working in right now
   const s = core.runs.get(runId);
   const live = s && state === 'Archived' && s.lifecycle === 'ended' ? liveInChain(core, s) : null;
-  if (live && live !== runId) return left(conflict(`run ${live} is working in this run's worktree (a follow-up) and has not ended: archive once it has ended`));
   // what the archive keeps (or the unarchive restores), read before the engine moves the folders
   const kept = s ? (await keepingOf(s)).text : '';
-  const r = act(core, runId, (s) => decideArchive(s, { ...ctxOf(core, by, reason), state }));
+  const r = act(core, runId, (s) => decideArchive(s, { ...ctxOf(core, by, reason), state, liveInChain: live }));
   return isLeft(r) ? r : right({ run: detailOf(core, r.right), state, kept });
 };
 
