@@ -1,4 +1,4 @@
-import type { Attempt, Checkout, Continues, ForkedFrom, ReviewComment, RunEvent } from '../journal/run-events.js';
+import type { Attempt, Checkout, Continues, ForkedFrom, KeptWork, ReviewComment, RunEvent } from '../journal/run-events.js';
 import { QUIET_EVENTS } from '../journal/run-events.js';
 import type { HarnessName, Workflow } from '../domain/workflow.js';
 import type { Actor, StartedBy } from '../domain/runs.js';
@@ -125,6 +125,8 @@ export interface RunState extends StepEndsView {
   readonly attempt?: Attempt;
   /** the checkouts an archive removed: their branches stay, so Compare still reads their commits */
   readonly removedCheckouts?: readonly Checkout[];
+  /** what an archive kept of each folder before removing its worktree; cleared when an unarchive restores it */
+  readonly keptWork?: readonly KeptWork[];
   /** this attempt was kept over the others of its group */
   readonly kept?: { readonly at: string; readonly archived: readonly string[] };
   /** what its agent turns cost (projections/run-usage.ts; optional: snapshots from before usage lack it) */
@@ -246,6 +248,8 @@ export const evolveRun = (s: RunState, e: RunEvent): RunState => {
     case 'RunMovedToFront': return { ...s, queuePriority: e.data.priority };
     case 'RunStarted': return { ...started(s), node: s.node ?? e.data.node };
     case 'WorktreesPrepared': return { ...s, checkouts: e.data.checkouts };
+    case 'WorkKept': return { ...s, keptWork: e.data.kept };
+    case 'WorktreesRestored': { const { keptWork: _kept, ...rest } = s; return { ...rest, checkouts: e.data.checkouts }; }
     case 'WorktreesRemoved': return { ...s, checkouts: null, ...(s.checkouts ? { removedCheckouts: s.checkouts } : {}) };
     case 'StepStarted': {
       const step: StepInFlight = { stepId: e.data.stepId, node: e.data.node, kind: e.data.kind, attempt: e.data.attempt, startedAt: s.updatedAt, harness: e.data.harness, endsAt: e.data.endsAt };

@@ -15,6 +15,7 @@ import { LiveTurns } from '../engine/live-turns.js';
 import { RunToolsBackend } from '../service/run-tools.js';
 import { createRunWorktrees, removeRunWorktrees } from '../git/worktrees.js';
 import { createForkWorktrees } from '../git/fork-worktrees.js';
+import { keepWork, restoreWork } from '../git/keep-work.js';
 import { ForkLinks } from '../read-models/fork-links.js';
 import { deleteSnapshotRefs, takeSnapshot } from '../git/snapshot.js';
 import type { HarnessAdapter } from '../harness/adapter.js';
@@ -160,6 +161,8 @@ export const startEngine = (service: Service): void => {
     worktrees: {
       create: (runId, folders) => createRunWorktrees(core.home, runId, folders),
       remove: (runId, checkouts) => removeRunWorktrees(core.home, runId, checkouts.map((c) => ({ name: c.folder, path: c.path }))),
+      keep: keepWork,
+      restore: (runId, removed, kept) => restoreWork(core.home, runId, removed, kept, core.probe),
       createFork: (runId, folders, snapshots) => createForkWorktrees(core.home, runId, folders, snapshots, core.probe),
     },
     snapshots: {

@@ -21,7 +21,8 @@ import { activityPage, historyPage, logPage, threadPage } from '../read-models/p
 import * as projects from '../service/projects.js';
 import * as commands from '../service/run-commands.js';
 import { followUp } from '../service/follow-ups.js';
-import { keepAttempt } from '../service/attempts.js';
+import { keepAttempt, keepKeeping } from '../service/attempts.js';
+import { archiveKeeping } from '../service/keeping.js';
 import { compareRuns } from '../read-models/compare.js';
 import { fork } from '../service/forks.js';
 import { readPullRequest, readRunWorktree, secureRunWork } from '../service/run-git.js';
@@ -141,6 +142,10 @@ export class Service implements ServiceApi {
   archive(runId: string, state: 'Archived' | 'Active', reason: string | undefined, by: Actor) { return commands.archive(this.core, runId, state, reason, by); }
   resolve(runId: string, reason: string | undefined, by: Actor) { return commands.resolve(this.core, runId, reason, by); }
   keepAttempt(runId: string, abortOthers: boolean, reason: string | undefined, by: Actor) { return keepAttempt(this.core, runId, abortOthers, reason, by); }
+  /** what Archive would keep of the run's worktrees (or Unarchive restore), said before a person confirms */
+  archiveKeeping(runId: string) { return archiveKeeping(this.core, runId); }
+  /** what "Keep this one" would archive, and what that keeps of each */
+  keepKeeping(runId: string) { return keepKeeping(this.core, runId); }
   /** two runs of one project side by side (GET /api/compare) */
   compare(a: string, b: string) { return compareRuns(this.core, a, b); }
 

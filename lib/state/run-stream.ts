@@ -22,19 +22,24 @@ import { isSvcPauseReason } from '../../projections/needs-you.js';
 // 11 (second branch): and their usage by day, harness and model (usageCells), which the usage read model starts from
 // 12: both elevens together
 // 12 onward: each bump comes with its upcast from the version before, below.
-// 13: who paused a paused run (pausedBy): svc's own pauses need a person (projections/needs-you.ts)
-const SNAPSHOT_VERSION = 13;
+// 13: the work an archive kept of each folder (keptWork), until an unarchive restores it; why a step's cost is unknown (usage.steps[].unknownWhy)
+// 14: who paused a paused run (pausedBy): svc's own pauses need a person (projections/needs-you.ts)
+const SNAPSHOT_VERSION = 14;
 
-// A run paused at version 12 kept no `by`; svc's own pauses say their cause at the start of their
+// A run paused at version 13 kept no `by`; svc's own pauses say their cause at the start of their
 // reason, a person's pause does not, so that is what is known.
-const pausedBy12 = (state: unknown): unknown => {
+const pausedBy13 = (state: unknown): unknown => {
   const s = state as { paused?: boolean; pauseReason?: string };
   const bySvc = s.paused === true && typeof s.pauseReason === 'string' && isSvcPauseReason(s.pauseReason);
   return bySvc ? { ...s, pausedBy: 'engine' } : s;
 };
 
 /** RUN_UPCASTS[v]: a run state snapshotted at version v, in the shape of v + 1 */
-export const RUN_UPCASTS: Readonly<Record<number, (state: unknown) => unknown>> = { 12: pausedBy12 };
+export const RUN_UPCASTS: Readonly<Record<number, (state: unknown) => unknown>> = {
+  // no WorkKept was recorded before 13: a 12 has no kept work, which its absence says
+  12: (state) => state,
+  13: pausedBy13,
+};
 
 export type RunStreams = EventStream<RunState, RunEvent>;
 
