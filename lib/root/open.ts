@@ -110,6 +110,8 @@ export const openService = async (o: OpenOptions): Promise<Service> => {
   ensurePrivateDir(o.home);
   const store = openStore(join(o.home, 'db'));
   const journal = new Journal(store);
+  // the first to hear of an append: every reader after it (push frames, waiters) builds views anew
+  const details = new RunDetails(() => core, journal);
   const runs = openRuns(journal, store);
   runs.load();
   const runTools = new RunToolsBackend(runs, journal, newId, () => new Date());
@@ -131,8 +133,7 @@ export const openService = async (o: OpenOptions): Promise<Service> => {
     turns: live, baseUrl: o.baseUrl ?? '', now: () => new Date(), newId,
     harnessWindows: openHarnessWindows(journal), clock,
     forks: new ForkLinks(runs, journal), ...(probe ? { probe } : {}),
-    // after the spend and the fork links: told of an append once they have taken it in
-    details: new RunDetails(() => core, journal),
+    details,
   };
   catalog.onChange(() => core.details.factsChanged());
   const service = new Service(core, catalog, new Triggers(triggerPort(core), clock));
