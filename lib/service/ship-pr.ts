@@ -14,6 +14,7 @@ import { commitAll } from '../git/secure.js';
 import { runStream } from '../state/run-stream.js';
 import type { Actor, PullRequestRef, RunDetail } from '../service-api.js';
 import { detailOf, projectOf, type ServiceCore } from './core.js';
+import { withoutCredentials } from '../git/remote-url.js';
 
 // POST /api/runs/{id}/pull-request and open_pull_request: push the run's branch of its primary
 // folder (never forced, no hooks) and open a pull request from it, then record PullRequestOpened.
@@ -75,7 +76,7 @@ const where = async (core: ServiceCore, s: RunState, base: string | undefined): 
   const url = await originUrl(c.directory);
   const repo = url ? parseRepository(url, cfg.webHost) : undefined;
   if (!url) return left(conflict(`folder ${c.folder} has no origin remote: there is no code host to open a pull request on (merge locally instead)`));
-  if (!repo) return left(conflict(`folder ${c.folder}'s origin ${url} is not on the code host ${cfg.webHost} (see Settings): no pull request can be opened`));
+  if (!repo) return left(conflict(`folder ${c.folder}'s origin ${withoutCredentials(url)} is not on the code host ${cfg.webHost} (see Settings): no pull request can be opened`));
   const chosen = base ?? c.baseBranch ?? undefined;
   if (!chosen) return left(invalid('the run began on a detached HEAD, so it has no base branch: name one (base)'));
   return right({ c, repo, base: chosen, client: githubClient(cfg) });
