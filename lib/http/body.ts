@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
 import parse from 'co-body';
+import { nulPath, nulRefusal } from '../inputs/nul.js';
 import { quoted } from '../inputs/quoted.js';
 
 // Reads a JSON body through co-body (raw-body underneath) with a size limit. Every way it can go
@@ -29,17 +30,17 @@ const refusal = (e: ReadFailure, limit: number): BodyError => {
 
 /**
  * The one reader of request bodies: every route that takes a body reads it here, so each answers
- * the same to a body too large, not JSON, or in a Content-Encoding it cannot undo (415). An empty
- * body reads as `empty` ({} unless the route says otherwise).
+ * the same to a body too large, not JSON, or in a Content-Encoding it cannot undo (415), or holding
+ * a NUL byte anywhere (lib/inputs/nul.ts). An empty body reads as `empty` ({} unless the route says otherwise).
  */
-export const readJson = async (ctx: Context, limit = MAX_BODY_BYTES, empty: unknown = {}): Promise<unknown> => {
+export const readJson = async (ctx: Context, limit = MAX_BODY_BYTES, empty: unknown = {}, o: { readonly nul?: 'refuse' | 'pass' } = {}): Promise<unknown> => {
   const type = ctx.get('content-type');
   if (type && !/^application\/(.+\+)?json\b/i.test(type)) throw new BodyError(415, `send the body as application/json (got ${type.slice(0, 80)})`);
+  let value: unknown;
   try {
     // strict: false lets any JSON value through, so the route's decoder names what it wanted
     // ("the body must be a JSON object") instead of co-body's generic refusal.
-    const value: unknown = await parse.json(ctx.req, { limit, strict: false });
-    return value === '' ? empty : value;
+    value = await parse.json(ctx.req, { limit, strict: false });
   } catch (e) {
     // raw-body stops reading at the limit; the rest is read and dropped so the client, still
     // sending, gets the 413 instead of a hang-up.
@@ -47,4 +48,8 @@ export const readJson = async (ctx: Context, limit = MAX_BODY_BYTES, empty: unkn
     const f = failure(e);
     throw f ? refusal(f, limit) : new BodyError(400, 'the request body could not be read');
   }
+  // `pass`: MCP, whose tools refuse it as a tool error (lib/mcp/tool.ts)
+  const nul = o.nul === 'pass' ? null : nulPath(value);
+  if (nul !== null) throw new BodyError(400, nulRefusal(nul));
+  return value === '' ? empty : value;
 };

@@ -12,7 +12,7 @@ const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 /** the body, or null once a JSON-RPC error has been answered for it */
 export const readRpcBody = async (ctx: Ctx): Promise<unknown> => {
   try {
-    return await readJson(ctx as unknown as Parameters<typeof readJson>[0], MAX_MESSAGE_BYTES);
+    return await readJson(ctx as unknown as Parameters<typeof readJson>[0], MAX_MESSAGE_BYTES, {}, { nul: 'pass' });
   } catch (e) {
     if (!(e instanceof BodyError)) throw e;
     // in JSON-RPC's words (-32700: not JSON), with the detail every other route gives
