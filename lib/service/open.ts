@@ -37,7 +37,8 @@ import type { HarnessName } from '../workflows/model.js';
 import type { ProjectView } from '../service-api.js';
 import { stepSettingsOf, type ServiceCore, type Workflows } from './core.js';
 import { deliverRun } from '../engine/deliver-run.js';
-import { startRun } from './run-commands.js';
+import { prepareRun } from './prepare-run.js';
+import { conflict } from '../../commands/refusal.js';
 import { Service } from './service.js';
 import { Supervisors } from '../supervisors/supervisors.js';
 import { chatStream } from '../supervisors/chat.js';
@@ -93,7 +94,13 @@ const parts = new WeakMap<Service, { readonly live: LiveTurns; engine: Engine | 
 
 const triggerPort = (core: ServiceCore): TriggerPort => ({
   journal: core.journal,
-  startRun: (input, by, trigger) => startRun(core, input, by, undefined, trigger),
+  prepareRun: (input, by, trigger) => {
+    const p = prepareRun(core, input, by, trigger.runId, { startedBy: trigger.startedBy });
+    if (isLeft(p)) return p;
+    const planned = core.runs.plan(p.right.runId, () => right([...p.right.events]), 0);
+    // a run decided always has events: RunCreated at least
+    return isLeft(planned) || planned.right === null ? left(conflict(`run ${p.right.runId} decided no events`)) : right(planned.right);
+  },
   run: (runId) => core.runs.get(runId),
   projects: () => core.projects.current,
   loadWorkflow: (project, name) => core.workflows.load(project, name),
