@@ -38,6 +38,7 @@ import type { ProjectView } from '../service-api.js';
 import { stepSettingsOf, type ServiceCore, type Workflows } from './core.js';
 import { deliverRun } from '../engine/deliver-run.js';
 import { prepareRun } from './prepare-run.js';
+import { recoverMerges } from './merge-local.js';
 import { conflict } from '../../commands/refusal.js';
 import { Service } from './service.js';
 import { Supervisors } from '../supervisors/supervisors.js';
@@ -139,6 +140,8 @@ export const openService = async (o: OpenOptions): Promise<Service> => {
   // /api/events?supervisor=<id> follows the supervisor's chat stream
   service.events.chats = (id) => (supervisors.get(id) ? chatStream(id) : undefined);
   recoverApprovals(service);
+  // a local merge a crash interrupted: recorded as what it did (merged, or nothing changed)
+  void recoverMerges(core);
   if (o.engine !== false) startEngine(service);
   return service;
 };
