@@ -27,12 +27,13 @@ const ok = async (dir: string, args: readonly string[]): Promise<string> => {
 
 const isAncestor = async (dir: string, a: string, b: string): Promise<boolean> => (await git(dir, ['merge-base', '--is-ancestor', a, b])).code === 0;
 
-// Names of the files a real merge would conflict on, computed without touching any work tree.
-const conflicts = async (dir: string, base: string, branch: string): Promise<string[]> => {
+// The tree a real merge would make, or the names of the files it would conflict on, computed
+// without touching any work tree.
+const mergedTree = async (dir: string, base: string, branch: string): Promise<{ tree: string } | { conflicts: string[] }> => {
   const r = await git(dir, ['merge-tree', '--write-tree', '--name-only', '--no-messages', base, branch]);
-  if (r.code === 0) return [];
+  if (r.code === 0) return { tree: lines(r.stdout)[0]! };
   if (r.code !== 1) throw new Error(gitReason(r));
-  return [...new Set(lines(r.stdout).slice(1))];
+  return { conflicts: [...new Set(lines(r.stdout).slice(1))] };
 };
 
 // In the project's checkout untracked files are the person's and are left alone; in the run's
@@ -58,8 +59,11 @@ const folderRefusal = async (c: RunCheckout, method: MergeMethod): Promise<strin
   if (method === 'fast-forward' && !(await isAncestor(c.path, 'HEAD', c.branch))) {
     return `not a fast-forward: ${base} has commits that ${c.branch} lacks; update from base first, or merge or squash`;
   }
-  const conflicted = await conflicts(c.path, 'HEAD', c.branch);
-  return conflicted.length > 0 ? `${base} and ${c.branch} conflict in ${conflicted.join(', ')}; update from base first` : null;
+  const merged = await mergedTree(c.path, 'HEAD', c.branch);
+  if ('conflicts' in merged) return `${base} and ${c.branch} conflict in ${merged.conflicts.join(', ')}; update from base first`;
+  // a squash leaves the branch unmerged by ancestry: its changes being in the base is what says it is merged
+  const unchanged = method !== 'fast-forward' && merged.tree === (await git(c.path, ['rev-parse', 'HEAD^{tree}'])).stdout.trim();
+  return unchanged ? `nothing to merge: ${base} already holds every change of ${c.branch}` : null;
 };
 
 // An identity only where the repository has none, so the person's own name stays when they have one.
