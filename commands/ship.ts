@@ -1,4 +1,4 @@
-import type { PullRequestRef, Actor } from '../lib/service-api.js';
+import type { PullRequestRef, Actor } from '../domain/runs.js';
 import type { RunState } from '../projections/run-state.js';
 import { left } from 'fp-ts/lib/Either.js';
 import type { PendingMerge } from '../projections/run-state.js';

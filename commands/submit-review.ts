@@ -7,7 +7,7 @@ import { nothing, readable, type Decision } from './guards.js';
 import { conflict, ended } from './refusal.js';
 import { decideResume } from './resume.js';
 import { decideJump } from './jump.js';
-import { findNode, nextNodeId } from '../lib/workflows/model.js';
+import { findNode, nextNodeId } from '../domain/workflow.js';
 import { decideSendMessage } from './send-message.js';
 
 export interface SubmitReview extends CommandContext {
@@ -16,7 +16,7 @@ export interface SubmitReview extends CommandContext {
   /** each with the code it quotes, read from the diff when submitted */
   readonly comments: readonly ReviewComment[];
   readonly summary?: string;
-  /** the message the agent receives (lib/engine/review-message.ts) */
+  /** the message the agent receives (lib/service/review-message.ts) */
   readonly text: string;
 }
 

@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { HARNESSES } from '../lib/workflows/model.js';
+import { HARNESSES } from '../domain/workflow.js';
 import { ActorCodec, oneOf, withOptional } from './codec-util.js';
 import { WorkflowCodec } from './workflow-codec.js';
 

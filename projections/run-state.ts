@@ -1,8 +1,8 @@
 import type { Attempt, Checkout, Continues, ForkedFrom, ReviewComment, RunEvent } from '../journal/run-events.js';
 import { QUIET_EVENTS } from '../journal/run-events.js';
-import type { HarnessName, Workflow } from '../lib/workflows/model.js';
-import type { Actor, StartedBy } from '../lib/service-api.js';
-import { findNode, nextNodeId, startNode } from '../lib/workflows/model.js';
+import type { HarnessName, Workflow } from '../domain/workflow.js';
+import type { Actor, StartedBy } from '../domain/runs.js';
+import { findNode, nextNodeId, startNode } from '../domain/workflow.js';
 import { addTurn, NO_USAGE, type RunUsage } from './run-usage.js';
 import { evolveWatch, type PullRequestWatch } from './pr-watch.js';
 import { evolveStepEnds, type StepEndsView } from './step-ends.js';

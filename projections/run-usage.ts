@@ -1,7 +1,7 @@
 import type { RunEventOf, TurnTokens } from '../journal/run-events.js';
-import type { SessionTotals } from '../lib/harness/adapter.js';
-import type { HarnessName } from '../lib/workflows/model.js';
-import { localDay } from '../lib/supervisors/model.js';
+import type { SessionTotals } from '../domain/harness.js';
+import type { HarnessName } from '../domain/workflow.js';
+import { localDay } from '../domain/supervisor.js';
 
 // What a run's agent turns cost, folded from its UsageRecorded events: per step, in total, per
 // local day (the project's daily budget sums these), and each session's last running totals (a

@@ -1,5 +1,5 @@
 import type { RunEvent } from '../journal/run-events.js';
-import type { Actor } from '../lib/service-api.js';
+import type { Actor } from '../domain/runs.js';
 import { cycleRow } from './pr-watch-rows.js';
 
 // Thread rows: the conversation of a run as people read it. One row per event that speaks;

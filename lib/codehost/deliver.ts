@@ -1,6 +1,6 @@
 import { type Either, left, right } from 'fp-ts/lib/Either.js';
 import { git } from '../git/git.js';
-import type { PullRequestRef } from '../service-api.js';
+import type { PullRequestRef } from '../../domain/runs.js';
 import type { CodeHostClient } from './github.js';
 import type { PullRequestRefusal } from './refusal.js';
 import { withoutCredentials } from '../git/remote-url.js';

@@ -1,8 +1,8 @@
 import { type Either, left, right } from 'fp-ts/lib/Either.js';
-import type { PullRequestRef } from '../service-api.js';
+import type { PullRequestRef } from '../../domain/runs.js';
 import type { CodeHostClient } from './github.js';
 import { type RepositoryName, originUrl as gitOriginUrl, parseRepository } from './origin.js';
-import type { PullRequestView } from './pull-request-view.js';
+import type { PullRequestView } from '../../domain/pull-request.js';
 import { type PullRequestRefusal, refuse } from './refusal.js';
 import { withoutCredentials } from '../git/remote-url.js';
 

@@ -1,8 +1,9 @@
 import { decideContinueTurn, decideFinishStep, decideStartStep, meantForTurn } from '../../commands/engine-steps.js';
 import { accept, nothing } from '../../commands/guards.js';
 import type { RunState } from '../../projections/run-state.js';
-import type { SessionTotals, Turn, TurnInput, TurnResult } from '../harness/adapter.js';
-import type { StepNode } from '../workflows/model.js';
+import type { Turn, TurnInput, TurnResult } from '../harness/adapter.js';
+import type { SessionTotals } from '../../domain/harness.js';
+import type { StepNode } from '../../domain/workflow.js';
 import type { EngineContext } from './context.js';
 import { continuedSession, continuedThread, sessionTotalsOf } from './continued.js';
 import { recordTurnUsage, type TurnOf } from './turn-usage.js';

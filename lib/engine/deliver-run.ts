@@ -4,9 +4,9 @@ import { githubClient } from '../codehost/github.js';
 import { originUrl, parseRepository } from '../codehost/origin.js';
 import { gitOk } from '../git/git.js';
 import type { RunState } from '../../projections/run-state.js';
-import type { PullRequestRef } from '../service-api.js';
-import type { StepNode } from '../workflows/model.js';
-import type { Settings } from '../settings/model.js';
+import type { PullRequestRef } from '../../domain/runs.js';
+import type { StepNode } from '../../domain/workflow.js';
+import type { Settings } from '../../domain/settings.js';
 
 // A deliver step: commit what the agents left uncommitted, push the run's branch of the primary
 // folder, open a pull request against the branch the run started from.

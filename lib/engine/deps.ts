@@ -4,11 +4,11 @@ import type { RunState } from '../../projections/run-state.js';
 import type { HarnessWindow } from '../../projections/harness-windows.js';
 import type { HarnessAdapter } from '../harness/adapter.js';
 import type { PullRequestState } from '../codehost/pr-state.js';
-import type { ProjectView, PullRequestRef, StepSettings } from '../service-api.js';
-import type { Settings } from '../settings/model.js';
+import type { ProjectView, PullRequestRef, StepSettings } from '../../domain/runs.js';
+import type { Settings } from '../../domain/settings.js';
 import type { LogStore } from '../state/log-store.js';
 import type { RunStreams } from '../state/run-stream.js';
-import type { HarnessName, Persona, StepNode } from '../workflows/model.js';
+import type { HarnessName, Persona, StepNode } from '../../domain/workflow.js';
 
 // What the engine needs from the rest of the service: handed in, so each piece is the real one in
 // production and in tests alike, and the engine never reaches for a global.

@@ -2,14 +2,14 @@ import { existsSync } from 'node:fs';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import type { Checkout, Continues } from '../../journal/run-events.js';
 import { decideEndRun, decideFinishStep, decideGrantSlot, decideRecordWorktrees, queueHold, type GrantSlot } from '../../commands/engine-steps.js';
-import { nextLocalMidnight } from '../supervisors/model.js';
+import { nextLocalMidnight } from '../../domain/supervisor.js';
 import { accept, nothing } from '../../commands/guards.js';
 import { undeliverHeld } from '../../commands/undelivered.js';
 import { budgetText, decideBudgetPause } from '../../commands/budget.js';
 import type { Stored } from '../../journal/journal.js';
 import type { RunState } from '../../projections/run-state.js';
 import { activeCount, queueOrder } from '../../projections/queue.js';
-import { effectiveRunCap } from '../settings/model.js';
+import { effectiveRunCap } from '../../domain/settings.js';
 import { endGroup } from '../harness/process-group.js';
 import { runAgentStep } from './agent-step.js';
 import { decideHoldQueued } from '../../commands/quota.js';
@@ -22,6 +22,9 @@ import { nextEffect, type Effect } from './next-effect.js';
 import { watchPullRequest } from './pr-loop.js';
 import { runCommandStep, runDeliverStep, runGateStep, runWaitStep } from './other-steps.js';
 import { dropSnapshots, takeStepSnapshots } from './snapshots.js';
+import { decodeAppend, type Recorded, type RecordedRunEvent } from '../../journal/typed-subscribe.js';
+import { SETTINGS_EVENT_CODECS, type SettingsEvent } from '../../journal/settings-events.js';
+import { RUN_EVENT_CODECS, type RunEvent } from '../../journal/run-events.js';
 
 // The process manager: it reacts to appended events, gives queued runs a slot under the cap, and
 // carries out each run's next effect, recording every outcome as new events.
@@ -36,7 +39,7 @@ const continuedCheckouts = (c: Continues): readonly Checkout[] => {
   return c.checkouts;
 };
 
-const changesRunCap = (e: Stored): boolean => e.type === 'SettingChanged' && (e.data as { change?: { _tag?: string } }).change?._tag === 'RunCap';
+const changesRunCap = (e: Recorded<SettingsEvent>): boolean => e.type === 'SettingChanged' && e.data.change._tag === 'RunCap';
 
 export class Engine {
   private readonly ctx: EngineContext;
@@ -128,7 +131,7 @@ export class Engine {
 
   private onAppended(stream: string, events: readonly Stored[]): void {
     // A new cap is read once the settings stream has folded its change (after the append returns).
-    if (stream === 'settings' && events.some(changesRunCap)) queueMicrotask(() => this.schedule());
+    if (stream === 'settings' && decodeAppend<SettingsEvent>(SETTINGS_EVENT_CODECS, events).some(changesRunCap)) queueMicrotask(() => this.schedule());
     // a harness's window ended early (a turn on it went through): the runs it held may start
     if (stream === 'harnesses' && events.some((e) => e.type === 'HarnessWindowEnded')) queueMicrotask(() => this.schedule());
     // a project's daily budget raised or removed may release its queued runs
@@ -138,12 +141,12 @@ export class Engine {
     const s = this.deps.runs.get(runId);
     if (!s) return;
     for (const stepId of this.live.stale(runId, s.step?.stepId)) this.live.get(stepId)?.abort.abort();
-    for (const e of events) this.react(s, e);
+    for (const e of decodeAppend<RunEvent>(RUN_EVENT_CODECS, events)) this.react(s, e);
     if (events.some((e) => SLOT_EVENTS.has(e.type))) queueMicrotask(() => this.schedule());
     this.kick(runId);
   }
 
-  private react(s: RunState, e: Stored): void {
+  private react(s: RunState, e: RecordedRunEvent): void {
     steer(this.ctx, s, e);
     // A turn waiting on a person prints nothing; its watchdog must not take that for a hang.
     if (e.type === 'QuestionAsked') this.live.forRun(s.runId, s.step?.stepId)?.hold?.(true);

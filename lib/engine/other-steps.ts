@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { accept } from '../../commands/guards.js';
 import { decideFinishStep, decideStartStep } from '../../commands/engine-steps.js';
 import type { RunState } from '../../projections/run-state.js';
-import type { StepNode } from '../workflows/model.js';
+import type { StepNode } from '../../domain/workflow.js';
 import { deliverWatch } from '../workflows/deliver-watch.js';
 import { decideWatchPullRequest } from '../../commands/pr-loop.js';
 import type { EngineContext } from './context.js';

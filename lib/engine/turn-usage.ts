@@ -1,6 +1,6 @@
 import { decideRecordUsage } from '../../commands/record-usage.js';
 import type { TurnResult } from '../harness/adapter.js';
-import type { HarnessName } from '../workflows/model.js';
+import type { HarnessName } from '../../domain/workflow.js';
 import { turnCost, turnTokens } from '../usage/prices.js';
 import type { EngineContext } from './context.js';
 

@@ -1,6 +1,7 @@
 // codex headless: `codex exec --json`, prompt as the last argument and stdin ignored (piped
 // stdin would be appended to the prompt). It cannot take a message mid-turn.
-import type { Availability, HarnessAdapter, Turn, TurnInput, TurnResult } from './adapter.js';
+import type { HarnessAdapter, Turn, TurnInput, TurnResult } from './adapter.js';
+import type { Availability } from '../../domain/harness.js';
 import { classifyText, clip } from './classify.js';
 import { codexArgs } from './codex-args.js';
 import { codexActivity } from './codex-activity.js';

@@ -1,4 +1,4 @@
-import { quoted } from './quoted.js';
+import { quoted } from '../../domain/quoted.js';
 
 // No text svc takes may hold a NUL byte: what people and agents send reaches spawn (arguments, the
 // environment of command steps), git, file paths and HTTP headers, and none of them takes one

@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { USAGE_GROUP_BY, type UsageGroupBy } from '../read-models/usage-answer.js';
+import { USAGE_GROUP_BY, type UsageGroupBy } from '../../domain/usage.js';
 import { fields } from './object.js';
 import { countFromQuery, oneOf } from './kinds.js';
 

@@ -2,7 +2,7 @@ import type Koa from 'koa';
 import type { Middleware, ParameterizedContext } from 'koa';
 import type { Router } from '@koa/router';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { ServiceApi } from '../service-api.js';
+import type { ServiceApi } from '../service/api.js';
 import { bearerToken } from '../auth/bearer.js';
 import { ensureToken, tokenCheck, type TokenCheck } from '../auth/mcp-token.js';
 import type { SettingsAccess } from './tool.js';

@@ -1,5 +1,5 @@
 import type { ParameterizedContext } from 'koa';
-import { BodyError, readJson } from '../http/body.js';
+import { BodyError, readJson } from '../inputs/body.js';
 
 // The body of a POST /mcp, read by the one body reader every route uses (size, media type and a
 // Content-Encoding it cannot undo answered alike), then handed to the SDK's transport parsed.

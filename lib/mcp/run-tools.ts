@@ -10,7 +10,7 @@ import type { Router } from '@koa/router';
 import type { Context } from 'koa';
 import * as t from 'io-ts';
 import { isLeft } from 'fp-ts/lib/Either.js';
-import { quoted } from '../inputs/quoted.js';
+import { quoted } from '../../domain/quoted.js';
 import { callWithBadArguments, readRpcBody } from './request-body.js';
 
 export const ASK_QUESTION = 'ask_question';

@@ -1,8 +1,10 @@
 import * as t from 'io-ts';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import type { Outcome } from '../../commands/refusal.js';
-import type { Actor, ServiceApi } from '../service-api.js';
-import type { Settings, SettingChange, SettingSource, ToolGroup } from '../settings/model.js';
+import type { Actor } from '../../domain/runs.js';
+import type { ServiceApi } from '../service/api.js';
+import type { SupervisorDesk } from '../supervisors/desk.js';
+import type { Settings, SettingChange, SettingSource, ToolGroup } from '../../domain/settings.js';
 import { toJsonSchema, type JsonSchema } from './json-schema.js';
 import { describeErrors } from '../inputs/describe.js';
 import { answerOf, errorAnswer, type ToolAnswer } from './answer.js';
@@ -26,15 +28,6 @@ export interface ToolContext {
   readonly signal: AbortSignal;
   /** set on a supervisor's calls (/mcp?supervisor=<key>): its own tools reach its records here */
   readonly supervisor?: SupervisorDesk;
-}
-
-/** what the supervisor-only tools do, for the one supervisor calling (lib/supervisors/desk.ts) */
-export interface SupervisorDesk {
-  readonly id: string;
-  keepNotes(text: string): Outcome<{ readonly kept: true }>;
-  handUp(text: string): Outcome<{ readonly delivered: true }>;
-  handOver(run: string, reason: string | undefined): Outcome<{ readonly run: unknown; readonly handedOver: true }>;
-  activity(): Outcome<{ readonly lines: readonly string[] }>;
 }
 
 export type ToolResult = Outcome<unknown> | Promise<Outcome<unknown>>;

@@ -1,5 +1,5 @@
 import type { Stored } from '../../journal/journal.js';
-import type { NeedsKind } from '../settings/model.js';
+import type { NeedsKind } from '../../domain/settings.js';
 import { chatOwner } from '../supervisors/chat.js';
 
 // What a notification is about: an event appended to a run (a question asked, a gate reached, the

@@ -4,11 +4,11 @@ import type { Refusal } from '../../commands/refusal.js';
 import type { Journal, Stored } from '../../journal/journal.js';
 import type { NotifyEvent } from '../../journal/notify-events.js';
 import type { NotifyState } from '../../projections/notify-command.js';
-import type { Settings } from '../settings/model.js';
+import type { Settings } from '../../domain/settings.js';
 import type { SingleStream } from '../state/event-stream.js';
 import { type NeedsNotice, type RunNames, needsNoticeOf } from './needs-notice.js';
 import { runNotifyCommand } from './run-command.js';
-import { argvProblem } from '../settings/argv.js';
+import { argvProblem } from '../../domain/argv.js';
 
 // The notification command's process manager: told of every append, it picks the events that
 // make someone needed (lib/notify/needs-notice.ts) and, when Settings has a command for that

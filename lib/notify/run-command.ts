@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { argvProblem } from '../settings/argv.js';
+import { argvProblem } from '../../domain/argv.js';
 
 // Runs the notification command: argv as given (never a shell), the notice as one JSON document on
 // stdin, a few environment variables. Untrusted text (a question, a failure) reaches it only

@@ -1,6 +1,7 @@
 import { NOTIFY_EVENT_CODECS, type NotifyEvent } from '../../journal/notify-events.js';
 import { evolveNotify, NO_NOTIFICATIONS, type NotifyState } from '../../projections/notify-command.js';
-import { type ServiceCore, projectOf } from '../service/core.js';
+import { type ServiceCore } from '../service/core.js';
+import { projectOf } from '../read-models/run-detail.js';
 import { SingleStream } from '../state/event-stream.js';
 import { Notifier } from './notifier.js';
 

@@ -5,8 +5,8 @@ import type { RunState } from '../../projections/run-state.js';
 import { recordedCostUsd } from '../../projections/run-usage.js';
 import { compareFolder, type FolderComparison } from '../git/compare-diff.js';
 import type { RunCheckout } from '../git/types.js';
-import type { Standing } from '../service-api.js';
-import { detailOf, summaryOf, type ServiceCore } from '../service/core.js';
+import type { Standing } from '../../domain/runs.js';
+import { detailOf, summaryOf, type RunViewSource } from './run-detail.js';
 
 // GET /api/compare?a=&b=: two runs of one project side by side — where each stands, how long it
 // ran, what it cost (once usage is recorded), its agent, and both diffs against one base.
@@ -40,7 +40,7 @@ export interface Comparison {
   readonly notes: readonly string[];
 }
 
-const compared = (core: ServiceCore, s: RunState): ComparedRun => {
+const compared = (core: RunViewSource, s: RunState): ComparedRun => {
   const detail = detailOf(core, s);
   const endedAt = s.lifecycle === 'ended' ? s.endedAt ?? null : null;
   return {
@@ -57,7 +57,7 @@ const checkoutsOf = (s: RunState): readonly RunCheckout[] => s.checkouts ?? s.co
 
 const why = (s: RunState): string => (s.lifecycle === 'created' || s.lifecycle === 'queued' ? 'has not started' : 'has no checkout of it');
 
-export const compareRuns = async (core: ServiceCore, aId: string, bId: string): Promise<Outcome<Comparison>> => {
+export const compareRuns = async (core: RunViewSource, aId: string, bId: string): Promise<Outcome<Comparison>> => {
   const a = core.runs.get(aId);
   if (!a) return left(notFound('run', aId));
   const b = core.runs.get(bId);

@@ -2,9 +2,9 @@ import { isAllowed } from '../../commands/control.js';
 import type { Attempt } from '../../journal/run-events.js';
 import type { RunState } from '../../projections/run-state.js';
 import { recordedCostUsd } from '../../projections/run-usage.js';
-import { positionToken, quotaWaitingOn } from '../../projections/run-views.js';
-import type { QuotaWaitingOn } from '../service-api.js';
-import type { HarnessName } from '../workflows/model.js';
+import { positionToken, quotaWaitingOn } from './run-views.js';
+import type { QuotaWaitingOn } from '../../domain/runs.js';
+import type { HarnessName } from '../../domain/workflow.js';
 import { listedRun } from './runs-list.js';
 
 // The runs board's row (the app's Runs page, and the `?runs` push stream): the run as GET /api/runs

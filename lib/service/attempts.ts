@@ -5,8 +5,10 @@ import { decideKeepAttempt, type Sibling } from '../../commands/keep-attempt.js'
 import { conflict, notFound, type Outcome, type Refusal } from '../../commands/refusal.js';
 import type { RunState } from '../../projections/run-state.js';
 import { isGoing } from '../../projections/standing.js';
-import type { Actor, RunDetail, StartedAttempt, StartRunInput } from '../service-api.js';
-import { detailOf, type ServiceCore } from './core.js';
+import type { Actor, StartedAttempt, StartRunInput } from '../../domain/runs.js';
+import type { RunDetail } from '../../projections/run-shapes.js';
+import { type ServiceCore } from './core.js';
+import { detailOf } from '../read-models/run-detail.js';
 import { liveInChain } from './follow-ups.js';
 import { prepareRun, type PreparedRun } from './prepare-run.js';
 import { parts, transactTogether } from '../state/together.js';

@@ -4,7 +4,7 @@ import { continuesOf, decideFollowUp, type FollowUp } from '../../commands/follo
 import { decideCreateRun, titleFrom } from '../../commands/create-run.js';
 import { conflict, notFound, type Outcome, type Refusal } from '../../commands/refusal.js';
 import type { RunState } from '../../projections/run-state.js';
-import type { Actor, FollowUpWhat, StartRunInput } from '../service-api.js';
+import type { Actor, FollowUpWhat, StartRunInput } from '../../domain/runs.js';
 import { followUpWorkflow } from '../workflows/follow-up.js';
 import { parts, transactTogether } from '../state/together.js';
 import type { ServiceCore } from './core.js';

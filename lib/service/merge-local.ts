@@ -9,8 +9,10 @@ import { planMerge, type MergedFolder, type MergeMethod } from '../git/local-mer
 import { applyMerge, baseTip, finishCheckout, type BuiltMerge } from '../git/merge-apply.js';
 import { git } from '../git/git.js';
 import { withRepoLock } from '../git/repo-lock.js';
-import type { Actor, RunDetail } from '../service-api.js';
-import { detailOf, type ServiceCore } from './core.js';
+import type { Actor } from '../../domain/runs.js';
+import type { RunDetail } from '../../projections/run-shapes.js';
+import { type ServiceCore } from './core.js';
+import { detailOf } from '../read-models/run-detail.js';
 
 // Merge locally (docs/shipping.md): one merge of a checkout at a time, decided on what is recorded.
 // Every checkout the merge moves is locked (in one order) from the checks to the record, so a

@@ -3,7 +3,7 @@ import { decideCreateRun } from '../../commands/create-run.js';
 import { invalid, notFound, type Outcome } from '../../commands/refusal.js';
 import type { Attempt, RunEvent } from '../../journal/run-events.js';
 import { findProject } from '../../projections/projects.js';
-import type { Actor, StartedBy, StartRunInput } from '../service-api.js';
+import type { Actor, StartedBy, StartRunInput } from '../../domain/runs.js';
 import type { ServiceCore } from './core.js';
 import { startRefusal } from './start-readiness.js';
 

@@ -6,12 +6,15 @@ import type { RunState, SubmittedReview } from '../../projections/run-state.js';
 import { diffLines, quoteOf, type DiffFileLines } from '../git/diff-lines.js';
 import { readRunDiff } from '../git/run-diff.js';
 import type { ReviewInputOf } from '../inputs/review.js';
-import { quoted } from '../inputs/quoted.js';
-import { reviewMessage } from '../engine/review-message.js';
-import type { Actor, RunDetail } from '../service-api.js';
-import { detailOf, type ServiceCore } from './core.js';
+import { quoted } from '../../domain/quoted.js';
+import { reviewMessage } from './review-message.js';
+import type { Actor } from '../../domain/runs.js';
+import type { RunDetail } from '../../projections/run-shapes.js';
+import { type ServiceCore } from './core.js';
+import { detailOf } from '../read-models/run-detail.js';
 import { deliveryDetail } from './run-commands.js';
 import { followUp } from './follow-ups.js';
+import { noWorktree } from '../../commands/worktree.js';
 
 // Reviews of a run's diff: the comments are checked against the diff as it is now and each keeps
 // the code it quotes; reading them back says which comments' code has changed since (outdated).
@@ -55,7 +58,7 @@ export const submitReview = async (core: ServiceCore, runId: string, input: Revi
   const s = core.runs.get(runId);
   if (!s) return left(notFound('run', runId));
   const ctx = { at: core.now().toISOString(), by, reviewId: core.newId('rv'), messageId: core.newId('m'), ...(input.summary !== undefined ? { summary: input.summary } : {}), ...(input.reason !== undefined ? { reason: input.reason } : {}) };
-  if (!checkoutsOf(s).length) return left(conflict(s.lifecycle === 'ended' ? 'the run has no worktree any more (archived, or it never started): there is no diff to review' : 'the run has no worktree of its own yet: there is no diff to review'));
+  if (!checkoutsOf(s).length) return left(noWorktree(s, 'there is no diff to review'));
   const comments = locateAll(await diffFilesOf(s), input);
   if (isLeft(comments)) return comments;
   const text = reviewMessage(comments.right, input.summary);

@@ -4,10 +4,13 @@ import { conflict, notFound, refusalText, type Outcome } from '../../commands/re
 import type { RunState } from '../../projections/run-state.js';
 import { errorText } from '../git/checkout-git.js';
 import { updateFromBase, type BaseUpdate, type UpdateMode } from '../git/update-from-base.js';
-import type { Actor, RunDetail } from '../service-api.js';
-import { detailOf, type ServiceCore } from './core.js';
+import type { Actor } from '../../domain/runs.js';
+import type { RunDetail } from '../../projections/run-shapes.js';
+import { type ServiceCore } from './core.js';
+import { detailOf } from '../read-models/run-detail.js';
 import { followUp } from './follow-ups.js';
 import { message } from './run-commands.js';
+import { noWorktree } from '../../commands/worktree.js';
 
 // Update from base (docs/shipping.md; merging locally is lib/service/merge-local.ts): the git work
 // is lib/git's; this records it on the run, and hands conflicts to the agent when asked to.
@@ -15,7 +18,7 @@ import { message } from './run-commands.js';
 const runOf = (core: ServiceCore, runId: string): Outcome<RunState> => {
   const s = core.runs.get(runId);
   if (!s) return left(notFound('run', runId));
-  if (!s.checkouts || s.checkouts.length === 0) return left(conflict('the run has no worktree of its own (not started yet, or archived)'));
+  if (!s.checkouts?.length) return left(noWorktree(s, 'there is nothing to merge or update'));
   return right(s);
 };
 

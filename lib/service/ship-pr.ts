@@ -12,8 +12,11 @@ import { checkoutGit, errorText } from '../git/checkout-git.js';
 import { gitReason, NO_HOOKS } from '../git/git.js';
 import { commitAll } from '../git/secure.js';
 import { runStream } from '../state/run-stream.js';
-import type { Actor, PullRequestRef, RunDetail } from '../service-api.js';
-import { detailOf, projectOf, type ServiceCore } from './core.js';
+import type { Actor, PullRequestRef } from '../../domain/runs.js';
+import type { RunDetail } from '../../projections/run-shapes.js';
+import { type ServiceCore } from './core.js';
+import { detailOf, projectOf } from '../read-models/run-detail.js';
+import { noWorktree } from '../../commands/worktree.js';
 import { withoutCredentials } from '../git/remote-url.js';
 
 // POST /api/runs/{id}/pull-request and open_pull_request: push the run's branch of its primary
@@ -71,7 +74,7 @@ interface Where { readonly c: Checkout; readonly repo: RepositoryName; readonly 
 
 const where = async (core: ServiceCore, s: RunState, base: string | undefined): Promise<Outcome<Where>> => {
   const c = primaryCheckout(core, s);
-  if (!c) return left(conflict('the run has no worktree of its own (not started yet, or archived): there is nothing to push'));
+  if (!c) return left(noWorktree(s, 'there is nothing to push'));
   const cfg = core.settings.current.codeHost;
   const url = await originUrl(c.directory);
   const repo = url ? parseRepository(url, cfg.webHost) : undefined;

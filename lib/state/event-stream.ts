@@ -22,8 +22,33 @@ export interface StreamKind<S, E extends NewEvent> {
   /** what an event that does not decode leaves behind */
   readonly unreadable: (s: S | null, u: Unreadable, key: string) => S | null;
   /** kept in LMDB in the same transaction as each append, so a restart folds no history */
-  readonly snapshot?: { readonly db: string; readonly version: number; readonly seqOf: (s: S) => number };
+  readonly snapshot?: SnapshotKind<S>;
 }
+
+/**
+ * A snapshot's format. A change to the state's shape bumps `version` and adds an upcast from the
+ * version before it, so a restart carries old snapshots forward instead of folding every journal
+ * again; a snapshot older than the first upcast is refolded from its journal.
+ */
+export interface SnapshotKind<S> {
+  readonly db: string;
+  readonly version: number;
+  readonly seqOf: (s: S) => number;
+  /** upcasts[v] turns a state of version v into one of version v + 1 */
+  readonly upcasts?: Readonly<Record<number, (state: unknown) => unknown>>;
+}
+
+/** a stored snapshot in the current format, upcast as far as needed; undefined when it cannot be */
+export const currentSnapshot = <S>(kind: SnapshotKind<S>, snap: { readonly v: number; readonly state: unknown }): S | undefined => {
+  let { v, state } = snap;
+  while (v < kind.version) {
+    const up = kind.upcasts?.[v];
+    if (!up) return undefined;
+    state = up(state);
+    v += 1;
+  }
+  return v === kind.version ? (state as S) : undefined;
+};
 
 export type StalePolicy = 'refuse' | 'retry';
 
@@ -75,7 +100,8 @@ export class EventStream<S, E extends NewEvent> {
 
   loadKey(key: string): void {
     const snap = this.snapshots?.get(this.stream(key));
-    if (snap && snap.v === this.kind.snapshot?.version) this.entries.set(key, { state: snap.state, seq: this.kind.snapshot.seqOf(snap.state) });
+    const state = snap && this.kind.snapshot ? currentSnapshot(this.kind.snapshot, snap) : undefined;
+    if (state !== undefined) this.entries.set(key, { state, seq: this.kind.snapshot!.seqOf(state) });
     else this.entries.delete(key);
     this.catchUp(key);
   }

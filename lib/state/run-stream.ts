@@ -6,7 +6,8 @@ import { EventStream, type StreamKind } from './event-stream.js';
 
 // Every run's state in memory, up to date on each append, and snapshotted in the same LMDB
 // transaction as the events it folds. A restart reads the snapshots, folding only a tail that a
-// snapshot does not cover (none, unless the snapshot format changed: then bump the version).
+// snapshot does not cover. A change to RunState's shape bumps the version and adds an upcast from
+// the one before (RUN_UPCASTS), so old snapshots are carried forward, not refolded.
 
 // 5: runs keep their latest agent session (lastSession), which a follow-up resumes
 // 6: runs keep their local merges and their latest update from base per folder (shipping)
@@ -19,7 +20,11 @@ import { EventStream, type StreamKind } from './event-stream.js';
 // 11: both tens together
 // 11 (second branch): and their usage by day, harness and model (usageCells), which the usage read model starts from
 // 12: both elevens together
+// 12 onward: each bump comes with its upcast from the version before, below.
 const SNAPSHOT_VERSION = 12;
+
+/** RUN_UPCASTS[v]: a run state snapshotted at version v, in the shape of v + 1 */
+const RUN_UPCASTS: Readonly<Record<number, (state: unknown) => unknown>> = {};
 
 export type RunStreams = EventStream<RunState, RunEvent>;
 
@@ -40,7 +45,7 @@ export const RUN_KIND: StreamKind<RunState, RunEvent> = {
     return applyStored(base, e);
   },
   unreadable: (s, u, runId) => (s ? { ...s, unreadable: s.unreadable ?? u.detail, seq: u.seq } : placeholder(runId, u)),
-  snapshot: { db: 'run-snapshots', version: SNAPSHOT_VERSION, seqOf: (s) => s.seq },
+  snapshot: { db: 'run-snapshots', version: SNAPSHOT_VERSION, seqOf: (s) => s.seq, upcasts: RUN_UPCASTS },
 };
 
 export const openRuns = (journal: Journal, store: Store): RunStreams => new EventStream(journal, RUN_KIND, store);

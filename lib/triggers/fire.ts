@@ -4,7 +4,7 @@ import { conflict, refusalText, type Refusal } from '../../commands/refusal.js';
 import type { TriggerRule } from '../../projections/trigger-rule.js';
 import { titleFrom } from '../../commands/create-run.js';
 import type { TriggerPort } from './port.js';
-import type { StartedBy, StartRunInput } from '../service-api.js';
+import type { StartedBy, StartRunInput } from '../../domain/runs.js';
 import type { IncomingEvent } from './sources/source.js';
 import { liveRules, type TriggerStreams } from './store.js';
 import { transactTogether } from '../state/together.js';

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SettingChangeCodec } from '../../lib/settings/codec.js';
+import { SettingChangeCodec } from '../../domain/settings-codec.js';
 import { repoRoot } from '../helpers/env.js';
 
 // The README's list of setting changes is what a newcomer reads to write `PUT /api/settings`:

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ActivityReport } from '../../lib/harness/activity.js';
 import type { AgentLogLine, TurnInput } from '../../lib/harness/adapter.js';
-import type { ToolAccess } from '../../lib/workflows/model.js';
+import type { ToolAccess } from '../../domain/workflow.js';
 
 export const repoRoot = new URL('../../', import.meta.url).pathname;
 export const cliBin = (name: 'claude' | 'codex' | 'opencode'): string => join(repoRoot, 'node_modules/.bin', name);

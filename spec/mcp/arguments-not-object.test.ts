@@ -1,7 +1,7 @@
 import '../helpers/env.js';
 import anyTest, { type TestFn } from 'ava';
 import { TOOLS } from '../../lib/mcp/registry.js';
-import { TOOL_GROUPS } from '../../lib/settings/model.js';
+import { TOOL_GROUPS } from '../../domain/settings.js';
 import { mcpServer, type McpServer } from './helpers/real.js';
 import { MCP_HEADERS, rawRequest, rpc } from './helpers/raw-http.js';
 import { startRunTools } from '../fixtures/run-tools/server.js';

@@ -1,8 +1,8 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { isLeft, right } from 'fp-ts/lib/Either.js';
-import type { Service } from '../../service/service.js';
-import { readJson } from '../body.js';
+import type { Service } from '../../root/service.js';
+import { readJson } from '../../inputs/body.js';
 import { ControlInput } from '../../inputs/control.js';
 import { ReviseGoalInput } from '../../inputs/goal.js';
 import { MessageInput } from '../../inputs/message.js';

@@ -1,14 +1,14 @@
 import type Router from '@koa/router';
-import { harnessRows } from '../../service/harness-windows.js';
+import { harnessRows } from '../../root/harness-windows.js';
 import type { Context } from 'koa';
 import { publicSettings } from '../../../projections/settings.js';
 import { readToken, regenerateToken } from '../../auth/mcp-token.js';
-import { refreshAvailability } from '../../service/open.js';
-import type { Service } from '../../service/service.js';
-import { SettingChangeCodec } from '../../settings/codec.js';
-import type { SettingSource } from '../../settings/model.js';
-import { readJson } from '../body.js';
-import { START_NEEDS_QUERY, StartNeedsQuery } from '../codecs.js';
+import { refreshAvailability } from '../../root/open.js';
+import type { Service } from '../../root/service.js';
+import { SettingChangeCodec } from '../../../domain/settings-codec.js';
+import type { SettingSource } from '../../../domain/settings.js';
+import { readJson } from '../../inputs/body.js';
+import { START_NEEDS_QUERY, StartNeedsQuery } from '../../inputs/codecs.js';
 import { decodeOr400, refuseUnknownFields, refuseUnknownQuery } from '../decode.js';
 import { reply } from '../reply.js';
 

@@ -1,12 +1,12 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type * as t from 'io-ts';
-import type { Service } from '../../service/service.js';
-import type { SettingSource } from '../../settings/model.js';
+import type { Service } from '../../root/service.js';
+import type { SettingSource } from '../../../domain/settings.js';
 import { CHAT_FIELDS, ChatBody, DECISION_FIELDS, DecisionBody, NEW_SUPERVISOR_FIELDS, NewSupervisorBody, SUPERVISOR_PATCH_FIELDS, SupervisorPatchBody } from '../../supervisors/http-codecs.js';
 import { decideCard, listApprovals } from '../../supervisors/approvals.js';
 import { mayQuery } from '../../supervisors/may.js';
-import { readJson } from '../body.js';
+import { readJson } from '../../inputs/body.js';
 import { decodeOr400, refuseUnknownFields, refuseUnknownQuery } from '../decode.js';
 import { intParam, reply } from '../reply.js';
 

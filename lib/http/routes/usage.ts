@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { isRight } from 'fp-ts/lib/Either.js';
 import { usageCsv, type UsageAnswer } from '../../read-models/usage-answer.js';
-import type { Service } from '../../service/service.js';
+import type { Service } from '../../root/service.js';
 import { decodeInput, refuseUnknownQuery } from '../decode.js';
 import { reply } from '../reply.js';
 import { answerJson } from '../../read-models/usage-kept.js';

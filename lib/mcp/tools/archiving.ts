@@ -1,6 +1,6 @@
 import { defineTool, type Tool } from '../tool.js';
 import { runNotes } from '../args/common.js';
-import { ArchiveRunArgs, KeepAttemptArgs, ResolveRunArgs } from '../args/acting.js';
+import { ArchiveRunArgs, KeepAttemptArgs, ResolveRunArgs } from '../../inputs/acting-args.js';
 
 export const archiveRun: Tool = defineTool({
   name: 'archive_run',

@@ -1,9 +1,9 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import type { ProjectView } from '../../service-api.js';
+import type { ProjectView } from '../../../domain/runs.js';
 import { api, ApiError } from '../api.js';
 import { useRunsIndex, type BoardRow } from '../data/runs-index.js';
 import { navigate } from '../router.js';
-import type { PageProps } from '../routes.js';
+import type { PageProps } from '../page-props.js';
 import { Link } from '../ui/link.js';
 import { ErrorNote, Loading, PageHeading } from '../ui/page.js';
 import { FilterBar } from './runs/filters.js';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { RunDetail } from '../../service-api.js';
+import type { RunDetail } from '../../../projections/run-shapes.js';
 import type { RunWorkflowView } from '../../read-models/run-page-reads.js';
 import { api, ApiError } from '../api.js';
 import { NoteLine, sendControl, type Note } from './controls.js';

@@ -1,4 +1,4 @@
-import type { RunDetail } from '../../service-api.js';
+import type { RunDetail } from '../../../projections/run-shapes.js';
 import { costText, tokenCount, tokensRecorded } from '../ui/usage-text.js';
 
 // A step's cost and tokens in its thread heading ("$0.42 · 12.3k in / 1.1k out"), from the run

@@ -1,24 +1,24 @@
 import * as t from 'io-ts';
-import { SettingChangeCodec } from '../../settings/codec.js';
-import { args, extend } from '../../inputs/object.js';
-import { RunId } from '../../inputs/common.js';
-import { ControlInput } from '../../inputs/control.js';
-import { ReviseGoalInput } from '../../inputs/goal.js';
-import { MessageInput } from '../../inputs/message.js';
-import { FollowUpInput } from '../../inputs/follow-up.js';
-import { ForkInput } from '../../inputs/fork.js';
-import { AnswerInput } from '../../inputs/answer.js';
-import { ReviewInput } from '../../inputs/review.js';
-import { ArchiveInput } from '../../inputs/archive.js';
-import { ResolveInput } from '../../inputs/resolve.js';
-import { SecureInput } from '../../inputs/secure.js';
-import { MergeInput, PullRequestCheckInput, PullRequestInput, UpdateFromBaseInput } from '../../inputs/ship.js';
-import { KeepInput } from '../../inputs/keep.js';
+import { SettingChangeCodec } from '../../domain/settings-codec.js';
+import { args, extend } from './object.js';
+import { RunId } from './common.js';
+import { ControlInput } from './control.js';
+import { ReviseGoalInput } from './goal.js';
+import { MessageInput } from './message.js';
+import { FollowUpInput } from './follow-up.js';
+import { ForkInput } from './fork.js';
+import { AnswerInput } from './answer.js';
+import { ReviewInput } from './review.js';
+import { ArchiveInput } from './archive.js';
+import { ResolveInput } from './resolve.js';
+import { SecureInput } from './secure.js';
+import { MergeInput, PullRequestCheckInput, PullRequestInput, UpdateFromBaseInput } from './ship.js';
+import { KeepInput } from './keep.js';
 
 // Arguments of the tools that change something: `run` and the action's fields, decoded by the same
 // codec (rules included) the HTTP route uses for its body, so the two doors cannot drift.
 
-export { StartRunArgs } from '../../inputs/start.js';
+export { StartRunArgs } from './start.js';
 
 const onRun = { run: RunId };
 export const ControlRunArgs = extend(ControlInput, onRun);

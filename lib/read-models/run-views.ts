@@ -1,13 +1,14 @@
-import type { HttpRun, ProjectView, QuotaWaitingOn, RunDetail, RunSummary, StepSettings } from '../lib/service-api.js';
+import type { ProjectView, QuotaWaitingOn, StepSettings } from '../../domain/runs.js';
+import type { HttpRun, RunDetail, RunSummary } from '../../projections/run-shapes.js';
 import { isRight } from 'fp-ts/lib/Either.js';
-import { allowedActions } from '../commands/control.js';
-import { decideReviseGoal } from '../commands/revise-goal.js';
-import type { RunState } from './run-state.js';
-import { outcomeOf, phaseOf, standingOf } from './standing.js';
-import { usageOfRun } from './run-usage.js';
-import { budgetText } from '../commands/budget.js';
-import { loopView } from './pr-watch-view.js';
-import { forkViews } from './fork-views.js';
+import { allowedActions } from '../../commands/control.js';
+import { decideReviseGoal } from '../../commands/revise-goal.js';
+import type { RunState } from '../../projections/run-state.js';
+import { outcomeOf, phaseOf, standingOf } from '../../projections/standing.js';
+import { usageOfRun } from '../../projections/run-usage.js';
+import { budgetText } from '../../commands/budget.js';
+import { loopView } from '../../projections/pr-watch-view.js';
+import { forkViews } from '../../projections/fork-views.js';
 
 // The three shapes a run is read in. All are plain functions of the run state.
 

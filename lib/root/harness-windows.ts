@@ -1,20 +1,11 @@
-import { HARNESS_EVENT_CODECS, type HarnessEvent } from '../../journal/harness-events.js';
-import type { Journal } from '../../journal/journal.js';
 import { decideEndWindow, decideLimitHarness } from '../../commands/harness-window.js';
-import { evolveHarnessWindows, limitOf, NO_WINDOWS, type HarnessWindows } from '../../projections/harness-windows.js';
+import { limitOf } from '../../projections/harness-windows.js';
 import type { HarnessWindowsPort } from '../engine/deps.js';
-import { SingleStream } from '../state/event-stream.js';
-import type { HarnessName } from '../workflows/model.js';
-import type { ServiceCore } from './core.js';
+import type { HarnessName } from '../../domain/workflow.js';
+import type { ServiceCore } from '../service/core.js';
 
-// The harnesses' quota windows: one journal ('harnesses'), folded at open, so a restart knows
-// which CLI is out of quota until when. GET /api/harnesses and the board read it; the engine
-// records windows and their ends through the port below.
-
-export type HarnessWindowStream = SingleStream<HarnessWindows, HarnessEvent>;
-
-export const openHarnessWindows = (journal: Journal): HarnessWindowStream =>
-  new SingleStream<HarnessWindows, HarnessEvent>(journal, 'harnesses', HARNESS_EVENT_CODECS, NO_WINDOWS, evolveHarnessWindows);
+// The harness windows as the facade and the engine's port read and record them (the stream is
+// lib/state/harness-windows.ts).
 
 export const windowsPort = (core: ServiceCore): HarnessWindowsPort => {
   const at = () => ({ at: core.clock.now().toISOString(), onStale: 'retry' as const });

@@ -1,6 +1,5 @@
-import type { ReleaseFeedSetting } from '../release/available.js';
-import { DEFAULT_PRICES, type PriceRow } from '../usage/prices.js';
-import type { HarnessName } from '../workflows/model.js';
+import { DEFAULT_PRICES, type PriceRow } from './prices.js';
+import type { HarnessName } from './workflow.js';
 
 // Settings are a journal of changes (stream 'settings'); this is the folded state and the shape of
 // one change. A change names its setting by `_tag`, as the Settings page and change_setting send it.
@@ -83,4 +82,10 @@ export const effectiveRunCap = (s: Settings): number => (s.runCap._tag === 'Chos
 export interface SettingSource {
   readonly via: 'http' | 'mcp' | 'cli';
   readonly sender: string | null;
+}
+
+/** Settings > ReleaseFeed: `url` null is the package's own npm registry document */
+export interface ReleaseFeedSetting {
+  readonly enabled: boolean;
+  readonly url: string | null;
 }

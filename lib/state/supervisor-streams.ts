@@ -1,7 +1,7 @@
 import type { Journal } from '../../journal/journal.js';
 import { SUPERVISOR_EVENT_CODECS, type SupervisorEvent } from '../../journal/supervisor-events.js';
 import { evolveSupervisor, type SupervisorState } from '../../projections/supervisor.js';
-import { EventStream, type StreamKind } from '../state/event-stream.js';
+import { EventStream, type StreamKind } from './event-stream.js';
 
 // Every supervisor's state in memory, folded from its stream `supervisor:<id>` at start and kept
 // up to date on each append. The streams are small: settings changes, notes and one cost per turn.

@@ -1,7 +1,7 @@
 import * as t from 'io-ts';
-import { HARNESSES } from '../workflows/model.js';
-import { NEEDS_KINDS, TOOL_GROUPS } from './model.js';
-import { closed } from '../inputs/closed.js';
+import { HARNESSES } from './workflow.js';
+import { NEEDS_KINDS, TOOL_GROUPS } from './settings.js';
+import { closed } from './closed.js';
 import { argvProblem } from './argv.js';
 
 // Decodes a settings change at the HTTP and MCP boundaries. Checks that the Settings page applies

@@ -1,6 +1,6 @@
-import { usdBudget } from '../inputs/kinds.js';
+import { usdBudget } from './kinds.js';
 import * as t from 'io-ts';
-import { Harness } from '../inputs/common.js';
+import { Harness } from './common.js';
 
 // Request bodies of the HTTP API. Refinements carry their own message, which becomes the detail.
 

@@ -5,9 +5,12 @@ import { SupervisorAgents, type AgentDeps } from '../supervisors/agent/agents.js
 import { supervisorHarnesses } from '../supervisors/agent/harnesses.js';
 import { supervisorEndpointUrl } from '../supervisors/agent/turn.js';
 import { supervisorsPort } from '../supervisors/port.js';
-import { projectOf, type ServiceCore } from './core.js';
+import { type ServiceCore } from '../service/core.js';
+import { projectOf } from '../read-models/run-detail.js';
 import { PullRequestChecksWatch, type ChecksWatchDeps } from '../engine/pr-checks-watch.js';
 import { runStream } from '../state/run-stream.js';
+import { decodeAppend } from '../../journal/typed-subscribe.js';
+import { RUN_EVENT_CODECS, type RunEvent } from '../../journal/run-events.js';
 
 // The live supervisors in the real server: the agent loop (lib/supervisors/agent) over the real
 // supervisor records (lib/supervisors/port.ts), running only while the Supervisors setting is on. Its turns reach the server's own
@@ -25,7 +28,7 @@ const checksWatchDeps = (core: ServiceCore): ChecksWatchDeps => ({
     return owner !== null && core.supervisors.get(owner)?.settings.wakeOn.checksFailed === true;
   },
   autoMergeOf: (run) => projectOf(core, run)?.autoMerge ?? null,
-  history: (runId) => core.journal.read(runStream(runId)),
+  history: (runId) => decodeAppend<RunEvent>(RUN_EVENT_CODECS, core.journal.read(runStream(runId))),
   record: (runId, event) => {
     const r = core.runs.transact(runId, () => right([event]), { at: core.now().toISOString(), onStale: 'refuse' });
     return !isLeft(r) && r.right._tag === 'Appended';

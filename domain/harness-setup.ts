@@ -1,7 +1,7 @@
 // How a person gets each agent CLI working: the install and log-in commands the refusals, the
 // New run form and `svc doctor` print. One table, so every door says the same thing. Pure data:
 // commands/ reads it (whether the CLI is there now is lib/on-path.ts).
-import type { HarnessName } from '../workflows/model.js';
+import type { HarnessName } from './workflow.js';
 
 export interface HarnessSetup {
   /** the npm package that installs the CLI */

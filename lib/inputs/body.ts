@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import parse from 'co-body';
-import { nulPath, nulRefusal } from '../inputs/nul.js';
-import { quoted } from '../inputs/quoted.js';
+import { nulPath, nulRefusal } from './nul.js';
+import { quoted } from '../../domain/quoted.js';
 
 // Reads a JSON body through co-body (raw-body underneath) with a size limit. Every way it can go
 // wrong is a 4xx with a detail: a body that is too large, not JSON, not declared as JSON, or in an

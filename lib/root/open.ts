@@ -10,41 +10,44 @@ import { evolveProjects, primaryFolderPath, type Projects } from '../../projecti
 import { evolveSettings } from '../../projections/settings.js';
 import { Engine } from '../engine/engine.js';
 import { ProjectSpend } from '../usage/project-spend.js';
-import { localDay } from '../supervisors/model.js';
+import { localDay } from '../../domain/supervisor.js';
 import { LiveTurns } from '../engine/live-turns.js';
-import { RunToolsBackend } from '../engine/run-tools-backend.js';
+import { RunToolsBackend } from '../service/run-tools.js';
 import { createRunWorktrees, removeRunWorktrees } from '../git/worktrees.js';
 import { createForkWorktrees } from '../git/fork-worktrees.js';
 import { ForkLinks } from '../read-models/fork-links.js';
 import { deleteSnapshotRefs, takeSnapshot } from '../git/snapshot.js';
 import type { HarnessAdapter } from '../harness/adapter.js';
 import { createAdapters } from '../harness/registry.js';
-import { recheckHarnesses } from './start-readiness.js';
-import { openHarnessWindows, windowsPort } from './harness-windows.js';
+import { recheckHarnesses } from '../service/start-readiness.js';
+import { windowsPort } from './harness-windows.js';
+import { openHarnessWindows } from '../state/harness-windows.js';
+import { RunDetails } from '../read-models/run-detail.js';
 import { newId } from '../ids.js';
 import { packageRoot } from '../package-root.js';
 import { ensurePrivateDir } from '../paths.js';
-import { DEFAULT_SETTINGS, type Settings } from '../settings/model.js';
+import { DEFAULT_SETTINGS, type Settings } from '../../domain/settings.js';
 import { SingleStream } from '../state/event-stream.js';
 import { LogStore } from '../state/log-store.js';
 import { openRuns } from '../state/run-stream.js';
-import { realClock, type Clock } from '../triggers/clock.js';
+import { realClock, type Clock } from '../clock.js';
 import type { TriggerPort } from '../triggers/port.js';
 import { Triggers } from '../triggers/triggers.js';
 import { createCatalog, type Catalog } from '../workflows/catalog.js';
 import { renderPrompt } from '../workflows/template.js';
-import type { HarnessName } from '../workflows/model.js';
-import type { ProjectView } from '../service-api.js';
-import { stepSettingsOf, type ServiceCore, type Workflows } from './core.js';
+import type { HarnessName } from '../../domain/workflow.js';
+import type { ProjectView } from '../../domain/runs.js';
+import { type ServiceCore, type Workflows } from '../service/core.js';
+import { stepSettingsOf } from '../read-models/run-detail.js';
 import { deliverRun } from '../engine/deliver-run.js';
-import { prepareRun } from './prepare-run.js';
-import { recoverMerges } from './merge-local.js';
+import { prepareRun } from '../service/prepare-run.js';
+import { recoverMerges } from '../service/merge-local.js';
 import { conflict } from '../../commands/refusal.js';
 import { Service } from './service.js';
-import { Supervisors } from '../supervisors/supervisors.js';
+import { Supervisors } from '../state/supervisors.js';
 import { chatStream } from '../supervisors/chat.js';
 import { recoverApprovals } from '../supervisors/approvals.js';
-import { quoted } from '../inputs/quoted.js';
+import { quoted } from '../../domain/quoted.js';
 
 // The composition root: opens the store, folds the journals, builds the real parts and starts the
 // engine. Tests open the same service; the only choice made by configuration is the harness set
@@ -134,7 +137,10 @@ export const openService = async (o: OpenOptions): Promise<Service> => {
     turns: live, baseUrl: o.baseUrl ?? '', now: () => new Date(), newId,
     harnessWindows: openHarnessWindows(journal), clock,
     forks: new ForkLinks(runs, journal), ...(probe ? { probe } : {}),
+    // after the spend and the fork links: told of an append once they have taken it in
+    details: new RunDetails(() => core, journal),
   };
+  catalog.onChange(() => core.details.factsChanged());
   const service = new Service(core, catalog, new Triggers(triggerPort(core), clock));
   parts.set(service, { live, engine: null });
   // /api/events?supervisor=<id> follows the supervisor's chat stream

@@ -5,6 +5,7 @@ import { notFound, refusalText } from '../../commands/refusal.js';
 import type { Journal, Stored } from '../../journal/journal.js';
 import type { RunStreams } from '../state/run-stream.js';
 import { newToken } from '../ids.js';
+import { subscribeRuns } from '../../journal/typed-subscribe.js';
 
 // The service side of each run's own tool server (ask_question, report_outcome). Tokens are made
 // per step and die with it: an agent can act only on its own run, and only while its step runs.
@@ -57,13 +58,11 @@ export class RunToolsBackend {
   // Waits on the journal, not by polling: the answer or the withdrawal is an event of the run.
   private answerOf(runId: string, questionId: string): Promise<AskAnswer> {
     return new Promise((resolve) => {
-      const stop = this.journal.subscribe((stream, events: readonly Stored[]) => {
-        if (stream !== `run:${runId}`) return;
+      const stop = subscribeRuns(this.journal, (run, events) => {
+        if (run !== runId) return;
         for (const e of events) {
-          const data = e.data as { questionId?: string; answer?: string | string[]; reason?: string };
-          if (data.questionId !== questionId) continue;
-          if (e.type === 'QuestionAnswered') { stop(); resolve({ answer: data.answer ?? '' }); }
-          if (e.type === 'QuestionWithdrawn') { stop(); resolve({ withdrawn: data.reason ?? 'withdrawn' }); }
+          if (e.type === 'QuestionAnswered' && e.data.questionId === questionId) { stop(); resolve({ answer: e.data.answer }); }
+          if (e.type === 'QuestionWithdrawn' && e.data.questionId === questionId) { stop(); resolve({ withdrawn: e.data.reason }); }
         }
       });
     });

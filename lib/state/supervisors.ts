@@ -8,11 +8,11 @@ import { ownerOf, ownerOfNewRun, type OwnedRun } from '../../projections/ownersh
 import { findProject, type Projects } from '../../projections/projects.js';
 import type { RunState } from '../../projections/run-state.js';
 import { spentOn, type SupervisorState } from '../../projections/supervisor.js';
-import type { Settings, SettingSource } from '../settings/model.js';
-import type { RunStreams } from '../state/run-stream.js';
-import { SupervisorKeys } from './keys.js';
-import { localDay, nextLocalMidnight, type SupervisorPatch } from './model.js';
-import { openSupervisorStreams, supervisorsInOrder, type SupervisorStreams } from './store.js';
+import type { Settings, SettingSource } from '../../domain/settings.js';
+import type { RunStreams } from './run-stream.js';
+import { SupervisorKeys } from './supervisor-keys.js';
+import { localDay, nextLocalMidnight, type SupervisorPatch } from '../../domain/supervisor.js';
+import { openSupervisorStreams, supervisorsInOrder, type SupervisorStreams } from './supervisor-streams.js';
 
 // The supervisors' records: the one door the HTTP routes, the tool endpoint and the live agent's
 // port use. It holds no rule of its own: it finds the state, asks a decide, appends, and maps.

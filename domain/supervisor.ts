@@ -1,7 +1,7 @@
 // A supervisor's settings and the words the rules use. One global supervisor (id `global`) and
 // at most one per project. Defaults are the safe ones: every action asks first, a small cap on
 // its own runs, a small daily spending limit.
-import type { HarnessName } from '../workflows/model.js';
+import type { HarnessName } from './workflow.js';
 
 export const GLOBAL_SUPERVISOR = 'global';
 

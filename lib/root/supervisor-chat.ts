@@ -4,7 +4,7 @@ import { decodeStored, isUnreadable } from '../../journal/decode.js';
 import type { Stored } from '../../journal/journal.js';
 import { CHAT_STREAM_CODECS } from '../../journal/supervisor-chat-events.js';
 import { chatStream } from '../supervisors/chat.js';
-import type { ServiceCore } from './core.js';
+import type { ServiceCore } from '../service/core.js';
 import type { SupervisorLoop } from './supervisor-loop.js';
 
 // A supervisor's chat over HTTP: pages of its entries (as the push stream sends them, `seq`, `at`,
