@@ -85,12 +85,14 @@ export const control = (core: ServiceCore, runId: string, input: ControlInput, b
   if (isLeft(made)) return made;
   const cmd: ControlCommand = made.right && built.right.action === 'Restart' ? { ...built.right, newRunId: made.right.runId } : built.right;
   const created = made.right;
+  if (created) core.probe?.('restart:before-append');
   // decided on the position the caller saw: a run that moved since is Stale, not decided again
   const r = transactTogether<Refusal>(core.journal, () => parts(
     created ? core.runs.plan(created.runId, () => right([...created.events]), 0) : right(null),
     core.runs.plan(runId, () => decideControl(s, cmd), s.seq),
   ), { at: core.now().toISOString(), onStale: 'refuse' });
   if (isLeft(r)) return r;
+  if (created) core.probe?.('restart:after-append');
   return right({ outcome: r.right._tag === 'Stale' ? 'Stale' : 'Applied', run: detailOf(core, core.runs.get(runId) ?? s) });
 };
 

@@ -63,3 +63,33 @@ for (const point of ['follow-up:before-append', 'follow-up:after-append']) {
     t.is((await eventually(() => json(`${again.url}/api/runs/${first}`), (r) => r.phase === 'Ended', 60_000)).outcome, 'success');
   });
 }
+
+// The same for a restart: the new run and RunRestarted on the old one are one transaction.
+for (const point of ['restart:before-append', 'restart:after-append']) {
+  test.serial(`SIGKILL at ${point}: the restarted run and its link are both there or neither`, async (t) => {
+    t.timeout(180_000);
+    const home = freshHome();
+    writeWorkflow(home, 'two', TWO_STEPS);
+    const source = await sourceRun(home, gitRepo());
+    const crashing = await spawnServer(home, { SVC_FORK_PROBE_MODULE: PROBE, SVC_FORK_CRASH_AT: point });
+    t.teardown(() => { crashing.child.kill('SIGKILL'); });
+    const position = (await json(`${crashing.url}/api/runs/${source}/detail`)).position as string;
+    const answer = await post(`${crashing.url}/api/runs/${source}/control`, { position, action: 'Restart' }).then((r) => r.json() as Promise<any>, () => null);
+    if (answer !== null) return t.fail(`the server answered: ${JSON.stringify(answer).slice(0, 300)}`);
+    await exited(crashing);
+    t.not(crashing.child.signalCode, null, `the probe ended the server at ${point}`);
+    t.is(answer, null);
+    const again = await spawnServer(home);
+    t.teardown(() => { again.child.kill('SIGKILL'); });
+    const others = ((await json(`${again.url}/api/runs`)) as any[]).filter((r) => r.runId !== source);
+    const detail = await json(`${again.url}/api/runs/${source}/detail`);
+    if (point === 'restart:before-append') {
+      t.deepEqual(others, [], 'no new run');
+      t.is(detail.restartedAs, undefined, 'and the old run names none');
+      return;
+    }
+    t.is(others.length, 1);
+    t.is(detail.restartedAs, others[0].runId, 'the old run names the new one');
+    t.is((await json(`${again.url}/api/runs/${others[0].runId}/detail`)).restartOf, source, 'and the new one the old');
+  });
+}
