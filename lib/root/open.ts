@@ -82,7 +82,8 @@ export const loadHarnesses = async (): Promise<Record<HarnessName, HarnessAdapte
   return m.createAdapters();
 };
 
-// a test fixture that may end the process at named points of a fork (spec/fixtures/fork-probe):
+// a test fixture that may end the process at named points of a fork, a follow-up start, a restart
+// or a local merge (spec/fixtures/fork-probe):
 // configured only by SVC_FORK_PROBE_MODULE, so production has no such points at all
 const loadProbe = async (): Promise<((point: string) => void) | undefined> => {
   const module = process.env['SVC_FORK_PROBE_MODULE'];
