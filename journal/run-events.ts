@@ -12,9 +12,15 @@ const Why = { reason: t.string };
 const By = { by: ActorCodec };
 
 const CheckoutCodec = withOptional({ folder: t.string, path: t.string, directory: t.string, branch: t.string, base: t.string }, { baseBranch: t.union([t.string, t.null]) });
+// What an archive kept of one folder before its worktree went (lib/git/keep-work.ts): a snapshot
+// commit (worktree tree, its second parent the index) under `ref`, which archiving never deletes;
+// `head` the branch the worktree was on (null: detached); `changes` the uncommitted paths then.
+const KeptWorkCodec = t.type({ folder: t.string, commit: t.string, ref: t.string, head: t.union([t.string, t.null]), changes: t.number });
+// blob: the file as it was when the comment was written (new side), so the comment can follow its
+// line through later changes (lib/git/line-moves.ts); older comments lack it
 const ReviewCommentCodec = withOptional(
   { path: t.string, side: oneOf(['new', 'old'] as const), line: t.number, body: t.string, quote: t.string },
-  { endLine: t.number },
+  { endLine: t.number, blob: t.string },
 );
 // A follow-up continues an ended run: the run it continues, the first run of the chain (the
 // board shows a chain as one card), that run's checkouts (its branch and
@@ -85,6 +91,10 @@ export const RUN_EVENT_CODECS = {
   RunStarted: t.type({ node: t.union([t.string, t.null]) }),
   WorktreesPrepared: t.type({ checkouts: t.array(CheckoutCodec) }),
   WorktreesRemoved: t.type({}),
+  // recorded before an archive removes the worktrees, so a crash mid-removal loses nothing
+  WorkKept: t.type({ kept: t.array(KeptWorkCodec) }),
+  // an unarchive made the worktrees again and restored what WorkKept kept
+  WorktreesRestored: t.type({ checkouts: t.array(CheckoutCodec) }),
   StepStarted: withOptional(
     { stepId: t.string, node: t.string, kind: t.string, attempt: t.number },
     { harness: Harness, model: t.string, endsAt: t.string, resumeSession: t.string, messages: t.array(t.string) },
@@ -202,6 +212,7 @@ export type RunEventType = keyof Codecs;
 export type RunEvent = { [K in RunEventType]: { readonly type: K; readonly data: t.TypeOf<Codecs[K]> } }[RunEventType];
 export type RunEventOf<K extends RunEventType> = Extract<RunEvent, { type: K }>;
 export type Checkout = t.TypeOf<typeof CheckoutCodec>;
+export type KeptWork = t.TypeOf<typeof KeptWorkCodec>;
 export type ReviewComment = t.TypeOf<typeof ReviewCommentCodec>;
 export type Continues = t.TypeOf<typeof ContinuesCodec>;
 export type Attempt = t.TypeOf<typeof AttemptCodec>;
@@ -235,6 +246,8 @@ export const QUIET_EVENTS: ReadonlySet<RunEventType> = new Set([
   'PullRequestThreadsAnswered',
   // a snapshot records the worktree at a step end; the run stands where the step end put it
   'SnapshotTaken', 'SnapshotFailed',
+  // keeping an archived run's work and restoring it move its folders, not the run
+  'WorkKept', 'WorktreesRestored',
 ]);
 
 export const runEvent = <K extends RunEventType>(type: K, data: t.TypeOf<Codecs[K]>): RunEvent => ({ type, data }) as RunEvent;

@@ -1,4 +1,4 @@
-import type { Attempt, Checkout, Continues, ForkedFrom, ReviewComment, RunEvent } from '../journal/run-events.js';
+import type { Attempt, Checkout, Continues, ForkedFrom, KeptWork, ReviewComment, RunEvent } from '../journal/run-events.js';
 import { QUIET_EVENTS } from '../journal/run-events.js';
 import type { HarnessName, Workflow } from '../domain/workflow.js';
 import type { Actor, StartedBy } from '../domain/runs.js';
@@ -127,6 +127,8 @@ export interface RunState extends StepEndsView {
   readonly attempt?: Attempt;
   /** the checkouts an archive removed: their branches stay, so Compare still reads their commits */
   readonly removedCheckouts?: readonly Checkout[];
+  /** what an archive kept of each folder before removing its worktree; cleared when an unarchive restores it */
+  readonly keptWork?: readonly KeptWork[];
   /** this attempt was kept over the others of its group */
   readonly kept?: { readonly at: string; readonly archived: readonly string[] };
   /** what its agent turns cost (projections/run-usage.ts; optional: snapshots from before usage lack it) */
@@ -135,6 +137,8 @@ export interface RunState extends StepEndsView {
   readonly budgetUsd?: number;
   /** why the run is paused, while it is (optional: snapshots from before it lack it) */
   readonly pauseReason?: string;
+  /** who paused the run, while it is: svc's own pauses wait for a person (projections/needs-you.ts) */
+  readonly pausedBy?: Actor['kind'];
   /** the pull request loop of a deliver step with watch=true (projections/pr-watch.ts) */
   readonly prWatch?: PullRequestWatch;
   /** a fork: the run and step end it was made from, and what it took over from there */
@@ -196,7 +200,7 @@ const started = (s: RunState): RunState => {
 };
 
 const unpaused = (s: RunState): RunState => {
-  const { pauseReason: _reason, ...rest } = s;
+  const { pauseReason: _reason, pausedBy: _by, ...rest } = s;
   return { ...rest, paused: false };
 };
 
@@ -254,6 +258,8 @@ export const evolveRun = (s: RunState, e: RunEvent): RunState => {
     case 'RunMovedToFront': return { ...s, queuePriority: e.data.priority };
     case 'RunStarted': return { ...started(s), node: s.node ?? e.data.node };
     case 'WorktreesPrepared': return { ...s, checkouts: e.data.checkouts };
+    case 'WorkKept': return { ...s, keptWork: e.data.kept };
+    case 'WorktreesRestored': { const { keptWork: _kept, ...rest } = s; return { ...rest, checkouts: e.data.checkouts }; }
     case 'WorktreesRemoved': return { ...s, checkouts: null, ...(s.checkouts ? { removedCheckouts: s.checkouts } : {}) };
     case 'StepStarted': {
       const step: StepInFlight = { stepId: e.data.stepId, node: e.data.node, kind: e.data.kind, attempt: e.data.attempt, startedAt: s.updatedAt, harness: e.data.harness, endsAt: e.data.endsAt };
@@ -272,7 +278,7 @@ export const evolveRun = (s: RunState, e: RunEvent): RunState => {
     case 'StepInterrupted': return s.step?.stepId === e.data.stepId ? interrupted(s, e.data.reason) : s;
     case 'AgentReplied': return s;
     // the reason is read only while paused (other moves clear `paused` without clearing it)
-    case 'RunPaused': return { ...unpaused(s), paused: true, ...(e.data.reason ? { pauseReason: e.data.reason } : {}) };
+    case 'RunPaused': return { ...unpaused(s), paused: true, pausedBy: e.data.by.kind, ...(e.data.reason ? { pauseReason: e.data.reason } : {}) };
     case 'RunResumed': return s.lifecycle === 'created' ? s : unpaused(s);
     case 'RunRetried': return { ...reopen(s), paused: false, node: s.node ?? s.previous?.node ?? null, sessions: {} };
     case 'RunRestarted': return { ...s, restartedAs: e.data.as };

@@ -1,4 +1,4 @@
-import type { RunEvent } from '../journal/run-events.js';
+import type { KeptWork, RunEvent } from '../journal/run-events.js';
 import type { Actor } from '../domain/runs.js';
 import { cycleRow } from './pr-watch-rows.js';
 
@@ -32,6 +32,9 @@ const why = (d: { reason?: string }): Pick<ThreadRow, 'reason'> => (d.reason ? {
 
 const runsOn = (d: { harness?: string; model?: string }): Pick<ThreadRow, 'harness' | 'model'> =>
   ({ ...(d.harness ? { harness: d.harness } : {}), ...(d.model ? { model: d.model } : {}) });
+
+const keptText = (kept: readonly KeptWork[]): string => `before removing the worktree${kept.length === 1 ? '' : 's'}, kept ${kept.map((k) =>
+  `${k.changes} uncommitted change${k.changes === 1 ? '' : 's'} of folder ${k.folder} (${k.ref})`).join(', ')}: an unarchive restores ${kept.length === 1 ? 'it' : 'them'}`;
 
 const control = (what: string, d: { by: Actor; reason?: string }): Omit<ThreadRow, 'id' | 'at'> =>
   ({ kind: 'control', ...from(d.by), text: d.reason ? `${what}: ${d.reason}` : what });
@@ -102,6 +105,8 @@ export const threadRow = (e: RunEvent): Omit<ThreadRow, 'id' | 'at'> | null => {
     case 'PullRequestWatchStarted': case 'PullRequestCycleStarted': case 'PullRequestCycleEnded': case 'PullRequestThreadsAnswered': case 'PullRequestLoopLimitReached':
       return { kind: 'note', author: 'service', text: cycleRow(e), stepId: e.data.stepId };
     case 'SnapshotFailed': return { kind: 'note', author: 'service', text: `could not snapshot folder ${e.data.folder} after step ${e.data.node} (a fork cannot start there): ${e.data.reason}`, stepId: e.data.stepId };
+    case 'WorkKept': return { kind: 'note', author: 'service', text: keptText(e.data.kept) };
+    case 'WorktreesRestored': return { kind: 'note', author: 'service', text: `worktree${e.data.checkouts.length === 1 ? '' : 's'} restored as ${e.data.checkouts.length === 1 ? 'it was' : 'they were'} when archived` };
     case 'SnapshotTaken':
     case 'RunQueued': case 'RunStarted': case 'WorktreesPrepared': case 'WorktreesRemoved': case 'StepSessionStarted': case 'StepProcessStarted':
     case 'OutcomeReported': case 'MessageDelivered':

@@ -72,6 +72,8 @@ export interface TurnResult {
   readonly usage?: Readonly<Record<string, number>>;
   /** the running totals the CLI reported, when it reports running totals */
   readonly sessionTotals?: SessionTotals;
+  /** the model the turn ran on as the CLI recorded it, when svc named none (codex: its rollout file) */
+  readonly model?: string;
   readonly failure?: TurnFailure;
   /** with failure 'quota': what the CLI said (raw, capped) and when it said the window resets */
   readonly quota?: TurnQuota;

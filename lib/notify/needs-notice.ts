@@ -1,11 +1,14 @@
 import type { Stored } from '../../journal/journal.js';
 import type { NeedsKind } from '../../domain/settings.js';
 import { chatOwner } from '../supervisors/chat.js';
+import type { Needs } from '../../projections/needs-you.js';
 
 // What a notification is about: an event appended to a run (a question asked, a gate reached, the
-// run failed) or to a supervisor's chat (an approval card) that makes someone needed. Pure: the
-// caller looks up the run's title and project. The key is the event's place in the journal
-// (`<stream>:<seq>`), so one event is one notice however often it is seen.
+// run failed, svc paused it) or to a supervisor's chat (an approval card) that makes someone
+// needed. Whether the run does need someone is the one rule (projections/needs-you.ts), asked of
+// the run as the event left it: a pause by a person is no notice. Pure: the caller looks up the
+// run's title, project and needs. The key is the event's place in the journal (`<stream>:<seq>`),
+// so one event is one notice however often it is seen.
 
 export interface NeedsNotice {
   readonly key: string;
@@ -18,18 +21,30 @@ export interface NeedsNotice {
   readonly at: string;
 }
 
-export interface RunNames { readonly title: string; readonly project: string }
+export interface RunNames {
+  readonly title: string;
+  readonly project: string;
+  /** what the run needs now, by the one rule, or null */
+  readonly needs: Needs | null;
+}
 
 type Found = { readonly kind: NeedsKind; readonly runId: string | null; readonly reason: string } | null;
 
-const fromRun = (runId: string, e: Stored): Found => {
+const fromEvent = (runId: string, e: Stored): Found => {
   const d = e.data as { prompt?: string; kind?: string; node?: string; reason?: string };
   switch (e.type) {
     case 'QuestionAsked': return { kind: 'question', runId, reason: String(d.prompt ?? '') };
     case 'StepStarted': return d.kind === 'gate' ? { kind: 'gate', runId, reason: `gate ${String(d.node)}: waiting for Resume` } : null;
     case 'RunFailed': return { kind: 'failed', runId, reason: String(d.reason ?? '') };
+    case 'RunPaused': return { kind: 'paused', runId, reason: String(d.reason ?? '') };
     default: return null;
   }
+};
+
+// the event makes a notice only when the run, as it is now, needs a person for that very reason
+const fromRun = (runId: string, e: Stored, run: RunNames | undefined): Found => {
+  const found = fromEvent(runId, e);
+  return found && run?.needs?.kind === found.kind ? found : null;
 };
 
 const fromChat = (supervisor: string, e: Stored): Found => {
@@ -40,7 +55,7 @@ const fromChat = (supervisor: string, e: Stored): Found => {
 
 export const needsNoticeOf = (stream: string, e: Stored, names: (runId: string) => RunNames | undefined): NeedsNotice | null => {
   const supervisor = chatOwner(stream);
-  const found = stream.startsWith('run:') ? fromRun(stream.slice(4), e) : supervisor !== undefined ? fromChat(supervisor, e) : null;
+  const found = stream.startsWith('run:') ? fromRun(stream.slice(4), e, names(stream.slice(4))) : supervisor !== undefined ? fromChat(supervisor, e) : null;
   if (!found) return null;
   const run = found.runId ? names(found.runId) : undefined;
   return { key: `${stream}:${e.seq}`, kind: found.kind, runId: found.runId, title: run?.title ?? '', project: run?.project ?? '', reason: found.reason, at: e.at };

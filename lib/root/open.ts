@@ -15,6 +15,7 @@ import { LiveTurns } from '../engine/live-turns.js';
 import { RunToolsBackend } from '../service/run-tools.js';
 import { createRunWorktrees, removeRunWorktrees } from '../git/worktrees.js';
 import { createForkWorktrees } from '../git/fork-worktrees.js';
+import { keepWork, restoreWork } from '../git/keep-work.js';
 import { ForkLinks } from '../read-models/fork-links.js';
 import { deleteSnapshotRefs, takeSnapshot } from '../git/snapshot.js';
 import type { HarnessAdapter } from '../harness/adapter.js';
@@ -37,8 +38,9 @@ import { createCatalog, type Catalog } from '../workflows/catalog.js';
 import { renderPrompt } from '../workflows/template.js';
 import type { HarnessName } from '../../domain/workflow.js';
 import type { ProjectView } from '../../domain/runs.js';
-import { type ServiceCore, type Workflows } from '../service/core.js';
+import { runUrlOf, type ServiceCore, type Workflows } from '../service/core.js';
 import { stepSettingsOf } from '../read-models/run-detail.js';
+import { pullRequestTextOf } from '../service/ship-pr.js';
 import { deliverRun } from '../engine/deliver-run.js';
 import { prepareRun } from '../service/prepare-run.js';
 import { recoverMerges } from '../service/merge-local.js';
@@ -170,6 +172,8 @@ export const startEngine = (service: Service): void => {
     worktrees: {
       create: (runId, folders) => createRunWorktrees(core.home, runId, folders),
       remove: (runId, checkouts) => removeRunWorktrees(core.home, runId, checkouts.map((c) => ({ name: c.folder, path: c.path }))),
+      keep: keepWork,
+      restore: (runId, removed, kept) => restoreWork(core.home, runId, removed, kept, core.probe),
       createFork: (runId, folders, snapshots) => createForkWorktrees(core.home, runId, folders, snapshots, core.probe),
     },
     snapshots: {
@@ -177,7 +181,7 @@ export const startEngine = (service: Service): void => {
       drop: async (runId, repos) => { for (const repo of repos) await deleteSnapshotRefs(repo, runId); },
     },
     ...(core.probe ? { probe: core.probe } : {}),
-    deliver: deliverRun(() => core.settings.current.codeHost),
+    deliver: deliverRun(() => core.settings.current.codeHost, (s) => pullRequestTextOf(core, s, runUrlOf(core, s.runId))),
     runTools: (runId, stepId) => { const t = core.runTools.issue(runId, stepId); return { url: `${core.baseUrl}/run-tools/${runId}/mcp`, token: t.token, revoke: t.revoke }; },
     newId, now: () => core.clock.now(),
     sleepUntil: (when, signal) => core.clock.sleepUntil(when, signal),

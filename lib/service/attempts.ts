@@ -11,6 +11,7 @@ import { type ServiceCore } from './core.js';
 import { detailOf } from '../read-models/run-detail.js';
 import { liveInChain } from './follow-ups.js';
 import { prepareRun, type PreparedRun } from './prepare-run.js';
+import { keepingOthers, type KeepKeeping } from './keeping.js';
 import { parts, transactTogether } from '../state/together.js';
 
 // One goal on several agents at once (POST /api/runs `attempts`, start_run), and "Keep this one".
@@ -64,15 +65,26 @@ const abortSibling = (core: ServiceCore, r: RunState, c: { at: string; by: Actor
 const archiveSibling = (core: ServiceCore, r: RunState, c: { at: string; by: Actor; reason: string }) =>
   core.runs.plan(r.runId, (now) => (now ? decideArchive(now, { ...c, state: 'Archived' }) : right([])));
 
-export const keepAttempt = async (core: ServiceCore, runId: string, abortOthers: boolean, reason: string | undefined, by: Actor): Promise<Outcome<{ run: RunDetail; archived: readonly string[] }>> => {
+const othersOf = (core: ServiceCore, s: RunState): RunState[] =>
+  s.attempt ? groupRuns(core, s.attempt.group).filter((r) => r.runId !== s.runId && !r.archived) : [];
+
+/** what keeping the run would archive, and what archiving keeps of each (GET /api/runs/{id}/keep) */
+export const keepKeeping = async (core: ServiceCore, runId: string): Promise<Outcome<KeepKeeping>> => {
+  const s = core.runs.get(runId);
+  return s ? right(await keepingOthers(runId, othersOf(core, s))) : left(notFound('run', runId));
+};
+
+export const keepAttempt = async (core: ServiceCore, runId: string, abortOthers: boolean, reason: string | undefined, by: Actor): Promise<Outcome<{ run: RunDetail; archived: readonly string[]; kept: string }>> => {
   const s = core.runs.get(runId);
   if (!s) return left(notFound('run', runId));
-  const others = s.attempt ? groupRuns(core, s.attempt.group).filter((r) => r.runId !== runId && !r.archived) : [];
+  const others = othersOf(core, s);
   const at = core.now().toISOString();
   const c = { at, by, ...(reason !== undefined ? { reason } : {}) };
   const decide = (now: RunState) => decideKeepAttempt(now, { ...c, others: others.map((o) => siblingOf(core, core.runs.get(o.runId) ?? o)), abortOthers });
   const probe = decide(s);
   if (isLeft(probe)) return probe;
+  // said before anything moves: what the archive of each other attempt keeps (read from its folders now)
+  const kept = (await keepingOthers(runId, others)).text;
   const why = { at, by, reason: reason ?? `attempt ${runId} was kept` };
   const steps = others.filter((r) => isGoing(r)).map((r) => abortSibling(core, r, why)).filter((id): id is string => id !== null);
   await turnsEnded(core, steps);
@@ -82,5 +94,5 @@ export const keepAttempt = async (core: ServiceCore, runId: string, abortOthers:
     core.runs.plan(runId, (now) => (now ? decide(now) : left(notFound('run', runId)))),
   ), { at, onStale: 'retry' });
   if (isLeft(r)) return r;
-  return right({ run: detailOf(core, core.runs.get(runId) ?? s), archived: others.map((o) => o.runId) });
+  return right({ run: detailOf(core, core.runs.get(runId) ?? s), archived: others.map((o) => o.runId), kept });
 };

@@ -65,10 +65,10 @@ export const followUp = (core: ServiceCore, runId: string, what: FollowUpWhat, b
   const project = core.projects.current.get(s.projectId);
   if (!project) return left(notFound('project', s.projectId));
   const workflow = followUpWorkflow(s.workflow);
-  const notReady = startRefusal(core, project, workflow, input);
-  if (notReady) return left(notReady);
   const d = decideCreateRun({ runId: newRunId, projectId: s.projectId, workflow, input, by, continues });
   if (isLeft(d)) return d;
+  const notReady = startRefusal(core, project, workflow, input);
+  if (notReady) return left(notReady);
   core.probe?.('follow-up:before-append');
   // the new run and the link on the old one in ONE transaction: "one live follow-up per chain"
   // reads the link, so a crash must never leave the new run without it

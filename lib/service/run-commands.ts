@@ -1,5 +1,6 @@
 import { isLeft, left, right } from 'fp-ts/lib/Either.js';
 import { decideArchive } from '../../commands/archive.js';
+import { keepingOf } from './keeping.js';
 import { decideAnswerQuestion } from '../../commands/answer-question.js';
 import type { CommandContext } from '../../commands/context.js';
 import { decideControl, withAllowed } from '../../commands/control.js';
@@ -135,13 +136,13 @@ export const answer = (core: ServiceCore, runId: string, questionId: string, ans
   return right({ run: detailOf(core, r.right), question: questionId, delivered: waiting, detail: waiting ? null : 'recorded; the agent that asked is no longer waiting' });
 };
 
-export const archive = (core: ServiceCore, runId: string, state: 'Archived' | 'Active', reason: string | undefined, by: Actor) => {
-  // archiving removes the worktrees a follow-up of the run may be working in right now
+export const archive = async (core: ServiceCore, runId: string, state: 'Archived' | 'Active', reason: string | undefined, by: Actor) => {
   const s = core.runs.get(runId);
   const live = s && state === 'Archived' && s.lifecycle === 'ended' ? liveInChain(core, s) : null;
-  if (live && live !== runId) return left(conflict(`run ${live} is working in this run's worktree (a follow-up) and has not ended: archive once it has ended`));
-  const r = act(core, runId, (s) => decideArchive(s, { ...ctxOf(core, by, reason), state }));
-  return isLeft(r) ? r : right({ run: detailOf(core, r.right), state });
+  // what the archive keeps (or the unarchive restores), read before the engine moves the folders
+  const kept = s ? (await keepingOf(s)).text : '';
+  const r = act(core, runId, (s) => decideArchive(s, { ...ctxOf(core, by, reason), state, liveInChain: live }));
+  return isLeft(r) ? r : right({ run: detailOf(core, r.right), state, kept });
 };
 
 export const resolve = (core: ServiceCore, runId: string, reason: string | undefined, by: Actor) => {

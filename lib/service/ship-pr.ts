@@ -112,6 +112,12 @@ export const openPullRequest = async (core: ServiceCore, runId: string, input: O
   return right({ run: detailOf(core, core.runs.get(runId) ?? s), pullRequest: made.right });
 };
 
+/** what a pull request of the run says when nobody wrote its text: the app's form, open_pull_request and a deliver step alike */
+export const pullRequestTextOf = (core: ServiceCore, s: RunState, runUrl: string): { title: string; body: string } => {
+  const story = storyOf(core, s, runUrl);
+  return { title: pullRequestTitle(story), body: pullRequestBody(story) };
+};
+
 /** the title and body the app prefills its form with: what a pull request would say if opened now */
 export const pullRequestDraft = (core: ServiceCore, runId: string, runUrl: string): Outcome<{ title: string; body: string; base: string | null }> => {
   const s = core.runs.get(runId);
