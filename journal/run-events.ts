@@ -168,6 +168,16 @@ export const RUN_EVENT_CODECS = {
   PullRequestOpened: t.type({ pullRequest: PullRequestCodec, base: t.string, draft: t.boolean, ...By }),
   // the run's branch of one folder merged into the base branch of the project's own checkout
   RunMerged: t.type({ folder: t.string, method: oneOf(['fast-forward', 'merge', 'squash'] as const), base: t.string, commit: t.string, ...By }),
+  // a local merge about to move the person's base branches (lib/service/ship-local.ts): per folder,
+  // the branch's commit it was built on and the merge commit it moves to. Recorded before any ref
+  // moves, so a restart can tell merged (RunMerged) from untouched (MergeAbandoned); one at a time
+  MergeStarted: t.type({
+    method: oneOf(['fast-forward', 'merge', 'squash'] as const),
+    folders: t.array(t.type({ folder: t.string, base: t.string, from: t.string, commit: t.string })), ...By,
+  }),
+  // a started merge ended without moving the folders still pending: why (git refused, the base
+  // moved meanwhile, or the service stopped before moving it)
+  MergeAbandoned: t.type({ reason: t.string }),
   // the base branch brought into the run's branch of one folder, in its worktree
   BaseUpdated: t.type({ folder: t.string, mode: oneOf(['merge', 'rebase'] as const), head: t.string, ...By }),
   // updating from base met conflicts: aborted, the worktree as before; `handedTo` the run or follow-up that resolves them
@@ -227,7 +237,7 @@ export const QUIET_EVENTS: ReadonlySet<RunEventType> = new Set([
   // auto-merge's decisions and the host's merge are records of the pull request, not the run's position
   'AutoMergeDecided', 'PullRequestMerged',
   // shipping records what was done to the branch and the code host, not where the run stands
-  'PullRequestOpened', 'RunMerged', 'BaseUpdated', 'BaseUpdateConflicted',
+  'PullRequestOpened', 'RunMerged', 'MergeStarted', 'MergeAbandoned', 'BaseUpdated', 'BaseUpdateConflicted',
   // keeping an attempt records a choice; the kept run itself does not move
   'AttemptKept',
   // what a turn cost is a record, not a move: the step's end (or a budget pause) moves the run

@@ -119,6 +119,8 @@ export interface RunState extends StepEndsView {
   readonly queueHeld?: { readonly harness: HarnessName; readonly until: string | null };
   /** local merges of the run's branches, oldest first (optional: snapshots from before shipping lack it) */
   readonly merges?: readonly RunMerge[];
+  /** a local merge started and not yet ended: the folders it has still to move (MergeStarted) */
+  readonly merging?: { readonly method: RunMerge['method']; readonly at: string; readonly by: Actor; readonly folders: readonly PendingMerge[] };
   /** the latest update from base of each folder (optional: snapshots from before shipping lack it) */
   readonly baseUpdates?: Readonly<Record<string, BaseUpdateOutcome>>;
   /** one of several sibling runs started together on the goal (optional: older snapshots lack it) */
@@ -145,7 +147,8 @@ export interface RunState extends StepEndsView {
   readonly usageCells?: readonly UsageCell[];
 }
 
-export interface RunMerge { readonly folder: string; readonly method: string; readonly base: string; readonly commit: string; readonly at: string }
+export interface RunMerge { readonly folder: string; readonly method: 'fast-forward' | 'merge' | 'squash'; readonly base: string; readonly commit: string; readonly at: string }
+export interface PendingMerge { readonly folder: string; readonly base: string; readonly from: string; readonly commit: string }
 export type BaseUpdateOutcome = { readonly mode: string; readonly head: string } | { readonly mode: string; readonly files: readonly string[]; readonly handedTo?: string };
 
 export interface SubmittedReview {
@@ -222,6 +225,13 @@ const undeliver = (s: RunState, id: string, reason: string): RunState => {
 
 const submitted = (at: string, d: { reviewId: string; comments: readonly ReviewComment[]; summary?: string; followUp?: string }): SubmittedReview =>
   ({ reviewId: d.reviewId, at, comments: d.comments, ...(d.summary !== undefined ? { summary: d.summary } : {}), ...(d.followUp !== undefined ? { followUp: d.followUp } : {}) });
+const withoutMerging = ({ merging: _done, ...s }: RunState): RunState => s;
+// a folder merged is no longer pending; the merge has ended once none is
+const withoutPending = (s: RunState, folder: string): RunState => {
+  const left = s.merging?.folders.filter((f) => f.folder !== folder) ?? [];
+  return left.length > 0 && s.merging ? { ...s, merging: { ...s.merging, folders: left } } : withoutMerging(s);
+};
+
 const sessionStarted = (s: RunState, sessionId: string): RunState => {
   const node = s.step?.node ?? '';
   const harness = s.step?.harness;
@@ -299,7 +309,9 @@ export const evolveRun = (s: RunState, e: RunEvent): RunState => {
     case 'QueueHeld': return s.lifecycle === 'queued' ? { ...s, queueHeld: { harness: e.data.harness, until: e.data.until } } : s;
     case 'AutoMergeDecided': case 'PullRequestMerged': return s;
     case 'PullRequestOpened': return { ...s, pullRequests: [...s.pullRequests, e.data.pullRequest] };
-    case 'RunMerged': return { ...s, merges: [...(s.merges ?? []), { folder: e.data.folder, method: e.data.method, base: e.data.base, commit: e.data.commit, at: s.updatedAt }] };
+    case 'RunMerged': return { ...withoutPending(s, e.data.folder), merges: [...(s.merges ?? []), { folder: e.data.folder, method: e.data.method, base: e.data.base, commit: e.data.commit, at: s.updatedAt }] };
+    case 'MergeStarted': return { ...s, merging: { method: e.data.method, at: s.updatedAt, by: e.data.by, folders: e.data.folders.map((f) => ({ ...f })) } };
+    case 'MergeAbandoned': return withoutMerging(s);
     case 'BaseUpdated': return { ...s, baseUpdates: { ...s.baseUpdates, [e.data.folder]: { mode: e.data.mode, head: e.data.head } } };
     case 'BaseUpdateConflicted': return { ...s, baseUpdates: { ...s.baseUpdates, [e.data.folder]: { mode: e.data.mode, files: e.data.files, ...(e.data.handedTo ? { handedTo: e.data.handedTo } : {}) } } };
     case 'AttemptKept': return { ...s, kept: { at: s.updatedAt, archived: e.data.archived ?? [] } };

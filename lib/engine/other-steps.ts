@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { accept } from '../../commands/guards.js';
 import { decideFinishStep, decideStartStep } from '../../commands/engine-steps.js';
 import type { RunState } from '../../projections/run-state.js';
@@ -41,11 +41,19 @@ export const runCommandStep = (ctx: EngineContext, run: RunState, node: StepNode
   const cwd = run.checkouts?.[0]?.directory ?? '';
   const abort = new AbortController();
   ctx.log(run.runId, `command ${node.id}: ${node.command ?? ''}`);
-  const child = spawn('sh', ['-c', node.command ?? 'false'], { cwd, env: commandEnv(run), signal: abort.signal, timeout: COMMAND_TIMEOUT_MS, stdio: ['ignore', 'pipe', 'pipe'] });
+  let child: ChildProcess;
+  try {
+    child = spawn('sh', ['-c', node.command ?? 'false'], { cwd, env: commandEnv(run), signal: abort.signal, timeout: COMMAND_TIMEOUT_MS, stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (err) {
+    // spawn throws on what it cannot take (a NUL byte in a goal or input stored before the doors
+    // refused it): the step fails, the server goes on
+    ctx.apply(run.runId, (s) => decideFinishStep(s, { stepId, outcome: 'failure', summary: `command failed to run: ${err instanceof Error ? err.message : String(err)}` }));
+    return;
+  }
   ctx.live.add(stepId, { runId: run.runId, abort, send: () => false });
   const out = (b: Buffer) => { for (const line of b.toString('utf8').split('\n')) if (line) ctx.deps.logs.write(run.runId, 'agent', line); };
-  child.stdout.on('data', out);
-  child.stderr.on('data', out);
+  child.stdout!.on('data', out);
+  child.stderr!.on('data', out);
   const done = (outcome: 'success' | 'failure' | 'interrupted', summary: string) => {
     ctx.live.remove(stepId);
     ctx.apply(run.runId, (s) => decideFinishStep(s, { stepId, outcome, summary }));

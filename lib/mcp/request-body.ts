@@ -22,7 +22,7 @@ const inArguments = (path: readonly string[]): boolean => path[0] === 'params' &
  */
 export const readRpcBody = async (ctx: Ctx): Promise<unknown> => {
   try {
-    const body = await readJson(ctx as unknown as Parameters<typeof readJson>[0], MAX_MESSAGE_BYTES, {}, Infinity);
+    const body = await readJson(ctx as unknown as Parameters<typeof readJson>[0], MAX_MESSAGE_BYTES, {}, Infinity, { nul: 'pass' });
     const deep = deeperThan(body, MAX_JSON_DEPTH + ENVELOPE);
     if (deep && !(inArguments(deep) && callWithBadArguments(body))) throw new BodyError(400, depthText(deep, MAX_JSON_DEPTH + ENVELOPE));
     return body;

@@ -42,7 +42,9 @@ import { runUrlOf, type ServiceCore, type Workflows } from '../service/core.js';
 import { stepSettingsOf } from '../read-models/run-detail.js';
 import { pullRequestTextOf } from '../service/ship-pr.js';
 import { deliverRun } from '../engine/deliver-run.js';
-import { startRun } from '../service/run-commands.js';
+import { prepareRun } from '../service/prepare-run.js';
+import { recoverMerges } from '../service/merge-local.js';
+import { conflict } from '../../commands/refusal.js';
 import { Service } from './service.js';
 import { Supervisors } from '../state/supervisors.js';
 import { chatStream } from '../supervisors/chat.js';
@@ -82,7 +84,8 @@ export const loadHarnesses = async (): Promise<Record<HarnessName, HarnessAdapte
   return m.createAdapters();
 };
 
-// a test fixture that may end the process at named points of a fork (spec/fixtures/fork-probe):
+// a test fixture that may end the process at named points of a fork, a follow-up start, a restart
+// or a local merge (spec/fixtures/fork-probe):
 // configured only by SVC_FORK_PROBE_MODULE, so production has no such points at all
 const loadProbe = async (): Promise<((point: string) => void) | undefined> => {
   const module = process.env['SVC_FORK_PROBE_MODULE'];
@@ -98,7 +101,13 @@ const parts = new WeakMap<Service, { readonly live: LiveTurns; engine: Engine | 
 
 const triggerPort = (core: ServiceCore): TriggerPort => ({
   journal: core.journal,
-  startRun: (input, by, trigger) => startRun(core, input, by, undefined, trigger),
+  prepareRun: (input, by, trigger) => {
+    const p = prepareRun(core, input, by, trigger.runId, { startedBy: trigger.startedBy });
+    if (isLeft(p)) return p;
+    const planned = core.runs.plan(p.right.runId, () => right([...p.right.events]), 0);
+    // a run decided always has events: RunCreated at least
+    return isLeft(planned) || planned.right === null ? left(conflict(`run ${p.right.runId} decided no events`)) : right(planned.right);
+  },
   run: (runId) => core.runs.get(runId),
   projects: () => core.projects.current,
   loadWorkflow: (project, name) => core.workflows.load(project, name),
@@ -141,6 +150,8 @@ export const openService = async (o: OpenOptions): Promise<Service> => {
   // /api/events?supervisor=<id> follows the supervisor's chat stream
   service.events.chats = (id) => (supervisors.get(id) ? chatStream(id) : undefined);
   recoverApprovals(service);
+  // a local merge a crash interrupted: recorded as what it did (merged, or nothing changed)
+  void recoverMerges(core);
   if (o.engine !== false) startEngine(service);
   return service;
 };

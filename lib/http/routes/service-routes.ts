@@ -27,9 +27,10 @@ export const serviceRoutes = (router: Router, service: Service): void => {
     const change = decodeOr400(SettingChangeCodec, await readJson(ctx));
     ctx.body = service.changeSetting(change, sourceOf(ctx));
   });
-  // the notification command's last failure (docs/shipping.md): null when none failed
+  // the notification command's last failure (docs/shipping.md): null when none failed; and why
+  // the command stored cannot run, if it cannot (one stored before the decoder refused it)
   router.get('/api/settings/notify-command', (ctx: Context) => {
-    ctx.body = { lastFailure: service.notify.record.current.lastFailure };
+    ctx.body = { lastFailure: service.notify.record.current.lastFailure, problem: service.notify.notifier.problem() };
   });
   router.get('/api/settings/changes', (ctx: Context) => {
     ctx.body = { changes: service.recentSettingChanges() };
