@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import type { Journal } from '../journal/journal.js';
 import type { RunEvent } from '../journal/run-events.js';
 import type { Store } from '../journal/store.js';
-import { closeService, openService } from '../lib/service/open.js';
+import { closeService, openService } from '../lib/root/open.js';
 import { decideCreateRun } from '../commands/create-run.js';
-import type { Service } from '../lib/service/service.js';
+import type { Service } from '../lib/root/service.js';
 import { openRuns } from '../lib/state/run-stream.js';
-import type { Workflow } from '../lib/workflows/model.js';
+import type { Workflow } from '../domain/workflow.js';
 import { benchTmp, gc, heapAfterGc, median, now, removeDir, replyText, row, type BenchResult } from './common.js';
 import { BY, appendRun, benchService } from './service-setup.js';
 

@@ -1,7 +1,7 @@
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { join } from 'node:path';
 import type { RunEvent } from '../journal/run-events.js';
-import { closeService } from '../lib/service/open.js';
+import { closeService } from '../lib/root/open.js';
 import { runStream } from '../lib/state/run-stream.js';
 import { benchTmp, median, now, removeDir, replyText, row, type BenchResult } from './common.js';
 import { appendRun, benchService, createRuns } from './service-setup.js';

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { spawn } from 'node:child_process';
 import { createApp } from '../lib/http/app.js';
-import type { Service } from '../lib/service/service.js';
+import type { Service } from '../lib/root/service.js';
 import { sleep, within } from './common.js';
 
 // The same wake over HTTP: GET /api/runs/:id/wait?timeout=60 held open by a client in a child

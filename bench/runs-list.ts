@@ -3,7 +3,7 @@ import { createServer, request, type IncomingHttpHeaders, type Server } from 'no
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { startServer } from '../lib/cli/serve.js';
-import { closeService } from '../lib/service/open.js';
+import { closeService } from '../lib/root/open.js';
 import { benchTmp, median, now, removeDir, replyText, row, type BenchResult, type Row } from './common.js';
 import { LoadDriver, type LoadResult } from './load.js';
 import { appendRun, benchService, createRuns } from './service-setup.js';

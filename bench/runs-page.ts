@@ -2,7 +2,7 @@ import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startServer, type RunningServer } from '../lib/cli/serve.js';
-import { closeService } from '../lib/service/open.js';
+import { closeService } from '../lib/root/open.js';
 import { buildWeb } from '../scripts/build-web.js';
 import { findChromium, machineProbe } from '../spec/run/chromium.js';
 import { benchTmp, median, row, within, type BenchResult, type Row } from './common.js';

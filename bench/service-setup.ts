@@ -1,8 +1,8 @@
 import { isLeft, right } from 'fp-ts/lib/Either.js';
 import type { RunEvent } from '../journal/run-events.js';
 import { join } from 'node:path';
-import { openService } from '../lib/service/open.js';
-import type { Service } from '../lib/service/service.js';
+import { openService } from '../lib/root/open.js';
+import type { Service } from '../lib/root/service.js';
 import { gitRepo, writeLinearWorkflow } from './common.js';
 
 // A real service (engine off) on a temp home with one project on a real git repository, the way

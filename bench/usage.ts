@@ -5,8 +5,8 @@ import { decodeStored, isUnreadable } from '../journal/decode.js';
 import { RUN_EVENT_CODECS, type RunEvent, type RunEventOf } from '../journal/run-events.js';
 import { localDay, turnSums } from '../projections/usage-days.js';
 import { startServer } from '../lib/cli/serve.js';
-import { closeService } from '../lib/service/open.js';
-import type { Service } from '../lib/service/service.js';
+import { closeService } from '../lib/root/open.js';
+import type { Service } from '../lib/root/service.js';
 import { benchTmp, median, now, removeDir, row, type BenchResult, type Row } from './common.js';
 import { benchService, createRuns } from './service-setup.js';
 

@@ -1,8 +1,8 @@
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { join } from 'node:path';
 import type { RunEvent } from '../journal/run-events.js';
-import { closeService } from '../lib/service/open.js';
-import type { Service } from '../lib/service/service.js';
+import { closeService } from '../lib/root/open.js';
+import type { Service } from '../lib/root/service.js';
 import { benchTmp, heapAfterGc, median, now, percentile, removeDir, replyText, row, within, type BenchResult, type Row } from './common.js';
 import { bareWaiters, httpWaiters } from './http-waiters.js';
 import { BY, appendRun, benchService, createRuns } from './service-setup.js';

@@ -4,7 +4,7 @@ import type { CommandContext } from './context.js';
 import { byAndWhy } from './context.js';
 import { accept, readable, type Decision } from './guards.js';
 import { conflict, invalid, notFound } from './refusal.js';
-import { quoted } from '../lib/inputs/quoted.js';
+import { quoted } from '../domain/quoted.js';
 
 export const decideAnswerQuestion = (s: RunState, c: CommandContext & { questionId: string; answer: string | readonly string[] }): Decision => {
   const blocked = readable(s, 'answer_question');

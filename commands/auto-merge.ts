@@ -1,7 +1,7 @@
 import type { RunEventOf } from '../journal/run-events.js';
-import type { PullRequestView } from '../lib/codehost/pull-request-view.js';
-import type { MergeMethod } from '../lib/codehost/merge.js';
-import type { PullRequestRef } from '../lib/service-api.js';
+import type { PullRequestView } from '../domain/pull-request.js';
+import type { MergeMethod } from '../domain/pull-request.js';
+import type { PullRequestRef } from '../domain/runs.js';
 
 // Whether svc merges a run's pull request for a project that turned auto-merge on. Pure: the
 // facts are the code host's view of the pull request, read by the caller. Conditions, each

@@ -1,6 +1,6 @@
 import { left } from 'fp-ts/lib/Either.js';
 import type { RunState } from '../projections/run-state.js';
-import { findNode, type HarnessName } from '../lib/workflows/model.js';
+import { findNode, type HarnessName } from '../domain/workflow.js';
 import type { CommandContext } from './context.js';
 import { byAndWhy } from './context.js';
 import { accept, nothing, refuseAction, stopInFlight, type Decision } from './guards.js';

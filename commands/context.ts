@@ -1,4 +1,4 @@
-import type { Actor } from '../lib/service-api.js';
+import type { Actor } from '../domain/runs.js';
 
 // What every command carries besides its own fields: time, who, and why. Time and new ids arrive
 // on the command so that decide stays pure.

@@ -1,4 +1,4 @@
-import type { HarnessName } from '../lib/workflows/model.js';
+import type { HarnessName } from '../domain/workflow.js';
 import type { CommandContext } from './context.js';
 
 // A control action as the engine-facing command. Facts that need I/O (is that harness available?)

@@ -1,6 +1,6 @@
 import { isRight } from 'fp-ts/lib/Either.js';
 import type { RunState } from '../projections/run-state.js';
-import { ACTIONS, type Action } from '../lib/service-api.js';
+import { ACTIONS, type Action } from '../domain/runs.js';
 import type { ControlCommand } from './control-input.js';
 import { readable, refuseAction, type Decision } from './guards.js';
 import { left } from 'fp-ts/lib/Either.js';

@@ -1,9 +1,9 @@
 import { left, right, type Either } from 'fp-ts/lib/Either.js';
 import type { Attempt, Continues, RunEvent } from '../journal/run-events.js';
 import { invalid, type Refusal } from './refusal.js';
-import type { Actor, StartedBy, StartRunInput } from '../lib/service-api.js';
-import type { Workflow } from '../lib/workflows/model.js';
-import { quoted } from '../lib/inputs/quoted.js';
+import type { Actor, StartedBy, StartRunInput } from '../domain/runs.js';
+import type { Workflow } from '../domain/workflow.js';
+import { quoted } from '../domain/quoted.js';
 
 // Creating a run: the inputs are checked against the workflow it will run, then RunCreated (and
 // RunQueued unless start is false) is all there is to it; the engine takes it from there.

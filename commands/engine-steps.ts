@@ -2,12 +2,13 @@ import { left } from 'fp-ts/lib/Either.js';
 import type { HeldMessage, RunState } from '../projections/run-state.js';
 import { firstNode } from '../projections/run-state.js';
 import type { Checkout, RunEvent } from '../journal/run-events.js';
-import type { HarnessName } from '../lib/workflows/model.js';
+import type { HarnessName } from '../domain/workflow.js';
 import { accept, nothing, type Decision } from './guards.js';
 import { conflict } from './refusal.js';
 import { undeliverHeld } from './undelivered.js';
 import { heldRefusal, quotaEvents, quotaWaitEnded, type HoldQueued, type QuotaFacts } from './quota.js';
 import { dailyBudgetHold } from './budget.js';
+import { PAUSE_HARNESS } from '../projections/needs-you.js';
 
 // The engine's own commands: it records what it did and what came of it. They are decided against
 // the state like any other command, so a late outcome of a turn that was interrupted (paused,
@@ -87,7 +88,7 @@ const chosen = (s: RunState, c: FinishStep): Pick<FinishStep, 'outcome' | 'summa
 // until a person fixes the harness (Resume runs the step again) or picks another (ChangeHarness).
 const harnessProblem = (s: RunState, c: FinishStep): RunEvent[] => {
   const node = s.step!.node;
-  const reason = `harness problem: ${c.summary}`;
+  const reason = `${PAUSE_HARNESS}: ${c.summary}`;
   return [{ type: 'StepInterrupted', data: { stepId: c.stepId, node, reason } }, { type: 'RunPaused', data: { by: { kind: 'engine' }, reason } }];
 };
 

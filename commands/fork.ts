@@ -1,8 +1,8 @@
 import { left, right } from 'fp-ts/lib/Either.js';
 import type { ForkedFrom, RunEvent } from '../journal/run-events.js';
 import type { RunState } from '../projections/run-state.js';
-import type { HarnessName } from '../lib/workflows/model.js';
-import { findNode } from '../lib/workflows/model.js';
+import type { HarnessName } from '../domain/workflow.js';
+import { findNode } from '../domain/workflow.js';
 import type { CommandContext } from './context.js';
 import { titleFrom } from './create-run.js';
 import type { Decision } from './guards.js';

@@ -1,7 +1,7 @@
 import { right, type Either } from 'fp-ts/lib/Either.js';
 import type { HarnessEvent } from '../journal/harness-events.js';
 import type { HarnessWindows } from '../projections/harness-windows.js';
-import type { HarnessName } from '../lib/workflows/model.js';
+import type { HarnessName } from '../domain/workflow.js';
 import type { Refusal } from './refusal.js';
 
 // The engine's commands on the 'harnesses' journal (docs/usage.md "Quota windows").

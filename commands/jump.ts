@@ -1,11 +1,11 @@
 import { left } from 'fp-ts/lib/Either.js';
 import type { RunState } from '../projections/run-state.js';
-import { findNode } from '../lib/workflows/model.js';
+import { findNode } from '../domain/workflow.js';
 import type { CommandContext } from './context.js';
 import { byAndWhy } from './context.js';
 import { accept, nothing, refuseAction, stopInFlight, type Decision } from './guards.js';
 import { invalid } from './refusal.js';
-import { quoted } from '../lib/inputs/quoted.js';
+import { quoted } from '../domain/quoted.js';
 
 /** Nodes a run can jump to: every step but the start. */
 export const jumpTargets = (s: RunState): string[] => s.workflow.nodes.filter((n) => n.kind !== 'start').map((n) => n.id);

@@ -1,5 +1,5 @@
 import type { RunEventOf } from '../journal/run-events.js';
-import type { PullRequestRef } from '../lib/service-api.js';
+import type { PullRequestRef } from '../domain/runs.js';
 
 // When the code host's view of a run's pull request is worth recording as "checks failed": it is
 // open, some check fails, and this head commit has not been recorded failing already (a new push

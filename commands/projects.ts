@@ -1,9 +1,9 @@
 import { left, right, type Either } from 'fp-ts/lib/Either.js';
 import type { ProjectEvent } from '../journal/project-events.js';
 import type { Projects } from '../projections/projects.js';
-import type { ProjectView } from '../lib/service-api.js';
+import type { ProjectView } from '../domain/runs.js';
 import { conflict, invalid, notFound, type Refusal } from './refusal.js';
-import { quoted } from '../lib/inputs/quoted.js';
+import { quoted } from '../domain/quoted.js';
 
 // Project commands. Whether a path is a git folder needs I/O: the caller checks and passes the
 // facts (`folders` arrive already resolved to absolute paths that are git work trees).

@@ -1,7 +1,7 @@
 import { left } from 'fp-ts/lib/Either.js';
 import type { RunEvent } from '../journal/run-events.js';
 import type { RunState } from '../projections/run-state.js';
-import type { HarnessName } from '../lib/workflows/model.js';
+import type { HarnessName } from '../domain/workflow.js';
 import { accept, nothing, type Decision } from './guards.js';
 import { conflict } from './refusal.js';
 

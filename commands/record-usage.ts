@@ -1,6 +1,6 @@
 import type { TurnTokens, UsageCost } from '../journal/run-events.js';
-import type { SessionTotals } from '../lib/harness/adapter.js';
-import type { HarnessName } from '../lib/workflows/model.js';
+import type { SessionTotals } from '../domain/harness.js';
+import type { HarnessName } from '../domain/workflow.js';
 import type { RunState } from '../projections/run-state.js';
 import { accept, nothing, type Decision } from './guards.js';
 

@@ -1,5 +1,5 @@
 import type { Either } from 'fp-ts/lib/Either.js';
-import { quoted } from '../lib/inputs/quoted.js';
+import { quoted } from '../domain/quoted.js';
 
 // Every way a command or a read can be refused. One table (lib/http/refusal-status.ts and
 // lib/mcp/refusal-text.ts) maps each to an HTTP status and to an MCP error text.

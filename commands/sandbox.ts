@@ -1,8 +1,8 @@
 import { left, right, type Either } from 'fp-ts/lib/Either.js';
 import type { ProjectEvent } from '../journal/project-events.js';
 import type { Projects } from '../projections/projects.js';
-import type { SandboxMode } from '../lib/service-api.js';
-import { quoted } from '../lib/inputs/quoted.js';
+import type { SandboxMode } from '../domain/runs.js';
+import { quoted } from '../domain/quoted.js';
 import { invalid, notFound, unavailable, type Refusal } from './refusal.js';
 
 // A project's sandbox (docs/sandbox.md): whether its runs need svc's sandbox, and what its

@@ -1,6 +1,6 @@
-import type { Availability } from '../lib/harness/adapter.js';
-import { HARNESS_SETUP } from '../lib/harness/setup.js';
-import type { HarnessName } from '../lib/workflows/model.js';
+import type { Availability } from '../domain/harness.js';
+import { HARNESS_SETUP } from '../domain/harness-setup.js';
+import type { HarnessName } from '../domain/workflow.js';
 import { unavailable, type Refusal } from './refusal.js';
 import { sandboxRefusal, type SandboxReadiness } from './sandbox.js';
 

@@ -1,6 +1,6 @@
 import { isLeft, left, right, type Either } from 'fp-ts/lib/Either.js';
-import type { Actions, ActionSetting } from '../lib/supervisors/model.js';
-import type { HarnessName } from '../lib/workflows/model.js';
+import type { Actions, ActionSetting } from '../domain/supervisor.js';
+import type { HarnessName } from '../domain/workflow.js';
 import { forbidden, type Refusal } from './refusal.js';
 import { decideHarnessMove, decideRunCap } from './supervisor-limits.js';
 import { decideMayStartIn, decideOwnsRun } from './supervisor-ownership.js';

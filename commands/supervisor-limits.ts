@@ -1,4 +1,4 @@
-import type { HarnessName } from '../lib/workflows/model.js';
+import type { HarnessName } from '../domain/workflow.js';
 import { forbidden, type Refusal } from './refusal.js';
 
 // Rules 9 and 10: start_run stops at the supervisor's cap of its own runs at work, and

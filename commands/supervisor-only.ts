@@ -1,6 +1,6 @@
 import { left, right, type Either } from 'fp-ts/lib/Either.js';
 import type { RunEvent } from '../journal/run-events.js';
-import type { Actor } from '../lib/service-api.js';
+import type { Actor } from '../domain/runs.js';
 import { forbidden, notFound, type Refusal } from './refusal.js';
 import { decideOwnsRun } from './supervisor-ownership.js';
 import { decideReason } from './supervisor-reason.js';

@@ -1,10 +1,10 @@
 import { left, right, type Either } from 'fp-ts/lib/Either.js';
 import type { SupervisorCost, SupervisorEvent, SupervisorTurnUsage } from '../journal/supervisor-events.js';
 import { applyPatch, type SupervisorState } from '../projections/supervisor.js';
-import type { SettingSource } from '../lib/settings/model.js';
-import { GLOBAL_SUPERVISOR, MAX_NOTES, type SupervisorPatch, type SupervisorSettings } from '../lib/supervisors/model.js';
+import type { SettingSource } from '../domain/settings.js';
+import { GLOBAL_SUPERVISOR, MAX_NOTES, type SupervisorPatch, type SupervisorSettings } from '../domain/supervisor.js';
 import { conflict, invalid, notFound, type Refusal } from './refusal.js';
-import { quoted } from '../lib/inputs/quoted.js';
+import { quoted } from '../domain/quoted.js';
 
 // Creating a supervisor, changing its settings, rotating its key, keeping its notes, and the
 // spending ledger. Facts that need I/O (does the project exist, which supervisors exist) arrive on
@@ -62,7 +62,7 @@ export const decideKeepNotes = (s: SupervisorState | null, c: { supervisorId: st
   return c.text === s.notes ? right([]) : right([{ type: 'SupervisorNotesKept', data: { text: c.text, source: c.source } }]);
 };
 
-/** day: the local day of the moment the cost was spent (lib/supervisors/model.ts localDay) */
+/** day: the local day of the moment the cost was spent (domain/supervisor.ts localDay) */
 export const decideRecordCost = (s: SupervisorState | null, c: { supervisorId: string; day: string; cost: SupervisorCost; turnId: string | null; usage?: SupervisorTurnUsage }): SupervisorDecision => {
   if (!s) return left(notFound('supervisor', c.supervisorId));
   if (!/^\d{4}-\d{2}-\d{2}$/.test(c.day)) return left(invalid(`day must be YYYY-MM-DD (got ${quoted(c.day)})`));

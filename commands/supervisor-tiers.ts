@@ -1,5 +1,5 @@
 import { left, right, type Either } from 'fp-ts/lib/Either.js';
-import type { ActionSetting, Actions, Tier } from '../lib/supervisors/model.js';
+import type { ActionSetting, Actions, Tier } from '../domain/supervisor.js';
 import { forbidden, type Refusal } from './refusal.js';
 
 // Rules 6 and 7 (spec, Supervisor scoping): each acting tool falls under one of the five action

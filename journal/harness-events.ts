@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { HARNESSES } from '../lib/workflows/model.js';
+import { HARNESSES } from '../domain/workflow.js';
 import { oneOf, withOptional } from './codec-util.js';
 
 // The harnesses' quota windows are one journal ('harnesses'): a CLI that refused for its usage

@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
 import { oneOf } from './codec-util.js';
-import { NEEDS_KINDS } from '../lib/settings/model.js';
+import { NEEDS_KINDS } from '../domain/settings.js';
 
 // The notification command's journal ('notify-command'): each notice it was run for, recorded
 // before it runs (so a restart never runs it twice for one event), and each failure.

@@ -1,7 +1,7 @@
 import * as t from 'io-ts';
-import { StoredSettingChangeCodec } from '../lib/settings/codec.js';
+import { StoredSettingChangeCodec } from '../domain/settings-codec.js';
 import { oneOf } from './codec-util.js';
-import type { SettingChange } from '../lib/settings/model.js';
+import type { SettingChange } from '../domain/settings.js';
 
 // Settings are one journal ('settings'): each change with who sent it.
 export const SETTINGS_EVENT_CODECS = {

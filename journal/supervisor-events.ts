@@ -1,10 +1,10 @@
 import * as t from 'io-ts';
-import { HARNESSES } from '../lib/workflows/model.js';
-import { ACTION_SETTINGS, RUN_WAKE_KINDS, TIERS, type SupervisorPatch } from '../lib/supervisors/model.js';
-import type { SettingSource } from '../lib/settings/model.js';
+import { HARNESSES } from '../domain/workflow.js';
+import { ACTION_SETTINGS, RUN_WAKE_KINDS, TIERS, type SupervisorPatch } from '../domain/supervisor.js';
+import type { SettingSource } from '../domain/settings.js';
 import { oneOf, withOptional } from './codec-util.js';
 import type { TurnTokens, UsageCost } from './run-events.js';
-import type { HarnessName } from '../lib/workflows/model.js';
+import type { HarnessName } from '../domain/workflow.js';
 
 // A supervisor's own journal (stream `supervisor:<id>`): its creation, each change of its
 // settings with who sent it (like settings), its key's rotations (the key itself lives in an

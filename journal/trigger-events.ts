@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { HARNESSES } from '../lib/workflows/model.js';
+import { HARNESSES } from '../domain/workflow.js';
 import { oneOf, withOptional } from './codec-util.js';
 
 // Every event a trigger rule's journal (stream `trigger:<id>`) can hold. A rule's definition is

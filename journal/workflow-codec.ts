@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { HARNESSES, NODE_KINDS, ORIGINS, TOOL_ACCESS } from '../lib/workflows/model.js';
+import { HARNESSES, NODE_KINDS, ORIGINS, TOOL_ACCESS } from '../domain/workflow.js';
 import { oneOf, withOptional } from './codec-util.js';
 
 // A run stores the workflow it started with; reading it back from the journal decodes it here.

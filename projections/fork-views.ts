@@ -1,4 +1,5 @@
-import type { ForkLink, RunDetail } from '../lib/service-api.js';
+import type { ForkLink } from '../domain/runs.js';
+import type { RunDetail } from './run-shapes.js';
 import type { RunState } from './run-state.js';
 
 // What a run's detail says of forks: the step end it was forked from, and the step ends it can be

@@ -1,5 +1,5 @@
 import type { HarnessEvent } from '../journal/harness-events.js';
-import type { HarnessName } from '../lib/workflows/model.js';
+import type { HarnessName } from '../domain/workflow.js';
 
 // Each harness's quota window, folded from the 'harnesses' journal. A window whose `until` has
 // passed is over by time (read with the engine's clock); no event is needed for that.

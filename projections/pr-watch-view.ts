@@ -1,4 +1,4 @@
-import type { PullRequestLoopView } from '../lib/service-api.js';
+import type { PullRequestLoopView } from '../domain/runs.js';
 import { causeLabel } from './pr-watch.js';
 import type { RunState } from './run-state.js';
 

@@ -1,5 +1,5 @@
 import type { ProjectEvent } from '../journal/project-events.js';
-import type { ProjectView } from '../lib/service-api.js';
+import type { ProjectView } from '../domain/runs.js';
 
 // All projects, folded from the 'projects' journal. The primary folder is the one chosen, else the
 // first; removing the primary folder makes the first remaining one primary.

@@ -1,5 +1,5 @@
 import type { SettingsEvent } from '../journal/settings-events.js';
-import type { Settings, SettingChange, SettingSource } from '../lib/settings/model.js';
+import type { Settings, SettingChange, SettingSource } from '../domain/settings.js';
 
 export const applyChange = (s: Settings, c: SettingChange): Settings => {
   switch (c._tag) {

@@ -1,4 +1,4 @@
-import type { Standing } from '../lib/service-api.js';
+import type { Standing } from '../domain/runs.js';
 import type { RunState } from './run-state.js';
 
 // Standing and phase are read off the run state; nothing stores them.

@@ -1,5 +1,5 @@
 import type { RunEvent } from '../journal/run-events.js';
-import { findNode, type Workflow } from '../lib/workflows/model.js';
+import { findNode, type Workflow } from '../domain/workflow.js';
 
 // The run's step ends (StepSucceeded, StepFailed) by seq, each with the snapshots of its worktrees:
 // where a fork may start. A step end is due for a snapshot until each folder's is recorded (taken or

@@ -2,7 +2,7 @@
 // have been given (everything up to `coveredUpTo`), the turn in flight, the session to resume,
 // whether a wake waits, and the last reason wakes were held. Entries of types this fold does not
 // know (the records' cards, decisions, hand_ups, action reasons) count as wakes when `isWake` says so.
-import type { HarnessName } from '../lib/workflows/model.js';
+import type { HarnessName } from '../domain/workflow.js';
 
 export interface ChatEntry {
   readonly seq: number;

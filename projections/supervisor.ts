@@ -1,5 +1,5 @@
 import type { SupervisorEvent } from '../journal/supervisor-events.js';
-import { DEFAULT_SUPERVISOR_SETTINGS, type SupervisorPatch, type SupervisorSettings } from '../lib/supervisors/model.js';
+import { DEFAULT_SUPERVISOR_SETTINGS, type SupervisorPatch, type SupervisorSettings } from '../domain/supervisor.js';
 
 // One supervisor, folded from its journal: settings, notes, when its key last changed, and the
 // spending ledger summed per local day (the last DAYS_KEPT days; older days no rule reads).

@@ -1,6 +1,6 @@
 import type { RunEventOf } from '../journal/run-events.js';
-import { localDay as dayOf } from '../lib/supervisors/model.js';
-import type { HarnessName } from '../lib/workflows/model.js';
+import { localDay as dayOf } from '../domain/supervisor.js';
+import type { HarnessName } from '../domain/workflow.js';
 
 // A run's usage by local day, harness and model: the fold the usage read model
 // (lib/read-models/usage.ts) starts from after a restart, so that it never scans the journal. It

@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { refusalText } from '../../commands/refusal.js';
-import type { HttpRun } from '../service-api.js';
-import { closeService, openService } from '../service/open.js';
+import type { HttpRun } from '../../projections/run-shapes.js';
+import { closeService, openService } from '../root/open.js';
 import { api, CliError } from './client.js';
 import { liveRecord } from './server-record.js';
 import type { Parsed } from './args.js';

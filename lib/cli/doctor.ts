@@ -1,7 +1,7 @@
 import { readinessOf } from '../../commands/start-readiness.js';
-import type { Availability } from '../harness/adapter.js';
-import { loadHarnesses } from '../service/open.js';
-import { HARNESSES, type HarnessName } from '../workflows/model.js';
+import type { Availability } from '../../domain/harness.js';
+import { loadHarnesses } from '../root/open.js';
+import { HARNESSES, type HarnessName } from '../../domain/workflow.js';
 import { api } from './client.js';
 import { liveRecord, readRecord } from './server-record.js';
 import { bwrapBin, sandboxProbe } from '../sandbox/probe.js';

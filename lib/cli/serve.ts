@@ -5,9 +5,9 @@ import type { AppCodes } from '../auth/app-codes.js';
 import { createApp } from '../http/app.js';
 import { answerClientErrors, limitHeaderLines } from '../http/header-limits.js';
 import type { StreamWatch } from '../http/stream-watch.js';
-import { closeService, openService, startEngine } from '../service/open.js';
-import type { Service } from '../service/service.js';
-import type { Clock } from '../triggers/clock.js';
+import { closeService, openService, startEngine } from '../root/open.js';
+import type { Service } from '../root/service.js';
+import type { Clock } from '../clock.js';
 import { asBaseUrl, liveRecord, removeRecord, writeRecord } from './server-record.js';
 
 // `svc serve`: opens the service, listens, records where it answers, then starts running runs.

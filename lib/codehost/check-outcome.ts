@@ -1,17 +1,8 @@
 import type { RawContext } from './queries.js';
+import type { CheckOutcome, CheckView } from '../../domain/pull-request.js';
 
 // How one check on a pull request stands. GitHub has two kinds: check runs (Actions, apps) with a
 // status and, once completed, a conclusion; and commit statuses (older integrations) with a state.
-
-export type CheckOutcome = 'Passed' | 'Failing' | 'Pending';
-
-export interface CheckView {
-  readonly name: string;
-  readonly required: boolean;
-  readonly outcome: CheckOutcome;
-  /** the host's own word: a check run's conclusion once completed, else its status; a status's state */
-  readonly state: string;
-}
 
 // Every CheckConclusionState value. NEUTRAL and SKIPPED do not block a merge, so they pass.
 // STALE (GitHub gave up waiting on it) and ACTION_REQUIRED need someone to act: failing.

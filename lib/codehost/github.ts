@@ -1,7 +1,8 @@
 import { GraphQLClient } from 'graphql-request';
 import { type Either, left, right } from 'fp-ts/lib/Either.js';
 import { type CodeHostConfig, resolveToken } from './config.js';
-import { type PullRequestView, pullRequestView } from './pull-request-view.js';
+import { pullRequestView } from './pull-request-view.js';
+import { type PullRequestView } from '../../domain/pull-request.js';
 import {
   CREATE_PULL_REQUEST_MUTATION,
   type CreatePullRequestAnswer,

@@ -2,13 +2,12 @@ import { type Either, left, right } from 'fp-ts/lib/Either.js';
 import type { CodeHostConfig } from './config.js';
 import { attempt, clientFor } from './github.js';
 import { type PullRequestRefusal, notHeld, refuse } from './refusal.js';
+import type { MergeMethod } from '../../domain/pull-request.js';
 
 // The code host's side of auto-merge: what the repository allows and the pull request's node id
 // (one small query, asked only for projects that turned auto-merge on), then one of GitHub's two
 // merge mutations. Both carry expectedHeadOid: the host refuses if the head moved after the
 // decision was taken, so svc never merges a commit its decision did not look at.
-
-export type MergeMethod = 'squash' | 'merge' | 'rebase';
 
 export interface MergeTarget {
   readonly pullRequestId: string;

@@ -1,6 +1,7 @@
 import { type Either, left, right } from 'fp-ts/lib/Either.js';
 import type { PullRequestSeen } from '../../commands/pr-loop.js';
-import { checkRunOutcome, type CheckOutcome, statusContextOutcome } from './check-outcome.js';
+import { checkRunOutcome, statusContextOutcome } from './check-outcome.js';
+import { type CheckOutcome } from '../../domain/pull-request.js';
 import type { CodeHostConfig } from './config.js';
 import { attempt, clientFor } from './github.js';
 import { PULL_REQUEST_LOOP_QUERY, type PullRequestLoopAnswer, type RawLoopContext, type RawLoopThread } from './loop-queries.js';

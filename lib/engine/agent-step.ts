@@ -1,8 +1,9 @@
 import { decideContinueTurn, decideFinishStep, decideStartStep, meantForTurn } from '../../commands/engine-steps.js';
 import { accept, nothing } from '../../commands/guards.js';
 import type { RunState } from '../../projections/run-state.js';
-import type { SessionTotals, Turn, TurnInput, TurnResult } from '../harness/adapter.js';
-import type { StepNode } from '../workflows/model.js';
+import type { Turn, TurnInput, TurnResult } from '../harness/adapter.js';
+import type { SessionTotals } from '../../domain/harness.js';
+import type { StepNode } from '../../domain/workflow.js';
 import type { EngineContext } from './context.js';
 import { continuedSession, continuedThread, sessionTotalsOf } from './continued.js';
 import { recordTurnUsage, type TurnOf } from './turn-usage.js';
@@ -71,7 +72,16 @@ export const runAgentStep = (ctx: EngineContext, run: RunState, node: StepNode):
     ...(sandbox ? { sandbox } : {}),
   };
   const totals = resumeSession ? sessionTotalsOf(run, resumeSession) : undefined;
-  let current = adapter.startTurn({ ...base, prompt, ...(resumeSession ? { resumeSession } : {}), ...(totals ? { sessionTotals: totals } : {}), ...(continued?.fork ? { forkSession: true } : {}) });
+  let current: Turn;
+  try {
+    current = adapter.startTurn({ ...base, prompt, ...(resumeSession ? { resumeSession } : {}), ...(totals ? { sessionTotals: totals } : {}), ...(continued?.fork ? { forkSession: true } : {}) });
+  } catch (err) {
+    // spawn throws on what it cannot take (a NUL byte in a prompt stored before the doors refused
+    // it): the step fails, the server goes on
+    tools.revoke();
+    ctx.apply(run.runId, (s) => decideFinishStep(s, { stepId, outcome: 'failure', summary: `the harness could not start: ${String(err)}`, failure: 'error' }));
+    return;
+  }
   ctx.live.add(stepId, { runId: run.runId, abort, send: (text) => current.send(text), hold: (held) => current.holdWatchdog?.(held) });
   const next = (p: string, session: string, totals?: SessionTotals): Turn => (current = adapter.startTurn({ ...base, prompt: p, resumeSession: session, ...(totals ? { sessionTotals: totals } : {}) }));
   const of: TurnOf = { runId: run.runId, stepId, node: node.id, harness, ...(settings.model.value ? { model: settings.model.value } : {}), ...(resumeSession ? { sessionId: resumeSession } : {}) };
@@ -94,8 +104,17 @@ interface StepTurns {
   next(prompt: string, session: string, totals?: SessionTotals): Turn;
 }
 
-const settle = (turn: Turn): Promise<TurnResult> =>
+const settle = (turn: Turn | { readonly result: Promise<TurnResult> }): Promise<TurnResult> =>
   turn.result.catch((err: unknown): TurnResult => ({ outcome: 'failure', summary: `the harness failed: ${String(err)}`, failure: 'error' }));
+
+// a turn that could not even start (spawn threw) settles as a failed one
+const startedOrFailed = (start: () => Turn): Turn | { readonly result: Promise<TurnResult> } => {
+  try {
+    return start();
+  } catch (err) {
+    return { result: Promise.reject(err) };
+  }
+};
 
 const addCost = (a: number | undefined, b: number | undefined): number | undefined => (a === undefined && b === undefined ? undefined : (a ?? 0) + (b ?? 0));
 
@@ -120,7 +139,7 @@ const runTurns = async (ctx: EngineContext, step: StepTurns, first: Turn): Promi
     ctx.log(runId, `step ${node}: continuing the session with ${pending.length} message(s) sent during the turn`);
     const cost = r.costUsd;
     const totals = r.sessionTotals;
-    r = await settle(step.next(continuationPrompt(pending), session, totals));
+    r = await settle(startedOrFailed(() => step.next(continuationPrompt(pending), session, totals)));
     recordTurnUsage(ctx, { ...step.of, sessionId: session }, ++turn, r);
     const total = addCost(cost, r.costUsd);
     if (total !== undefined) r = { ...r, costUsd: total };

@@ -1,10 +1,10 @@
 import { type AutoMergeDecided, type AutoMergeSetting, decideAutoMerge } from '../../commands/auto-merge.js';
-import type { Stored } from '../../journal/journal.js';
+import type { RecordedRunEvent } from '../../journal/typed-subscribe.js';
 import type { RunEvent } from '../../journal/run-events.js';
 import type { CodeHostConfig } from '../codehost/config.js';
 import { mergeOnHost, readMergeTarget } from '../codehost/merge.js';
-import type { PullRequestView } from '../codehost/pull-request-view.js';
-import type { PullRequestRef } from '../service-api.js';
+import type { PullRequestView } from '../../domain/pull-request.js';
+import type { PullRequestRef } from '../../domain/runs.js';
 
 // Auto-merge, called by the pull request poll (lib/engine/pr-checks-watch.ts) with what the code
 // host just said of a run's newest pull request. The decision (commands/auto-merge.ts) is
@@ -17,24 +17,20 @@ import type { PullRequestRef } from '../service-api.js';
 export interface AutoMergeDeps {
   readonly config: CodeHostConfig;
   /** the run's recorded events, oldest first */
-  history(runId: string): readonly Stored[];
+  history(runId: string): readonly RecordedRunEvent[];
   /** appends to the run; false when it moved meanwhile (asked again next poll) */
   record(runId: string, event: RunEvent): boolean;
 }
 
-type Data = { pullRequest?: { repository?: string; number?: number } };
-const isFor = (pr: PullRequestRef) => (e: Stored): boolean => {
-  const d = e.data as Data;
-  return d.pullRequest?.repository === pr.repository && d.pullRequest.number === pr.number;
-};
+const isFor = (pr: PullRequestRef, on: PullRequestRef): boolean => on.repository === pr.repository && on.number === pr.number;
 
-const lastDecision = (events: readonly Stored[], pr: PullRequestRef): AutoMergeDecided['data'] | undefined =>
-  events.filter((e) => e.type === 'AutoMergeDecided' && isFor(pr)(e)).at(-1)?.data as AutoMergeDecided['data'] | undefined;
+const lastDecision = (events: readonly RecordedRunEvent[], pr: PullRequestRef): AutoMergeDecided['data'] | undefined =>
+  events.flatMap((e) => (e.type === 'AutoMergeDecided' && isFor(pr, e.data.pullRequest) ? [e.data] : [])).at(-1);
 
 const ref = (pr: PullRequestRef) => ({ repository: pr.repository, number: pr.number, url: pr.url });
 
 const recordMerged = (deps: AutoMergeDeps, runId: string, pr: PullRequestRef, headCommit: string, mergeCommit: string | null): void => {
-  if (deps.history(runId).some((e) => e.type === 'PullRequestMerged' && isFor(pr)(e))) return;
+  if (deps.history(runId).some((e) => e.type === 'PullRequestMerged' && isFor(pr, e.data.pullRequest))) return;
   deps.record(runId, { type: 'PullRequestMerged', data: { pullRequest: ref(pr), headCommit, mergeCommit } });
 };
 

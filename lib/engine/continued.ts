@@ -1,6 +1,6 @@
 import type { RunState } from '../../projections/run-state.js';
-import type { HarnessName } from '../workflows/model.js';
-import type { SessionTotals } from '../harness/adapter.js';
+import type { HarnessName } from '../../domain/workflow.js';
+import type { SessionTotals } from '../../domain/harness.js';
 
 // How an agent turn of a follow-up or a fork picks up the run it came from. A follow-up's first
 // turn resumes the old run's last agent session when it runs on the same CLI (claude --resume,

@@ -1,14 +1,14 @@
 import type { Journal } from '../../journal/journal.js';
-import type { Checkout } from '../../journal/run-events.js';
+import type { Checkout, KeptWork } from '../../journal/run-events.js';
 import type { RunState } from '../../projections/run-state.js';
 import type { HarnessWindow } from '../../projections/harness-windows.js';
 import type { HarnessAdapter } from '../harness/adapter.js';
 import type { PullRequestState } from '../codehost/pr-state.js';
-import type { ProjectView, PullRequestRef, StepSettings } from '../service-api.js';
-import type { Settings } from '../settings/model.js';
+import type { ProjectView, PullRequestRef, StepSettings } from '../../domain/runs.js';
+import type { Settings } from '../../domain/settings.js';
 import type { LogStore } from '../state/log-store.js';
 import type { RunStreams } from '../state/run-stream.js';
-import type { HarnessName, Persona, StepNode } from '../workflows/model.js';
+import type { HarnessName, Persona, StepNode } from '../../domain/workflow.js';
 import type { SandboxChoice } from '../sandbox/sandbox.js';
 import type { SandboxedTool } from '../sandbox/home.js';
 
@@ -36,6 +36,10 @@ export interface EngineDeps {
   readonly worktrees: {
     create(runId: string, folders: ProjectView['folders']): Promise<Checkout[]>;
     remove(runId: string, checkouts: readonly Checkout[]): Promise<void>;
+    /** each worktree's uncommitted work as a snapshot under a ref archiving keeps (lib/git/keep-work.ts) */
+    keep(runId: string, checkouts: readonly Checkout[]): Promise<KeptWork[]>;
+    /** the removed worktrees made again, their kept work restored (idempotent) */
+    restore(runId: string, removed: readonly Checkout[], kept: readonly KeptWork[]): Promise<Checkout[]>;
     /** a fork's: its branch at each snapshot's parent, the snapshot's state restored (idempotent) */
     createFork(runId: string, folders: ProjectView['folders'], snapshots: readonly { folder: string; commit: string; base: string }[]): Promise<Checkout[]>;
   };
@@ -45,7 +49,7 @@ export interface EngineDeps {
     /** deletes the run's snapshot refs in these repositories */
     drop(runId: string, repos: readonly string[]): Promise<void>;
   };
-  /** a test fixture's crash point (SVC_FORK_PROBE_MODULE); nothing in production */
+  /** a test fixture's crash point (SVC_FORK_PROBE_MODULE: forks, archives, unarchives); nothing in production */
   probe?(point: string): void;
   deliver(run: RunState, node: StepNode): Promise<PullRequestRef>;
   /** svc's sandbox for a step that runs `tool` in the run's folder, or why there is none (lib/service/sandbox.ts) */

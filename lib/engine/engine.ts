@@ -2,14 +2,14 @@ import { existsSync } from 'node:fs';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import type { Checkout, Continues } from '../../journal/run-events.js';
 import { decideEndRun, decideFinishStep, decideGrantSlot, decideRecordWorktrees, queueHold, type GrantSlot } from '../../commands/engine-steps.js';
-import { nextLocalMidnight } from '../supervisors/model.js';
+import { nextLocalMidnight } from '../../domain/supervisor.js';
 import { accept, nothing } from '../../commands/guards.js';
 import { undeliverHeld } from '../../commands/undelivered.js';
 import { budgetText, decideBudgetPause } from '../../commands/budget.js';
 import type { Stored } from '../../journal/journal.js';
 import type { RunState } from '../../projections/run-state.js';
 import { activeCount, queueOrder } from '../../projections/queue.js';
-import { effectiveRunCap } from '../settings/model.js';
+import { effectiveRunCap } from '../../domain/settings.js';
 import { endGroup } from '../harness/process-group.js';
 import { runAgentStep } from './agent-step.js';
 import { decideHoldQueued } from '../../commands/quota.js';
@@ -22,6 +22,10 @@ import { nextEffect, type Effect } from './next-effect.js';
 import { watchPullRequest } from './pr-loop.js';
 import { runCommandStep, runDeliverStep, runGateStep, runWaitStep } from './other-steps.js';
 import { dropSnapshots, takeStepSnapshots } from './snapshots.js';
+import { folderEffect, moveFolders } from './keep-work.js';
+import { decodeAppend, type Recorded, type RecordedRunEvent } from '../../journal/typed-subscribe.js';
+import { SETTINGS_EVENT_CODECS, type SettingsEvent } from '../../journal/settings-events.js';
+import { RUN_EVENT_CODECS, type RunEvent } from '../../journal/run-events.js';
 
 // The process manager: it reacts to appended events, gives queued runs a slot under the cap, and
 // carries out each run's next effect, recording every outcome as new events.
@@ -36,13 +40,15 @@ const continuedCheckouts = (c: Continues): readonly Checkout[] => {
   return c.checkouts;
 };
 
-const changesRunCap = (e: Stored): boolean => e.type === 'SettingChanged' && (e.data as { change?: { _tag?: string } }).change?._tag === 'RunCap';
+const changesRunCap = (e: Recorded<SettingsEvent>): boolean => e.type === 'SettingChanged' && e.data.change._tag === 'RunCap';
 
 export class Engine {
   private readonly ctx: EngineContext;
   private readonly pending = new Set<string>();
   /** runs whose step end is being snapshotted */
   private readonly snapshotting = new Set<string>();
+  /** runs whose worktrees are being kept, removed or restored (lib/engine/keep-work.ts) */
+  private readonly folders = new Set<string>();
   /** steps whose leftover processes are being ended before they are recorded as interrupted */
   private readonly recovering = new Set<string>();
   private readonly work = new Set<Promise<unknown>>();
@@ -128,7 +134,7 @@ export class Engine {
 
   private onAppended(stream: string, events: readonly Stored[]): void {
     // A new cap is read once the settings stream has folded its change (after the append returns).
-    if (stream === 'settings' && events.some(changesRunCap)) queueMicrotask(() => this.schedule());
+    if (stream === 'settings' && decodeAppend<SettingsEvent>(SETTINGS_EVENT_CODECS, events).some(changesRunCap)) queueMicrotask(() => this.schedule());
     // a harness's window ended early (a turn on it went through): the runs it held may start
     if (stream === 'harnesses' && events.some((e) => e.type === 'HarnessWindowEnded')) queueMicrotask(() => this.schedule());
     // a project's daily budget raised or removed may release its queued runs
@@ -138,17 +144,16 @@ export class Engine {
     const s = this.deps.runs.get(runId);
     if (!s) return;
     for (const stepId of this.live.stale(runId, s.step?.stepId)) this.live.get(stepId)?.abort.abort();
-    for (const e of events) this.react(s, e);
+    for (const e of decodeAppend<RunEvent>(RUN_EVENT_CODECS, events)) this.react(s, e);
     if (events.some((e) => SLOT_EVENTS.has(e.type))) queueMicrotask(() => this.schedule());
     this.kick(runId);
   }
 
-  private react(s: RunState, e: Stored): void {
+  private react(s: RunState, e: RecordedRunEvent): void {
     steer(this.ctx, s, e);
     // A turn waiting on a person prints nothing; its watchdog must not take that for a hang.
     if (e.type === 'QuestionAsked') this.live.forRun(s.runId, s.step?.stepId)?.hold?.(true);
     if (e.type === 'QuestionAnswered' || e.type === 'QuestionWithdrawn') this.live.forRun(s.runId, s.step?.stepId)?.hold?.(false);
-    if (e.type === 'RunArchived' && s.checkouts) void this.ctx.track(this.removeWorktrees(s));
     if (e.type === 'RunArchived' && s.stepEnds?.some((x) => x.snapshots.length > 0)) void this.ctx.track(dropSnapshots(this.ctx, s));
   }
 
@@ -173,13 +178,18 @@ export class Engine {
     }
   }
 
-  private async removeWorktrees(s: RunState): Promise<void> {
-    try {
-      await this.deps.worktrees.remove(s.runId, s.checkouts ?? []);
-      this.ctx.apply(s.runId, (r) => (r.archived && r.checkouts ? accept({ type: 'WorktreesRemoved', data: {} }) : nothing()));
-    } catch (err) {
-      this.ctx.log(s.runId, `could not remove the worktrees: ${String(err)}`);
-    }
+  // one folder move of a run at a time; the next is read off the state it recorded
+  private moveFolders(s: RunState): boolean {
+    const effect = folderEffect(s);
+    if (!effect) return false;
+    if (this.folders.has(s.runId)) return true;
+    this.folders.add(s.runId);
+    void this.ctx.track(moveFolders(this.ctx, s, effect).finally(() => {
+      this.folders.delete(s.runId);
+      // a failure is not tried again at once: the next append or restart does
+      if (folderEffect(this.deps.runs.get(s.runId) ?? s) !== effect) this.kick(s.runId);
+    }));
+    return true;
   }
 
   private async snapshot(s: RunState, due: { stepId: string; node: string; at: number }): Promise<void> {
@@ -199,7 +209,14 @@ export class Engine {
     queueMicrotask(() => {
       this.pending.delete(runId);
       const s = this.deps.runs.get(runId);
-      if (s && !this.stopped) this.perform(s, nextEffect(s, { preparing: this.live.preparing.has(runId), snapshotting: this.snapshotting.has(runId), isLive: (id) => this.live.isLive(id) || this.recovering.has(id), isArmed: (id) => this.live.isArmed(id) }));
+      if (!s || this.stopped || this.moveFolders(s)) return;
+      try {
+        this.perform(s, nextEffect(s, { preparing: this.live.preparing.has(runId), snapshotting: this.snapshotting.has(runId), isLive: (id) => this.live.isLive(id) || this.recovering.has(id), isArmed: (id) => this.live.isArmed(id) }));
+      } catch (err) {
+        // thrown in a microtask it would end the server, and every other run with it
+        console.error(`svc: driving run ${runId} failed`, err);
+        this.ctx.log(runId, `the service could not take the run's next step: ${String(err)}`);
+      }
     });
   }
 

@@ -1,6 +1,6 @@
 import type { RunState } from '../../projections/run-state.js';
 import { currentNodeOf } from '../../projections/run-state.js';
-import type { StepNode } from '../workflows/model.js';
+import type { StepNode } from '../../domain/workflow.js';
 import { overBudget } from '../../commands/budget.js';
 
 // What a run needs next, read off its state and what this process has in flight. Pure: the

@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { accept } from '../../commands/guards.js';
 import { decideFinishStep, decideStartStep } from '../../commands/engine-steps.js';
 import type { RunState } from '../../projections/run-state.js';
-import type { StepNode } from '../workflows/model.js';
+import type { StepNode } from '../../domain/workflow.js';
 import { deliverWatch } from '../workflows/deliver-watch.js';
 import { decideWatchPullRequest } from '../../commands/pr-loop.js';
 import type { EngineContext } from './context.js';
@@ -52,11 +52,20 @@ export const runCommandStep = (ctx: EngineContext, run: RunState, node: StepNode
   ctx.log(run.runId, `command ${node.id}: ${node.command ?? ''}`);
   const shell = { file: 'sh', args: ['-c', node.command ?? 'false'], env: commandEnv(run) };
   const cmd = sandbox ? sandbox.wrap(process.execPath, [LIFELINE, shell.file, ...shell.args], shell.env) : shell;
-  const child = spawn(cmd.file, cmd.args, { cwd, env: cmd.env, signal: abort.signal, timeout: COMMAND_TIMEOUT_MS, stdio: ['ignore', 'pipe', 'pipe'] });
+  let child: ChildProcess;
+  try {
+    child = spawn(cmd.file, cmd.args, { cwd, env: cmd.env, signal: abort.signal, timeout: COMMAND_TIMEOUT_MS, stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (err) {
+    // spawn throws on what it cannot take (a NUL byte in a goal or input stored before the doors
+    // refused it): the step fails, the server goes on
+    void sandbox?.close();
+    ctx.apply(run.runId, (s) => decideFinishStep(s, { stepId, outcome: 'failure', summary: `command failed to run: ${err instanceof Error ? err.message : String(err)}` }));
+    return;
+  }
   ctx.live.add(stepId, { runId: run.runId, abort, send: () => false });
   const out = (b: Buffer) => { for (const line of b.toString('utf8').split('\n')) if (line) ctx.deps.logs.write(run.runId, 'agent', line); };
-  child.stdout.on('data', out);
-  child.stderr.on('data', out);
+  child.stdout!.on('data', out);
+  child.stderr!.on('data', out);
   const done = (outcome: 'success' | 'failure' | 'interrupted', summary: string) => {
     ctx.live.remove(stepId);
     void sandbox?.close();

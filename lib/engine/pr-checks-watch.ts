@@ -4,9 +4,9 @@ import { considerAutoMerge } from './auto-merge.js';
 import type { RunState } from '../../projections/run-state.js';
 import { resolveToken } from '../codehost/config.js';
 import { githubClient } from '../codehost/github.js';
-import type { Stored } from '../../journal/journal.js';
+import type { RecordedRunEvent } from '../../journal/typed-subscribe.js';
 import type { RunEvent } from '../../journal/run-events.js';
-import type { Settings } from '../settings/model.js';
+import type { Settings } from '../../domain/settings.js';
 
 // The source of the supervisors' "checks failed" wake: while the live supervisors run, each
 // delivered pull request of a run whose owner wants that wake is read from the code host every
@@ -17,14 +17,14 @@ import type { Settings } from '../settings/model.js';
 /** pull requests read per poll at most, newest runs first: a poll stays a handful of requests */
 const PER_POLL = 50;
 
-/** what the watch needs, and no more: lib/service/supervisor-loop.ts builds it from the service's parts */
+/** what the watch needs, and no more: lib/root/supervisor-loop.ts builds it from the service's parts */
 export interface ChecksWatchDeps {
   settings(): Settings;
   runs(): Iterable<RunState>;
   /** whether the supervisor that owns the run wants to be woken when its checks fail */
   wantsChecksWake(run: RunState): boolean;
   /** the run's recorded events, oldest first */
-  history(runId: string): readonly Stored[];
+  history(runId: string): readonly RecordedRunEvent[];
   /** appends to the run; false when it moved meanwhile (asked again next poll) */
   record(runId: string, event: RunEvent): boolean;
   /** the run's project's auto-merge setting, null when off (lib/engine/auto-merge.ts) */
@@ -85,8 +85,7 @@ export class PullRequestChecksWatch {
     if (!this.lastFailed.has(key)) {
       let last: string | undefined;
       for (const e of this.deps.history(runId)) {
-        const d = e.data as { pullRequest?: { repository?: string; number?: number }; headCommit?: string };
-        if (e.type === 'PullRequestChecksFailed' && d.pullRequest?.repository === repository && d.pullRequest.number === number) last = d.headCommit;
+        if (e.type === 'PullRequestChecksFailed' && e.data.pullRequest.repository === repository && e.data.pullRequest.number === number) last = e.data.headCommit;
       }
       this.lastFailed.set(key, last);
     }

@@ -1,7 +1,7 @@
 import { accept, nothing } from '../../commands/guards.js';
 import type { RunState } from '../../projections/run-state.js';
-import { findNode } from '../workflows/model.js';
-import type { ToolAccess } from '../workflows/model.js';
+import { findNode } from '../../domain/workflow.js';
+import type { ToolAccess } from '../../domain/workflow.js';
 import type { TurnResult } from '../harness/adapter.js';
 import type { EngineContext } from './context.js';
 import { RUN_TOOLS_GUIDE } from './prompt.js';

@@ -1,5 +1,5 @@
 import type { RunState } from '../../projections/run-state.js';
-import type { StepNode } from '../workflows/model.js';
+import type { StepNode } from '../../domain/workflow.js';
 import { untrusted, UNTRUSTED_RULE } from '../untrusted.js';
 import type { EngineDeps } from './deps.js';
 

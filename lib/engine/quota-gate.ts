@@ -1,7 +1,7 @@
 import { backoffMs, type HoldQueued, type QuotaFacts } from '../../commands/quota.js';
 import type { TurnResult } from '../harness/adapter.js';
 import { firstNode, type RunState } from '../../projections/run-state.js';
-import { findNode, type HarnessName, type StepNode } from '../workflows/model.js';
+import { findNode, type HarnessName, type StepNode } from '../../domain/workflow.js';
 import type { EngineDeps } from './deps.js';
 
 // What the engine reads of the harnesses' quota windows for one run: the harness its next agent

@@ -1,7 +1,7 @@
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { decideDeliverMessage } from '../../commands/send-message.js';
-import type { Stored } from '../../journal/journal.js';
-import type { RunEvent } from '../../journal/run-events.js';
+import type { RunEventOf } from '../../journal/run-events.js';
+import type { RecordedRunEvent } from '../../journal/typed-subscribe.js';
 import type { RunState } from '../../projections/run-state.js';
 import type { EngineContext } from './context.js';
 
@@ -12,11 +12,11 @@ import type { EngineContext } from './context.js';
 // journal's notification of the append, so the command that recorded MessageSent reads the
 // outcome as soon as its append returns.
 
-type Sent = Extract<RunEvent, { type: 'MessageSent' }>['data'];
+type Sent = RunEventOf<'MessageSent'>['data'];
 
-export const steer = (ctx: EngineContext, s: RunState, e: Stored): void => {
-  if (e.type === 'MessageSent') return deliver(ctx, s, e.data as Sent);
-  if (e.type === 'GoalRevised') ctx.live.forRun(s.runId, s.step?.stepId)?.send(`The goal of this run was revised. The new goal is:\n${(e.data as { goal: string }).goal}`);
+export const steer = (ctx: EngineContext, s: RunState, e: RecordedRunEvent): void => {
+  if (e.type === 'MessageSent') return deliver(ctx, s, e.data);
+  if (e.type === 'GoalRevised') ctx.live.forRun(s.runId, s.step?.stepId)?.send(`The goal of this run was revised. The new goal is:\n${e.data.goal}`);
 };
 
 // The decide is asked first (it is pure), so a message is never sent into a turn and then refused.

@@ -1,6 +1,7 @@
-import type { HarnessName, ToolAccess } from '../workflows/model.js';
+import type { HarnessName, ToolAccess } from '../../domain/workflow.js';
 import type { ActivityReport } from './activity.js';
 import type { GroupLeader } from './process-group.js';
+import type { Availability, SessionTotals } from '../../domain/harness.js';
 import type { SpawnWrap } from './process.js';
 
 export type { GroupLeader } from './process-group.js';
@@ -9,13 +10,6 @@ export type { GroupLeader } from './process-group.js';
 // headless in the worktree, streams its output back, and ends with the CLI's own end-of-turn result.
 // The outcome an agent reports through the in-run tool server (report_outcome) is recorded by the
 // engine separately; decideFinishStep (commands/engine-steps.ts) lets it win over `TurnResult.outcome`.
-
-export type Availability =
-  | { readonly _tag: 'Ready'; readonly version?: string }
-  /** missing: the binary was not there at all (not: there, but `--version` failed) */
-  | { readonly _tag: 'NotInstalled'; readonly detail: string; readonly missing?: true }
-  | { readonly _tag: 'NotLoggedIn'; readonly detail: string }
-  | { readonly _tag: 'QuotaExhausted'; readonly detail: string; readonly resetsAt?: string };
 
 export interface AgentLogLine {
   readonly text: string;
@@ -74,16 +68,6 @@ export interface TurnInput {
 
 export type TurnFailure = 'quota' | 'unavailable' | 'watchdog' | 'error';
 
-/**
- * What a CLI reports as its session's running totals, where it reports those rather than the
- * turn's own share (claude's cost, codex's tokens): journaled with the turn, given back as
- * TurnInput.sessionTotals when the session resumes (lib/harness/session-totals.ts).
- */
-export interface SessionTotals {
-  readonly costUsd?: number;
-  readonly usage?: Readonly<Record<string, number>>;
-}
-
 export interface TurnResult {
   readonly outcome: 'success' | 'failure' | 'interrupted';
   readonly summary: string;
@@ -94,6 +78,8 @@ export interface TurnResult {
   readonly usage?: Readonly<Record<string, number>>;
   /** the running totals the CLI reported, when it reports running totals */
   readonly sessionTotals?: SessionTotals;
+  /** the model the turn ran on as the CLI recorded it, when svc named none (codex: its rollout file) */
+  readonly model?: string;
   readonly failure?: TurnFailure;
   /** with failure 'quota': what the CLI said (raw, capped) and when it said the window resets */
   readonly quota?: TurnQuota;

@@ -1,6 +1,6 @@
 // Flags for one claude turn. The prompt is not an argument: it goes to stdin as a stream-json
 // user line, so later user lines (send()) can follow it into the same turn.
-import type { ToolAccess } from '../workflows/model.js';
+import type { ToolAccess } from '../../domain/workflow.js';
 import type { TurnInput } from './adapter.js';
 import { RUN_TOKEN_ENV } from './common.js';
 

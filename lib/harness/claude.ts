@@ -1,7 +1,8 @@
 // claude (Claude Code) headless: stream-json in and out. The prompt and any mid-turn messages
 // are user lines on stdin; stdin is closed once claude prints its `result`, and the turn ends
 // when the process exits (a message queued just before the result then still gets its answer).
-import type { Availability, HarnessAdapter, Turn, TurnInput, TurnResult } from './adapter.js';
+import type { HarnessAdapter, Turn, TurnInput, TurnResult } from './adapter.js';
+import type { Availability } from '../../domain/harness.js';
 import { claudeArgs, claudeUserLine } from './claude-args.js';
 import { claudeActivity } from './claude-activity.js';
 import { claudeTurnResult, readClaudeEvent, type ClaudeState } from './claude-events.js';

@@ -1,7 +1,7 @@
 // Flags for one `codex exec --json` turn. Codex remembers no flags across `exec resume`, so
 // every turn passes them all again. Values after -c are TOML; JSON string literals are valid
 // TOML basic strings, which is how free text (URLs, instructions) is quoted.
-import type { ToolAccess } from '../workflows/model.js';
+import type { ToolAccess } from '../../domain/workflow.js';
 import type { TurnInput } from './adapter.js';
 import { MCP_TOOL_TIMEOUT_MS, RUN_TOKEN_ENV } from './common.js';
 

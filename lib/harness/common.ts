@@ -1,8 +1,9 @@
 // Pieces every adapter shares: which binary to run, the environment a turn gets, and a bounded
 // "ask the CLI" helper for availability checks (never hangs: timeout, then the tree is killed).
 import { execFile } from 'node:child_process';
-import type { HarnessName } from '../workflows/model.js';
-import type { Availability, TurnInput, TurnResult } from './adapter.js';
+import type { HarnessName } from '../../domain/workflow.js';
+import type { TurnInput, TurnResult } from './adapter.js';
+import type { Availability } from '../../domain/harness.js';
 import { classifyText, clip } from './classify.js';
 import type { CliExit } from './process.js';
 

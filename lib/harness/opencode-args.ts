@@ -1,7 +1,7 @@
 // Flags and inline config for one `opencode run --format json` turn. opencode has no flag for
 // MCP servers, permissions or a system prompt: the first two go into OPENCODE_CONFIG_CONTENT
 // (merged over any inline config the caller already set), the persona is prepended to the prompt.
-import type { ToolAccess } from '../workflows/model.js';
+import type { ToolAccess } from '../../domain/workflow.js';
 import type { TurnInput } from './adapter.js';
 import { MCP_TOOL_TIMEOUT_MS } from './common.js';
 

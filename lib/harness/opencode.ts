@@ -1,6 +1,7 @@
 // opencode headless: `opencode run --format json`, stdin ignored; MCP and permissions through
 // inline config. It exits when the session goes idle; it cannot take a message mid-turn.
-import type { Availability, HarnessAdapter, Turn, TurnInput, TurnResult } from './adapter.js';
+import type { HarnessAdapter, Turn, TurnInput, TurnResult } from './adapter.js';
+import type { Availability } from '../../domain/harness.js';
 import { classifyText, clip } from './classify.js';
 import { binFor, lastLines, processResult, quietAfterQuota, turnEnv, versionOf, parseJsonLine, type HarnessConfig } from './common.js';
 import { opencodeArgs, opencodeConfig } from './opencode-args.js';

@@ -1,5 +1,5 @@
 // The adapters the engine uses, one per CLI, built from one config (binary paths, environment).
-import type { HarnessName } from '../workflows/model.js';
+import type { HarnessName } from '../../domain/workflow.js';
 import type { HarnessAdapter } from './adapter.js';
 import { claudeAdapter } from './claude.js';
 import { codexAdapter } from './codex.js';

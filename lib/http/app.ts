@@ -7,8 +7,8 @@ import { mountMcp } from '../mcp/endpoint.js';
 import { mountRunTools } from '../mcp/run-tools.js';
 import { supervisorSession } from '../mcp/supervisor-session.js';
 import { findProject, primaryFolderPath } from '../../projections/projects.js';
-import type { Service } from '../service/service.js';
-import { BodyError } from './body.js';
+import type { Service } from '../root/service.js';
+import { BodyError } from '../inputs/body.js';
 import { settingsAccess } from './settings-access.js';
 import { appSession } from './routes/app-session.js';
 import { watchStreams, type StreamWatch } from './stream-watch.js';
@@ -27,7 +27,7 @@ import { usageRoutes } from './routes/usage.js';
 import { workflowRoutes } from './routes/workflows.js';
 import { jsonNotFound } from './not-found.js';
 import { staticApp } from './static.js';
-import { cappedDetail, quoted } from '../inputs/quoted.js';
+import { cappedDetail, quoted } from '../../domain/quoted.js';
 
 // One port: the browser app, /api, /mcp, and each run's own tool server at /run-tools/:runId/mcp.
 

@@ -1,8 +1,8 @@
 import * as t from 'io-ts';
 import { isLeft } from 'fp-ts/lib/Either.js';
-import { BodyError } from './body.js';
+import { BodyError } from '../inputs/body.js';
 import { describeErrors as describeInputErrors } from '../inputs/describe.js';
-import { quoted } from '../inputs/quoted.js';
+import { quoted } from '../../domain/quoted.js';
 
 // Turns io-ts errors into one sentence a person can act on: where, and what was expected.
 

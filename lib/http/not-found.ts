@@ -1,5 +1,5 @@
 import type Koa from 'koa';
-import { quoted } from '../inputs/quoted.js';
+import { quoted } from '../../domain/quoted.js';
 
 // Paths that belong to the API, the tool endpoint, the run tool servers or /.well-known are
 // answered in JSON: a 404 with a detail when no route took them, never the browser app's HTML.

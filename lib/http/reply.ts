@@ -2,10 +2,10 @@ import type { Context } from 'koa';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import type { Outcome } from '../../commands/refusal.js';
 import { refusalText } from '../../commands/refusal.js';
-import type { Actor } from '../service-api.js';
-import { BodyError } from './body.js';
+import type { Actor } from '../../domain/runs.js';
+import { BodyError } from '../inputs/body.js';
 import { refusalStatus } from './refusal-status.js';
-import { cappedDetail } from '../inputs/quoted.js';
+import { cappedDetail } from '../../domain/quoted.js';
 
 // Maps a facade answer onto the response: refusals become a status from the one table, with a
 // detail (and the allowed actions where that is the reason).

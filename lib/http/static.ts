@@ -6,7 +6,7 @@ import conditional from 'koa-conditional-get';
 import send from 'koa-send';
 import { packageRoot } from '../package-root.js';
 import { notFound } from './not-found.js';
-import { quoted } from '../inputs/quoted.js';
+import { quoted } from '../../domain/quoted.js';
 
 // The browser app from web-dist, through koa-send. Only the app's own routes (a path without a file
 // extension, /runs/<id>) get index.html; a file that is not there is a JSON 404, so a client that

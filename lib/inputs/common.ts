@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { HARNESSES } from '../workflows/model.js';
+import { HARNESSES } from '../../domain/workflow.js';
 import { nonBlank, oneOf } from './kinds.js';
 
 // Field codecs several actions share, with the limits both doors apply.

@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { ACTIONS } from '../service-api.js';
+import { ACTIONS } from '../../domain/runs.js';
 import { fields, type Rule } from './object.js';
 import { nonBlank, oneOf, usdBudget } from './kinds.js';
 import { Harness, optionalReason } from './common.js';

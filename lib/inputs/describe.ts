@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { quoted } from './quoted.js';
+import { quoted } from '../../domain/quoted.js';
 
 // io-ts errors as one line an agent can act on: "pageSize: must be an integer from 1 to 200 (got 0)".
 // A union reports one error per branch; we keep the branch that got furthest (e.g. the setting

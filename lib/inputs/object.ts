@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { quoted } from './quoted.js';
+import { quoted } from '../../domain/quoted.js';
 
 // The input of one action: required props, optional props, rules across fields, and nothing else.
 // An unknown key fails the decode (an agent that writes `runId` for `run` learns at once rather

@@ -4,7 +4,7 @@ import { nonBlank, oneLine, oneOf } from './kinds.js';
 import { optionalReason } from './common.js';
 
 // Shipping a run from the app (docs/shipping.md): open a pull request, merge locally, update from
-// base, check the pull request now. Each is one door's body; MCP adds `run` (lib/mcp/args/acting.ts).
+// base, check the pull request now. Each is one door's body; MCP adds `run` (lib/inputs/acting-args.ts).
 // Each takes the optional `reason` every action on a run takes: a supervisor must give one (its
 // chat records it with the action), and without it in the codec its call could never decode.
 

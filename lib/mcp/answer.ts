@@ -1,6 +1,6 @@
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { refusalText, type Outcome } from '../../commands/refusal.js';
-import { cappedDetail } from '../inputs/quoted.js';
+import { cappedDetail } from '../../domain/quoted.js';
 
 // A tool's answer as MCP carries it: the JSON object both as text (for clients that read only
 // text) and as structuredContent; a refusal is an error result whose text says why.

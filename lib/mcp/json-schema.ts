@@ -1,7 +1,7 @@
 import * as t from 'io-ts';
 import { ArgsType } from '../inputs/object.js';
 import { DefaultType, IntRangeType, TextType, UsdBudgetType } from '../inputs/kinds.js';
-import { ClosedType } from '../inputs/closed.js';
+import { ClosedType } from '../../domain/closed.js';
 import { THREAD_CURSOR_NAME } from './args/common.js';
 import { BRANCH, BRANCH_NAME } from '../inputs/ship.js';
 import { DAY_NAME, DAY_PATTERN } from '../inputs/usage.js';

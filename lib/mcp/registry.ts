@@ -1,4 +1,4 @@
-import type { Settings, ToolGroup } from '../settings/model.js';
+import type { Settings, ToolGroup } from '../../domain/settings.js';
 import type { Tool } from './tool.js';
 import { exportRun, getRun, listProjects, listRuns, waitForRun } from './tools/reading-runs.js';
 import { readRunHistory, readRunLog, readRunThread } from './tools/reading-pages.js';

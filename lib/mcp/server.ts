@@ -1,12 +1,12 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import type { ServiceApi } from '../service-api.js';
+import type { ServiceApi } from '../service/api.js';
 import type { SettingsAccess, Tool, ToolContext } from './tool.js';
 import { errorAnswer, type ToolAnswer } from './answer.js';
 import { findTool, groupOffText, groupOn, visibleTools } from './registry.js';
 import { serverVersion } from './version.js';
-import { quoted } from '../inputs/quoted.js';
+import { quoted } from '../../domain/quoted.js';
 import type { SupervisorSession } from './supervisor-session.js';
 
 // One low-level MCP Server per HTTP request (the endpoint is stateless): it lists the tools whose

@@ -3,15 +3,15 @@ import { decideRead, listScope, type ReadTarget, type Reader } from '../../comma
 import { isActingTool } from '../../commands/supervisor-tiers.js';
 import { refusalText } from '../../commands/refusal.js';
 import { findProject } from '../../projections/projects.js';
-import type { Service } from '../service/service.js';
-import type { Settings } from '../settings/model.js';
-import { actAs } from '../supervisors/acting.js';
+import type { Service } from '../root/service.js';
+import type { Settings } from '../../domain/settings.js';
+import { actAs } from './supervisor-acting.js';
 import { supervisorDesk } from '../supervisors/desk.js';
 import { errorAnswer, okAnswer, type ToolAnswer } from './answer.js';
 import { findTool, groupOffText, groupOn, TOOLS } from './registry.js';
 import type { Tool, ToolContext } from './tool.js';
 import { SUPERVISOR_TOOLS } from './tools/supervisor-only.js';
-import { quoted } from '../inputs/quoted.js';
+import { quoted } from '../../domain/quoted.js';
 
 // A call to /mcp?supervisor=<key>: the supervisor's tool list and every call held to the spec's
 // Supervisor scoping. Tool groups do not apply, except change_setting's. Reading tools are scoped

@@ -1,11 +1,14 @@
 import * as t from 'io-ts';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import type { Outcome } from '../../commands/refusal.js';
-import type { Actor, ServiceApi } from '../service-api.js';
-import type { Settings, SettingChange, SettingSource, ToolGroup } from '../settings/model.js';
+import type { Actor } from '../../domain/runs.js';
+import type { ServiceApi } from '../service/api.js';
+import type { SupervisorDesk } from '../supervisors/desk.js';
+import type { Settings, SettingChange, SettingSource, ToolGroup } from '../../domain/settings.js';
 import { toJsonSchema, type JsonSchema } from './json-schema.js';
 import { describeErrors } from '../inputs/describe.js';
 import { answerOf, errorAnswer, type ToolAnswer } from './answer.js';
+import { nulPath, nulRefusal } from '../inputs/nul.js';
 
 // A tool is its name, group, description, argument codec and one call into the service. Tools
 // have no logic of their own: they decode, call ServiceApi, and shape the answer.
@@ -25,15 +28,6 @@ export interface ToolContext {
   readonly signal: AbortSignal;
   /** set on a supervisor's calls (/mcp?supervisor=<key>): its own tools reach its records here */
   readonly supervisor?: SupervisorDesk;
-}
-
-/** what the supervisor-only tools do, for the one supervisor calling (lib/supervisors/desk.ts) */
-export interface SupervisorDesk {
-  readonly id: string;
-  keepNotes(text: string): Outcome<{ readonly kept: true }>;
-  handUp(text: string): Outcome<{ readonly delivered: true }>;
-  handOver(run: string, reason: string | undefined): Outcome<{ readonly run: unknown; readonly handedOver: true }>;
-  activity(): Outcome<{ readonly lines: readonly string[] }>;
 }
 
 export type ToolResult = Outcome<unknown> | Promise<Outcome<unknown>>;
@@ -66,6 +60,8 @@ export const defineTool = <A>(spec: ToolSpec<A>): Tool => ({
   inputSchema: toJsonSchema(spec.args, spec.notes),
   async invoke(raw, ctx) {
     // no arguments at all is an empty object; null, an array or a string is refused by the decoder
+    const nul = nulPath(raw);
+    if (nul !== null) return errorAnswer(`invalid arguments for ${spec.name}: ${nulRefusal(nul)}`);
     const decoded = spec.args.decode(raw === undefined ? {} : raw);
     if (isLeft(decoded)) return errorAnswer(`invalid arguments for ${spec.name}: ${describeErrors(decoded.left)}`);
     return answerOf(await spec.call(decoded.right, ctx));

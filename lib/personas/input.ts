@@ -1,4 +1,4 @@
-import { quoted } from '../inputs/quoted.js';
+import { quoted } from '../../domain/quoted.js';
 
 // The body of PUT /api/personas/{name}: either the persona file's text, `{"source": "..."}`, or
 // its parts, `{"prompt": "...", "description"?, "harness"?, "model"?, "tools"?}`, which are written

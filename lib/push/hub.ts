@@ -1,4 +1,5 @@
-import { queueHoldOf, type ServiceCore } from '../service/core.js';
+import { type ServiceCore } from '../service/core.js';
+import { queueHoldOf } from '../read-models/run-detail.js';
 import { CardsWatch } from './cards-watch.js';
 import { ChatWatch, parseChatId } from './chat-watch.js';
 import { frame, type Sink } from './frames.js';

@@ -2,7 +2,8 @@ import type { Journal, Stored } from '../../journal/journal.js';
 import { previewOf, type ActivityRow } from '../state/activity-log.js';
 import type { LogLine, LogStore } from '../state/log-store.js';
 import { runStream } from '../state/run-stream.js';
-import { detailOf, type ServiceCore } from '../service/core.js';
+import { type ServiceCore } from '../service/core.js';
+import { detailOf } from '../read-models/run-detail.js';
 import { historyEventOf, threadRowOf } from '../read-models/pages.js';
 import { frame, MAX_REPLAY, type Sink } from './frames.js';
 

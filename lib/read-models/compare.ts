@@ -3,10 +3,9 @@ import { invalid, notFound, type Outcome } from '../../commands/refusal.js';
 import type { Attempt } from '../../journal/run-events.js';
 import type { RunState } from '../../projections/run-state.js';
 import { recordedCostUsd } from '../../projections/run-usage.js';
-import { compareFolder, type FolderComparison } from '../git/compare-diff.js';
-import type { RunCheckout } from '../git/types.js';
-import type { Standing } from '../service-api.js';
-import { detailOf, summaryOf, type ServiceCore } from '../service/core.js';
+import { compareFolder, type ComparedCheckout, type FolderComparison } from '../git/compare-diff.js';
+import type { Standing } from '../../domain/runs.js';
+import { detailOf, summaryOf, type RunViewSource } from './run-detail.js';
 
 // GET /api/compare?a=&b=: two runs of one project side by side — where each stands, how long it
 // ran, what it cost (once usage is recorded), its agent, and both diffs against one base.
@@ -40,7 +39,7 @@ export interface Comparison {
   readonly notes: readonly string[];
 }
 
-const compared = (core: ServiceCore, s: RunState): ComparedRun => {
+const compared = (core: RunViewSource, s: RunState): ComparedRun => {
   const detail = detailOf(core, s);
   const endedAt = s.lifecycle === 'ended' ? s.endedAt ?? null : null;
   return {
@@ -52,12 +51,20 @@ const compared = (core: ServiceCore, s: RunState): ComparedRun => {
   };
 };
 
-// an archived run's worktrees are gone but its branches stay: compare-diff reads their commits
-const checkoutsOf = (s: RunState): readonly RunCheckout[] => s.checkouts ?? s.continues?.checkouts ?? s.removedCheckouts ?? [];
+// an archived run's worktrees are going or gone: compare-diff reads the work the archive kept of
+// them (or their branches' commits, for an archive from before work was kept). keptWork is cleared
+// when an unarchive restores the folders, so while it is there a folder is never read half removed.
+const checkoutsOf = (s: RunState): readonly ComparedCheckout[] => {
+  const checkouts = s.checkouts ?? s.continues?.checkouts ?? s.removedCheckouts ?? [];
+  return checkouts.map((c) => {
+    const kept = s.continues ? undefined : s.keptWork?.find((k) => k.folder === c.folder)?.commit;
+    return kept ? { ...c, kept } : c;
+  });
+};
 
 const why = (s: RunState): string => (s.lifecycle === 'created' || s.lifecycle === 'queued' ? 'has not started' : 'has no checkout of it');
 
-export const compareRuns = async (core: ServiceCore, aId: string, bId: string): Promise<Outcome<Comparison>> => {
+export const compareRuns = async (core: RunViewSource, aId: string, bId: string): Promise<Outcome<Comparison>> => {
   const a = core.runs.get(aId);
   if (!a) return left(notFound('run', aId));
   const b = core.runs.get(bId);

@@ -2,8 +2,9 @@ import { left, right } from 'fp-ts/lib/Either.js';
 import { conflict, notFound, type Outcome } from '../../commands/refusal.js';
 import { jumpTargets } from '../../commands/jump.js';
 import { readRunDiff, type FolderDiff, type UnreadableFolderDiff } from '../git/run-diff.js';
-import { nextNodeId, type NodeKind, type StepNode, type Workflow } from '../workflows/model.js';
-import type { ServiceCore } from '../service/core.js';
+import { nextNodeId, type NodeKind, type StepNode, type Workflow } from '../../domain/workflow.js';
+import type { RunViewSource } from './run-detail.js';
+import { sendBackRoute, type SendBackRoute } from '../../commands/send-back.js';
 
 // Reads the app's run page needs beyond the run's detail: the workflow the run is walking (the
 // version it started on, not whatever the catalog holds now) and its changes as diff text.
@@ -34,9 +35,11 @@ export interface RunWorkflowView {
   readonly previous: string | null;
   /** the nodes Jump accepts */
   readonly jumpTargets: readonly string[];
+  /** at a gate: where Send back goes, and whether the run comes back to the gate after (commands/send-back.ts) */
+  readonly sendBack: SendBackRoute | null;
 }
 
-export const readRunWorkflow = (core: ServiceCore, runId: string): Outcome<RunWorkflowView> => {
+export const readRunWorkflow = (core: RunViewSource, runId: string): Outcome<RunWorkflowView> => {
   const s = core.runs.get(runId);
   if (!s) return left(notFound('run', runId));
   const wf = s.workflow;
@@ -46,10 +49,11 @@ export const readRunWorkflow = (core: ServiceCore, runId: string): Outcome<RunWo
     current: s.step?.node ?? s.node ?? null,
     previous: s.previous?.node ?? null,
     jumpTargets: jumpTargets(s),
+    sendBack: sendBackRoute(s),
   });
 };
 
-export const readRunDiffOf = async (core: ServiceCore, runId: string): Promise<Outcome<{ folders: readonly (FolderDiff | UnreadableFolderDiff)[] }>> => {
+export const readRunDiffOf = async (core: RunViewSource, runId: string): Promise<Outcome<{ folders: readonly (FolderDiff | UnreadableFolderDiff)[] }>> => {
   const s = core.runs.get(runId);
   if (!s) return left(notFound('run', runId));
   if (!s.checkouts || s.checkouts.length === 0) return left(conflict('the run has no worktree of its own (not started yet, or archived)'));

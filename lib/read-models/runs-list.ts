@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Journal } from '../../journal/journal.js';
 import type { RunState } from '../../projections/run-state.js';
-import { httpRun } from '../../projections/run-views.js';
-import type { HttpRun } from '../service-api.js';
+import { httpRun } from './run-views.js';
+import type { HttpRun } from '../../projections/run-shapes.js';
 import type { RunStreams } from '../state/run-stream.js';
 
 // The body of GET /api/runs, kept up to date one run at a time: an append re-serialises only the

@@ -1,5 +1,6 @@
 import type { UsageSums } from '../../projections/usage-days.js';
-import type { UsageGroupBy, UsageRow } from './usage-answer.js';
+import type { UsageRow } from './usage-answer.js';
+import type { UsageGroupBy } from '../../domain/usage.js';
 
 // The usage read model's counters: plain mutable numbers, added to in place (a request over a
 // month of 10,000 runs merges tens of thousands of them; objects made per merge would be garbage).

@@ -1,9 +1,8 @@
 import type { UsageSums } from '../../projections/usage-days.js';
+import { USAGE_GROUP_BY, type UsageGroupBy } from '../../domain/usage.js';
 
 // The shape of GET /api/usage and its CSV form (GET /api/usage.csv).
 
-export const USAGE_GROUP_BY = ['day', 'project', 'harness', 'model', 'workflow', 'run'] as const;
-export type UsageGroupBy = (typeof USAGE_GROUP_BY)[number];
 
 /** costUsd sums the known costs only: unknownTurns says how many turns were not priced */
 export type UsageRow = { readonly key: string; readonly label: string; readonly parts?: readonly UsageRow[] } & UsageSums;

@@ -1,6 +1,7 @@
 import type { UsageSums } from '../../projections/usage-days.js';
 import { acc, addTo, byCost, merge, mergeAll, sumsOf, type Acc, type DayBucket, type Dimension } from './usage-acc.js';
-import type { UsageAnswer, UsageGroupBy, UsageRow } from './usage-answer.js';
+import type { UsageAnswer, UsageRow } from './usage-answer.js';
+import type { UsageGroupBy } from '../../domain/usage.js';
 
 // One question asked of the usage read model (a range and a grouping), kept with its sums and
 // kept up to date as turns are recorded: a turn adds to one group, and only that group's row is

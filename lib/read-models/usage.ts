@@ -7,7 +7,8 @@ import { localDay, turnSums, type UsageSums } from '../../projections/usage-days
 import type { RunStreams } from '../state/run-stream.js';
 import { acc, addTo, byCost, dayBucket, DIMENSIONS, sumsOf, type Acc, type DayBucket, type Dimension } from './usage-acc.js';
 import { KeptAnswer, type Keys } from './usage-kept.js';
-import { daysBefore, type UsageAnswer, type UsageGroupBy, type UsageRow } from './usage-answer.js';
+import { daysBefore, type UsageAnswer, type UsageRow } from './usage-answer.js';
+import { type UsageGroupBy } from '../../domain/usage.js';
 
 // GET /api/usage sums from here: per local day, the usage of every project, harness, model,
 // workflow and run that day, kept up to date from the journal's appends. It starts from each

@@ -3,8 +3,9 @@ import { notFound, type Outcome } from '../../commands/refusal.js';
 import type { Journal, Stored } from '../../journal/journal.js';
 import type { RunState } from '../../projections/run-state.js';
 import { standingOf } from '../../projections/standing.js';
-import type { RunDetail, WaitChange } from '../service-api.js';
-import { detailOf, type ServiceCore } from '../service/core.js';
+import type { WaitChange } from '../../domain/runs.js';
+import type { RunDetail } from '../../projections/run-shapes.js';
+import { detailOf, type RunViewSource } from './run-detail.js';
 
 // wait_for_run: no polling. One journal listener serves every waiter: an append to a run nobody
 // waits on costs one map lookup, and an append to a watched run computes the run's view once for
@@ -30,7 +31,7 @@ const changeOf = (w: Waiter, now: RunState, asked: boolean): WaitChange | null =
 export class WaitHub {
   private readonly waiters = new Map<string, Set<Waiter>>();
 
-  constructor(private readonly core: ServiceCore, journal: Journal) {
+  constructor(private readonly core: RunViewSource, journal: Journal) {
     journal.subscribe((stream, events) => this.onAppended(stream, events));
   }
 

@@ -1,16 +1,11 @@
 import type { PackageId } from './package-name.js';
+import type { ReleaseFeedSetting } from '../../domain/settings.js';
 // What /api/health says about releases, and which feed the settings choose.
 
 export type Available =
   | { readonly _tag: 'UpToDate'; readonly running: string }
   | { readonly _tag: 'NewerRelease'; readonly running: string; readonly latest: string }
   | { readonly _tag: 'Unknown'; readonly running: string; readonly reason: string };
-
-/** Settings > ReleaseFeed: `url` null is the package's own npm registry document */
-export interface ReleaseFeedSetting {
-  readonly enabled: boolean;
-  readonly url: string | null;
-}
 
 export type FeedChoice = { readonly _tag: 'Off'; readonly why: string } | { readonly _tag: 'Url'; readonly url: string };
 

@@ -6,7 +6,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, sep } from 'node:path';
 import { openEgress, type EgressRules, type Refused } from './egress.js';
-import type { ToolAccess } from '../workflows/model.js';
+import type { ToolAccess } from '../../domain/workflow.js';
 import { homeBinds, type SandboxedTool } from './home.js';
 import { bwrapArgs, INSIDE_SOCKET, SYSTEM_MASKS, type Bind, type SandboxProfile } from './profile.js';
 import { checkoutBinds } from './run-paths.js';

@@ -6,23 +6,26 @@ import type { Store } from '../../journal/store.js';
 import type { Projects } from '../../projections/projects.js';
 import type { RunState } from '../../projections/run-state.js';
 import { currentNodeOf } from '../../projections/run-state.js';
-import { runDetail, runSummary, type StepFacts } from '../../projections/run-views.js';
-import type { Supervisors } from '../supervisors/supervisors.js';
-import type { Clock } from '../triggers/clock.js';
-import type { HarnessWindowStream } from './harness-windows.js';
-import type { RunToolsBackend } from '../engine/run-tools-backend.js';
-import type { Availability, HarnessAdapter } from '../harness/adapter.js';
-import type { ProjectView, RunDetail, RunSummary, StepSettings } from '../service-api.js';
-import type { Settings } from '../settings/model.js';
+import { runDetail, runSummary, type StepFacts } from '../read-models/run-views.js';
+import type { Supervisors } from '../state/supervisors.js';
+import type { Clock } from '../clock.js';
+import type { HarnessWindowStream } from '../state/harness-windows.js';
+import type { RunToolsBackend } from './run-tools.js';
+import type { HarnessAdapter } from '../harness/adapter.js';
+import type { Availability } from '../../domain/harness.js';
+import type { ProjectView, StepSettings } from '../../domain/runs.js';
+import type { RunDetail, RunSummary } from '../../projections/run-shapes.js';
+import type { Settings } from '../../domain/settings.js';
 import type { SingleStream } from '../state/event-stream.js';
 import type { LogStore } from '../state/log-store.js';
 import type { RunStreams } from '../state/run-stream.js';
 import type { ForkLinks } from '../read-models/fork-links.js';
+import type { RunDetails } from '../read-models/run-detail.js';
 import { resolveStepSettings, toolClasses } from '../workflows/step-settings.js';
 import type { ProjectSpend } from '../usage/project-spend.js';
 import { queueHold } from '../../commands/engine-steps.js';
-import { localDay } from '../supervisors/model.js';
-import type { HarnessName, Persona, StepNode, Workflow } from '../workflows/model.js';
+import { localDay } from '../../domain/supervisor.js';
+import type { HarnessName, Persona, StepNode, Workflow } from '../../domain/workflow.js';
 
 // Everything the facade's functions share. Built once by open.ts (the composition root).
 
@@ -53,10 +56,12 @@ export interface ServiceCore {
   readonly spend: ProjectSpend;
   /** which runs were forked from which (lib/read-models/fork-links.ts) */
   readonly forks: ForkLinks;
+  /** each run's view, built once per append (lib/read-models/run-detail.ts) */
+  readonly details: RunDetails;
   /** a test fixture's crash point inside forking (SVC_FORK_PROBE_MODULE); absent in production */
   readonly probe?: (point: string) => void;
   baseUrl: string;
-  /** each harness's quota window (lib/service/harness-windows.ts) */
+  /** each harness's quota window (lib/state/harness-windows.ts) */
   readonly harnessWindows: HarnessWindowStream;
   /** the service's clock: real, or one a test moves by hand (OpenOptions.clock) */
   readonly clock: Clock;
@@ -64,39 +69,7 @@ export interface ServiceCore {
   newId(prefix: string): string;
 }
 
-export const projectOf = (core: ServiceCore, s: RunState): ProjectView | undefined => core.projects.current.get(s.projectId);
-
-export const stepSettingsOf = (core: ServiceCore, s: RunState, node: StepNode): StepSettings => {
-  const project = projectOf(core, s);
-  const personaName = node.persona ?? s.workflow.stepDefaults.persona;
-  const persona = personaName && project ? core.workflows.persona(project, personaName) : undefined;
-  const harness = s.harnessOverride ?? s.harness;
-  return resolveStepSettings({
-    run: { ...(harness ? { harness } : {}), ...(s.model && !s.harnessOverride ? { model: s.model } : {}) },
-    node, ...(persona ? { persona } : {}), workflow: s.workflow.stepDefaults,
-    settings: core.settings.current.defaultHarness ? { defaultHarness: core.settings.current.defaultHarness } : {},
-  });
-};
-
-const stepFacts = (core: ServiceCore, s: RunState): StepFacts => {
-  const node = currentNodeOf(s);
-  if (!node || node.kind !== 'agent') return { settings: null, toolClasses: [] };
-  const settings = stepSettingsOf(core, s, node);
-  return { settings, toolClasses: toolClasses(settings.tools.value) };
-};
-
-/** why the queue holds a queued run now (its project's daily budget), or undefined */
-export const queueHoldOf = (core: ServiceCore, s: RunState): string | undefined => {
-  const project = projectOf(core, s);
-  if (s.lifecycle !== 'queued' || project?.dailyBudgetUsd === undefined) return undefined;
-  return queueHold({ held: 0, cap: 1, project: { dailyBudgetUsd: project.dailyBudgetUsd, spentTodayUsd: core.spend.spent(s.projectId, localDay(core.now())) } }) ?? undefined;
-};
-
-export const detailOf = (core: ServiceCore, s: RunState): RunDetail => {
-  const forks = core.forks.of(s.runId);
-  return { ...runDetail(s, projectOf(core, s), stepFacts(core, s), core.supervisors.ownerOf(s), queueHoldOf(core, s)), ...(forks.length ? { forks } : {}) };
-};
-export const summaryOf = (core: ServiceCore, s: RunState): RunSummary => runSummary(s, projectOf(core, s));
-
+/** the run's page in the app: the link back a pull request, a notification and a merge commit carry */
+export const runUrlOf = (core: Pick<ServiceCore, 'baseUrl'>, runId: string): string => `${core.baseUrl}/runs/${encodeURIComponent(runId)}`;
 export const availabilityText = (a: Availability | undefined): string | null =>
   !a ? 'not checked yet' : a._tag === 'Ready' ? null : a.detail;

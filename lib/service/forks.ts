@@ -4,7 +4,7 @@ import { notFound, type Outcome } from '../../commands/refusal.js';
 import { decodeStored, isUnreadable } from '../../journal/decode.js';
 import { RUN_EVENT_CODECS, type RunEvent } from '../../journal/run-events.js';
 import type { RunState } from '../../projections/run-state.js';
-import type { Actor, ForkInput, StartRunInput } from '../service-api.js';
+import type { Actor, ForkInput, StartRunInput } from '../../domain/runs.js';
 import { RUN_KIND, runStream } from '../state/run-stream.js';
 import type { ServiceCore } from './core.js';
 import { startRefusal } from './start-readiness.js';

@@ -6,10 +6,10 @@ import { invalid, notFound, type Outcome, type Refusal } from '../../commands/re
 import type { ProjectEvent } from '../../journal/project-events.js';
 import { evolveProjects, findProject } from '../../projections/projects.js';
 import { gitOk } from '../git/git.js';
-import type { ProjectView, SandboxMode } from '../service-api.js';
+import type { ProjectView, SandboxMode } from '../../domain/runs.js';
 import { decideChooseSandbox, decideSetEgressAllowlist } from '../../commands/sandbox.js';
 import type { ServiceCore } from './core.js';
-import { quoted } from '../inputs/quoted.js';
+import { quoted } from '../../domain/quoted.js';
 
 // Projects: each folder must be a git work tree; it is stored as the real absolute path of the
 // repository's top folder, named by its base name unless a name is given.

@@ -6,24 +6,29 @@ import { toRefusal } from '../codehost/refusal.js';
 import { readRunWorktree as readWorktree } from '../git/worktree-status.js';
 import { secureRunWork as secure } from '../git/secure.js';
 import { findProject, primaryFolderPath } from '../../projections/projects.js';
-import type { Actor, RunDetail } from '../service-api.js';
-import { detailOf, type ServiceCore } from './core.js';
+import type { Actor } from '../../domain/runs.js';
+import type { RunDetail } from '../../projections/run-shapes.js';
+import { type ServiceCore } from './core.js';
+import { detailOf } from '../read-models/run-detail.js';
+import { worktreesFor } from '../../commands/worktree.js';
 
 // The run's git work and its pull requests: read the worktrees, secure the work, read a PR.
 
 export const readRunWorktree = async (core: ServiceCore, runId: string): Promise<Outcome<{ run: RunDetail; folders: readonly unknown[] }>> => {
   const s = core.runs.get(runId);
   if (!s) return left(notFound('run', runId));
-  if (!s.checkouts || s.checkouts.length === 0) return left(conflict('the run has no worktree of its own (not started yet, or archived)'));
-  const folders = await readWorktree(s.checkouts);
+  const checkouts = worktreesFor(s, 'there are no files to show');
+  if (isLeft(checkouts)) return checkouts;
+  const folders = await readWorktree(checkouts.right);
   return right({ run: detailOf(core, s), folders });
 };
 
 export const secureRunWork = async (core: ServiceCore, runId: string, reason: string | undefined, by: Actor): Promise<Outcome<{ run: RunDetail; folders: readonly unknown[] }>> => {
   const s = core.runs.get(runId);
   if (!s) return left(notFound('run', runId));
-  if (!s.checkouts || s.checkouts.length === 0) return left(conflict('the run has no worktree of its own to secure'));
-  const r = await secure(runId, s.checkouts);
+  const checkouts = worktreesFor(s, 'there is no work to secure');
+  if (isLeft(checkouts)) return checkouts;
+  const r = await secure(runId, checkouts.right);
   if (isLeft(r)) return left(conflict(r.left));
   const note = `work secured by ${by.kind}${by.name ? ` ${by.name}` : ''}${reason ? `: ${reason}` : ''}`;
   core.runs.transact(runId, () => right([{ type: 'ServiceNoted', data: { text: note } }]), { at: core.now().toISOString(), onStale: 'retry' });

@@ -5,7 +5,7 @@ import { modelHosts } from '../sandbox/model-hosts.js';
 import { bwrapBin, knownProbe } from '../sandbox/probe.js';
 import { openStepSandbox, type SandboxChoice, type SandboxOpen } from '../sandbox/sandbox.js';
 import { LIFELINE } from '../harness/process.js';
-import type { ProjectView } from '../service-api.js';
+import type { ProjectView } from '../../domain/runs.js';
 import type { ServiceCore } from './core.js';
 
 // The project's sandbox setting meets the machine's probe (lib/sandbox/probe.ts) here: for a

@@ -1,10 +1,12 @@
 import { right } from 'fp-ts/lib/Either.js';
 import type { SettingChangeRow } from '../../projections/settings.js';
 import { redact } from '../../projections/settings.js';
-import type { SettingChange, SettingSource } from '../settings/model.js';
+import type { SettingChange, SettingSource } from '../../domain/settings.js';
 import type { ServiceCore } from './core.js';
+import { decodeStored, isUnreadable } from '../../journal/decode.js';
+import { SETTINGS_EVENT_CODECS, type SettingsEvent } from '../../journal/settings-events.js';
 
-// A settings change is decoded at the boundary (lib/settings/codec.ts), so every change that
+// A settings change is decoded at the boundary (domain/settings-codec.ts), so every change that
 // arrives here is one the Settings page would accept. It takes effect at once: the engine reacts
 // to a new run cap by handing out slots (lib/engine/engine.ts).
 export const changeSetting = (core: ServiceCore, change: SettingChange, source: SettingSource): { committed: SettingChange } => {
@@ -23,7 +25,7 @@ export const recentChanges = (core: ServiceCore, limit = 50): SettingChangeRow[]
     .events()
     .slice(-limit)
     .reverse()
-    .map((e) => {
-      const d = e.data as { change?: SettingChange; source: SettingSource };
-      return { seq: e.seq, at: e.at, change: redact(d.change ?? { _tag: 'McpTokenRegenerated' }), source: d.source };
+    .flatMap((raw) => {
+      const e = decodeStored<SettingsEvent>(SETTINGS_EVENT_CODECS, raw);
+      return isUnreadable(e) ? [] : [{ seq: e.seq, at: e.at, change: redact(e.type === 'SettingChanged' ? e.data.change : { _tag: 'McpTokenRegenerated' }), source: e.data.source }];
     });

@@ -2,11 +2,11 @@ import { decideStartReadiness, readinessOf, type HarnessReadiness } from '../../
 import { isLeft, left, right } from 'fp-ts/lib/Either.js';
 import { invalid, notFound, refusalText, type Outcome, type Refusal } from '../../commands/refusal.js';
 import { findProject } from '../../projections/projects.js';
-import type { Availability } from '../harness/adapter.js';
+import type { Availability } from '../../domain/harness.js';
 import { onPath } from '../on-path.js';
-import type { ProjectView, StartRunInput } from '../service-api.js';
+import type { ProjectView, StartRunInput } from '../../domain/runs.js';
 import { resolveStepSettings } from '../workflows/step-settings.js';
-import type { HarnessName, Workflow } from '../workflows/model.js';
+import type { HarnessName, Workflow } from '../../domain/workflow.js';
 import type { ServiceCore } from './core.js';
 import { sandboxReadiness, sandboxStatus, type SandboxStatus } from './sandbox.js';
 

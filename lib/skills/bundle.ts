@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import * as t from 'io-ts';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { packageRoot } from '../package-root.js';
-import { HARNESSES, type HarnessName } from '../workflows/model.js';
+import { HARNESSES, type HarnessName } from '../../domain/workflow.js';
 
 // The skills svc ships, under lib/skills/bundled/<skill>/: `skill.json` (name, version, the
 // harnesses it is written for, and the content hash of every released version per harness),

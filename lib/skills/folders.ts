@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { HarnessName } from '../workflows/model.js';
+import type { HarnessName } from '../../domain/workflow.js';
 
 // Each CLI's folder of user skills (one sub-folder per skill, holding SKILL.md). All three read
 // the Agent Skills format (SKILL.md with YAML front matter `name`, `description`); they differ in

@@ -2,7 +2,7 @@ import { chmodSync, cpSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSyn
 import { dirname, join } from 'node:path';
 import { left, right, type Either } from 'fp-ts/lib/Either.js';
 import { ensurePrivateDir } from '../paths.js';
-import type { HarnessName } from '../workflows/model.js';
+import type { HarnessName } from '../../domain/workflow.js';
 import { filesFor, type BundledSkill } from './bundle.js';
 import { installedState } from './installed.js';
 

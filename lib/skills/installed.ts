@@ -1,6 +1,6 @@
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { HarnessName } from '../workflows/model.js';
+import type { HarnessName } from '../../domain/workflow.js';
 import { hashFiles, type BundledSkill } from './bundle.js';
 
 // What is in a harness's skill folder for one bundled skill: nothing, an untouched copy of a

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { left, type Either } from 'fp-ts/lib/Either.js';
-import { HARNESSES, type HarnessName } from '../workflows/model.js';
+import { HARNESSES, type HarnessName } from '../../domain/workflow.js';
 import { bundledSkills, type BundledSkill } from './bundle.js';
 import { skillsRoot } from './folders.js';
 import { installSkill, type InstallResult } from './install.js';

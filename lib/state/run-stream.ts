@@ -3,10 +3,12 @@ import { RUN_EVENT_CODECS, type RunEvent } from '../../journal/run-events.js';
 import type { Store } from '../../journal/store.js';
 import { applyStored, createdState, type RunState } from '../../projections/run-state.js';
 import { EventStream, type StreamKind } from './event-stream.js';
+import { isSvcPauseReason } from '../../projections/needs-you.js';
 
 // Every run's state in memory, up to date on each append, and snapshotted in the same LMDB
 // transaction as the events it folds. A restart reads the snapshots, folding only a tail that a
-// snapshot does not cover (none, unless the snapshot format changed: then bump the version).
+// snapshot does not cover. A change to RunState's shape bumps the version and adds an upcast from
+// the one before (RUN_UPCASTS), so old snapshots are carried forward, not refolded.
 
 // 5: runs keep their latest agent session (lastSession), which a follow-up resumes
 // 6: runs keep their local merges and their latest update from base per folder (shipping)
@@ -19,7 +21,28 @@ import { EventStream, type StreamKind } from './event-stream.js';
 // 11: both tens together
 // 11 (second branch): and their usage by day, harness and model (usageCells), which the usage read model starts from
 // 12: both elevens together
-const SNAPSHOT_VERSION = 12;
+// 12 onward: each bump comes with its upcast from the version before, below.
+// 13: the work an archive kept of each folder (keptWork), until an unarchive restores it; why a step's cost is unknown (usage.steps[].unknownWhy)
+// 14: who paused a paused run (pausedBy): svc's own pauses need a person (projections/needs-you.ts)
+// 15: the latest agent or command step's sandbox (sandbox: docs/sandbox.md)
+const SNAPSHOT_VERSION = 15;
+
+// A run paused at version 13 kept no `by`; svc's own pauses say their cause at the start of their
+// reason, a person's pause does not, so that is what is known.
+const pausedBy13 = (state: unknown): unknown => {
+  const s = state as { paused?: boolean; pauseReason?: string };
+  const bySvc = s.paused === true && typeof s.pauseReason === 'string' && isSvcPauseReason(s.pauseReason);
+  return bySvc ? { ...s, pausedBy: 'engine' } : s;
+};
+
+/** RUN_UPCASTS[v]: a run state snapshotted at version v, in the shape of v + 1 */
+export const RUN_UPCASTS: Readonly<Record<number, (state: unknown) => unknown>> = {
+  // no WorkKept was recorded before 13: a 12 has no kept work, which its absence says
+  12: (state) => state,
+  13: pausedBy13,
+  // no step recorded its sandbox before 15: a 14 has no mark, which its absence says
+  14: (state) => state,
+};
 
 export type RunStreams = EventStream<RunState, RunEvent>;
 
@@ -40,7 +63,7 @@ export const RUN_KIND: StreamKind<RunState, RunEvent> = {
     return applyStored(base, e);
   },
   unreadable: (s, u, runId) => (s ? { ...s, unreadable: s.unreadable ?? u.detail, seq: u.seq } : placeholder(runId, u)),
-  snapshot: { db: 'run-snapshots', version: SNAPSHOT_VERSION, seqOf: (s) => s.seq },
+  snapshot: { db: 'run-snapshots', version: SNAPSHOT_VERSION, seqOf: (s) => s.seq, upcasts: RUN_UPCASTS },
 };
 
 export const openRuns = (journal: Journal, store: Store): RunStreams => new EventStream(journal, RUN_KIND, store);

@@ -3,11 +3,9 @@ import { notFound, refusalText, type Refusal } from '../../commands/refusal.js';
 import { decideSupervisorAction, type ActionFacts, type Verdict } from '../../commands/supervisor-action.js';
 import type { ActingTool } from '../../commands/supervisor-tiers.js';
 import { findProject } from '../../projections/projects.js';
-import { errorAnswer, okAnswer, type ToolAnswer } from '../mcp/answer.js';
-import type { Tool, ToolContext } from '../mcp/tool.js';
 import { availabilityText } from '../service/core.js';
-import type { Service } from '../service/service.js';
-import type { HarnessName } from '../workflows/model.js';
+import type { SupervisorService } from './service-port.js';
+import type { HarnessName } from '../../domain/workflow.js';
 import { appendChat } from './chat.js';
 import { issueAs, type Args } from './issue.js';
 
@@ -18,10 +16,10 @@ export type { Args } from './issue.js';
 // (AskFirst). An approved card is carried out here too, as that supervisor, by issuing the command
 // it names (issue.ts).
 
-const str = (a: Args, k: string): string | undefined => (typeof a[k] === 'string' ? (a[k] as string) : undefined);
+export const str = (a: Args, k: string): string | undefined => (typeof a[k] === 'string' ? (a[k] as string) : undefined);
 
 /** the facts a call is decided on, or why it names nothing that exists */
-export const factsOf = (service: Service, id: string, tool: ActingTool, a: Args, approved = false): Either<Refusal, ActionFacts> => {
+export const factsOf = (service: SupervisorService, id: string, tool: ActingTool, a: Args, approved = false): Either<Refusal, ActionFacts> => {
   const core = service.core;
   const sups = core.supervisors;
   const s = sups.get(id);
@@ -47,41 +45,8 @@ export const factsOf = (service: Service, id: string, tool: ActingTool, a: Args,
   });
 };
 
-const decided = (service: Service, id: string, tool: ActingTool, a: Args, approved: boolean): Either<Refusal, Verdict> => {
+export const decided = (service: SupervisorService, id: string, tool: ActingTool, a: Args, approved: boolean): Either<Refusal, Verdict> => {
   return chain(decideSupervisorAction)(factsOf(service, id, tool, a, approved));
-};
-
-/** a short line of what came of a call, for the chat and the activity lines */
-const summaryOf = (answer: ToolAnswer): string => {
-  if (answer.isError) return `refused: ${answer.content[0]?.text ?? ''}`.slice(0, 300);
-  const body = answer.structuredContent ?? {};
-  if (typeof body['outcome'] === 'string') return String(body['outcome']);
-  if (typeof body['run'] === 'string') return `started run ${String(body['run'])}`;
-  return 'done';
-};
-
-const runOf = (tool: ActingTool, a: Args, answer: ToolAnswer): string | null =>
-  tool === 'start_run' ? (typeof answer.structuredContent?.['run'] === 'string' ? (answer.structuredContent['run'] as string) : null) : (str(a, 'run') ?? null);
-
-const invokeAs = async (id: string, tool: Tool, a: Args, ctx: ToolContext): Promise<ToolAnswer> => tool.invoke(a, { ...ctx, actor: { kind: 'supervisor', name: id } });
-
-/** a supervisor's call of an acting tool over /mcp */
-export const actAs = async (service: Service, id: string, tool: Tool & { name: ActingTool }, a: Args, ctx: ToolContext): Promise<ToolAnswer> => {
-  const v = decided(service, id, tool.name, a, false);
-  if (isLeft(v)) return errorAnswer(refusalText(v.left));
-  const at = () => service.core.now().toISOString();
-  const reason = str(a, 'reason')!.trim();
-  if (v.right.tier === 'AskFirst') {
-    const cardId = service.core.newId('card');
-    appendChat(service.core.journal, id, [{ type: 'ApprovalRequested', data: { cardId, tool: tool.name, run: str(a, 'run') ?? null, args: a, reason } }], at());
-    return okAnswer({
-      awaitingApproval: true, card: cardId,
-      detail: `${tool.name} waits for a person to approve card ${cardId} ("Ask me first"); nothing was done yet. You will be told the decision; do not call it again.`,
-    });
-  }
-  const answer = await invokeAs(id, tool, a, ctx);
-  appendChat(service.core.journal, id, [{ type: 'ActionTaken', data: { tool: tool.name, run: runOf(tool.name, a, answer), reason, summary: summaryOf(answer) } }], at());
-  return answer;
 };
 
 export interface CarriedOut {
@@ -90,7 +55,7 @@ export interface CarriedOut {
 }
 
 /** an approved card's call, carried out as the supervisor under the rules as they are now (its tier aside), by issuing its command */
-export const carryOut = async (service: Service, id: string, tool: ActingTool, a: Args): Promise<CarriedOut> => {
+export const carryOut = async (service: SupervisorService, id: string, tool: ActingTool, a: Args): Promise<CarriedOut> => {
   const v = decided(service, id, tool, a, true);
   if (isLeft(v)) return { result: 'Refused', detail: refusalText(v.left) };
   const r = await issueAs(service, id, tool, a);

@@ -3,7 +3,7 @@ import { notFound, type Outcome } from '../../commands/refusal.js';
 import { decideApproval, type Decision } from '../../commands/supervisor-approval.js';
 import { isActingTool } from '../../commands/supervisor-tiers.js';
 import { evolveApprovals, type ApprovalCard, type Approvals } from '../../projections/approvals.js';
-import type { Service } from '../service/service.js';
+import type { SupervisorService } from './service-port.js';
 import { carryOut, type Args } from './acting.js';
 import { appendChat, chatStream, decodeChatEntry } from './chat.js';
 
@@ -11,7 +11,7 @@ import { appendChat, chatStream, decodeChatEntry } from './chat.js';
 // carries the original call out as the supervisor (a control with its position, so it may come
 // back Stale); Deny does nothing. Either way ApprovalDecided lands in the chat, which wakes it.
 
-export const approvalsOf = (service: Service, id: string): Approvals => {
+export const approvalsOf = (service: SupervisorService, id: string): Approvals => {
   let cards: Approvals = new Map();
   for (const raw of service.core.journal.read(chatStream(id))) {
     const e = decodeChatEntry(raw);
@@ -21,7 +21,7 @@ export const approvalsOf = (service: Service, id: string): Approvals => {
 };
 
 /** open cards first (oldest first), then decided ones (newest first) */
-export const listApprovals = (service: Service, id: string): Outcome<{ approvals: readonly ApprovalCard[] }> => {
+export const listApprovals = (service: SupervisorService, id: string): Outcome<{ approvals: readonly ApprovalCard[] }> => {
   if (!service.core.supervisors.get(id)) return left(notFound('supervisor', id));
   const all = [...approvalsOf(service, id).values()];
   return right({ approvals: [...all.filter((c) => !c.decided), ...all.filter((c) => c.decided).reverse()] });
@@ -33,7 +33,7 @@ export interface CardDecision {
   readonly sender: string | null;
 }
 
-export const decideCard = async (service: Service, id: string, cardId: string, d: CardDecision): Promise<Outcome<ApprovalCard>> => {
+export const decideCard = async (service: SupervisorService, id: string, cardId: string, d: CardDecision): Promise<Outcome<ApprovalCard>> => {
   if (!service.core.supervisors.get(id)) return left(notFound('supervisor', id));
   const card = approvalsOf(service, id).get(cardId);
   const step = decideApproval(card, { supervisorId: id, cardId, decision: d.decision });
@@ -49,7 +49,7 @@ export const decideCard = async (service: Service, id: string, cardId: string, d
 };
 
 /** at start: an approved call the server stopped in the middle of is recorded as Interrupted */
-export const recoverApprovals = (service: Service): void => {
+export const recoverApprovals = (service: SupervisorService): void => {
   for (const s of service.core.supervisors.all()) {
     for (const card of approvalsOf(service, s.id).values()) {
       if (!card.carrying || card.decided) continue;
@@ -60,7 +60,7 @@ export const recoverApprovals = (service: Service): void => {
   }
 };
 
-const carry = async (service: Service, id: string, card: ApprovalCard) => {
+const carry = async (service: SupervisorService, id: string, card: ApprovalCard) => {
   if (!isActingTool(card.tool)) return { result: 'Refused' as const, detail: `${card.tool} is not a tool an approval carries out` };
   return carryOut(service, id, card.tool, card.args as Args);
 };

@@ -1,16 +1,25 @@
 import { isLeft, left, right } from 'fp-ts/lib/Either.js';
 import { notFound } from '../../commands/refusal.js';
 import { decideHandOver, hasTool, toolRefusal } from '../../commands/supervisor-only.js';
-import type { SupervisorDesk } from '../mcp/tool.js';
-import { detailOf } from '../service/core.js';
-import type { Service } from '../service/service.js';
+import type { Outcome } from '../../commands/refusal.js';
+import { detailOf } from '../read-models/run-detail.js';
+import type { SupervisorService } from './service-port.js';
 import { activityLines } from './activity.js';
 import { appendChat } from './chat.js';
+
+/** what the supervisor-only tools do, for the one supervisor calling (below) */
+export interface SupervisorDesk {
+  readonly id: string;
+  keepNotes(text: string): Outcome<{ readonly kept: true }>;
+  handUp(text: string): Outcome<{ readonly delivered: true }>;
+  handOver(run: string, reason: string | undefined): Outcome<{ readonly run: unknown; readonly handedOver: true }>;
+  activity(): Outcome<{ readonly lines: readonly string[] }>;
+}
 
 // The supervisor-only tools for one calling supervisor: notes, hand_up, hand_over_run and the
 // activity lines. Each asks commands/supervisor-only.ts who may, then appends.
 
-export const supervisorDesk = (service: Service, id: string): SupervisorDesk => {
+export const supervisorDesk = (service: SupervisorService, id: string): SupervisorDesk => {
   const core = service.core;
   const sups = core.supervisors;
   const at = () => core.now().toISOString();

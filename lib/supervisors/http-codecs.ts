@@ -1,10 +1,10 @@
 import * as t from 'io-ts';
 import { oneOf } from '../../journal/codec-util.js';
-import { NonBlank } from '../http/codecs.js';
-import { HARNESSES } from '../workflows/model.js';
-import { RUN_WAKE_KINDS } from './model.js';
-import { ACTION_SETTINGS, TIERS } from './model.js';
-import { quoted } from '../inputs/quoted.js';
+import { NonBlank } from '../inputs/codecs.js';
+import { HARNESSES } from '../../domain/workflow.js';
+import { RUN_WAKE_KINDS } from '../../domain/supervisor.js';
+import { ACTION_SETTINGS, TIERS } from '../../domain/supervisor.js';
+import { quoted } from '../../domain/quoted.js';
 
 // Bodies of the supervisor routes, decoded at the HTTP door. Ranges (runCap, dailyLimitUsd) are
 // the decide's to check, so every door refuses the same values with the same words.

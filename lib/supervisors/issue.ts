@@ -5,10 +5,10 @@ import type { ActingTool } from '../../commands/supervisor-tiers.js';
 import {
   AnswerQuestionArgs, ArchiveRunArgs, CheckPullRequestNowArgs, ControlRunArgs, KeepAttemptArgs, MergeRunArgs, MessageRunArgs, OpenPullRequestArgs, ResolveRunArgs,
   ReviseGoalArgs, SecureRunWorkArgs, StartRunArgs, SubmitReviewArgs, UpdateRunFromBaseArgs,
-} from '../mcp/args/acting.js';
+} from '../inputs/acting-args.js';
 import { describeErrors } from '../inputs/describe.js';
-import type { Actor } from '../service-api.js';
-import type { Service } from '../service/service.js';
+import type { Actor } from '../../domain/runs.js';
+import type { SupervisorService } from './service-port.js';
 
 // An approved card's call, issued as the command it names: the arguments the card recorded are
 // decoded with the tool's own codec (they come back from the chat journal, a read boundary) and
@@ -32,7 +32,7 @@ const decoded = <A>(tool: ActingTool, codec: t.Type<A, A, unknown>, raw: Args, i
 
 const done = <T>(o: Outcome<T>): Outcome<Issued> => (isLeft(o) ? o : right({ stale: false, summary: 'done' }));
 
-const control = (service: Service, a: t.TypeOf<typeof ControlRunArgs>, by: Actor): Outcome<Issued> => {
+const control = (service: SupervisorService, a: t.TypeOf<typeof ControlRunArgs>, by: Actor): Outcome<Issued> => {
   const { run, ...input } = a;
   const r = service.control(run, input, by);
   return isLeft(r) ? r : right({ stale: r.right.outcome === 'Stale', summary: r.right.outcome });
@@ -41,7 +41,7 @@ const control = (service: Service, a: t.TypeOf<typeof ControlRunArgs>, by: Actor
 const started = (r: Outcome<{ runId: string; attempts?: readonly { runId: string }[] }>): Outcome<Issued> =>
   isLeft(r) ? r : right({ stale: false, summary: r.right.attempts ? `started runs ${r.right.attempts.map((x) => x.runId).join(', ')} (attempts)` : `started run ${r.right.runId}` });
 
-export const issueAs = async (service: Service, id: string, tool: ActingTool, args: Args): Promise<Outcome<Issued>> => {
+export const issueAs = async (service: SupervisorService, id: string, tool: ActingTool, args: Args): Promise<Outcome<Issued>> => {
   const by: Actor = { kind: 'supervisor', name: id };
   switch (tool) {
     case 'start_run': return decoded(tool, StartRunArgs, args, (a) => started(service.startRun(a, by)));
@@ -52,7 +52,7 @@ export const issueAs = async (service: Service, id: string, tool: ActingTool, ar
     case 'revise_goal': return decoded(tool, ReviseGoalArgs, args, (a) => done(service.reviseGoal(a.run, a.goal, a.reason, by)));
     case 'secure_run_work': return decoded(tool, SecureRunWorkArgs, args, async (a) => done(await service.secureRunWork(a.run, a.reason, by)));
     case 'open_pull_request': return decoded(tool, OpenPullRequestArgs, args, async ({ run, ...input }) => done(await service.openPullRequest(run, input, by)));
-    case 'archive_run': return decoded(tool, ArchiveRunArgs, args, (a) => done(service.archive(a.run, a.state, a.reason, by)));
+    case 'archive_run': return decoded(tool, ArchiveRunArgs, args, async (a) => done(await service.archive(a.run, a.state, a.reason, by)));
     case 'resolve_run': return decoded(tool, ResolveRunArgs, args, (a) => done(service.resolve(a.run, a.reason, by)));
     case 'keep_attempt': return decoded(tool, KeepAttemptArgs, args, async (a) => done(await service.keepAttempt(a.run, a.abortOthers ?? false, a.reason, by)));
     case 'merge_run': return decoded(tool, MergeRunArgs, args, async (a) => done(await service.mergeRun(a.run, a.method, by)));

@@ -2,10 +2,10 @@ import { isLeft, left, right } from 'fp-ts/lib/Either.js';
 import { invalid, type Outcome } from '../../commands/refusal.js';
 import { decideSupervisorAction } from '../../commands/supervisor-action.js';
 import { ACTING_TOOLS, isActingTool } from '../../commands/supervisor-tiers.js';
-import type { ActionSetting } from './model.js';
-import { ACTIONS } from '../service-api.js';
-import { HARNESSES } from '../workflows/model.js';
-import type { Service } from '../service/service.js';
+import type { ActionSetting } from '../../domain/supervisor.js';
+import { ACTIONS } from '../../domain/runs.js';
+import { HARNESSES } from '../../domain/workflow.js';
+import type { SupervisorService } from './service-port.js';
 import { factsOf } from './acting.js';
 
 // "May supervisor S do X now, and at which tier?" for the app: the very decide the tool endpoint
@@ -28,7 +28,7 @@ export interface MayAnswer {
   readonly detail: string | null;
 }
 
-export const mayQuery = (service: Service, id: string, q: MayQuery): Outcome<MayAnswer> => {
+export const mayQuery = (service: SupervisorService, id: string, q: MayQuery): Outcome<MayAnswer> => {
   if (!q.tool || !isActingTool(q.tool)) return left(invalid(`tool must be one of ${ACTING_TOOLS.join(', ')}`));
   if (q.action !== undefined && !(ACTIONS as readonly string[]).includes(q.action)) return left(invalid(`action must be one of ${ACTIONS.join(', ')}`));
   if (q.harness !== undefined && !(HARNESSES as readonly string[]).includes(q.harness)) return left(invalid(`harness must be one of ${HARNESSES.join(', ')}`));

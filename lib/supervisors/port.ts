@@ -5,7 +5,7 @@ import { needsAttention, standingOf } from '../../projections/standing.js';
 import type { SupervisorState } from '../../projections/supervisor.js';
 import { WAKING_CHAT_EVENTS, type SupervisorChatEvent } from '../../journal/supervisor-chat-events.js';
 import { decodeChatEntry, chatOwner, chatStream, describeChatEntry } from './chat.js';
-import type { Supervisors } from './supervisors.js';
+import type { Supervisors } from '../state/supervisors.js';
 
 // The live agent's view of the supervisor records (lib/supervisors/agent/port.ts), over the real records: the
 // supervisors, their chat streams, ownership, the reasons actions are held (switched off, paused, at the limit), and the ledger.

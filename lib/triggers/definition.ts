@@ -5,7 +5,7 @@ import { isLeft } from 'fp-ts/lib/Either.js';
 import type { TriggerDefinition, TriggerSource } from '../../journal/trigger-events.js';
 import { findProject } from '../../projections/projects.js';
 import type { TriggerPort } from './port.js';
-import { quoted } from '../inputs/quoted.js';
+import { quoted } from '../../domain/quoted.js';
 
 // The facts about a definition that need I/O: the project, its workflow and the workflow's
 // inputs, and whether the source can work at all. The answer is the first problem, or null.

@@ -1,8 +1,8 @@
 import * as t from 'io-ts';
 import { oneOf } from '../../journal/codec-util.js';
-import { NonBlank } from '../http/codecs.js';
-import { HARNESSES } from '../workflows/model.js';
-import { closed } from '../inputs/closed.js';
+import { NonBlank } from '../inputs/codecs.js';
+import { HARNESSES } from '../../domain/workflow.js';
+import { closed } from '../../domain/closed.js';
 
 // Bodies of the trigger routes, decoded at the HTTP door. Sources are strict: a misspelt field of
 // a source is refused rather than ignored.

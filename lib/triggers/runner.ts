@@ -1,6 +1,6 @@
 import type { TriggerRule } from '../../projections/trigger-rule.js';
-import type { Settings } from '../settings/model.js';
-import type { Clock } from './clock.js';
+import type { Settings } from '../../domain/settings.js';
+import type { Clock } from '../clock.js';
 import type { FireOutcome } from './fire.js';
 import { refusalText, type Outcome } from '../../commands/refusal.js';
 import { startCodeHost } from './sources/codehost.js';

@@ -5,7 +5,7 @@ import { decideSkipFirings } from '../../commands/trigger-fire.js';
 import type { TriggerDefinition, TriggerEvent } from '../../journal/trigger-events.js';
 import { findProject } from '../../projections/projects.js';
 import type { TriggerRule } from '../../projections/trigger-rule.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../clock.js';
 import { definitionProblem } from './definition.js';
 import { fireRule, reportLostRuns, type FireOutcome } from './fire.js';
 import type { TriggerPort } from './port.js';

@@ -5,31 +5,22 @@
 // `Priced`; a model the table does not list, or a turn that reported nothing, is `Unknown` with
 // why: recorded as unknown, never as zero.
 import type { TurnResult } from '../harness/adapter.js';
-import type { HarnessName } from '../workflows/model.js';
+import type { HarnessName } from '../../domain/workflow.js';
+import type { PriceRow } from '../../domain/prices.js';
 import type { TurnTokens, UsageCost } from '../../journal/run-events.js';
 
-export interface PriceRow {
-  readonly harness: HarnessName;
-  /** the model name as given to the CLI; '*' prices the harness's own default model */
-  readonly model: string;
-  readonly inputPerMTok: number;
-  readonly cachedInputPerMTok: number;
-  readonly outputPerMTok: number;
-}
+// The model's own row; for a turn svc named no model for, the row of the model the CLI says it ran
+// on, else the harness's '*' row (its default model, whatever that is).
+const priceFor = (prices: readonly PriceRow[], harness: HarnessName, model: string | undefined, ranOn: string | undefined): PriceRow | undefined => {
+  const row = (name: string) => prices.find((p) => p.harness === harness && p.model === name);
+  if (model) return row(model);
+  return (ranOn ? row(ranOn) : undefined) ?? row('*');
+};
 
-// Source: OpenAI's API pricing page (platform.openai.com/docs/pricing), standard tier, as
-// published for the GPT-5 family in 2025: gpt-5 / gpt-5-codex $1.25 input, $0.125 cached input,
-// $10 output; gpt-5-mini $0.25 / $0.025 / $2 per million tokens. opencode rows are the same models
-// through their providers. Prices change: the table is a setting (`Prices`).
-export const DEFAULT_PRICES: readonly PriceRow[] = [
-  { harness: 'codex', model: 'gpt-5', inputPerMTok: 1.25, cachedInputPerMTok: 0.125, outputPerMTok: 10 },
-  { harness: 'codex', model: 'gpt-5-codex', inputPerMTok: 1.25, cachedInputPerMTok: 0.125, outputPerMTok: 10 },
-  { harness: 'codex', model: 'gpt-5-mini', inputPerMTok: 0.25, cachedInputPerMTok: 0.025, outputPerMTok: 2 },
-  { harness: 'opencode', model: 'openai/gpt-5', inputPerMTok: 1.25, cachedInputPerMTok: 0.125, outputPerMTok: 10 },
-];
-
-const priceFor = (prices: readonly PriceRow[], harness: HarnessName, model: string | undefined): PriceRow | undefined =>
-  prices.find((p) => p.harness === harness && p.model === (model ?? '*'));
+const unpriced = (harness: HarnessName, model: string | undefined, ranOn: string | undefined): string =>
+  model ? `no price for ${harness} ${model} in the price table`
+    : ranOn ? `no price for ${harness} ${ranOn} (its default model) in the price table, and no '*' row for ${harness}`
+    : `no price for ${harness} default model in the price table`;
 
 // `input` is uncached input: claude reports cache reads apart (cache writes are billed as input);
 // codex counts cached tokens inside input_tokens; opencode reports cache reads apart. Reasoning is output.
@@ -53,8 +44,8 @@ export const turnCost = (harness: HarnessName, model: string | undefined, r: Tur
   if (own !== undefined) return { _tag: 'Reported', usd: own };
   const tokens = turnTokens(harness, r.usage);
   if (!tokens) return { _tag: 'Unknown', why: `${harness} reported no ${harness === 'claude' ? 'cost' : 'usage'}` };
-  const row = priceFor(prices, harness, model);
-  if (!row) return { _tag: 'Unknown', why: `no price for ${harness} ${model ?? 'default model'} in the price table` };
+  const row = priceFor(prices, harness, model, r.model);
+  if (!row) return { _tag: 'Unknown', why: unpriced(harness, model, r.model) };
   return { _tag: 'Priced', usd: priced(row, tokens) };
 };
 

@@ -1,6 +1,7 @@
-import type { Journal, Stored } from '../../journal/journal.js';
+import type { Journal } from '../../journal/journal.js';
+import { subscribeRuns, type RecordedRunEvent } from '../../journal/typed-subscribe.js';
 import type { RunState } from '../../projections/run-state.js';
-import { localDay } from '../supervisors/model.js';
+import { localDay } from '../../domain/supervisor.js';
 
 // What each project has spent per local day, in memory: started from the runs' folded usage (their
 // snapshots, not a journal scan) and kept current from each UsageRecorded as it is appended. The
@@ -15,9 +16,8 @@ export class ProjectSpend {
 
   /** follow the journal: each UsageRecorded of known cost adds to its project's day */
   follow(journal: Journal): () => void {
-    return journal.subscribe((stream, events) => {
-      if (!stream.startsWith('run:')) return;
-      for (const e of events) this.take(stream.slice(4), e);
+    return subscribeRuns(journal, (runId, events) => {
+      for (const e of events) this.take(runId, e);
     });
   }
 
@@ -25,11 +25,11 @@ export class ProjectSpend {
     return this.days.get(projectId)?.get(day) ?? 0;
   }
 
-  private take(runId: string, e: Stored): void {
+  private take(runId: string, e: RecordedRunEvent): void {
     if (e.type !== 'UsageRecorded') return;
-    const cost = (e.data as { cost?: { _tag?: string; usd?: number } }).cost;
+    const cost = e.data.cost;
     const project = this.projectOf(runId);
-    if (!project || cost?._tag === 'Unknown' || typeof cost?.usd !== 'number') return;
+    if (!project || cost._tag === 'Unknown') return;
     this.add(project, localDay(new Date(e.at)), cost.usd);
   }
 

@@ -1,13 +1,8 @@
 import type { ComponentType } from 'preact';
+import type { PageProps } from './page-props.js';
 
 // Every page of the app. To add one: a file under pages/ exporting `Page`, and a row here. Pages
 // are loaded when first shown (each is its own chunk), so a heavy page costs the first load nothing.
-
-export interface PageProps {
-  /** the `:name` parts of the route's path, decoded */
-  readonly params: Readonly<Record<string, string>>;
-  readonly query: URLSearchParams;
-}
 
 export interface PageModule {
   readonly Page: ComponentType<PageProps>;

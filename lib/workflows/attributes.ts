@@ -1,4 +1,4 @@
-import type { NodeKind } from './model.js';
+import type { NodeKind } from '../../domain/workflow.js';
 
 // Which attributes mean something where. Graphviz drawing attributes are allowed everywhere (a
 // workflow is also a diagram people render); anything else unknown earns a warning, because a

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Database, Key } from 'lmdb';
-import type { Origin } from './model.js';
+import type { Origin } from '../../domain/workflow.js';
 import { parsePersona, type PersonaParse } from './persona-file.js';
 import type { PromptFileBase } from './prompt-files.js';
 

@@ -1,5 +1,5 @@
-import type { StepSettings } from '../service-api.js';
-import type { HarnessName, NodeKind, Persona, Workflow } from './model.js';
+import type { StepSettings } from '../../domain/runs.js';
+import type { HarnessName, NodeKind, Persona, Workflow } from '../../domain/workflow.js';
 import { resolveStepSettings, stepPersonaName, toolClasses } from './step-settings.js';
 
 // The `steps` of read_workflow: each node with the settings its turn would use before any

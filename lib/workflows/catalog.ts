@@ -3,14 +3,14 @@ import { left, right, type Either } from 'fp-ts/lib/Either.js';
 import { invalid, type Outcome } from '../../commands/refusal.js';
 import type { Store } from '../../journal/store.js';
 import { packageRoot } from '../package-root.js';
-import type { WorkflowListItem } from '../service-api.js';
+import type { WorkflowListItem } from '../../domain/runs.js';
 import { projectBase, workflowNameProblem, type PersonaSource } from './catalog-sources.js';
 import { stepViews, type StepView } from './catalog-steps.js';
 import { buildView, type View } from './catalog-view.js';
 import type { ValidationResult } from './diagnostics.js';
 import { parseDot } from './dot-graph.js';
 import { createFolderWatch } from './folder-watch.js';
-import type { HarnessName, Origin, Persona, Workflow } from './model.js';
+import type { HarnessName, Origin, Persona, Workflow } from '../../domain/workflow.js';
 import { contentVersion } from './parse.js';
 import { validateWorkflow } from './validate.js';
 
@@ -62,6 +62,8 @@ export interface Catalog {
   removeCustom(name: string): boolean;
   /** validates text as the custom workflow `name` would be, without saving it (the editor's check as you type) */
   check(name: string, source: string, project?: ProjectRef): Outcome<ValidationResult>;
+  /** told whenever a workflow or persona may read differently (a file changed, a custom one saved or removed) */
+  onChange(listener: () => void): void;
   close(): Promise<void>;
 }
 
@@ -78,7 +80,12 @@ export const createCatalog = (deps: CatalogDeps): Catalog => {
   const custom = deps.store.db<string>(CUSTOM_WORKFLOWS_DB);
   const customPersonas = deps.store.db<string>(CUSTOM_PERSONAS_DB);
   const views = new Map<string, View>();
-  const watch = createFolderWatch(() => views.clear());
+  const listeners: (() => void)[] = [];
+  const dropViews = (): void => {
+    views.clear();
+    for (const l of listeners) l();
+  };
+  const watch = createFolderWatch(dropViews);
   let closed = false;
 
   const watchedReady = (primary: string | undefined): boolean => {
@@ -134,12 +141,12 @@ export const createCatalog = (deps: CatalogDeps): Catalog => {
     personas: (project) => viewOf(project?.primaryFolderPath).personas,
     saveCustomPersona(name, text) {
       customPersonas.putSync(name, text);
-      views.clear();
+      dropViews();
     },
     removeCustomPersona(name) {
       if (customPersonas.get(name) === undefined) return false;
       customPersonas.removeSync(name);
-      views.clear();
+      dropViews();
       return true;
     },
     saveCustom(name, source, project) {
@@ -149,14 +156,14 @@ export const createCatalog = (deps: CatalogDeps): Catalog => {
       const dot = parseDot(source);
       if (!dot.ok) return left(invalid(`not saved: not a DOT file: ${dot.message}`));
       custom.putSync(name, source);
-      views.clear();
+      dropViews();
       const v = viewOf(project?.primaryFolderPath).validated(name);
       return v ? right(v.result) : left(invalid(`workflow ${name} was saved but cannot be read back`));
     },
     removeCustom(name) {
       if (custom.get(name) === undefined) return false;
       custom.removeSync(name);
-      views.clear();
+      dropViews();
       return true;
     },
     check(name, source, project) {
@@ -165,9 +172,12 @@ export const createCatalog = (deps: CatalogDeps): Catalog => {
       if (source.length > MAX_SOURCE_CHARS) return left(invalid('workflow source is larger than 512 KiB'));
       return right(validateWorkflow(source, { name, origin: 'custom', personas: viewOf(project?.primaryFolderPath).personaStatus }).result);
     },
+    onChange(listener) {
+      listeners.push(listener);
+    },
     async close() {
       closed = true;
-      views.clear();
+      dropViews();
       await watch.close();
     },
   };

@@ -1,4 +1,4 @@
-import type { StepNode } from './model.js';
+import type { StepNode } from '../../domain/workflow.js';
 
 // A deliver step's pull request loop, read off its attributes: `watch=true` keeps the run with
 // the pull request it opened until it is merged or closed; `cycles=N` (default 3) caps the agent

@@ -1,4 +1,4 @@
-import type { Origin } from './model.js';
+import type { Origin } from '../../domain/workflow.js';
 
 // What validation says about a workflow. A workflow that does not load is a normal answer (loads
 // false, with errors), never a thrown exception: authors read these in the app and over MCP.

@@ -1,4 +1,4 @@
-import type { StepOutcome } from './model.js';
+import type { StepOutcome } from '../../domain/workflow.js';
 
 // Small parsers for attribute values. Each answers the value or an error message for the author.
 

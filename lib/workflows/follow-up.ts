@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../package-root.js';
 import { checkGraph } from './graph-checks.js';
-import type { StepNode, Workflow } from './model.js';
+import type { StepNode, Workflow } from '../../domain/workflow.js';
 import { parseWorkflow } from './parse.js';
 
 // The built-in workflow a follow-up walks. Kept out of the catalog's folders on purpose: a new run

@@ -1,5 +1,5 @@
 import { addError, addWarning, type Findings } from './diagnostics.js';
-import type { NodeKind, Route, StepNode } from './model.js';
+import type { NodeKind, Route, StepNode } from '../../domain/workflow.js';
 import type { WorkflowDraft } from './parse.js';
 
 // The shape of the graph: one start, some exit, every route between declared nodes, every step with

@@ -1,7 +1,7 @@
 import { graphAttrWarning } from './attributes.js';
 import { addError, addWarning, type Findings } from './diagnostics.js';
 import { INPUT_NAME, parseDefaultItem, splitList, unescapeText } from './dot-values.js';
-import { HARNESSES, TOOL_ACCESS, type HarnessName, type StepDefaults, type ToolAccess } from './model.js';
+import { HARNESSES, TOOL_ACCESS, type HarnessName, type StepDefaults, type ToolAccess } from '../../domain/workflow.js';
 
 // The graph-level attributes: description, declared inputs with their defaults, and the defaults
 // every agent step starts from (harness, model, persona, tools).

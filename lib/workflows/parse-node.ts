@@ -2,7 +2,7 @@ import { nodeAttrWarning } from './attributes.js';
 import { addError, addWarning, type Findings } from './diagnostics.js';
 import type { DotNode } from './dot-graph.js';
 import { parseDuration, unescapeText } from './dot-values.js';
-import { NODE_KINDS, type NodeKind, type StepNode } from './model.js';
+import { NODE_KINDS, type NodeKind, type StepNode } from '../../domain/workflow.js';
 import { readStepChoices } from './parse-graph-attrs.js';
 import { deliverWatchProblems } from './deliver-watch.js';
 import { fileRef, readPromptFile, type PromptFileBase } from './prompt-files.js';

@@ -3,7 +3,7 @@ import { edgeAttrWarning } from './attributes.js';
 import { addError, addWarning, emptyFindings, type Findings } from './diagnostics.js';
 import { parseDot, type DotEdge, type DotGraph } from './dot-graph.js';
 import { parseCondition } from './dot-values.js';
-import type { Origin, Route, StepNode, Workflow } from './model.js';
+import type { Origin, Route, StepNode, Workflow } from '../../domain/workflow.js';
 import { readGraphSettings } from './parse-graph-attrs.js';
 import { parseNode } from './parse-node.js';
 import { fileRef, inlineSource, type PromptFileBase } from './prompt-files.js';

@@ -1,4 +1,4 @@
-import type { Origin, Persona } from './model.js';
+import type { Origin, Persona } from '../../domain/workflow.js';
 import { harnessMessage, isHarness, isToolAccess, toolsMessage } from './parse-graph-attrs.js';
 
 // A persona file `<name>.md`: an optional front-matter header, then the prompt body.

@@ -1,5 +1,5 @@
-import type { SettingValue, StepSettings } from '../service-api.js';
-import type { HarnessName, Persona, StepDefaults, StepNode, ToolAccess, Workflow } from './model.js';
+import type { SettingValue, StepSettings } from '../../domain/runs.js';
+import type { HarnessName, Persona, StepDefaults, StepNode, ToolAccess, Workflow } from '../../domain/workflow.js';
 
 // What an agent step's turn uses, and where each value came from. Precedence, first that has a
 // value wins: run (start_run / ChangeHarness) > node > persona > workflow (graph defaults) >

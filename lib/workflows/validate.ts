@@ -1,6 +1,6 @@
 import { addError, addWarning, toResult, type Findings, type ValidationResult } from './diagnostics.js';
 import { checkGraph } from './graph-checks.js';
-import type { Workflow } from './model.js';
+import type { Workflow } from '../../domain/workflow.js';
 import { parseWorkflow, type ParseOptions } from './parse.js';
 import { placeholdersIn } from './template.js';
 

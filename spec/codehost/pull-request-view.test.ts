@@ -1,5 +1,6 @@
 import test from 'ava';
-import { type CheckOutcome, checkRunOutcome, checkView, statusContextOutcome } from '../../lib/codehost/check-outcome.js';
+import { checkRunOutcome, checkView, statusContextOutcome } from '../../lib/codehost/check-outcome.js';
+import { type CheckOutcome } from '../../domain/pull-request.js';
 import { latestPerReviewer, pullRequestView } from '../../lib/codehost/pull-request-view.js';
 import type { RawPullRequest } from '../../lib/codehost/queries.js';
 

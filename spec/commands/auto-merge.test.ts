@@ -1,7 +1,7 @@
 import test from 'ava';
 import { autoMergeRefusal, decideAutoMerge, type AutoMergeFacts } from '../../commands/auto-merge.js';
-import type { CheckView } from '../../lib/codehost/check-outcome.js';
-import type { PullRequestView } from '../../lib/codehost/pull-request-view.js';
+import type { CheckView } from '../../domain/pull-request.js';
+import type { PullRequestView } from '../../domain/pull-request.js';
 
 // decideAutoMerge: given the code host's view of a pull request, merge it (directly, or by the
 // host's auto-merge where the repository allows it) or refuse naming the condition that failed;

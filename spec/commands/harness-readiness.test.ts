@@ -3,8 +3,8 @@ import { isRight } from 'fp-ts/lib/Either.js';
 import { allowedActions } from '../../commands/control.js';
 import { decideFinishStep } from '../../commands/engine-steps.js';
 import { decideStartReadiness } from '../../commands/start-readiness.js';
-import type { Availability } from '../../lib/harness/adapter.js';
-import type { HarnessName } from '../../lib/workflows/model.js';
+import type { Availability } from '../../domain/harness.js';
+import type { HarnessName } from '../../domain/workflow.js';
 import { standingOf } from '../../projections/standing.js';
 import { running } from '../helpers/given.js';
 

@@ -4,7 +4,7 @@ import { decideAbort } from '../../commands/abort.js';
 import { decideRestart } from '../../commands/restart.js';
 import type { RunEvent } from '../../journal/run-events.js';
 import { threadRow } from '../../projections/thread.js';
-import { runDetail } from '../../projections/run-views.js';
+import { runDetail } from '../../lib/read-models/run-views.js';
 import { at, by, given, created, queued, started, prepared, stepStarted, running, runDecider, RUNNING } from '../helpers/given.js';
 
 // Messages a turn could not take: given(events) / when(decide) / then(events), and the folds that

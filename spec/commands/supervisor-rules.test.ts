@@ -5,7 +5,7 @@ import { decideApproval } from '../../commands/supervisor-approval.js';
 import { decideHandOver, hasTool } from '../../commands/supervisor-only.js';
 import { decideRead } from '../../commands/supervisor-reading.js';
 import { ownerOf, ownerOfNewRun } from '../../projections/ownership.js';
-import { DEFAULT_ACTIONS, TIERS, type Tier } from '../../lib/supervisors/model.js';
+import { DEFAULT_ACTIONS, TIERS, type Tier } from '../../domain/supervisor.js';
 import type { ApprovalCard } from '../../projections/approvals.js';
 
 // The Supervisor scoping rules as pure decides: given (supervisor, run owner, tier, facts),

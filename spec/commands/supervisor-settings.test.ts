@@ -4,7 +4,7 @@ import { decideHeld } from '../../commands/supervisor-held.js';
 import { decideChangeSupervisor, decideCreateSupervisor, decideKeepNotes, decideRecordCost, decideRegenerateKey, type SupervisorDecision } from '../../commands/supervisor-settings.js';
 import type { SupervisorEvent } from '../../journal/supervisor-events.js';
 import { evolveSupervisor, type SupervisorState } from '../../projections/supervisor.js';
-import { DEFAULT_SUPERVISOR_SETTINGS } from '../../lib/supervisors/model.js';
+import { DEFAULT_SUPERVISOR_SETTINGS } from '../../domain/supervisor.js';
 import { decider } from '../helpers/given.js';
 
 // given(supervisor events) / when(command) / then(events or refusal), for the records' decides.

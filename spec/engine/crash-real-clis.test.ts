@@ -8,7 +8,7 @@ import { STRICT } from '../helpers/server.js';
 import { killHard, spawnServer, type ChildServer } from '../helpers/child-server.js';
 import { pointCliAt, realCliEnv } from '../helpers/real-run.js';
 import { startModelServer } from '../fixtures/model-server/server.js';
-import type { HarnessName } from '../../lib/workflows/model.js';
+import type { HarnessName } from '../../domain/workflow.js';
 
 // A harness process never outlives the server that owns it. A real server (a child process) runs a
 // step on each real CLI against the scripted model, which holds its answer back; the server is

@@ -1,6 +1,6 @@
 import '../helpers/env.js';
 import test, { type ExecutionContext } from 'ava';
-import type { HarnessName } from '../../lib/workflows/model.js';
+import type { HarnessName } from '../../domain/workflow.js';
 import { ManualClock } from '../fixtures/triggers/manual-clock.js';
 import { httpError, say, type ModelTurn } from '../fixtures/model-server/script.js';
 import { harnessEvents, harnessRow, realCliOnClock, startOn, untilStandingOrLog } from '../helpers/quota-run.js';

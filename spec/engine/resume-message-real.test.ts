@@ -5,7 +5,7 @@ import { callMcp, say } from '../fixtures/model-server/script.js';
 import { pointCliAt, realCliEnv } from '../helpers/real-run.js';
 import { STRICT, testServer } from '../helpers/server.js';
 import { control, history, untilStanding } from '../helpers/steer.js';
-import type { HarnessName } from '../../lib/workflows/model.js';
+import type { HarnessName } from '../../domain/workflow.js';
 
 // A message sent with `Resume` while a turn runs must reach the model. claude takes it mid-turn
 // (stdin); codex and opencode cannot, so the step's session continues with it once the turn ends,

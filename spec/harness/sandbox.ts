@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ActivityReport } from '../../lib/harness/activity.js';
 import type { AgentLogLine, TurnInput } from '../../lib/harness/adapter.js';
-import type { ToolAccess } from '../../lib/workflows/model.js';
+import type { ToolAccess } from '../../domain/workflow.js';
 import { LIFELINE } from '../../lib/harness/process.js';
 import { entryOf } from '../../lib/sandbox/allowlist.js';
 import { bwrapBin } from '../../lib/sandbox/probe.js';

@@ -3,7 +3,7 @@
 import test, { type ExecutionContext } from 'ava';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ToolAccess } from '../../lib/workflows/model.js';
+import type { ToolAccess } from '../../domain/workflow.js';
 import { createAdapters } from '../../lib/harness/registry.js';
 import { startModelServer } from '../fixtures/model-server/server.js';
 import { runShell, say, writeFile, type ModelTurn } from '../fixtures/model-server/script.js';

@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -39,6 +39,16 @@ export const writeWorkflow = (home: string, name: string, source: string): void 
 };
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The JSON lines a program has finished writing to a file so far: a last line still being written
+ * (no newline yet) is not read, so a test polling the file never parses half a line.
+ */
+export const writtenJsonLines = (file: string): any[] => {
+  if (!existsSync(file)) return [];
+  const text = readFileSync(file, 'utf8');
+  return text.slice(0, text.lastIndexOf('\n') + 1).split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l));
+};
 
 export const eventually = async <T>(f: () => T | Promise<T>, ok: (v: T) => boolean, timeoutMs = 20_000): Promise<T> => {
   const end = Date.now() + timeoutMs;

@@ -3,7 +3,7 @@ import { isLeft, type Either } from 'fp-ts/lib/Either.js';
 import { refusalText, type Refusal } from '../../commands/refusal.js';
 import type { RunEvent } from '../../journal/run-events.js';
 import { applyStored, createdState, type RunState } from '../../projections/run-state.js';
-import type { Workflow } from '../../lib/workflows/model.js';
+import type { Workflow } from '../../domain/workflow.js';
 
 // given(events) -> the run state those events fold to: the start of every decide test. And, as
 // emmett's DeciderSpecification, given(events).when(command).then(events) comparing WHOLE events

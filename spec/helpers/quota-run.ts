@@ -1,5 +1,5 @@
 import type { ExecutionContext } from 'ava';
-import type { HarnessName } from '../../lib/workflows/model.js';
+import type { HarnessName } from '../../domain/workflow.js';
 import type { ManualClock } from '../fixtures/triggers/manual-clock.js';
 import { startModelServer } from '../fixtures/model-server/server.js';
 import type { ModelTurn } from '../fixtures/model-server/script.js';

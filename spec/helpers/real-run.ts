@@ -2,7 +2,7 @@ import type { ExecutionContext } from 'ava';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { worktreeDir } from '../../lib/git/worktrees.js';
-import type { HarnessName } from '../../lib/workflows/model.js';
+import type { HarnessName } from '../../domain/workflow.js';
 import { startModelServer } from '../fixtures/model-server/server.js';
 import { callMcp, say, writeFile } from '../fixtures/model-server/script.js';
 import { opencodeTestEnv, writeCodexConfig, writeOpencodeConfig } from '../harness/sandbox.js';

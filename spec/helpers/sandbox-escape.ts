@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { basename, join } from 'node:path';
 import { worktreeDir } from '../../lib/git/worktrees.js';
-import type { HarnessName } from '../../lib/workflows/model.js';
+import type { HarnessName } from '../../domain/workflow.js';
 import { callMcp, runShell, say, writeFile } from '../fixtures/model-server/script.js';
 import { realCliServer } from './real-run.js';
 import { GATE_ONLY } from './server.js';

@@ -1,7 +1,7 @@
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { startServer, type RunningServer } from '../../lib/cli/serve.js';
 import { freshHome, gitRepo, writeWorkflow } from './env.js';
-import type { Clock } from '../../lib/triggers/clock.js';
+import type { Clock } from '../../lib/clock.js';
 
 // A real server on an ephemeral loopback port, with its own home, a project on a real git repo,
 // and the workflows a test needs written as home workflows.

@@ -1,8 +1,8 @@
 import '../helpers/env.js';
 import test from 'ava';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { eventually, repoRoot, tempDir } from '../helpers/env.js';
+import { eventually, repoRoot, tempDir, writtenJsonLines } from '../helpers/env.js';
 import { GATE_ONLY, testServer } from '../helpers/server.js';
 import { control, startRun, untilStanding } from '../helpers/steer.js';
 
@@ -22,7 +22,7 @@ const RECORD = join(repoRoot, 'spec/fixtures/notify/record.mjs');
 const FAIL = join(repoRoot, 'spec/fixtures/notify/fail.mjs');
 const TITLE = `"; rm -rf / $(touch pwned) \`id\` <b>`;
 
-const lines = (file: string): any[] => (existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l)) : []);
+const lines = writtenJsonLines;
 const setCommand = (s: { send: (m: string, p: string, b?: string) => Promise<{ status: number; body: any }> }, argv: string[], kinds: string[]) =>
   s.send('PUT', '/api/settings', JSON.stringify({ _tag: 'NotifyCommand', argv, kinds }));
 

@@ -1,7 +1,7 @@
 import '../helpers/env.js';
 import anyTest, { type TestFn } from 'ava';
 import { TOOLS } from '../../lib/mcp/registry.js';
-import { TOOL_GROUPS } from '../../lib/settings/model.js';
+import { TOOL_GROUPS } from '../../domain/settings.js';
 import { mcpServer, type McpServer } from './helpers/real.js';
 import { MCP_HEADERS, rawRequest, rpc } from './helpers/raw-http.js';
 import { startRunTools } from '../fixtures/run-tools/server.js';
@@ -35,6 +35,19 @@ for (const tool of TOOLS) {
       t.true(answer.result.isError);
       t.is(answer.result.content[0].text, `invalid arguments for ${tool.name}: arguments must be a JSON object (got ${kind})`);
     }
+  });
+}
+
+// Issue 33: a NUL byte reaches spawn, git, paths and headers, which throw on it: every tool refuses
+// it wherever it sits in the arguments, before its own decoder.
+for (const tool of TOOLS) {
+  test(`${tool.name}: a NUL byte anywhere in the arguments is the tool's argument error`, async (t) => {
+    const { s, port } = t.context;
+    const r = await rawRequest(port, 'POST', '/mcp', { ...MCP_HEADERS, authorization: `Bearer ${s.token}` }, rpc('tools/call', { name: tool.name, arguments: { deep: [{ text: 'x\u0000y' }] } }, 8));
+    const answer = JSON.parse(r.body);
+    t.is(answer.error, undefined, JSON.stringify(answer.error));
+    t.true(answer.result.isError);
+    t.is(answer.result.content[0].text, `invalid arguments for ${tool.name}: deep.0.text holds a NUL byte (\\u0000), which no text svc takes may hold`);
   });
 }
 

@@ -1,7 +1,7 @@
 import test from 'ava';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { TOOLS } from '../../lib/mcp/registry.js';
-import { TOOL_GROUPS } from '../../lib/settings/model.js';
+import { TOOL_GROUPS } from '../../domain/settings.js';
 import { fixturePullRequest, fixtureRepository } from '../fixtures/github/fixture.js';
 import { startGitHubServer, type GitHubTestServer } from '../fixtures/github/server.js';
 import { detail, startRun, untilStanding } from '../helpers/steer.js';

@@ -3,7 +3,7 @@ import type { ProjectEvent } from '../../journal/project-events.js';
 import type { SettingsEvent } from '../../journal/settings-events.js';
 import { evolveProjects, findProject, primaryFolderPath, type Projects } from '../../projections/projects.js';
 import { evolveSettings, redact } from '../../projections/settings.js';
-import { DEFAULT_SETTINGS } from '../../lib/settings/model.js';
+import { DEFAULT_SETTINGS } from '../../domain/settings.js';
 
 // The two single streams' folds: projects (the primary folder follows the folders) and settings.
 

@@ -108,8 +108,8 @@ test.serial('a review to an ended run with its worktree becomes a follow-up run 
   const ended = await s.ended();
   const http = await s.post(`/api/runs/${ended}/reviews`, { comments: [ok] });
   t.is(http.status, 409, JSON.stringify(http.body));
-  t.regex(http.body.detail, /no worktree any more/);
+  t.regex(http.body.detail, /no worktree of its own any more/);
   const mcp = await call(client, 'submit_review', { run: ended, comments: [ok] });
   t.true(mcp.isError);
-  t.regex(textOf(mcp), /no worktree any more/);
+  t.regex(textOf(mcp), /no worktree of its own any more/);
 });

@@ -1,7 +1,7 @@
 import '../helpers/env.js';
 // Serial: the CLIs read the model server's address from process.env, which the tests share.
 import test from 'ava';
-import { supervisorStream } from '../../lib/supervisors/store.js';
+import { supervisorStream } from '../../lib/state/supervisor-streams.js';
 import { say } from '../fixtures/model-server/script.js';
 import { sleep } from '../helpers/env.js';
 import { liveKit, pointCodexAtModel, types, type ChatEntry, type LiveKit } from './live-kit.js';

@@ -1,6 +1,7 @@
 import '../helpers/env.js';
 import test from 'ava';
-import { DEFAULT_PRICES, turnCost, type PriceRow } from '../../lib/usage/prices.js';
+import { turnCost } from '../../lib/usage/prices.js';
+import { DEFAULT_PRICES, type PriceRow } from '../../domain/prices.js';
 import { testServer } from '../helpers/server.js';
 
 // Turn costs: claude's own figure, codex/opencode tokens × the price table, unknown (never zero)

@@ -13,11 +13,13 @@ import { runWakes } from '../../lib/supervisors/agent/wakes.js';
 import { untrusted } from '../../lib/untrusted.js';
 import { renderPrompt } from '../../lib/workflows/template.js';
 import type { SupervisorChatEvent } from '../../journal/supervisor-chat-events.js';
-import type { StepNode } from '../../lib/workflows/model.js';
+import type { StepNode } from '../../domain/workflow.js';
 import { say } from '../fixtures/model-server/script.js';
 import { startRun, untilStanding } from '../helpers/steer.js';
 import { liveKit } from './live-kit.js';
 import { fenced, LABELLED } from './untrusted-fences.js';
+import { decodeAppend } from '../../journal/typed-subscribe.js';
+import { RUN_EVENT_CODECS, type RunEvent } from '../../journal/run-events.js';
 
 // Defect 9: every piece of text from runs, agents, pull requests and tools reaches a prompt only
 // inside a labelled fence it cannot close, whatever it contains; what people wrote stays outside.
@@ -38,7 +40,8 @@ const entry = (type: string, data: unknown): ChatEntry => ({ seq: ++seq, type, d
 const stored = (type: string, data: unknown): Stored => ({ seq: ++seq, at: '', type, data }) as Stored;
 const describe = (type: string, data: unknown): string | undefined => describeChatEntry({ type, data } as SupervisorChatEvent);
 const since = (...entries: ChatEntry[]): string => supervisorPrompt({ notes: '', runs: [], since: entryLines(entries, describe) });
-const wakeLines = (...events: Stored[]): string => since(...runWakes('r1', events).map((w) => entry('WakeNoticed', w)));
+// the wakes read decoded events, as the journal hands them to listeners
+const wakeLines = (...events: Stored[]): string => since(...runWakes('r1', decodeAppend<RunEvent>(RUN_EVENT_CODECS, events)).map((w) => entry('WakeNoticed', w)));
 
 const run = (over: Partial<RunState>): RunState => ({ goal: 'Tidy the code.', inputs: {}, held: [], previous: null, ...over }) as unknown as RunState;
 const deps = { renderPrompt } as unknown as EngineDeps;

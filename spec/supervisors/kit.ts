@@ -6,7 +6,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { CHAT_AGENT_EVENT_CODECS } from '../../journal/chat-agent-events.js';
 import { ensureToken } from '../../lib/auth/mcp-token.js';
-import type { Tier } from '../../lib/supervisors/model.js';
+import type { Tier } from '../../domain/supervisor.js';
 import { gitRepo } from '../helpers/env.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { call, textOf, type CallAnswer } from '../mcp/helpers/call.js';

@@ -1,7 +1,7 @@
 import '../helpers/env.js';
 import anyTest, { type ExecutionContext, type TestFn } from 'ava';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Tier } from '../../lib/supervisors/model.js';
+import type { Tier } from '../../domain/supervisor.js';
 import { ask, supKit, textOf, type CallAnswer, type SupKit } from './kit.js';
 
 // The ten rules of Supervisor scoping × the three tiers, each asked over the official MCP SDK

@@ -1,7 +1,7 @@
 import '../helpers/env.js';
 import test from 'ava';
 import { isLeft } from 'fp-ts/lib/Either.js';
-import { closeService, openService } from '../../lib/service/open.js';
+import { closeService, openService } from '../../lib/root/open.js';
 import { triggerStream } from '../../lib/triggers/store.js';
 import { freshHome, gitRepo, writeWorkflow } from '../helpers/env.js';
 import { LINEAR } from '../helpers/server.js';

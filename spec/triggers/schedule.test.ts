@@ -1,8 +1,8 @@
 import '../helpers/env.js';
 import test from 'ava';
 import { isLeft } from 'fp-ts/lib/Either.js';
-import { closeService, openService } from '../../lib/service/open.js';
-import type { Service } from '../../lib/service/service.js';
+import { closeService, openService } from '../../lib/root/open.js';
+import type { Service } from '../../lib/root/service.js';
 import { eventually, freshHome, gitRepo, writeWorkflow } from '../helpers/env.js';
 import { LINEAR } from '../helpers/server.js';
 import { ManualClock } from '../fixtures/triggers/manual-clock.js';

@@ -1,6 +1,6 @@
 import test from 'ava';
 import type { RunEvent } from '../../journal/run-events.js';
-import { localDay } from '../../lib/supervisors/model.js';
+import { localDay } from '../../domain/supervisor.js';
 import { ProjectSpend } from '../../lib/usage/project-spend.js';
 import { applyStored } from '../../projections/run-state.js';
 import { at, created, given } from '../helpers/given.js';

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { deliverWatch } from '../../lib/workflows/deliver-watch.js';
-import { findNode } from '../../lib/workflows/model.js';
+import { findNode } from '../../domain/workflow.js';
 import { validateWorkflow } from '../../lib/workflows/validate.js';
 import { isolateHome } from './helpers.js';
 

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { findNode } from '../../lib/workflows/model.js';
+import { findNode } from '../../domain/workflow.js';
 import { validateWorkflow } from '../../lib/workflows/validate.js';
 import { isolateHome } from './helpers.js';
 

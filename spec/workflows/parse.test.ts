@@ -1,7 +1,7 @@
 import test from 'ava';
 import { readFileSync, realpathSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { findNode, nextNodeId, startNode } from '../../lib/workflows/model.js';
+import { findNode, nextNodeId, startNode } from '../../domain/workflow.js';
 import { parseDuration, quoteText, unescapeText } from '../../lib/workflows/dot-values.js';
 import { parseWorkflow } from '../../lib/workflows/parse.js';
 import { validateWorkflow } from '../../lib/workflows/validate.js';

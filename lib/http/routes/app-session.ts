@@ -1,7 +1,7 @@
 import type Koa from 'koa';
 import * as t from 'io-ts';
 import type { AppCodes } from '../../auth/app-codes.js';
-import { readJson } from '../body.js';
+import { readJson } from '../../inputs/body.js';
 import { decodeOr400, refuseUnknownFields } from '../decode.js';
 
 // POST /api/app/session {code} -> {secret}: the one /api call of a window's server that needs no

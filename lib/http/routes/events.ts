@@ -1,9 +1,9 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import type { Service } from '../../service/service.js';
+import type { Service } from '../../root/service.js';
 import type { Scope } from '../../push/hub.js';
 import { encodeFrame, KEEP_ALIVE, type Frame } from '../../push/frames.js';
-import { BodyError } from '../body.js';
+import { BodyError } from '../../inputs/body.js';
 
 // GET /api/events: the push stream (Server-Sent Events), scoped to what a page shows. Idle, it
 // sends only a keep-alive comment every `keepAliveMs`. The id of each event resumes exactly via

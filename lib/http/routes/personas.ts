@@ -4,8 +4,8 @@ import { decodePersonaInput } from '../../personas/input.js';
 import { listPersonas, readPersona, savePersona } from '../../personas/personas.js';
 import { workflowNameProblem } from '../../workflows/catalog-sources.js';
 import type { Catalog, ProjectRef } from '../../workflows/catalog.js';
-import { BodyError, readJson } from '../body.js';
-import { quoted } from '../../inputs/quoted.js';
+import { BodyError, readJson } from '../../inputs/body.js';
+import { quoted } from '../../../domain/quoted.js';
 
 // /api/personas: list and read (optionally as a project sees them), save and delete custom ones.
 // Handlers decode the input, ask lib/personas and map the answer; bad input is a 4xx with a detail.

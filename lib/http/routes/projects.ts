@@ -1,9 +1,9 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { isLeft } from 'fp-ts/lib/Either.js';
-import type { Service } from '../../service/service.js';
-import { readJson } from '../body.js';
-import { FolderBody, NewProjectBody, ProjectPatchBody } from '../codecs.js';
+import type { Service } from '../../root/service.js';
+import { readJson } from '../../inputs/body.js';
+import { FolderBody, NewProjectBody, ProjectPatchBody } from '../../inputs/codecs.js';
 import { decodeOr400, refuseUnknownFields } from '../decode.js';
 import { reply } from '../reply.js';
 import { updateProject } from '../../service/projects.js';

@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { createReadStream } from 'node:fs';
 import { isLeft } from 'fp-ts/lib/Either.js';
-import type { Service } from '../../service/service.js';
+import type { Service } from '../../root/service.js';
 import { readRunDiffOf, readRunWorkflow } from '../../read-models/run-page-reads.js';
 import { reply } from '../reply.js';
 import { decodeInput } from '../decode.js';

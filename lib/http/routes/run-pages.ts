@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import type { Service } from '../../service/service.js';
-import { BodyError } from '../body.js';
+import type { Service } from '../../root/service.js';
+import { BodyError } from '../../inputs/body.js';
 import { intParam, reply } from '../reply.js';
 
 /** an activity row's id from the path: 1, 2, … */

@@ -1,15 +1,15 @@
 import type Router from '@koa/router';
 import { machineSandbox } from '../../service/sandbox.js';
-import { harnessRows } from '../../service/harness-windows.js';
+import { harnessRows } from '../../root/harness-windows.js';
 import type { Context } from 'koa';
 import { publicSettings } from '../../../projections/settings.js';
 import { readToken, regenerateToken } from '../../auth/mcp-token.js';
-import { refreshAvailability } from '../../service/open.js';
-import type { Service } from '../../service/service.js';
-import { SettingChangeCodec } from '../../settings/codec.js';
-import type { SettingSource } from '../../settings/model.js';
-import { readJson } from '../body.js';
-import { START_NEEDS_QUERY, StartNeedsQuery } from '../codecs.js';
+import { refreshAvailability } from '../../root/open.js';
+import type { Service } from '../../root/service.js';
+import { SettingChangeCodec } from '../../../domain/settings-codec.js';
+import type { SettingSource } from '../../../domain/settings.js';
+import { readJson } from '../../inputs/body.js';
+import { START_NEEDS_QUERY, StartNeedsQuery } from '../../inputs/codecs.js';
 import { decodeOr400, refuseUnknownFields, refuseUnknownQuery } from '../decode.js';
 import { reply } from '../reply.js';
 
@@ -28,9 +28,10 @@ export const serviceRoutes = (router: Router, service: Service): void => {
     const change = decodeOr400(SettingChangeCodec, await readJson(ctx));
     ctx.body = service.changeSetting(change, sourceOf(ctx));
   });
-  // the notification command's last failure (docs/shipping.md): null when none failed
+  // the notification command's last failure (docs/shipping.md): null when none failed; and why
+  // the command stored cannot run, if it cannot (one stored before the decoder refused it)
   router.get('/api/settings/notify-command', (ctx: Context) => {
-    ctx.body = { lastFailure: service.notify.record.current.lastFailure };
+    ctx.body = { lastFailure: service.notify.record.current.lastFailure, problem: service.notify.notifier.problem() };
   });
   router.get('/api/settings/changes', (ctx: Context) => {
     ctx.body = { changes: service.recentSettingChanges() };

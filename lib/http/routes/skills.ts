@@ -2,8 +2,8 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import * as t from 'io-ts';
 import { install, listSkills, type SkillsDeps } from '../../skills/skills.js';
-import { HARNESSES } from '../../workflows/model.js';
-import { BodyError, readJson } from '../body.js';
+import { HARNESSES } from '../../../domain/workflow.js';
+import { BodyError, readJson } from '../../inputs/body.js';
 import { decodeOr400, refuseUnknownFields } from '../decode.js';
 
 // /api/skills: the bundled skills and, per harness, whether each is installed and at which

@@ -2,15 +2,15 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type * as t from 'io-ts';
 import { isLeft, right } from 'fp-ts/lib/Either.js';
-import type { Service } from '../../service/service.js';
+import type { Service } from '../../root/service.js';
 import type { FireOutcome } from '../../triggers/fire.js';
 import { EVENT_FIELDS, EventBody, NewRuleBody, PATCH_FIELDS, RULE_FIELDS, RulePatchBody } from '../../triggers/http-codecs.js';
 import { DELIVERY_HEADER, SECRET_HEADER } from '../../triggers/sources/webhook.js';
 import type { Triggers } from '../../triggers/triggers.js';
-import { BodyError, readJson } from '../body.js';
+import { BodyError, readJson } from '../../inputs/body.js';
 import { decodeOr400, refuseUnknownFields } from '../decode.js';
 import { intParam, reply } from '../reply.js';
-import { quoted } from '../../inputs/quoted.js';
+import { quoted } from '../../../domain/quoted.js';
 
 // Trigger rules: GET/POST /api/triggers, GET/PATCH/DELETE /api/triggers/:id,
 // POST /api/triggers/:id/fire (run now), GET /api/triggers/:id/events (what each event started),

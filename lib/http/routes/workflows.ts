@@ -1,11 +1,11 @@
 import type { Router } from '@koa/router';
 import type { Context, ParameterizedContext } from 'koa';
-import { BodyError, MAX_BODY_BYTES, readJson } from '../body.js';
+import { BodyError, MAX_BODY_BYTES, readJson } from '../../inputs/body.js';
 import * as t from 'io-ts';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { workflowNameProblem } from '../../workflows/catalog-sources.js';
 import type { Catalog, ProjectRef } from '../../workflows/catalog.js';
-import { cappedDetail, quoted } from '../../inputs/quoted.js';
+import { cappedDetail, quoted } from '../../../domain/quoted.js';
 
 // /api/workflows: list, read, validate (saved, or a draft not saved), save custom, delete custom. Handlers only decode input,
 // ask the catalog and map the answer; a workflow that does not load is a 200 with loads false.
@@ -48,7 +48,7 @@ const nameOf = (ctx: Ctx): string => {
   return name;
 };
 
-// The one body reader (lib/http/body.ts): size, media type and Content-Encoding answered as on
+// The one body reader (lib/inputs/body.ts): size, media type and Content-Encoding answered as on
 // every route. An empty body is told apart, to say what the body should be.
 const NO_BODY = Symbol('no body');
 const rawBody = async (ctx: Ctx): Promise<unknown> => {

@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { STANDINGS } from '../../service-api.js';
+import { STANDINGS } from '../../../domain/runs.js';
 import { args, extend } from '../../inputs/object.js';
 import { UsageInput } from '../../inputs/usage.js';
 import { intRange, nonBlank, oneOf, withDefault } from '../../inputs/kinds.js';

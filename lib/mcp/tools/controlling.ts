@@ -1,6 +1,6 @@
 import { defineTool, type Tool } from '../tool.js';
 import { runNotes } from '../args/common.js';
-import { CheckPullRequestNowArgs, ControlRunArgs, MergeRunArgs, OpenPullRequestArgs, ReviseGoalArgs, SecureRunWorkArgs, UpdateRunFromBaseArgs } from '../args/acting.js';
+import { CheckPullRequestNowArgs, ControlRunArgs, MergeRunArgs, OpenPullRequestArgs, ReviseGoalArgs, SecureRunWorkArgs, UpdateRunFromBaseArgs } from '../../inputs/acting-args.js';
 
 // The rules across control_run's arguments (harness only with ChangeHarness...) are the decoder's:
 // lib/inputs/control.ts, shared with POST /api/runs/{id}/control.

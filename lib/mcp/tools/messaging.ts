@@ -1,6 +1,6 @@
 import { defineTool, type Tool } from '../tool.js';
 import { runNotes } from '../args/common.js';
-import { AnswerQuestionArgs, MessageRunArgs, SubmitReviewArgs } from '../args/acting.js';
+import { AnswerQuestionArgs, MessageRunArgs, SubmitReviewArgs } from '../../inputs/acting-args.js';
 
 export const messageRun: Tool = defineTool({
   name: 'message_run',

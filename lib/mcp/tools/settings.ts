@@ -1,5 +1,5 @@
 import { defineTool, type Tool } from '../tool.js';
-import { ChangeSettingArgs } from '../args/acting.js';
+import { ChangeSettingArgs } from '../../inputs/acting-args.js';
 
 export const changeSetting: Tool = defineTool({
   name: 'change_setting',

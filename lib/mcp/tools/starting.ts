@@ -1,7 +1,7 @@
 import { map } from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import { defineTool, type Tool } from '../tool.js';
-import { FollowUpRunArgs, ForkRunArgs, StartRunArgs } from '../args/acting.js';
+import { FollowUpRunArgs, ForkRunArgs, StartRunArgs } from '../../inputs/acting-args.js';
 import { runNotes } from '../args/common.js';
 
 export const startRun: Tool = defineTool({

@@ -8,14 +8,17 @@ import { CHAT_AGENT_EVENT_CODECS } from '../../../journal/chat-agent-events.js';
 import { decodeStored, isUnreadable } from '../../../journal/decode.js';
 import type { Journal, NewEvent, Stored } from '../../../journal/journal.js';
 import { EMPTY_TURNS, evolveTurns, hasPendingWake, type TurnsState } from '../../../projections/supervisor-turns.js';
-import type { HarnessName } from '../../workflows/model.js';
+import type { HarnessName } from '../../../domain/workflow.js';
 import { runWithFallbacks, type FallbackResult } from './fallback.js';
 import { entryLines } from './lines.js';
 import type { AgentSupervisor, SupervisorsPort } from './port.js';
-import { turnCost, turnTokens, type PriceRow } from '../../usage/prices.js';
+import { turnCost, turnTokens } from '../../usage/prices.js';
+import type { PriceRow } from '../../../domain/prices.js';
 import { supervisorPrompt } from './prompt.js';
 import type { SupervisorTurnDeps } from './turn.js';
 import { runWakes } from './wakes.js';
+import { decodeAppend } from '../../../journal/typed-subscribe.js';
+import { RUN_EVENT_CODECS, type RunEvent } from '../../../journal/run-events.js';
 
 export interface AgentDeps {
   readonly journal: Journal;
@@ -118,7 +121,7 @@ export class SupervisorAgents {
     if (chatOf) return this.later(chatOf);
     if (!stream.startsWith('run:')) return this.poke(); // supervisor settings, the ledger, the feature switch
     const runId = stream.slice(4);
-    const wakes = runWakes(runId, events);
+    const wakes = runWakes(runId, decodeAppend<RunEvent>(RUN_EVENT_CODECS, events));
     if (!wakes.length) return;
     const owner = this.deps.port.ownerOf(runId);
     const sup = owner ? this.deps.port.find(owner) : undefined;

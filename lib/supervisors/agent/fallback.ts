@@ -1,7 +1,7 @@
 // Quota: a turn that fails for quota is run again on the first harness of the supervisor's
 // quotaFallbacks that is ready now (asked at that moment), each harness at most once. The retry
 // starts a fresh session with the fresh prompt, and without the model chosen for the old harness.
-import type { HarnessName } from '../../workflows/model.js';
+import type { HarnessName } from '../../../domain/workflow.js';
 import { runSupervisorTurn, type SupervisorTurnDeps, type SupervisorTurnRequest, type SupervisorTurnResult } from './turn.js';
 
 export interface FallbackRequest extends SupervisorTurnRequest {

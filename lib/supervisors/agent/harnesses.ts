@@ -3,7 +3,7 @@
 // SVC_SUPERVISOR_HARNESSES=cli supervisor turns get the real CLIs whatever the runs use.
 import type { HarnessAdapter } from '../../harness/adapter.js';
 import { createAdapters } from '../../harness/registry.js';
-import type { HarnessName } from '../../workflows/model.js';
+import type { HarnessName } from '../../../domain/workflow.js';
 
 export type HarnessSet = Readonly<Record<HarnessName, HarnessAdapter>>;
 

@@ -1,10 +1,10 @@
 // What the live agent needs from the supervisor records (records, settings, ownership, ledger), as
 // one small interface so the agent's loop does not reach into how lib/supervisors stores them.
-import type { HarnessName } from '../../workflows/model.js';
+import type { HarnessName } from '../../../domain/workflow.js';
 import type { RunBrief } from './prompt.js';
 import type { SupervisorTurnUsage } from '../../../journal/supervisor-events.js';
 import type { UsageCost } from '../../../journal/run-events.js';
-import type { WakeOn } from '../model.js';
+import type { WakeOn } from '../../../domain/supervisor.js';
 
 export interface AgentSupervisor {
   readonly id: string;

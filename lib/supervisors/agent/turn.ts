@@ -1,8 +1,9 @@
 // One supervisor turn: one turn of a harness CLI through the engine's own adapters, in the
 // supervisor's scratch folder, with the svc tool endpoint scoped by its key as the CLI's `svc`
 // MCP server (every tool of it allowed: the endpoint enforces the supervisor's rules itself).
-import type { HarnessAdapter, SessionTotals, TurnResult } from '../../harness/adapter.js';
-import type { HarnessName } from '../../workflows/model.js';
+import type { HarnessAdapter, TurnResult } from '../../harness/adapter.js';
+import type { SessionTotals } from '../../../domain/harness.js';
+import type { HarnessName } from '../../../domain/workflow.js';
 import { SUPERVISOR_GUIDE } from './prompt.js';
 import { scratchDir } from './scratch.js';
 

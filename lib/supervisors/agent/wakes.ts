@@ -2,8 +2,8 @@
 // (`wakeOn`, every kind on by default). The notice is in the service's words; the run's own words
 // (its question, its failure, the pull request and its check names) are kept apart in `quote`, so
 // a prompt can fence them as data (lib/untrusted.ts) and never mix them with what people wrote.
-import type { Stored } from '../../../journal/journal.js';
-import type { RunWakeKind } from '../model.js';
+import type { RecordedRunEvent } from '../../../journal/typed-subscribe.js';
+import type { RunWakeKind } from '../../../domain/supervisor.js';
 
 export interface RunWake {
   readonly kind: RunWakeKind;
@@ -16,25 +16,21 @@ export interface RunWake {
 
 const clip = (s: string, max = 300): string => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
 
-const wakeText = (runId: string, ev: Stored): RunWake | undefined => {
-  const d = ev.data as Record<string, unknown>;
+const wakeText = (runId: string, ev: RecordedRunEvent): RunWake | undefined => {
   switch (ev.type) {
     case 'QuestionAsked':
-      return { kind: 'question', runId, text: `run ${runId} asked a question`, quote: clip(String(d['prompt'] ?? '')) };
+      return { kind: 'question', runId, text: `run ${runId} asked a question`, quote: clip(ev.data.prompt) };
     case 'RunFailed':
-      return { kind: 'failed', runId, text: `run ${runId} failed`, quote: clip(String(d['reason'] ?? '')) };
-    case 'PullRequestChecksFailed': {
-      const pr = d['pullRequest'] as { url?: unknown } | undefined;
-      const failing = Array.isArray(d['failing']) ? (d['failing'] as unknown[]).map(String) : [];
-      return { kind: 'checksFailed', runId, text: `run ${runId}'s pull request has failing checks`, quote: clip(`${String(pr?.url ?? '')}\nfailing checks: ${failing.join(', ')}`) };
-    }
+      return { kind: 'failed', runId, text: `run ${runId} failed`, quote: clip(ev.data.reason) };
+    case 'PullRequestChecksFailed':
+      return { kind: 'checksFailed', runId, text: `run ${runId}'s pull request has failing checks`, quote: clip(`${ev.data.pullRequest.url}\nfailing checks: ${ev.data.failing.join(', ')}`) };
     case 'StepStarted':
-      return d['kind'] === 'gate' ? { kind: 'gate', runId, text: `run ${runId} stopped at gate ${String(d['node'])}` } : undefined;
+      return ev.data.kind === 'gate' ? { kind: 'gate', runId, text: `run ${runId} stopped at gate ${ev.data.node}` } : undefined;
     default:
       return undefined;
   }
 };
 
 /** The wakes among a run's newly appended events. */
-export const runWakes = (runId: string, events: readonly Stored[]): RunWake[] =>
+export const runWakes = (runId: string, events: readonly RecordedRunEvent[]): RunWake[] =>
   events.map((e) => wakeText(runId, e)).filter((w): w is RunWake => w !== undefined);

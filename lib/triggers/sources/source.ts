@@ -1,7 +1,7 @@
 import type { TriggerEventFacts } from '../../../commands/trigger-fire.js';
 import type { TriggerRule } from '../../../projections/trigger-rule.js';
-import type { Settings } from '../../settings/model.js';
-import type { Clock } from '../clock.js';
+import type { Settings } from '../../../domain/settings.js';
+import type { Clock } from '../../clock.js';
 import type { EventFields } from '../template.js';
 
 // What every source adapter gets and gives. A source turns the world into events with stable ids;

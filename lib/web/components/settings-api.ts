@@ -1,7 +1,15 @@
 import { api } from '../api.js';
-import type { PriceRow } from './settings-prices.js';
 
-// Settings shapes (lib/settings/model.ts as GET /api/settings shows them) and the one way the
+/** a row of the Prices table as the Settings page edits it */
+export interface PriceRow {
+  readonly harness: string;
+  readonly model: string;
+  readonly inputPerMTok: number;
+  readonly cachedInputPerMTok: number;
+  readonly outputPerMTok: number;
+}
+
+// Settings shapes (domain/settings.ts as GET /api/settings shows them) and the one way the
 // Settings page changes one: PUT /api/settings with one change, sent as "Settings page" so the
 // recent-changes list says where it came from.
 

@@ -1,5 +1,5 @@
 import { useRef, useState } from 'preact/hooks';
-import { changeSetting } from './settings-api.js';
+import { changeSetting, type PriceRow } from './settings-api.js';
 import { HARNESSES, Outcome } from './settings-parts.js';
 import { useSave } from './use-save.js';
 
@@ -8,14 +8,6 @@ import { useSave } from './use-save.js';
 // the table lacks could only be priced over HTTP, and its turns stayed "cost unknown". Each row is
 // a group of fields that wraps, so a phone shows it without scrolling sideways; the whole table is
 // sent at once and the server's refusal is shown as it is.
-
-export interface PriceRow {
-  readonly harness: string;
-  readonly model: string;
-  readonly inputPerMTok: number;
-  readonly cachedInputPerMTok: number;
-  readonly outputPerMTok: number;
-}
 
 const RATES = [['inputPerMTok', 'Input'], ['cachedInputPerMTok', 'Cached input'], ['outputPerMTok', 'Output']] as const;
 type Rate = (typeof RATES)[number][0];

@@ -1,9 +1,9 @@
-import type { WorkflowListItem } from '../../service-api.js';
+import type { WorkflowListItem } from '../../../domain/runs.js';
 
 // The shapes the admin pages read from /api (docs/workflows.md, README route table). Types only:
 // the server decodes what it is sent, and the pages render what they get as text.
 
-export type { ProjectView, WorkflowListItem } from '../../service-api.js';
+export type { ProjectView, WorkflowListItem } from '../../../domain/runs.js';
 
 export type Availability =
   | { readonly _tag: 'Ready'; readonly version?: string }

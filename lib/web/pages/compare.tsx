@@ -9,7 +9,7 @@ import { useLoad } from '../components/use-load.js';
 import { useFollowPair } from '../attempts/follow-pair.js';
 import { useRunsIndex } from '../data/runs-index.js';
 import { navigate } from '../router.js';
-import type { PageProps } from '../routes.js';
+import type { PageProps } from '../page-props.js';
 import { StandingBadge } from '../ui/badge.js';
 import { Link } from '../ui/link.js';
 import { ErrorNote, Loading, PageHeading } from '../ui/page.js';

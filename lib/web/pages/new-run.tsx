@@ -6,7 +6,7 @@ import { HarnessNeeds } from '../components/harness-needs.js';
 import { SandboxNote } from '../components/sandbox-note.js';
 import { useLoad } from '../components/use-load.js';
 import { navigate } from '../router.js';
-import type { PageProps } from '../routes.js';
+import type { PageProps } from '../page-props.js';
 import { Link } from '../ui/link.js';
 import { ErrorNote, Loading, PageHeading } from '../ui/page.js';
 import { AgentsPicker, agentsBody, type PickedAgent } from '../attempts/agents-picker.js';

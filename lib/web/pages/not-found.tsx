@@ -1,4 +1,4 @@
-import type { PageProps } from '../routes.js';
+import type { PageProps } from '../page-props.js';
 import { Link } from '../ui/link.js';
 import { PageHeading } from '../ui/page.js';
 

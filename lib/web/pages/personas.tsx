@@ -5,7 +5,7 @@ import { OriginSections } from '../components/origin-sections.js';
 import { partsOf, PERSONA_ORIGINS, settingsLine, type PersonaItem } from '../components/persona-shapes.js';
 import { ProjectPicker, useProjects } from '../components/project-picker.js';
 import { useLoad } from '../components/use-load.js';
-import type { PageProps } from '../routes.js';
+import type { PageProps } from '../page-props.js';
 import { Link } from '../ui/link.js';
 import { ErrorNote, Loading, PageHeading } from '../ui/page.js';
 

@@ -3,7 +3,7 @@ import { ProjectCard } from '../components/project-card.js';
 import type { ProjectView } from '../components/shapes.js';
 import { useLoad } from '../components/use-load.js';
 import { useSave } from '../components/use-save.js';
-import type { PageProps } from '../routes.js';
+import type { PageProps } from '../page-props.js';
 import { ErrorNote, Loading, PageHeading } from '../ui/page.js';
 
 // Projects: create one from git folders (one absolute path a line), then rename it, choose its

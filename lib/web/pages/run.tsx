@@ -1,5 +1,5 @@
-import type { RunDetail } from '../../service-api.js';
-import type { PageProps } from '../routes.js';
+import type { RunDetail } from '../../../projections/run-shapes.js';
+import type { PageProps } from '../page-props.js';
 import { navigate } from '../router.js';
 import { RunActions } from '../run/actions.js';
 import { Controls } from '../run/controls.js';

@@ -8,7 +8,7 @@ import { Prices } from '../components/settings-prices.js';
 import type { HarnessRow } from '../components/shapes.js';
 import { ThemeSwitch } from '../components/theme-switch.js';
 import { useLoad } from '../components/use-load.js';
-import type { PageProps } from '../routes.js';
+import type { PageProps } from '../page-props.js';
 import { ErrorNote, Loading, PageHeading } from '../ui/page.js';
 
 // Settings: Appearance (this browser's theme), General, MCP, Prices, Notifications, recent changes with their source, harness readiness. After any change

@@ -3,7 +3,7 @@ import { SkillCard } from '../components/skill-card.js';
 import type { Skill } from '../components/skill-shapes.js';
 import { useLoad } from '../components/use-load.js';
 import { useSave } from '../components/use-save.js';
-import type { PageProps } from '../routes.js';
+import type { PageProps } from '../page-props.js';
 import { ErrorNote, Loading, PageHeading } from '../ui/page.js';
 
 // Skills (docs/skills.md): the skills svc bundles for coding agents outside it, and per harness

@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'preact/hooks';
 import { api, type ApiError } from '../api.js';
 import { useLoad } from '../components/use-load.js';
-import type { PageProps } from '../routes.js';
+import type { PageProps } from '../page-props.js';
 import { navigate } from '../router.js';
 import { SupervisorDetail } from '../supervisors/detail.js';
 import { FeatureSwitch } from '../supervisors/feature.js';

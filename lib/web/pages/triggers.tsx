@@ -4,7 +4,7 @@ import { TriggerCard } from '../components/trigger-card.js';
 import { TriggerForm } from '../components/trigger-form.js';
 import type { TriggerRule } from '../components/trigger-shapes.js';
 import { useLoad } from '../components/use-load.js';
-import type { PageProps } from '../routes.js';
+import type { PageProps } from '../page-props.js';
 import { ErrorNote, Loading, PageHeading } from '../ui/page.js';
 
 // Trigger rules (docs/triggers.md): each rule with its status, fire/test, on/off, edit, events and

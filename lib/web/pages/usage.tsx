@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'preact/hooks';
 import { api, ApiError, authHeaders } from '../api.js';
 import { useLoad } from '../components/use-load.js';
-import type { PageProps } from '../routes.js';
+import type { PageProps } from '../page-props.js';
 import { ErrorNote, Loading, PageHeading } from '../ui/page.js';
 import { costText } from '../ui/usage-text.js';
 import { CostChart, partCost } from '../usage/chart.js';
@@ -9,7 +9,7 @@ import { stacked } from '../usage/series.js';
 import type { StackBy, UsageAnswer } from '../usage/shapes.js';
 import { addUsageStyle } from '../usage/style.js';
 import { DailyBudgets } from '../usage/budgets.js';
-import type { ProjectView } from '../../service-api.js';
+import type { ProjectView } from '../../../domain/runs.js';
 import { ChartTable, TokensTable, TopRuns, tokensText } from '../usage/tables.js';
 import { useLiveReload } from '../usage/use-usage.js';
 

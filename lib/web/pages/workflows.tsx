@@ -9,7 +9,7 @@ import { SourceView } from '../components/source-view.js';
 import { useLoad } from '../components/use-load.js';
 import { WorkflowEditor } from '../components/workflow-editor.js';
 import { navigate } from '../router.js';
-import type { PageProps } from '../routes.js';
+import type { PageProps } from '../page-props.js';
 import { Link } from '../ui/link.js';
 import { ErrorNote, Loading, PageHeading } from '../ui/page.js';
 

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { Action, RunDetail } from '../../service-api.js';
+import type { Action } from '../../../domain/runs.js';
+import type { RunDetail } from '../../../projections/run-shapes.js';
 import { api, ApiError } from '../api.js';
 import { ConfirmButton } from './confirm.js';
 import type { RunData } from './data.js';

@@ -1,7 +1,7 @@
 import { signal, type Signal } from '@preact/signals';
 import { useEffect, useMemo } from 'preact/hooks';
 import type { ThreadRow } from '../../../projections/thread.js';
-import type { RunDetail } from '../../service-api.js';
+import type { RunDetail } from '../../../projections/run-shapes.js';
 import type { HistoryEvent } from '../../read-models/pages.js';
 import type { ActivityRow } from '../../state/activity-log.js';
 import type { LogLine } from '../../state/log-store.js';

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { RunDetail } from '../../service-api.js';
+import type { RunDetail } from '../../../projections/run-shapes.js';
 import { api, ApiError } from '../api.js';
 import { useRunsIndex, type BoardRow } from '../data/runs-index.js';
 import { navigate } from '../router.js';

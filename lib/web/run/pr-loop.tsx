@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { RunDetail } from '../../service-api.js';
+import type { RunDetail } from '../../../projections/run-shapes.js';
 import { api, type ApiError } from '../api.js';
 import { ErrorNote } from '../ui/page.js';
 import { useFocusBack } from '../ui/focus-back.js';

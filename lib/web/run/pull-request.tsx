@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { PullRequestView } from '../../codehost/pull-request-view.js';
-import type { RunDetail } from '../../service-api.js';
+import type { PullRequestView } from '../../../domain/pull-request.js';
+import type { RunDetail } from '../../../projections/run-shapes.js';
 import { api, type ApiError } from '../api.js';
 import { ErrorNote, Loading } from '../ui/page.js';
 import { useThrottledLoad } from './throttle.js';

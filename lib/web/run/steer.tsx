@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { RunDetail } from '../../service-api.js';
+import type { RunDetail } from '../../../projections/run-shapes.js';
 import { api, ApiError } from '../api.js';
 import { NoteLine, type Note } from './controls.js';
 import type { RunData } from './data.js';

@@ -1,5 +1,5 @@
 import type { ApprovalCard } from '../../../projections/approvals.js';
-import type { SupervisorView } from '../../supervisors/supervisors.js';
+import type { SupervisorView } from '../../state/supervisors.js';
 
 // The shapes the Supervisors page reads from /api (docs/supervisors.md, docs/supervisor-agents.md).
 // Types only: the server decodes what it is sent, and the page renders what it gets as text.

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { ProjectView } from '../../service-api.js';
+import type { ProjectView } from '../../../domain/runs.js';
 import { api, type ApiError } from '../api.js';
 import { useFocusBack } from '../ui/focus-back.js';
 import { ErrorNote } from '../ui/page.js';

@@ -1,4 +1,4 @@
-import { STANDINGS } from '../../../service-api.js';
+import { STANDINGS } from '../../../../domain/runs.js';
 import type { Filters } from './groups.js';
 
 // The board's filters; each change replaces the page's query, so a filtered board can be linked.

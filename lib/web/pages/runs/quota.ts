@@ -1,4 +1,4 @@
-import type { QuotaWaitingOn } from '../../../service-api.js';
+import type { QuotaWaitingOn } from '../../../../domain/runs.js';
 
 // How the app words a harness's quota window: "claude limited until 14:05" (the person's local
 // time; the date too when it is not today). Pure: `now` is an argument, so a test fixes it.
