@@ -7,8 +7,11 @@ import { conflict, type Refusal } from './refusal.js';
 // (secure, push, open a pull request, merge, update from base, review, read the worktree), at
 // every door; only what could not be done differs.
 
-export const noWorktree = (s: RunState, toDo: string): Refusal =>
-  conflict(`the run has no worktree of its own ${s.lifecycle === 'ended' ? 'any more (archived, or it never started)' : 'yet (it has not started)'}: ${toDo}`);
+// an archive keeps the work before the worktree goes (commands/keep-work.ts): the way back is named
+export const noWorktree = (s: RunState, toDo: string): Refusal => {
+  if (s.keptWork) return conflict(`the run's worktree is ${s.archived ? 'archived with its work kept: unarchive the run to bring it back as it was' : 'being restored: try again in a moment'}: ${toDo}`);
+  return conflict(`the run has no worktree of its own ${s.lifecycle === 'ended' ? 'any more (archived, or it never started)' : 'yet (it has not started)'}: ${toDo}`);
+};
 
 /** the run's own worktrees, or why it has none */
 export const worktreesFor = (s: RunState, toDo: string): Either<Refusal, readonly Checkout[]> =>

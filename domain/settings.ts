@@ -38,8 +38,8 @@ export type SettingChange =
   /** run previews (docs/preview.md): stopped after this many idle minutes; at most `limit` at once */
   | { readonly _tag: 'Previews'; readonly idleMinutes: number; readonly limit: number };
 
-/** what makes a run need a person: a question, a gate, a failure, a supervisor's approval card */
-export const NEEDS_KINDS = ['question', 'gate', 'failed', 'card'] as const;
+/** what makes a run need a person: a question, a gate, a failure, a supervisor's approval card, a pause by svc that waits for a person */
+export const NEEDS_KINDS = ['question', 'gate', 'failed', 'card', 'paused'] as const;
 export type NeedsKind = (typeof NEEDS_KINDS)[number];
 
 export interface Settings {

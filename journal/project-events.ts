@@ -16,6 +16,10 @@ export const PROJECT_EVENT_CODECS = {
   DailyBudgetSet: t.type({ projectId: t.string, dailyBudgetUsd: t.union([t.number, t.null]) }),
   // the project's preview command (docs/preview.md): an argv, never a shell string; null removes it
   PreviewCommandSet: t.type({ projectId: t.string, preview: t.union([t.null, t.type({ argv: t.array(t.string), setup: t.union([t.array(t.string), t.null]), portEnv: t.string })]) }),
+  // svc's sandbox for the project's runs (docs/sandbox.md)
+  SandboxChosen: t.type({ projectId: t.string, sandbox: t.union([t.literal('required'), t.literal('preferred'), t.literal('off')]) }),
+  // what the project's sandboxed steps may reach besides their model API; `full` steps add `full`
+  EgressAllowlistSet: t.type({ projectId: t.string, allow: t.array(t.string), full: t.array(t.string) }),
 } as const;
 
 type Codecs = typeof PROJECT_EVENT_CODECS;

@@ -36,6 +36,8 @@ export const evolveProjects = (ps: Projects, e: ProjectEvent): Projects => {
     case 'AutoMergeChosen': return change(ps, e.data.projectId, (p) => ({ ...p, autoMerge: e.data.autoMerge }));
     case 'DailyBudgetSet': return change(ps, e.data.projectId, (p) => withBudget(p, e.data.dailyBudgetUsd));
     case 'PreviewCommandSet': return change(ps, e.data.projectId, (p) => withPreview(p, e.data.preview));
+    case 'SandboxChosen': return change(ps, e.data.projectId, (p) => ({ ...p, sandbox: e.data.sandbox }));
+    case 'EgressAllowlistSet': return change(ps, e.data.projectId, (p) => ({ ...p, egressAllow: e.data.allow, egressAllowFull: e.data.full }));
   }
 };
 

@@ -16,6 +16,8 @@ export interface StepUsage {
   readonly unknownTurns: number;
   readonly tokens: TurnTokens;
   readonly turns: number;
+  /** why its latest turn of unknown cost is unknown ("no price for codex gpt-5.5 in the price table") */
+  readonly unknownWhy?: string;
 }
 
 export interface RunUsage {
@@ -44,6 +46,7 @@ const stepWith = (prev: StepUsage | undefined, d: Turn): StepUsage => ({
   stepId: d.stepId, node: d.node, harness: d.harness, ...(d.model ? { model: d.model } : prev?.model ? { model: prev.model } : {}),
   knownUsd: (prev?.knownUsd ?? 0) + usd(d), unknownTurns: (prev?.unknownTurns ?? 0) + unknown(d),
   tokens: plus(prev?.tokens ?? ZERO, d.tokens), turns: (prev?.turns ?? 0) + 1,
+  ...(d.cost._tag === 'Unknown' ? { unknownWhy: d.cost.why } : prev?.unknownWhy ? { unknownWhy: prev.unknownWhy } : {}),
 });
 
 /** One turn added; `at`: when it was recorded (its journal envelope), which local day it counts on. */
@@ -61,7 +64,7 @@ export const addTurn = (u: RunUsage, d: Turn, at: string): RunUsage => {
 /** The run detail's `usage` (GET /api/runs/{id}, get_run): costUsd null only when every turn was unknown. */
 export interface UsageView {
   readonly total: { readonly costUsd: number | null; readonly unknownTurns: number; readonly tokens: TurnTokens };
-  readonly steps: readonly { readonly stepId: string; readonly node: string; readonly harness: HarnessName; readonly model?: string; readonly costUsd: number | null; readonly unknownTurns: number; readonly tokens: TurnTokens; readonly turns: number }[];
+  readonly steps: readonly { readonly stepId: string; readonly node: string; readonly harness: HarnessName; readonly model?: string; readonly costUsd: number | null; readonly unknownTurns: number; readonly unknownWhy?: string; readonly tokens: TurnTokens; readonly turns: number }[];
 }
 
 const costOf = (knownUsd: number, unknownTurns: number, turns: number): number | null => (turns > 0 && unknownTurns === turns ? null : knownUsd);
@@ -82,6 +85,7 @@ export const usageOfRun = (s: { readonly usage?: RunUsage }): UsageView => {
       stepId: st.stepId, node: st.node, harness: st.harness, ...(st.model ? { model: st.model } : {}),
       // unknownTurns: a step's header says "$0.42 + 1 turn unknown", not a known-looking $0.42
       costUsd: costOf(st.knownUsd, st.unknownTurns, st.turns), unknownTurns: st.unknownTurns, tokens: st.tokens, turns: st.turns,
+      ...(st.unknownWhy ? { unknownWhy: st.unknownWhy } : {}),
     })),
   };
 };

@@ -1,4 +1,4 @@
-import type { RunEvent } from '../journal/run-events.js';
+import type { KeptWork, RunEvent } from '../journal/run-events.js';
 import type { Actor } from '../domain/runs.js';
 import { cycleRow } from './pr-watch-rows.js';
 
@@ -32,6 +32,9 @@ const why = (d: { reason?: string }): Pick<ThreadRow, 'reason'> => (d.reason ? {
 
 const runsOn = (d: { harness?: string; model?: string }): Pick<ThreadRow, 'harness' | 'model'> =>
   ({ ...(d.harness ? { harness: d.harness } : {}), ...(d.model ? { model: d.model } : {}) });
+
+const keptText = (kept: readonly KeptWork[]): string => `before removing the worktree${kept.length === 1 ? '' : 's'}, kept ${kept.map((k) =>
+  `${k.changes} uncommitted change${k.changes === 1 ? '' : 's'} of folder ${k.folder} (${k.ref})`).join(', ')}: an unarchive restores ${kept.length === 1 ? 'it' : 'them'}`;
 
 const control = (what: string, d: { by: Actor; reason?: string }): Omit<ThreadRow, 'id' | 'at'> =>
   ({ kind: 'control', ...from(d.by), text: d.reason ? `${what}: ${d.reason}` : what });
@@ -94,12 +97,16 @@ export const threadRow = (e: RunEvent): Omit<ThreadRow, 'id' | 'at'> | null => {
     case 'PullRequestMerged': return { kind: 'note', author: 'service', text: `pull request ${e.data.pullRequest.url} merged` };
     case 'PullRequestOpened': return control(`opened ${e.data.draft ? 'draft ' : ''}pull request ${e.data.pullRequest.url} into ${e.data.base}`, e.data);
     case 'RunMerged': return control(`merged folder ${e.data.folder} into ${e.data.base} (${e.data.method}) at ${e.data.commit.slice(0, 12)}`, e.data);
+    case 'MergeStarted': return control(`merging ${e.data.folders.map((f) => `folder ${f.folder} into ${f.base}`).join(', ')} (${e.data.method})`, e.data);
+    case 'MergeAbandoned': return { kind: 'note', author: 'service', text: `the merge ended without merging: ${e.data.reason}` };
     case 'BaseUpdated': return control(`updated folder ${e.data.folder} from its base (${e.data.mode}), now at ${e.data.head.slice(0, 12)}`, e.data);
     case 'BaseUpdateConflicted': return control(`updating folder ${e.data.folder} from its base (${e.data.mode}) met conflicts in ${e.data.files.join(', ')}; aborted${e.data.handedTo ? `, handed to ${e.data.handedTo}` : ''}`, e.data);
     case 'AttemptKept': return control(`kept over the other attempts${e.data.archived?.length ? ` (archived ${e.data.archived.join(', ')})` : ''}`, e.data);
     case 'PullRequestWatchStarted': case 'PullRequestCycleStarted': case 'PullRequestCycleEnded': case 'PullRequestThreadsAnswered': case 'PullRequestLoopLimitReached':
       return { kind: 'note', author: 'service', text: cycleRow(e), stepId: e.data.stepId };
     case 'SnapshotFailed': return { kind: 'note', author: 'service', text: `could not snapshot folder ${e.data.folder} after step ${e.data.node} (a fork cannot start there): ${e.data.reason}`, stepId: e.data.stepId };
+    case 'WorkKept': return { kind: 'note', author: 'service', text: keptText(e.data.kept) };
+    case 'WorktreesRestored': return { kind: 'note', author: 'service', text: `worktree${e.data.checkouts.length === 1 ? '' : 's'} restored as ${e.data.checkouts.length === 1 ? 'it was' : 'they were'} when archived` };
     case 'SnapshotTaken':
     case 'RunQueued': case 'RunStarted': case 'WorktreesPrepared': case 'WorktreesRemoved': case 'StepSessionStarted': case 'StepProcessStarted':
     case 'OutcomeReported': case 'MessageDelivered':

@@ -1,5 +1,5 @@
 import type { Journal } from '../../journal/journal.js';
-import type { Checkout } from '../../journal/run-events.js';
+import type { Checkout, KeptWork } from '../../journal/run-events.js';
 import type { RunState } from '../../projections/run-state.js';
 import type { HarnessWindow } from '../../projections/harness-windows.js';
 import type { HarnessAdapter } from '../harness/adapter.js';
@@ -9,6 +9,8 @@ import type { Settings } from '../../domain/settings.js';
 import type { LogStore } from '../state/log-store.js';
 import type { RunStreams } from '../state/run-stream.js';
 import type { HarnessName, Persona, StepNode } from '../../domain/workflow.js';
+import type { SandboxChoice } from '../sandbox/sandbox.js';
+import type { SandboxedTool } from '../sandbox/home.js';
 
 // What the engine needs from the rest of the service: handed in, so each piece is the real one in
 // production and in tests alike, and the engine never reaches for a global.
@@ -34,6 +36,10 @@ export interface EngineDeps {
   readonly worktrees: {
     create(runId: string, folders: ProjectView['folders']): Promise<Checkout[]>;
     remove(runId: string, checkouts: readonly Checkout[]): Promise<void>;
+    /** each worktree's uncommitted work as a snapshot under a ref archiving keeps (lib/git/keep-work.ts) */
+    keep(runId: string, checkouts: readonly Checkout[]): Promise<KeptWork[]>;
+    /** the removed worktrees made again, their kept work restored (idempotent) */
+    restore(runId: string, removed: readonly Checkout[], kept: readonly KeptWork[]): Promise<Checkout[]>;
     /** a fork's: its branch at each snapshot's parent, the snapshot's state restored (idempotent) */
     createFork(runId: string, folders: ProjectView['folders'], snapshots: readonly { folder: string; commit: string; base: string }[]): Promise<Checkout[]>;
   };
@@ -43,9 +49,11 @@ export interface EngineDeps {
     /** deletes the run's snapshot refs in these repositories */
     drop(runId: string, repos: readonly string[]): Promise<void>;
   };
-  /** a test fixture's crash point (SVC_FORK_PROBE_MODULE); nothing in production */
+  /** a test fixture's crash point (SVC_FORK_PROBE_MODULE: forks, archives, unarchives); nothing in production */
   probe?(point: string): void;
   deliver(run: RunState, node: StepNode): Promise<PullRequestRef>;
+  /** svc's sandbox for a step that runs `tool` in the run's folder, or why there is none (lib/service/sandbox.ts) */
+  sandbox(run: RunState, tool: SandboxedTool): SandboxChoice;
   /** the run's own tool server: its URL, and a fresh token valid while the step runs */
   runTools(runId: string, stepId: string): { url: string; token: string; revoke(): void };
   /** each read of a watched pull request, with the run after what it decided (P3's auto-merge hooks in here) */

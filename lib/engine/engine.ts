@@ -22,6 +22,7 @@ import { nextEffect, type Effect } from './next-effect.js';
 import { watchPullRequest } from './pr-loop.js';
 import { runCommandStep, runDeliverStep, runGateStep, runWaitStep } from './other-steps.js';
 import { dropSnapshots, takeStepSnapshots } from './snapshots.js';
+import { folderEffect, moveFolders } from './keep-work.js';
 import { decodeAppend, type Recorded, type RecordedRunEvent } from '../../journal/typed-subscribe.js';
 import { SETTINGS_EVENT_CODECS, type SettingsEvent } from '../../journal/settings-events.js';
 import { RUN_EVENT_CODECS, type RunEvent } from '../../journal/run-events.js';
@@ -46,6 +47,8 @@ export class Engine {
   private readonly pending = new Set<string>();
   /** runs whose step end is being snapshotted */
   private readonly snapshotting = new Set<string>();
+  /** runs whose worktrees are being kept, removed or restored (lib/engine/keep-work.ts) */
+  private readonly folders = new Set<string>();
   /** steps whose leftover processes are being ended before they are recorded as interrupted */
   private readonly recovering = new Set<string>();
   private readonly work = new Set<Promise<unknown>>();
@@ -151,7 +154,6 @@ export class Engine {
     // A turn waiting on a person prints nothing; its watchdog must not take that for a hang.
     if (e.type === 'QuestionAsked') this.live.forRun(s.runId, s.step?.stepId)?.hold?.(true);
     if (e.type === 'QuestionAnswered' || e.type === 'QuestionWithdrawn') this.live.forRun(s.runId, s.step?.stepId)?.hold?.(false);
-    if (e.type === 'RunArchived' && s.checkouts) void this.ctx.track(this.removeWorktrees(s));
     if (e.type === 'RunArchived' && s.stepEnds?.some((x) => x.snapshots.length > 0)) void this.ctx.track(dropSnapshots(this.ctx, s));
   }
 
@@ -176,13 +178,18 @@ export class Engine {
     }
   }
 
-  private async removeWorktrees(s: RunState): Promise<void> {
-    try {
-      await this.deps.worktrees.remove(s.runId, s.checkouts ?? []);
-      this.ctx.apply(s.runId, (r) => (r.archived && r.checkouts ? accept({ type: 'WorktreesRemoved', data: {} }) : nothing()));
-    } catch (err) {
-      this.ctx.log(s.runId, `could not remove the worktrees: ${String(err)}`);
-    }
+  // one folder move of a run at a time; the next is read off the state it recorded
+  private moveFolders(s: RunState): boolean {
+    const effect = folderEffect(s);
+    if (!effect) return false;
+    if (this.folders.has(s.runId)) return true;
+    this.folders.add(s.runId);
+    void this.ctx.track(moveFolders(this.ctx, s, effect).finally(() => {
+      this.folders.delete(s.runId);
+      // a failure is not tried again at once: the next append or restart does
+      if (folderEffect(this.deps.runs.get(s.runId) ?? s) !== effect) this.kick(s.runId);
+    }));
+    return true;
   }
 
   private async snapshot(s: RunState, due: { stepId: string; node: string; at: number }): Promise<void> {
@@ -202,7 +209,14 @@ export class Engine {
     queueMicrotask(() => {
       this.pending.delete(runId);
       const s = this.deps.runs.get(runId);
-      if (s && !this.stopped) this.perform(s, nextEffect(s, { preparing: this.live.preparing.has(runId), snapshotting: this.snapshotting.has(runId), isLive: (id) => this.live.isLive(id) || this.recovering.has(id), isArmed: (id) => this.live.isArmed(id) }));
+      if (!s || this.stopped || this.moveFolders(s)) return;
+      try {
+        this.perform(s, nextEffect(s, { preparing: this.live.preparing.has(runId), snapshotting: this.snapshotting.has(runId), isLive: (id) => this.live.isLive(id) || this.recovering.has(id), isArmed: (id) => this.live.isArmed(id) }));
+      } catch (err) {
+        // thrown in a microtask it would end the server, and every other run with it
+        console.error(`svc: driving run ${runId} failed`, err);
+        this.ctx.log(runId, `the service could not take the run's next step: ${String(err)}`);
+      }
     });
   }
 

@@ -28,7 +28,7 @@ export const recordTurnUsage = (ctx: EngineContext, of: TurnOf, turn: number, r:
   const cost = priced._tag === 'Unknown' && r.outcome === 'interrupted' && !tokens ? { _tag: 'Unknown' as const, why: STOPPED } : priced;
   const sessionId = r.sessionId ?? of.sessionId;
   ctx.apply(of.runId, (s) => decideRecordUsage(s, {
-    stepId: of.stepId, node: of.node, turn, harness: of.harness, ...(of.model ? { model: of.model } : {}), tokens, cost,
+    stepId: of.stepId, node: of.node, turn, harness: of.harness, ...((of.model ?? r.model) ? { model: of.model ?? r.model } : {}), tokens, cost,
     ...(sessionId ? { sessionId } : {}), ...(sessionId && r.sessionTotals ? { sessionTotals: r.sessionTotals } : {}),
   }));
 };

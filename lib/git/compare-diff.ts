@@ -47,13 +47,21 @@ export const diffByFile = (diff: string): Map<string, string> => {
   return out;
 };
 
-// A run whose worktree is gone (archived) still has its branch: its commits are compared.
-const sideDiff = async (c: RunCheckout, base: string): Promise<{ diff: string; truncated: boolean; note?: string }> => {
-  if (!existsSync(c.directory)) {
-    const r = await git(c.path, ['--no-pager', 'diff', '--no-color', '--no-ext-diff', '--src-prefix=a/', '--dst-prefix=b/', base, c.branch, '--']);
-    if (r.code !== 0) return { diff: '', truncated: false, note: `${c.branch}: the worktree is gone and git could not read the branch: ${gitReason(r)}` };
-    return { diff: r.stdout, truncated: false, note: `${c.branch}: the worktree is gone; only the branch's commits are compared` };
-  }
+/** a side of a comparison: a run's checkout, and what an archive kept of it when its worktree is gone */
+export type ComparedCheckout = RunCheckout & { readonly kept?: string };
+
+const committedSide = async (c: ComparedCheckout, base: string): Promise<{ diff: string; truncated: boolean; note?: string }> => {
+  // the kept snapshot's tree is the worktree as it was (uncommitted and untracked files included)
+  const to = c.kept ?? c.branch;
+  const r = await git(c.path, ['--no-pager', 'diff', '--no-color', '--no-ext-diff', '--src-prefix=a/', '--dst-prefix=b/', base, to, '--']);
+  if (r.code !== 0) return { diff: '', truncated: false, note: `${c.branch}: the worktree is gone and git could not read ${c.kept ? 'the work kept of it' : 'the branch'}: ${gitReason(r)}` };
+  return { diff: r.stdout, truncated: false, note: c.kept ? `${c.branch}: the worktree is archived; its work as kept when archived is compared` : `${c.branch}: the worktree is gone; only the branch's commits are compared` };
+};
+
+// A run being archived is read from what the archive kept (its folder may be half removed); one
+// whose worktree is gone otherwise, from its branch.
+const sideDiff = async (c: ComparedCheckout, base: string): Promise<{ diff: string; truncated: boolean; note?: string }> => {
+  if (c.kept || !existsSync(c.directory)) return committedSide(c, base);
   const [one] = await readRunDiff([{ ...c, base }]);
   if (!one || 'detail' in one) return { diff: '', truncated: false, note: `${c.branch}: ${one?.detail ?? 'not read'}` };
   return { diff: one.diff, truncated: one.truncated };
@@ -65,7 +73,7 @@ const ordered = (a: Map<string, string>, b: Map<string, string>): FileSides[] =>
   return [...sides.filter((f) => f.a !== null && f.b !== null), ...sides.filter((f) => f.a === null || f.b === null)];
 };
 
-export const compareFolder = async (a: RunCheckout, b: RunCheckout): Promise<FolderComparison> => {
+export const compareFolder = async (a: ComparedCheckout, b: ComparedCheckout): Promise<FolderComparison> => {
   const base = await mergeBase(a.path, a.base, b.base);
   const [da, db] = await Promise.all([sideDiff(a, base), sideDiff(b, base)]);
   return {

@@ -4,6 +4,7 @@ import type { HarnessAdapter, Turn, TurnInput, TurnResult } from './adapter.js';
 import type { Availability } from '../../domain/harness.js';
 import { classifyText, clip } from './classify.js';
 import { codexArgs } from './codex-args.js';
+import { codexTurnModel } from './codex-model.js';
 import { codexActivity } from './codex-activity.js';
 import { codexTurnResult, readCodexEvent, type CodexState } from './codex-events.js';
 import { askCli, binFor, lastLines, processResult, quietAfterQuota, RUN_TOKEN_ENV, turnEnv, versionOf, parseJsonLine, type HarnessConfig } from './common.js';
@@ -13,9 +14,12 @@ import { localZoneOf } from './quota-clock.js';
 
 // A quota failure carries codex's own words ("… try again at 3:05 PM") and the reset they name,
 // read in the zone codex wrote them in: its local time (TZ of the environment it ran with).
-const finish = (exit: CliExit, state: CodexState, input: TurnInput, zone: string): TurnResult => {
+// With no model named, the one codex chose is read from its session file, so the turn is priced
+// by that model's row in the Prices table (a '*' row is the fallback).
+const finish = (exit: CliExit, state: CodexState, input: TurnInput, env: NodeJS.ProcessEnv): TurnResult => {
   const r = finishTurn(exit, state, input);
-  return withQuota(r, r.summary, input.now?.() ?? new Date(), { zone });
+  const model = input.model ? undefined : codexTurnModel(env, r.sessionId);
+  return withQuota(model ? { ...r, model } : r, r.summary, input.now?.() ?? new Date(), { zone: localZoneOf(env) });
 };
 
 const finishTurn = (exit: CliExit, state: CodexState, input: TurnInput): TurnResult => {
@@ -51,6 +55,7 @@ export const startCodexTurn = (bin: string, config: HarnessConfig, input: TurnIn
     watchdogMs: input.watchdogMs,
     signal: input.signal,
     ...(input.onProcess ? { onStarted: input.onProcess } : {}),
+    ...(input.sandbox ? { sandbox: input.sandbox } : {}),
     onStderr: (line) => input.onLog({ text: `stderr: ${line}` }),
     onLine: (line) => {
       const ev = parseJsonLine(line);
@@ -59,7 +64,7 @@ export const startCodexTurn = (bin: string, config: HarnessConfig, input: TurnIn
       if (ev) for (const a of codexActivity(ev, input.cwd)) input.onActivity?.(a);
     },
   });
-  return { result: cli.exit.then((exit) => finish(exit, state, input, localZoneOf(env))), send: () => false, holdWatchdog: (held) => cli.hold(held) };
+  return { result: cli.exit.then((exit) => finish(exit, state, input, env)), send: () => false, holdWatchdog: (held) => cli.hold(held) };
 };
 
 // `codex login status` answers from $CODEX_HOME (no network): exit 0 when logged in. An API key

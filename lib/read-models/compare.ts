@@ -3,8 +3,7 @@ import { invalid, notFound, type Outcome } from '../../commands/refusal.js';
 import type { Attempt } from '../../journal/run-events.js';
 import type { RunState } from '../../projections/run-state.js';
 import { recordedCostUsd } from '../../projections/run-usage.js';
-import { compareFolder, type FolderComparison } from '../git/compare-diff.js';
-import type { RunCheckout } from '../git/types.js';
+import { compareFolder, type ComparedCheckout, type FolderComparison } from '../git/compare-diff.js';
 import type { Standing } from '../../domain/runs.js';
 import { detailOf, summaryOf, type RunViewSource } from './run-detail.js';
 
@@ -52,8 +51,16 @@ const compared = (core: RunViewSource, s: RunState): ComparedRun => {
   };
 };
 
-// an archived run's worktrees are gone but its branches stay: compare-diff reads their commits
-const checkoutsOf = (s: RunState): readonly RunCheckout[] => s.checkouts ?? s.continues?.checkouts ?? s.removedCheckouts ?? [];
+// an archived run's worktrees are going or gone: compare-diff reads the work the archive kept of
+// them (or their branches' commits, for an archive from before work was kept). keptWork is cleared
+// when an unarchive restores the folders, so while it is there a folder is never read half removed.
+const checkoutsOf = (s: RunState): readonly ComparedCheckout[] => {
+  const checkouts = s.checkouts ?? s.continues?.checkouts ?? s.removedCheckouts ?? [];
+  return checkouts.map((c) => {
+    const kept = s.continues ? undefined : s.keptWork?.find((k) => k.folder === c.folder)?.commit;
+    return kept ? { ...c, kept } : c;
+  });
+};
 
 const why = (s: RunState): string => (s.lifecycle === 'created' || s.lifecycle === 'queued' ? 'has not started' : 'has no checkout of it');
 

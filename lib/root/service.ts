@@ -13,7 +13,7 @@ import type { Actor, ControlInput, FollowUpWhat, ForkInput, ProjectView, StartRu
 import type { HttpRun, RunSummary } from '../../projections/run-shapes.js';
 import type { ServiceApi } from '../service/api.js';
 import type { SettingChange, SettingSource } from '../../domain/settings.js';
-import { type ServiceCore } from '../service/core.js';
+import { runUrlOf, type ServiceCore } from '../service/core.js';
 import { detailOf, queueHoldOf, summaryOf } from '../read-models/run-detail.js';
 import { usageOfRun } from '../../projections/run-usage.js';
 import { exportRun } from '../read-models/export-run.js';
@@ -21,12 +21,14 @@ import { activityPage, historyPage, logPage, threadPage } from '../read-models/p
 import * as projects from '../service/projects.js';
 import * as commands from '../service/run-commands.js';
 import { followUp } from '../service/follow-ups.js';
-import { keepAttempt } from '../service/attempts.js';
+import { keepAttempt, keepKeeping } from '../service/attempts.js';
+import { archiveKeeping } from '../service/keeping.js';
 import { compareRuns } from '../read-models/compare.js';
 import { fork } from '../service/forks.js';
 import { readPullRequest, readRunWorktree, secureRunWork } from '../service/run-git.js';
 import { openPullRequest, pullRequestDraft, type OpenPullRequestInput } from '../service/ship-pr.js';
-import { mergeRun, updateRunFromBase } from '../service/ship-local.js';
+import { updateRunFromBase } from '../service/ship-local.js';
+import { mergeRun } from '../service/merge-local.js';
 import { checkPullRequestNow } from '../service/pr-check.js';
 import { readReviews, submitReview } from '../service/reviews.js';
 import type { ReviewInputOf } from '../inputs/review.js';
@@ -34,7 +36,7 @@ import * as settings from '../service/settings.js';
 import { WaitHub } from '../read-models/wait.js';
 import { EventsHub } from '../push/hub.js';
 import { listedRun, RunsListCache } from '../read-models/runs-list.js';
-import { chatPage, writeChat } from './supervisor-chat.js';
+import { chatList, chatPage, writeChat } from './supervisor-chat.js';
 import { SupervisorLoop } from './supervisor-loop.js';
 import { notifierFor } from '../notify/wire.js';
 import { boardJson } from '../read-models/runs-board.js';
@@ -153,6 +155,10 @@ export class Service implements ServiceApi {
   archive(runId: string, state: 'Archived' | 'Active', reason: string | undefined, by: Actor) { return commands.archive(this.core, runId, state, reason, by); }
   resolve(runId: string, reason: string | undefined, by: Actor) { return commands.resolve(this.core, runId, reason, by); }
   keepAttempt(runId: string, abortOthers: boolean, reason: string | undefined, by: Actor) { return keepAttempt(this.core, runId, abortOthers, reason, by); }
+  /** what Archive would keep of the run's worktrees (or Unarchive restore), said before a person confirms */
+  archiveKeeping(runId: string) { return archiveKeeping(this.core, runId); }
+  /** what "Keep this one" would archive, and what that keeps of each */
+  keepKeeping(runId: string) { return keepKeeping(this.core, runId); }
   /** two runs of one project side by side (GET /api/compare) */
   compare(a: string, b: string) { return compareRuns(this.core, a, b); }
 
@@ -200,7 +206,7 @@ export class Service implements ServiceApi {
   get waiting(): number { return this.waits.size; }
 
   runUrl(runId: string): string {
-    return `${this.core.baseUrl}/runs/${encodeURIComponent(runId)}`;
+    return runUrlOf(this.core, runId);
   }
 
   private projectRef(idOrName: string) {
@@ -258,6 +264,8 @@ export class Service implements ServiceApi {
 
   // A supervisor's chat (HTTP).
   readChat(supervisorId: string, before: number | undefined, pageSize: number) { return chatPage(this.core, supervisorId, before, pageSize); }
+  /** every supervisor's chat (GET /api/chats) */
+  listChats() { return chatList(this.core); }
   writeChat(supervisorId: string, text: string, sender: string | null) { return writeChat(this.core, this.supervisorLoop, supervisorId, text, sender); }
 }
 

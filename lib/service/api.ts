@@ -26,10 +26,11 @@ export interface ServiceApi {
   reviseGoal(runId: string, goal: string, reason: string | undefined, by: Actor): Outcome<{ run: RunDetail; goal: string }>;
   message(runId: string, text: string, delivery: 'Resume' | 'Hold', reason: string | undefined, by: Actor): Outcome<{ run: RunDetail; delivered: boolean; detail: string | null }>;
   answer(runId: string, questionId: string, answer: string | readonly string[], reason: string | undefined, by: Actor): Outcome<{ run: RunDetail; question: string; delivered: boolean; detail: string | null }>;
-  archive(runId: string, state: 'Archived' | 'Active', reason: string | undefined, by: Actor): Outcome<{ run: RunDetail; state: 'Archived' | 'Active' }>;
+  /** `kept`: what the archive keeps of the worktrees (restored on unarchive), or what the unarchive restores */
+  archive(runId: string, state: 'Archived' | 'Active', reason: string | undefined, by: Actor): Promise<Outcome<{ run: RunDetail; state: 'Archived' | 'Active'; kept: string }>>;
   resolve(runId: string, reason: string | undefined, by: Actor): Outcome<{ run: RunDetail }>;
   /** keep one attempt of a group: the others are archived (aborted first when `abortOthers`) */
-  keepAttempt(runId: string, abortOthers: boolean, reason: string | undefined, by: Actor): Promise<Outcome<{ run: RunDetail; archived: readonly string[] }>>;
+  keepAttempt(runId: string, abortOthers: boolean, reason: string | undefined, by: Actor): Promise<Outcome<{ run: RunDetail; archived: readonly string[]; kept: string }>>;
   readThread(runId: string, before: number | undefined, pageSize: number): Outcome<{ rows: readonly unknown[]; before: string | null }>;
   readHistory(runId: string, before: number | undefined, pageSize: number): Outcome<{ events: readonly unknown[]; before: number | null }>;
   readLog(runId: string, before: number | undefined, pageSize: number): Promise<Outcome<{ lines: readonly unknown[]; before: number | null }>>;

@@ -9,8 +9,18 @@ import type { HarnessName } from '../../domain/workflow.js';
 import type { PriceRow } from '../../domain/prices.js';
 import type { TurnTokens, UsageCost } from '../../journal/run-events.js';
 
-const priceFor = (prices: readonly PriceRow[], harness: HarnessName, model: string | undefined): PriceRow | undefined =>
-  prices.find((p) => p.harness === harness && p.model === (model ?? '*'));
+// The model's own row; for a turn svc named no model for, the row of the model the CLI says it ran
+// on, else the harness's '*' row (its default model, whatever that is).
+const priceFor = (prices: readonly PriceRow[], harness: HarnessName, model: string | undefined, ranOn: string | undefined): PriceRow | undefined => {
+  const row = (name: string) => prices.find((p) => p.harness === harness && p.model === name);
+  if (model) return row(model);
+  return (ranOn ? row(ranOn) : undefined) ?? row('*');
+};
+
+const unpriced = (harness: HarnessName, model: string | undefined, ranOn: string | undefined): string =>
+  model ? `no price for ${harness} ${model} in the price table`
+    : ranOn ? `no price for ${harness} ${ranOn} (its default model) in the price table, and no '*' row for ${harness}`
+    : `no price for ${harness} default model in the price table`;
 
 // `input` is uncached input: claude reports cache reads apart (cache writes are billed as input);
 // codex counts cached tokens inside input_tokens; opencode reports cache reads apart. Reasoning is output.
@@ -34,8 +44,8 @@ export const turnCost = (harness: HarnessName, model: string | undefined, r: Tur
   if (own !== undefined) return { _tag: 'Reported', usd: own };
   const tokens = turnTokens(harness, r.usage);
   if (!tokens) return { _tag: 'Unknown', why: `${harness} reported no ${harness === 'claude' ? 'cost' : 'usage'}` };
-  const row = priceFor(prices, harness, model);
-  if (!row) return { _tag: 'Unknown', why: `no price for ${harness} ${model ?? 'default model'} in the price table` };
+  const row = priceFor(prices, harness, model, r.model);
+  if (!row) return { _tag: 'Unknown', why: unpriced(harness, model, r.model) };
   return { _tag: 'Priced', usd: priced(row, tokens) };
 };
 

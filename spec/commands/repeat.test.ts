@@ -24,9 +24,11 @@ import { decideFollowUp } from '../../commands/follow-up.js';
 import { decideKeepAttempt } from '../../commands/keep-attempt.js';
 import { decideFork } from '../../commands/fork.js';
 import { decideRecordSnapshots } from '../../commands/snapshots.js';
+import { decideRecordKeptWork, decideRecordRemoved, decideRecordRestored } from '../../commands/keep-work.js';
 import { decideReviseGoal } from '../../commands/revise-goal.js';
 import { decideEndCycle, decidePullRequestPoll, decideThreadsAnswered, decideWatchPullRequest } from '../../commands/pr-loop.js';
-import { decideRecordBaseUpdate, decideRecordMerge, decideRecordPullRequest } from '../../commands/ship.js';
+import { decideChooseSandbox, decideSetEgressAllowlist } from '../../commands/sandbox.js';
+import { decideAbandonMerge, decideRecordBaseUpdate, decideRecordMerge, decideRecordPullRequest, decideStartMerge } from '../../commands/ship.js';
 import { decideHandOver } from '../../commands/supervisor-only.js';
 import { decideChangeSupervisor, decideCreateSupervisor, decideKeepNotes, decideRecordCost, decideRegenerateKey } from '../../commands/supervisor-settings.js';
 import { decideChangeTrigger, decideCreateTrigger, decideDeleteTrigger } from '../../commands/trigger-define.js';
@@ -81,6 +83,11 @@ const budgetPaused: RunEvent = { type: 'RunPaused', data: { by: { kind: 'engine'
 // step work ended at seq 6 and its worktree was snapshotted: a step end a fork can start from
 const workEnded: RunEvent[] = [...RUNNING, { type: 'StepSucceeded', data: { stepId: 's1', node: 'work', summary: 'ok' } }];
 const snapshotted: RunEvent[] = [...workEnded, { type: 'SnapshotTaken', data: { stepId: 's1', node: 'work', at: 6, folder: 'f', commit: 'c6', ref: 'refs/svc/snapshots/r1/6' } }];
+// an archive of the failed run: its work kept, its folder removed, then unarchived
+const kept = [{ folder: 'f', commit: 'k1', ref: 'refs/svc/kept/r1/0', head: 'svc/r1', changes: 2 }];
+const archived: RunEvent[] = [...failed, { type: 'RunArchived', data: { by } }];
+const workKept: RunEvent[] = [...archived, { type: 'WorkKept', data: { kept } }];
+const unarchived: RunEvent[] = [...workKept, { type: 'WorktreesRemoved', data: {} }, { type: 'RunUnarchived', data: { by } }];
 const owned = (s: RunState) => ({ supervisor: { id: 'sp', project: 'p' }, run: { id: s.runId, owner: s.handedTo ?? 'sp' }, global: 'global', reason: 'too hard', by: { kind: 'supervisor' as const, name: 'sp' } });
 
 const applyWindows = (w: HarnessWindows, es: readonly HarnessEvent[]): HarnessWindows => es.reduce(evolveHarnessWindows, w);
@@ -140,6 +147,9 @@ const RUN_ROWS: Row[] = [
   runRow('ReportOutcome', RUNNING, decideReportOutcome, { stepId: 's1', outcome: 'failure' as const, summary: 'tests fail' }, NOTHING),
   runRow('RecordPullRequest', failed, decideRecordPullRequest, { pullRequest: { repository: 'acme/app', number: 3, url: 'https://h/acme/app/pull/3' }, base: 'main', draft: false, by }, NOTHING),
   runRow('RecordMerge', failed, decideRecordMerge, { folder: 'f', method: 'squash' as const, base: 'main', commit: 'c1', by }, NOTHING),
+  runRow('StartMerge', failed, decideStartMerge, { method: 'squash' as const, folders: [{ folder: 'f', base: 'main', from: 'b0', commit: 'c1' }], by },
+    { refused: 'Conflict', why: 'one merge of a run at a time: the first is under way until it is recorded or abandoned' }),
+  runRow('AbandonMerge', [...failed, { type: 'MergeStarted', data: { method: 'squash', folders: [{ folder: 'f', base: 'main', from: 'b0', commit: 'c1' }], by } }], decideAbandonMerge, 'the service stopped before the base moved', NOTHING),
   runRow('RecordBaseUpdate', failed, decideRecordBaseUpdate, { folder: 'f', mode: 'rebase' as const, result: { head: 'c2' }, by }, NOTHING),
   runRow('RecordBaseUpdate (conflicted)', failed, decideRecordBaseUpdate, { folder: 'f', mode: 'merge' as const, result: { files: ['a.txt'] }, by }, NOTHING),
   runRow('KeepAttempt', [{ ...created, data: { ...created.data, attempt: { group: 'g', index: 0, of: 2 } } } as RunEvent, ...failed.slice(1)], decideKeepAttempt,
@@ -150,6 +160,9 @@ const RUN_ROWS: Row[] = [
   runRow('EndCycle', [...watchingPr, loopCycle], decideEndCycle, { stepId: 's2', cycle: 1, result: { _tag: 'NoChange' as const, summary: 'nothing' } }, NOTHING),
   runRow('ThreadsAnswered', [...watchingPr, loopCycle], decideThreadsAnswered, { stepId: 's2', cycle: 1, replied: ['T1'], resolved: [] }, NOTHING),
   runRow('RecordSnapshots', workEnded, decideRecordSnapshots, { at: 6, records: [{ type: 'SnapshotTaken', data: { stepId: 's1', node: 'work', at: 6, folder: 'f', commit: 'c6', ref: 'refs/svc/snapshots/r1/6' } }] }, NOTHING),
+  runRow('RecordKeptWork', archived, decideRecordKeptWork, kept, NOTHING),
+  runRow('RecordRemoved', workKept, decideRecordRemoved, undefined, NOTHING),
+  runRow('RecordRestored', unarchived, decideRecordRestored, [{ folder: 'f', path: '/p', directory: '/w', branch: 'svc/r1', base: 'c' }], NOTHING),
   runRow('Fork', snapshotted, (s, c: { newRunId: string }) => decideFork(s, { ...ctx, ...c, atSeq: 6, then: given(...workEnded) }), { newRunId: 'r2' },
     { again: 'the fork\'s events open its own new stream (appended with expected 0): the source is not changed, so the same id again is Stale at the append, and a new id is another fork' }),
   row('HandOver', given(...RUNNING), (s) => decideHandOver(owned(s)), applyRun, { refused: 'Forbidden', why: 'the run is the global supervisor\'s now' }),
@@ -169,6 +182,8 @@ const PROJECT_ROWS: Row[] = [
   projectRow('ChooseDefaultWorkflow', decideChooseDefaultWorkflow, { projectId: 'p', workflow: 'other', exists: true }, NOTHING),
   projectRow('ChoosePrimaryFolder', decideChoosePrimaryFolder, { projectId: 'p', name: 'b' }, NOTHING),
   projectRow('ChooseAutoMerge', decideChooseAutoMerge, { projectId: 'p', autoMerge: { method: 'squash' as const } }, NOTHING),
+  projectRow('ChooseSandbox', decideChooseSandbox, { projectId: 'p', sandbox: 'required' as const }, NOTHING),
+  projectRow('SetEgressAllowlist', decideSetEgressAllowlist, { projectId: 'p', allow: ['registry.npmjs.org'], full: ['*'] }, NOTHING),
   projectRow('SetDailyBudget', decideSetDailyBudget, { projectId: 'p', dailyBudgetUsd: 3 }, NOTHING),
 ];
 

@@ -19,4 +19,8 @@ test('a run with its worktrees is taken; one without is refused in one wording, 
     'Conflict: the run has no worktree of its own any more (archived, or it never started): there is no diff to review');
   const archived = given(created, queued, started, prepared, { type: 'RunSucceeded', data: { summary: 'done' } }, { type: 'RunArchived', data: { by } }, { type: 'WorktreesRemoved', data: {} });
   t.is(refusal(archived, 'there is no work to secure'), 'Conflict: the run has no worktree of its own any more (archived, or it never started): there is no work to secure');
+  // archived with its work kept (issue 32): the refusal names the way back
+  const kept = given(created, queued, started, prepared, { type: 'RunSucceeded', data: { summary: 'done' } }, { type: 'RunArchived', data: { by } },
+    { type: 'WorkKept', data: { kept: [{ folder: 'f', commit: 'k', ref: 'refs/svc/kept/r1/0', head: 'svc/r1', changes: 2 }] } }, { type: 'WorktreesRemoved', data: {} });
+  t.is(refusal(kept, 'there is no work to secure'), "Conflict: the run's worktree is archived with its work kept: unarchive the run to bring it back as it was: there is no work to secure");
 });

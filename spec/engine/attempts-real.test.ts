@@ -83,6 +83,10 @@ test('three attempts on the real claude, codex and opencode CLIs: one card, comp
   await app.axe(t, 'compare of two real attempts');
   await app.page.screenshot({ path: '/tmp/shots/attempts-real-compare.png', fullPage: true });
   await app.page.getByRole('button', { name: 'Keep this one: A (claude)' }).click();
+  // it asks first, saying what archiving the others keeps of their worktrees
+  const question = app.page.getByRole('group', { name: 'Confirm: Keep this one: A (claude)' });
+  await question.getByText(/codex: .*(will be kept on branch svc\/\S+ and restored if you unarchive it|nothing is uncommitted)/).waitFor();
+  await question.getByRole('button', { name: 'Keep this one' }).click();
   await app.page.getByRole('status').getByText(/^Kept A \(claude\); archived /).waitFor();
   for (const id of ids.slice(1)) await eventually(() => detail(s, id), (d) => d.archived === true);
   t.like(await detail(s, ids[0]!), { archived: false, attempt: { kept: true } });

@@ -180,11 +180,11 @@ test.serial('keep: refused while another attempt goes, unless abortOthers; then 
   await eventually(() => existsSync(directory), (there) => !there);
   t.true((await eventsOf(s, b, 'RunCreated')).length === 1);
 
-  // the archived attempt still compares: its branch's commits, with a note that its worktree is gone
+  // the archived attempt still compares: the work kept when it was archived, with a note that says so
   const after = await s.get(`/api/compare?a=${a}&b=${b}`);
   t.is(after.status, 200);
   t.like(after.body.b, { archived: true, standing: 'Aborted' });
-  t.regex(after.body.folders[0].notes.join('\n'), new RegExp(`svc/${b}: the worktree is gone; only the branch's commits are compared`));
+  t.regex(after.body.folders[0].notes.join('\n'), new RegExp(`svc/${b}: the worktree is archived; its work as kept when archived is compared`));
   const again = await s.post(`/api/runs/${a}/keep`, {});
   t.is(again.status, 200);
   t.is((await eventsOf(s, a, 'AttemptKept')).length, 1, 'a repeat records nothing');

@@ -91,7 +91,13 @@ for (const viewport of VIEWPORTS) {
 
     // Keep this one: claude's attempt stays, the other two are archived (their journals stay)
     await page.getByRole('button', { name: 'Keep this one: A (claude)' }).click();
-    await page.getByRole('status').getByText('Kept A (claude); archived the others: codex, opencode.').waitFor();
+    // it asks first, saying what archiving each other attempt keeps
+    const question = page.getByRole('group', { name: 'Confirm: Keep this one: A (claude)' });
+    await question.getByText(/The other attempts are archived\.\s*codex: \d+ uncommitted changes? .* will be kept on branch svc\/\S+ and restored if you unarchive it\.\s*opencode: /).waitFor();
+    await app.axe(t, 'the Keep question');
+    await shot(app, 'keep-question', viewport.width);
+    await question.getByRole('button', { name: 'Keep this one' }).click();
+    await page.getByRole('status').getByText('Kept A (claude); archived the others: codex, opencode. Their uncommitted work is kept: unarchive one to get its worktree back as it was.').waitFor();
     t.true(await page.evaluate(() => document.activeElement?.closest('[role=status]') !== null), 'focus goes to what Keep did, not to the page top');
     const [kept, ...others] = ids;
     for (const id of others) await eventually(() => detail(server, id!), (d) => d.archived === true);

@@ -182,7 +182,11 @@ test('a failed run: another ready harness from the picker, then export, resolve,
   t.is((await download).suggestedFilename(), `${runId}.jsonl`);
   await actions.getByRole('button', { name: 'Resolve' }).click();
   await app.page.locator('.run-facts .badge', { hasText: 'resolved' }).waitFor();
-  await actions.getByRole('button', { name: 'Archive' }).click();
+  await actions.getByRole('button', { name: 'Archive', exact: true }).click();
+  // Archive asks first, saying what it keeps (spec/web/archive-keeps.test.ts shows it whole)
+  const question = actions.getByRole('group', { name: 'Confirm: Archive' });
+  await question.getByText(/will be kept on branch svc\/\S+ and restored if you unarchive/).waitFor();
+  await question.getByRole('button', { name: 'Archive', exact: true }).click();
   await app.page.locator('.run-facts .badge', { hasText: 'archived' }).waitFor();
   await actions.getByRole('button', { name: 'Unarchive' }).waitFor();
   t.true((await app.server.get(`/api/runs/${runId}/detail`)).body.archived);

@@ -217,8 +217,27 @@ test("a run's step heading shows the step's cost and tokens, its header the run'
   await page.locator('.run-facts .run-cost', { hasText: /^cost \$0\.4\d$/ }).waitFor();
   // a turn of unknown cost on the same step: said so, live, never folded into a known-looking sum
   recordUsage(server, runId, { at: today(), stepId: started.data.stepId, harness: 'claude', tokens: null, cost: { _tag: 'Unknown', why: 'no price' } });
-  await head.locator('.step-cost', { hasText: /^\$0\.4\d \+ 1 turn unknown · 12\.3k in \/ 1\.1k out$/ }).waitFor();
+  // and why it is unknown, on screen (issue 32: "nothing on screen says why")
+  await head.locator('.step-cost', { hasText: /^\$0\.4\d \+ 1 turn unknown: no price · 12\.3k in \/ 1\.1k out$/ }).waitFor();
   await page.locator('.run-facts .run-cost', { hasText: /^cost \$0\.4\d \+ 1 turn unknown$/ }).waitFor();
   await page.screenshot({ path: '/tmp/shots/usage-step-head.png' });
+  app.noErrors(t);
+});
+
+test("a run whose every turn's cost is unknown says so once, and its step says why (desktop)", async (t) => {
+  t.timeout(120_000);
+  const app = await openApp(t, { viewport: VIEWPORTS[0]! });
+  const { page, server } = app;
+  const runId = await newRun(server, server.projectId, 'Unpriced run');
+  const why = "no price for codex gpt-5.5 (its default model) in the price table, and no '*' row for codex";
+  recordUsage(server, runId, { at: today(), harness: 'codex', model: 'gpt-5.5', tokens: tokens(3_000, 0, 42), cost: { _tag: 'Unknown', why } });
+  await app.goto(`/runs/${runId}`);
+  const header = page.locator('.run-facts .run-cost');
+  await header.waitFor();
+  // it read "cost cost unknown (1 turn)"
+  t.is(await header.innerText(), 'cost unknown (1 turn)');
+  const detail = (await server.get(`/api/runs/${runId}/detail`)).body;
+  t.is(detail.usage.steps[0].unknownWhy, why, 'the run detail carries why');
+  await app.axe(t, 'a run of unknown cost');
   app.noErrors(t);
 });

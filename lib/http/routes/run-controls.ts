@@ -54,8 +54,11 @@ export const runControlRoutes = (router: Router, service: Service): void => {
   });
   router.post('/api/runs/:runId/archive', async (ctx: Context) => {
     const b = decodeInput(ArchiveInput, await readJson(ctx));
-    reply(ctx, service.archive(id(ctx), b.state, b.reason, personFrom(ctx)));
+    reply(ctx, await service.archive(id(ctx), b.state, b.reason, personFrom(ctx)));
   });
+  // what the POST would keep of the run's worktrees: the app says it before a person confirms
+  router.get('/api/runs/:runId/archive', async (ctx: Context) => reply(ctx, await service.archiveKeeping(id(ctx))));
+  router.get('/api/runs/:runId/keep', async (ctx: Context) => reply(ctx, await service.keepKeeping(id(ctx))));
   router.post('/api/runs/:runId/keep', async (ctx: Context) => {
     const b = decodeInput(KeepInput, await readJson(ctx));
     reply(ctx, await service.keepAttempt(id(ctx), b.abortOthers ?? false, b.reason, personFrom(ctx)));

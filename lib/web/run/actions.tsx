@@ -3,10 +3,12 @@ import type { RunDetail } from '../../../projections/run-shapes.js';
 import { api, ApiError, authHeaders } from '../api.js';
 import { NoteLine, type Note } from './controls.js';
 import type { RunData } from './data.js';
+import { ConfirmButton } from './confirm.js';
+import { ArchiveKeeping } from './keeping-text.js';
 
 // What a person does with a run as a whole: secure its work (commit and push), export it (a
 // download), archive or bring it back, and resolve a run that ended without success. Each button
-// shows only when the server would take it.
+// shows only when the server would take it. Archive asks first, saying what it keeps.
 
 const ENDED = ['Succeeded', 'Failed', 'Aborted'];
 
@@ -59,12 +61,18 @@ export const RunActions = ({ data, run }: { readonly data: RunData; readonly run
           })}>Secure work</button>
         ) : null}
         <button type="button" disabled={busy} onClick={() => void act(async () => { await download(run.id); return 'Export downloaded.'; })}>Export</button>
-        {ended ? (
+        {ended && !run.archived ? (
+          <ConfirmButton label="Archive" disabled={busy} yes="Archive" no="Don't archive" question={<ArchiveKeeping runId={run.id} />}
+            onConfirm={() => void act(async () => {
+              const r = await api<{ kept: string }>(`runs/${enc}/archive`, { body: { state: 'Archived' } });
+              return `Archived. ${r.kept}`;
+            })} />
+        ) : null}
+        {ended && run.archived ? (
           <button type="button" disabled={busy} onClick={() => void act(async () => {
-            const state = run.archived ? 'Active' : 'Archived';
-            await api(`runs/${enc}/archive`, { body: { state } });
-            return state === 'Archived' ? 'Archived: its worktrees are removed, its branches kept.' : 'Back in the list.';
-          })}>{run.archived ? 'Unarchive' : 'Archive'}</button>
+            const r = await api<{ kept: string }>(`runs/${enc}/archive`, { body: { state: 'Active' } });
+            return `Back in the list. ${r.kept}`;
+          })}>Unarchive</button>
         ) : null}
         {ended && run.standing !== 'Succeeded' && !run.resolved ? (
           <button type="button" disabled={busy} onClick={() => void act(async () => {

@@ -13,10 +13,12 @@ export interface ConfirmProps {
   readonly yes: string;
   readonly no: string;
   readonly disabled?: boolean;
+  /** the button's accessible name when its text alone is ambiguous (several on a page) */
+  readonly ariaLabel?: string;
   readonly onConfirm: () => void;
 }
 
-export const ConfirmButton = ({ label, question, yes, no, disabled, onConfirm }: ConfirmProps) => {
+export const ConfirmButton = ({ label, question, yes, no, disabled, ariaLabel, onConfirm }: ConfirmProps) => {
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
   const keep = useRef<HTMLButtonElement>(null);
@@ -29,9 +31,9 @@ export const ConfirmButton = ({ label, question, yes, no, disabled, onConfirm }:
     target.focus();
   });
   const toggle = (on: boolean) => { focusNext.current = on ? 'keep' : 'button'; setOpen(on); };
-  if (!open) return <button type="button" class="danger" ref={button} disabled={disabled} onClick={() => toggle(true)}>{label}</button>;
+  if (!open) return <button type="button" class="danger" ref={button} disabled={disabled} aria-label={ariaLabel} onClick={() => toggle(true)}>{label}</button>;
   return (
-    <div class="panel confirm" role="group" aria-label={`Confirm: ${label}`}
+    <div class="panel confirm" role="group" aria-label={`Confirm: ${ariaLabel ?? label}`}
       onKeyDown={(e) => { if (e.key === 'Escape') { e.preventDefault(); toggle(false); } }}>
       <p>{question}</p>
       <div class="row">

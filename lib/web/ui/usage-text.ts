@@ -9,6 +9,12 @@ export const costText = (costUsd: number, unknownTurns: number): string => {
   return costUsd === 0 ? `cost unknown (${turns})` : `${usd(costUsd)} + ${turns} unknown`;
 };
 
+/** "cost $0.42", "cost unknown (2 turns)" (not "cost cost unknown"), or "cost $0.42 + 2 turns unknown" */
+export const costPhrase = (costUsd: number, unknownTurns: number): string => {
+  const text = costText(costUsd, unknownTurns);
+  return text.startsWith('cost ') ? text : `cost ${text}`;
+};
+
 /** 950, 12.3k, 4.1M */
 export const tokenCount = (n: number): string =>
   n >= 1e6 ? `${(n / 1e6).toFixed(1)}M` : n >= 1e3 ? `${(n / 1e3).toFixed(1)}k` : String(n);
