@@ -2,6 +2,7 @@ import { left, right, type Either } from 'fp-ts/lib/Either.js';
 import { git, gitReason, NO_HOOKS } from './git.js';
 import { headBranch, unreadableReason } from './checkout-git.js';
 import type { RunCheckout } from './types.js';
+import { publishBranch } from './run-clones.js';
 
 // Merge locally: the run's branch into the base branch of the person's own checkout (each
 // folder's), for projects without a code host or by choice. Every folder is checked before any is
@@ -89,6 +90,11 @@ const mergeOne = async ({ c, base }: Plan, method: MergeMethod, message: string)
  */
 export const mergeLocally = async (checkouts: readonly RunCheckout[], method: MergeMethod, message: string): Promise<Either<string, MergedFolder[]>> => {
   if (checkouts.length === 0) return left('the run has no checkouts to merge');
+  // the merge reads the run's branch in the project's repository: a run's own repository's goes there first
+  for (const c of checkouts) {
+    const why = c.clone ? await publishBranch(c).then(() => null, (e: unknown) => (e instanceof Error ? e.message : String(e))) : null;
+    if (why) return left(`${why}; nothing was merged`);
+  }
   const refusals: string[] = [];
   for (const c of checkouts) {
     const why = await folderRefusal(c, method);
