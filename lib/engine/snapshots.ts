@@ -21,13 +21,14 @@ export const takeStepSnapshots = async (ctx: EngineContext, s: RunState, due: { 
       records.push({ type: 'SnapshotFailed', data: { ...base, reason: reason.slice(0, 1000) } });
     }
   }
-  ctx.apply(s.runId, (r) => decideRecordSnapshots(r, { at: due.at, records }));
-  // the step's work (branch and snapshots) shows in the user's repository from each step end
+  // the step's work (branch and snapshots) shows in the user's repository from each step end,
+  // before it is recorded: whatever reads the record finds the refs there
   try {
     await ctx.deps.snapshots.publish?.(s.runId, s.checkouts ?? []);
   } catch (err) {
     ctx.log(s.runId, `could not bring the run's refs into the project's repository after step ${due.node}: ${err instanceof Error ? err.message : String(err)}`);
   }
+  ctx.apply(s.runId, (r) => decideRecordSnapshots(r, { at: due.at, records }));
 };
 
 /** the repositories a run's snapshot refs live in: those of its checkouts, and its project's folders */

@@ -20,13 +20,17 @@ const UPLOAD_PACK = 'git -c core.hooksPath=/dev/null -c core.fsmonitor=false upl
 const commonObjects = async (repo: string): Promise<string> =>
   join((await gitOk(repo, ['rev-parse', '--path-format=absolute', '--git-common-dir'])).trim(), 'objects');
 
-// The user's origin as a URL that means the same from the clone: a relative path is the user's.
-const originOf = async (repo: string): Promise<string | null> => {
-  const r = await git(repo, ['remote', 'get-url', 'origin']);
-  if (r.code !== 0) return null;
-  const url = r.stdout.trim();
-  const local = !isAbsolute(url) && !/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(url) && !/^[^/]+:/.test(url);
-  return local ? resolve(repo, url) : url;
+// The user's origin as configured (insteadOf rules apply when git uses it, as they do for the
+// user), with a relative path made the user's; a push URL of its own comes along.
+const absolute = (repo: string, url: string): string =>
+  !isAbsolute(url) && !/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(url) && !/^[^/]+:/.test(url) ? resolve(repo, url) : url;
+
+const copyOrigin = async (repo: string, clone: string): Promise<void> => {
+  const url = (await git(repo, ['config', '--get', 'remote.origin.url'])).stdout.trim();
+  if (url === '') return;
+  await gitOk(clone, ['remote', 'add', 'origin', absolute(repo, url)]);
+  const push = (await git(repo, ['config', '--get', 'remote.origin.pushurl'])).stdout.trim();
+  if (push !== '') await gitOk(clone, ['config', 'remote.origin.pushurl', absolute(repo, push)]);
 };
 
 // The user's name and email (repository or global) so the agent's commits carry them, as they did
@@ -65,8 +69,7 @@ const make = async (repo: string, dir: string, branch: string, runId: string): P
   await copySymrefs(repo, temp);
   await gitOk(temp, [...NO_HOOKS, 'symbolic-ref', 'HEAD', `refs/heads/${branch}`]);
   await gitOk(temp, [...NO_HOOKS, 'reset', '--hard', '--quiet']);
-  const origin = await originOf(repo);
-  if (origin) await gitOk(temp, ['remote', 'add', 'origin', origin]);
+  await copyOrigin(repo, temp);
   await copyIdentity(repo, temp);
   await gitOk(temp, ['config', MARK, runId]);
   renameSync(temp, dir);
