@@ -22,6 +22,7 @@ const BENCHES: readonly { name: string; limitS: number }[] = [
   { name: 'snapshot', limitS: 120 },
   { name: 'run-folder', limitS: 120 },
   { name: 'usage', limitS: 240 },
+  { name: 'sandbox', limitS: 60 },
 ];
 
 const runChild = (name: string, limitS: number): Promise<BenchResult | { bench: string; error: string }> => {

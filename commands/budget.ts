@@ -4,6 +4,7 @@ import { spentText, usdText } from '../projections/run-usage.js';
 import type { CommandContext } from './context.js';
 import { accept, nothing, type Decision } from './guards.js';
 import { conflict, invalid } from './refusal.js';
+import { PAUSE_BUDGET } from '../projections/needs-you.js';
 
 // A run's budget. Its known spend reaching the budget stops the run before its next step (the
 // turn in flight finishes: its usage is only known once it has ended). Turns of unknown cost
@@ -17,7 +18,7 @@ export const overBudget = (s: RunState, budget = s.budgetUsd): boolean => budget
 export const budgetText = (s: RunState, budget = s.budgetUsd ?? 0): string =>
   `spent ${spentText(known(s), s.usage?.unknownTurns ?? 0)} of ${usdText(budget)} budget`;
 
-export const BUDGET_PAUSE = 'budget';
+export const BUDGET_PAUSE = PAUSE_BUDGET;
 
 /** why a project's new runs wait now, or null: its daily budget, reached by today's known spend */
 export const dailyBudgetHold = (budgetUsd: number | undefined, spentUsd: number): string | null =>

@@ -8,6 +8,7 @@ import { conflict } from './refusal.js';
 import { undeliverHeld } from './undelivered.js';
 import { heldRefusal, quotaEvents, quotaWaitEnded, type HoldQueued, type QuotaFacts } from './quota.js';
 import { dailyBudgetHold } from './budget.js';
+import { PAUSE_HARNESS } from '../projections/needs-you.js';
 
 // The engine's own commands: it records what it did and what came of it. They are decided against
 // the state like any other command, so a late outcome of a turn that was interrupted (paused,
@@ -51,6 +52,9 @@ export interface StartStep {
   readonly endsAt?: string;
   readonly resumeSession?: string;
   readonly messages?: readonly string[];
+  /** steps that run something in the run's folder (agent, command): in svc's sandbox or not, and why not */
+  readonly sandboxed?: boolean;
+  readonly unsandboxed?: string;
 }
 
 export const decideStartStep = (s: RunState, c: StartStep): Decision => {
@@ -84,7 +88,7 @@ const chosen = (s: RunState, c: FinishStep): Pick<FinishStep, 'outcome' | 'summa
 // until a person fixes the harness (Resume runs the step again) or picks another (ChangeHarness).
 const harnessProblem = (s: RunState, c: FinishStep): RunEvent[] => {
   const node = s.step!.node;
-  const reason = `harness problem: ${c.summary}`;
+  const reason = `${PAUSE_HARNESS}: ${c.summary}`;
   return [{ type: 'StepInterrupted', data: { stepId: c.stepId, node, reason } }, { type: 'RunPaused', data: { by: { kind: 'engine' }, reason } }];
 };
 

@@ -2,6 +2,7 @@ import type { CycleCause, CycleResult, FailingCheck, ReviewThread, RunEvent } fr
 import type { RunState } from '../projections/run-state.js';
 import type { PullRequestWatch } from '../projections/pr-watch.js';
 import { accept, nothing, type Decision } from './guards.js';
+import { PAUSE_PR_LOOP } from '../projections/needs-you.js';
 
 // The pull request loop's decisions (lib/engine/pr-loop.ts carries them out). A poll's reading of
 // the pull request becomes at most one thing: the step ends (merged, closed), a cycle starts on a
@@ -46,7 +47,7 @@ export const nextCause = (w: PullRequestWatch, seen: PullRequestSeen): CycleCaus
 
 const limitReason = (w: PullRequestWatch, cause: CycleCause): string => {
   const what = cause._tag === 'Checks' ? `checks failing (${cause.failing.map((f) => f.name).join(', ')})` : cause._tag === 'Threads' ? `${cause.threads.length} new review thread(s)` : `conflicts with ${cause.base}`;
-  return `the pull request loop used its ${w.cycles} cycle(s) and pull request #${w.pullRequest.number} has ${what} on ${cause.headCommit.slice(0, 7)}; fix it by hand and Resume, or raise cycles`;
+  return `${PAUSE_PR_LOOP} ${w.cycles} cycle(s) and pull request #${w.pullRequest.number} has ${what} on ${cause.headCommit.slice(0, 7)}; fix it by hand and Resume, or raise cycles`;
 };
 
 export const decidePullRequestPoll = (s: RunState, c: { stepId: string; seen: PullRequestSeen }): Decision => {

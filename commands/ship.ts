@@ -1,6 +1,9 @@
 import type { PullRequestRef, Actor } from '../domain/runs.js';
 import type { RunState } from '../projections/run-state.js';
+import { left } from 'fp-ts/lib/Either.js';
+import type { PendingMerge } from '../projections/run-state.js';
 import { accept, nothing, type Decision } from './guards.js';
+import { conflict } from './refusal.js';
 
 // Shipping from the app records what its git and code-host effects did, after they did it
 // (lib/service/ship.ts). Each decide is the record of one fact: the same fact twice is recorded once.
@@ -36,3 +39,15 @@ export const decideRecordBaseUpdate = (s: RunState, c: RecordBaseUpdate): Decisi
   if (last && 'files' in last && last.files.join('\n') === c.result.files.join('\n') && last.handedTo === c.handedTo) return nothing();
   return accept({ type: 'BaseUpdateConflicted', data: { folder, mode, files: c.result.files, by, ...(c.handedTo ? { handedTo: c.handedTo } : {}) } });
 };
+
+export interface StartMerge { readonly method: RecordMerge['method']; readonly folders: readonly PendingMerge[]; readonly by: Actor }
+
+// One local merge of a run at a time: the record says one is under way until it ends (RunMerged
+// for each folder, or MergeAbandoned), across a restart too.
+export const decideStartMerge = (s: RunState, c: StartMerge): Decision => {
+  if (s.merging) return left(conflict(`a merge of run ${s.runId} is under way (started ${s.merging.at}); wait for it to end`));
+  return accept({ type: 'MergeStarted', data: { method: c.method, folders: c.folders.map((f) => ({ ...f })), by: c.by } });
+};
+
+export const decideAbandonMerge = (s: RunState, reason: string): Decision =>
+  s.merging ? accept({ type: 'MergeAbandoned', data: { reason } }) : nothing();

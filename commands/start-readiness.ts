@@ -2,6 +2,7 @@ import type { Availability } from '../domain/harness.js';
 import { HARNESS_SETUP } from '../domain/harness-setup.js';
 import type { HarnessName } from '../domain/workflow.js';
 import { unavailable, type Refusal } from './refusal.js';
+import { sandboxRefusal, type SandboxReadiness } from './sandbox.js';
 
 // Starting a run whose agent steps need a CLI that is known not to work is refused up front:
 // otherwise every step fails at spawn and the workflow walks its failure edges into a gate.
@@ -43,10 +44,14 @@ export interface StartReadiness {
   readonly availability: ReadonlyMap<HarnessName, Availability>;
   /** start: false records the run without starting it: nothing is needed yet */
   readonly start: boolean;
+  /** the project's sandbox mode and whether the sandbox can start here (absent: not asked) */
+  readonly sandbox?: SandboxReadiness;
 }
 
 export const decideStartReadiness = (c: StartReadiness): Refusal | null => {
   if (!c.start) return null;
+  const sandbox = c.sandbox ? sandboxRefusal(c.sandbox) : null;
+  if (sandbox) return sandbox;
   const blocking = c.needed.map((h) => readinessOf(h, c.availability.get(h))).filter((r) => r.blocks);
   return blocking.length === 0 ? null : unavailable(readinessText(blocking));
 };

@@ -7,7 +7,7 @@ import { nothing, readable, type Decision } from './guards.js';
 import { conflict, ended } from './refusal.js';
 import { decideResume } from './resume.js';
 import { decideJump } from './jump.js';
-import { findNode, nextNodeId } from '../domain/workflow.js';
+import { sendBackRoute } from './send-back.js';
 import { decideSendMessage } from './send-message.js';
 
 export interface SubmitReview extends CommandContext {
@@ -40,14 +40,11 @@ export const decideSubmitReview = (s: RunState, c: SubmitReview): Decision => {
   return right([reviewed, ...tagged, ...gate.right]);
 };
 
-const isAgent = (s: RunState, node: string | null | undefined): node is string => !!node && findNode(s.workflow, node)?.kind === 'agent';
-
 const sendBack = (s: RunState, c: CommandContext): Decision => {
-  const gate = s.step!.node;
-  if (isAgent(s, nextNodeId(s.workflow, gate, 'success'))) return decideResume(s, c);
-  const back = s.previous?.node;
-  if (isAgent(s, back)) return decideJump(s, { ...c, node: back });
-  return left(conflict(`the gate ${gate} leads to no agent step and the run did not come from one: no agent would read the review`));
+  const route = sendBackRoute(s);
+  if (route?.how === 'Resume') return decideResume(s, c);
+  if (route?.how === 'Jump') return decideJump(s, { ...c, node: route.to });
+  return left(conflict(`the gate ${s.step!.node} leads to no agent step and the run did not come from one: no agent would read the review`));
 };
 
 const reviewEvent = (c: SubmitReview, followUp?: string): RunEvent => ({

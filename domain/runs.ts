@@ -82,7 +82,15 @@ export interface ProjectView {
   readonly autoMerge: { readonly method: 'squash' | 'merge' | 'rebase' } | null;
   /** what the project's runs may spend per local day, in US dollars (docs/usage.md) */
   readonly dailyBudgetUsd?: number;
+  /** svc's sandbox for the project's runs (docs/sandbox.md); absent: preferred */
+  readonly sandbox?: SandboxMode;
+  /** hosts the project's sandboxed steps may reach besides their model API; `full` adds egressAllowFull ('*': anything) */
+  readonly egressAllow?: readonly string[];
+  readonly egressAllowFull?: readonly string[];
 }
+
+/** required: a run does not start without the sandbox; preferred: unsandboxed (and marked) where it cannot start; off: never */
+export type SandboxMode = 'required' | 'preferred' | 'off';
 
 export interface StartRunInput {
   readonly project: string;

@@ -35,8 +35,8 @@ export type SettingChange =
   /** a command run for each "needs you" event (docs/shipping.md); argv [] turns it off */
   | { readonly _tag: 'NotifyCommand'; readonly argv: readonly string[]; readonly kinds: readonly NeedsKind[] };
 
-/** what makes a run need a person: a question, a gate, a failure, a supervisor's approval card */
-export const NEEDS_KINDS = ['question', 'gate', 'failed', 'card'] as const;
+/** what makes a run need a person: a question, a gate, a failure, a supervisor's approval card, a pause by svc that waits for a person */
+export const NEEDS_KINDS = ['question', 'gate', 'failed', 'card', 'paused'] as const;
 export type NeedsKind = (typeof NEEDS_KINDS)[number];
 
 export interface Settings {

@@ -19,6 +19,19 @@ export type AppendResult =
   | { readonly _tag: 'Appended'; readonly events: readonly Stored[] }
   | { readonly _tag: 'Stale'; readonly head: number };
 
+/** one stream's part of an append across streams */
+export interface StreamWrite {
+  readonly stream: string;
+  readonly expected: number;
+  readonly events: readonly NewEvent[];
+  /** runs inside the transaction, with this stream's events as stored */
+  readonly alsoWrite?: (stored: readonly Stored[]) => void;
+}
+
+export type AppendAllResult =
+  | { readonly _tag: 'Appended'; readonly events: readonly (readonly Stored[])[] }
+  | { readonly _tag: 'Stale'; readonly stream: string; readonly head: number };
+
 export type Listener = (stream: string, events: readonly Stored[]) => void;
 
 interface StoredValue {
@@ -47,17 +60,36 @@ export class Journal {
   /** `alsoWrite` runs inside the same transaction (snapshots), so a snapshot never runs ahead of its events. */
   append(stream: string, expected: number, events: readonly NewEvent[], at: string, alsoWrite?: (stored: readonly Stored[]) => void): AppendResult {
     if (events.length === 0) return { _tag: 'Appended', events: [] };
-    const result = this.store.root.transactionSync((): AppendResult => {
-      const head = this.head(stream);
-      if (head !== expected) return { _tag: 'Stale', head };
-      const stored = events.map((e, i) => ({ seq: head + i + 1, at, type: e.type, data: e.data }));
-      for (const s of stored) this.events.putSync([stream, s.seq], { type: s.type, data: s.data, at: s.at });
-      this.heads.putSync(stream, head + stored.length);
-      alsoWrite?.(stored);
-      return { _tag: 'Appended', events: stored };
+    const r = this.appendAll([{ stream, expected, events, ...(alsoWrite ? { alsoWrite } : {}) }], at);
+    return r._tag === 'Stale' ? { _tag: 'Stale', head: r.head } : { _tag: 'Appended', events: r.events[0]! };
+  }
+
+  /**
+   * Appends to several streams in ONE transaction: all of them or none. Every expected seq is
+   * checked before anything is written, so a stale stream leaves every stream as it was. What
+   * two runs record about each other (a follow-up and its source, a restart and its old run) is
+   * written this way, so no crash can leave one side without the other. Listeners are told once
+   * it is durable, stream by stream in the order given.
+   */
+  appendAll(writes: readonly StreamWrite[], at: string): AppendAllResult {
+    if (new Set(writes.map((w) => w.stream)).size !== writes.length) throw new Error('appendAll: a stream given twice');
+    const result = this.store.root.transactionSync((): AppendAllResult => {
+      for (const w of writes) {
+        const head = this.head(w.stream);
+        if (head !== w.expected) return { _tag: 'Stale', stream: w.stream, head };
+      }
+      return { _tag: 'Appended', events: writes.map((w) => this.write(w, at)) };
     });
-    if (result._tag === 'Appended') this.notify(stream, result.events);
+    if (result._tag === 'Appended') writes.forEach((w, i) => { if (result.events[i]!.length > 0) this.notify(w.stream, result.events[i]!); });
     return result;
+  }
+
+  private write(w: StreamWrite, at: string): Stored[] {
+    const stored = w.events.map((e, i) => ({ seq: w.expected + i + 1, at, type: e.type, data: e.data }));
+    for (const s of stored) this.events.putSync([w.stream, s.seq], { type: s.type, data: s.data, at: s.at });
+    if (stored.length > 0) this.heads.putSync(w.stream, w.expected + stored.length);
+    w.alsoWrite?.(stored);
+    return stored;
   }
 
   /** Events with from <= seq <= to, oldest first. */

@@ -14,6 +14,10 @@ export const PROJECT_EVENT_CODECS = {
   AutoMergeChosen: t.type({ projectId: t.string, autoMerge: t.union([t.null, t.type({ method: t.union([t.literal('squash'), t.literal('merge'), t.literal('rebase')]) })]) }),
   // what the project's runs may spend per local day (null: no budget); new runs queue past it
   DailyBudgetSet: t.type({ projectId: t.string, dailyBudgetUsd: t.union([t.number, t.null]) }),
+  // svc's sandbox for the project's runs (docs/sandbox.md)
+  SandboxChosen: t.type({ projectId: t.string, sandbox: t.union([t.literal('required'), t.literal('preferred'), t.literal('off')]) }),
+  // what the project's sandboxed steps may reach besides their model API; `full` steps add `full`
+  EgressAllowlistSet: t.type({ projectId: t.string, allow: t.array(t.string), full: t.array(t.string) }),
 } as const;
 
 type Codecs = typeof PROJECT_EVENT_CODECS;

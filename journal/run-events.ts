@@ -16,9 +16,11 @@ const CheckoutCodec = withOptional({ folder: t.string, path: t.string, directory
 // commit (worktree tree, its second parent the index) under `ref`, which archiving never deletes;
 // `head` the branch the worktree was on (null: detached); `changes` the uncommitted paths then.
 const KeptWorkCodec = t.type({ folder: t.string, commit: t.string, ref: t.string, head: t.union([t.string, t.null]), changes: t.number });
+// blob: the file as it was when the comment was written (new side), so the comment can follow its
+// line through later changes (lib/git/line-moves.ts); older comments lack it
 const ReviewCommentCodec = withOptional(
   { path: t.string, side: oneOf(['new', 'old'] as const), line: t.number, body: t.string, quote: t.string },
-  { endLine: t.number },
+  { endLine: t.number, blob: t.string },
 );
 // A follow-up continues an ended run: the run it continues, the first run of the chain (the
 // board shows a chain as one card), that run's checkouts (its branch and
@@ -95,7 +97,8 @@ export const RUN_EVENT_CODECS = {
   WorktreesRestored: t.type({ checkouts: t.array(CheckoutCodec) }),
   StepStarted: withOptional(
     { stepId: t.string, node: t.string, kind: t.string, attempt: t.number },
-    { harness: Harness, model: t.string, endsAt: t.string, resumeSession: t.string, messages: t.array(t.string) },
+    // sandboxed: whether the step ran in svc's sandbox (docs/sandbox.md), unsandboxed: why it did not
+    { harness: Harness, model: t.string, endsAt: t.string, resumeSession: t.string, messages: t.array(t.string), sandboxed: t.boolean, unsandboxed: t.string },
   ),
   StepSessionStarted: t.type({ stepId: t.string, sessionId: t.string }),
   // the CLI's process group: its leader's pid and start time (/proc/<pid>/stat field 22)
@@ -166,6 +169,16 @@ export const RUN_EVENT_CODECS = {
   PullRequestOpened: t.type({ pullRequest: PullRequestCodec, base: t.string, draft: t.boolean, ...By }),
   // the run's branch of one folder merged into the base branch of the project's own checkout
   RunMerged: t.type({ folder: t.string, method: oneOf(['fast-forward', 'merge', 'squash'] as const), base: t.string, commit: t.string, ...By }),
+  // a local merge about to move the person's base branches (lib/service/ship-local.ts): per folder,
+  // the branch's commit it was built on and the merge commit it moves to. Recorded before any ref
+  // moves, so a restart can tell merged (RunMerged) from untouched (MergeAbandoned); one at a time
+  MergeStarted: t.type({
+    method: oneOf(['fast-forward', 'merge', 'squash'] as const),
+    folders: t.array(t.type({ folder: t.string, base: t.string, from: t.string, commit: t.string })), ...By,
+  }),
+  // a started merge ended without moving the folders still pending: why (git refused, the base
+  // moved meanwhile, or the service stopped before moving it)
+  MergeAbandoned: t.type({ reason: t.string }),
   // the base branch brought into the run's branch of one folder, in its worktree
   BaseUpdated: t.type({ folder: t.string, mode: oneOf(['merge', 'rebase'] as const), head: t.string, ...By }),
   // updating from base met conflicts: aborted, the worktree as before; `handedTo` the run or follow-up that resolves them
@@ -225,7 +238,7 @@ export const QUIET_EVENTS: ReadonlySet<RunEventType> = new Set([
   // auto-merge's decisions and the host's merge are records of the pull request, not the run's position
   'AutoMergeDecided', 'PullRequestMerged',
   // shipping records what was done to the branch and the code host, not where the run stands
-  'PullRequestOpened', 'RunMerged', 'BaseUpdated', 'BaseUpdateConflicted',
+  'PullRequestOpened', 'RunMerged', 'MergeStarted', 'MergeAbandoned', 'BaseUpdated', 'BaseUpdateConflicted',
   // keeping an attempt records a choice; the kept run itself does not move
   'AttemptKept',
   // what a turn cost is a record, not a move: the step's end (or a budget pause) moves the run

@@ -30,6 +30,8 @@ export const evolveProjects = (ps: Projects, e: ProjectEvent): Projects => {
     case 'PrimaryFolderChosen': return change(ps, e.data.projectId, (p) => ({ ...p, primaryFolder: e.data.name }));
     case 'AutoMergeChosen': return change(ps, e.data.projectId, (p) => ({ ...p, autoMerge: e.data.autoMerge }));
     case 'DailyBudgetSet': return change(ps, e.data.projectId, (p) => withBudget(p, e.data.dailyBudgetUsd));
+    case 'SandboxChosen': return change(ps, e.data.projectId, (p) => ({ ...p, sandbox: e.data.sandbox }));
+    case 'EgressAllowlistSet': return change(ps, e.data.projectId, (p) => ({ ...p, egressAllow: e.data.allow, egressAllowFull: e.data.full }));
   }
 };
 

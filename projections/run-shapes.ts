@@ -19,6 +19,8 @@ export interface RunSummary {
 /** MCP detail shape (get_run) */
 export interface RunDetail extends RunSummary {
   readonly projectId: string;
+  /** whether the latest agent or command step ran in svc's sandbox, and why not (docs/sandbox.md) */
+  readonly sandbox?: { readonly sandboxed: boolean; readonly reason?: string };
   readonly goal: string;
   readonly outcome?: string;
   readonly archived: boolean;

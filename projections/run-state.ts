@@ -1,7 +1,7 @@
 import type { Attempt, Checkout, Continues, ForkedFrom, KeptWork, ReviewComment, RunEvent } from '../journal/run-events.js';
 import { QUIET_EVENTS } from '../journal/run-events.js';
 import type { HarnessName, Workflow } from '../domain/workflow.js';
-import type { StartedBy } from '../domain/runs.js';
+import type { Actor, StartedBy } from '../domain/runs.js';
 import { findNode, nextNodeId, startNode } from '../domain/workflow.js';
 import { addTurn, NO_USAGE, type RunUsage } from './run-usage.js';
 import { evolveWatch, type PullRequestWatch } from './pr-watch.js';
@@ -27,6 +27,13 @@ export interface StepInFlight {
   readonly process?: { readonly pid: number; readonly startTime: string };
   /** an agent step whose harness refused for quota, now waiting (kind 'wait') for its window to reset */
   readonly quota?: QuotaWait;
+}
+
+/** whether the latest step that ran something in the run's folder ran in svc's sandbox, and why not */
+export interface SandboxMark {
+  readonly stepId: string;
+  readonly sandboxed: boolean;
+  readonly reason?: string;
 }
 
 export interface QuotaWait {
@@ -69,6 +76,8 @@ export interface RunState extends StepEndsView {
   /** the node the run is at: where the next step starts, or the step in flight */
   readonly node: string | null;
   readonly step: StepInFlight | null;
+  /** the latest agent or command step's sandbox (absent: none ran yet, or before sandboxes were recorded) */
+  readonly sandbox?: SandboxMark;
   /** the last step to end, and how: prompts read it as {{previous.*}} */
   readonly previous: { readonly node: string; readonly outcome: 'success' | 'failure' | 'interrupted'; readonly summary: string } | null;
   readonly question: OpenQuestion | null;
@@ -119,6 +128,8 @@ export interface RunState extends StepEndsView {
   readonly queueHeld?: { readonly harness: HarnessName; readonly until: string | null };
   /** local merges of the run's branches, oldest first (optional: snapshots from before shipping lack it) */
   readonly merges?: readonly RunMerge[];
+  /** a local merge started and not yet ended: the folders it has still to move (MergeStarted) */
+  readonly merging?: { readonly method: RunMerge['method']; readonly at: string; readonly by: Actor; readonly folders: readonly PendingMerge[] };
   /** the latest update from base of each folder (optional: snapshots from before shipping lack it) */
   readonly baseUpdates?: Readonly<Record<string, BaseUpdateOutcome>>;
   /** one of several sibling runs started together on the goal (optional: older snapshots lack it) */
@@ -135,6 +146,8 @@ export interface RunState extends StepEndsView {
   readonly budgetUsd?: number;
   /** why the run is paused, while it is (optional: snapshots from before it lack it) */
   readonly pauseReason?: string;
+  /** who paused the run, while it is: svc's own pauses wait for a person (projections/needs-you.ts) */
+  readonly pausedBy?: Actor['kind'];
   /** the pull request loop of a deliver step with watch=true (projections/pr-watch.ts) */
   readonly prWatch?: PullRequestWatch;
   /** a fork: the run and step end it was made from, and what it took over from there */
@@ -143,7 +156,8 @@ export interface RunState extends StepEndsView {
   readonly usageCells?: readonly UsageCell[];
 }
 
-export interface RunMerge { readonly folder: string; readonly method: string; readonly base: string; readonly commit: string; readonly at: string }
+export interface RunMerge { readonly folder: string; readonly method: 'fast-forward' | 'merge' | 'squash'; readonly base: string; readonly commit: string; readonly at: string }
+export interface PendingMerge { readonly folder: string; readonly base: string; readonly from: string; readonly commit: string }
 export type BaseUpdateOutcome = { readonly mode: string; readonly head: string } | { readonly mode: string; readonly files: readonly string[]; readonly handedTo?: string };
 
 export interface SubmittedReview {
@@ -195,7 +209,7 @@ const started = (s: RunState): RunState => {
 };
 
 const unpaused = (s: RunState): RunState => {
-  const { pauseReason: _reason, ...rest } = s;
+  const { pauseReason: _reason, pausedBy: _by, ...rest } = s;
   return { ...rest, paused: false };
 };
 
@@ -220,6 +234,13 @@ const undeliver = (s: RunState, id: string, reason: string): RunState => {
 
 const submitted = (at: string, d: { reviewId: string; comments: readonly ReviewComment[]; summary?: string; followUp?: string }): SubmittedReview =>
   ({ reviewId: d.reviewId, at, comments: d.comments, ...(d.summary !== undefined ? { summary: d.summary } : {}), ...(d.followUp !== undefined ? { followUp: d.followUp } : {}) });
+const withoutMerging = ({ merging: _done, ...s }: RunState): RunState => s;
+// a folder merged is no longer pending; the merge has ended once none is
+const withoutPending = (s: RunState, folder: string): RunState => {
+  const left = s.merging?.folders.filter((f) => f.folder !== folder) ?? [];
+  return left.length > 0 && s.merging ? { ...s, merging: { ...s.merging, folders: left } } : withoutMerging(s);
+};
+
 const sessionStarted = (s: RunState, sessionId: string): RunState => {
   const node = s.step?.node ?? '';
   const harness = s.step?.harness;
@@ -255,6 +276,7 @@ export const evolveRun = (s: RunState, e: RunEvent): RunState => {
       return {
         ...s, step, node: e.data.node, stepCount: s.stepCount + 1, paused: e.data.kind === 'gate' ? true : s.paused, held: s.held.filter((m) => !delivered.has(m.id)),
         ...(e.data.harness ? { lastHarness: e.data.harness } : {}),
+        ...(e.data.sandboxed === undefined ? {} : { sandbox: { stepId: e.data.stepId, sandboxed: e.data.sandboxed, ...(e.data.unsandboxed ? { reason: e.data.unsandboxed } : {}) } }),
       };
     }
     case 'StepSessionStarted': return sessionStarted(s, e.data.sessionId);
@@ -266,7 +288,7 @@ export const evolveRun = (s: RunState, e: RunEvent): RunState => {
     case 'StepInterrupted': return s.step?.stepId === e.data.stepId ? interrupted(s, e.data.reason) : s;
     case 'AgentReplied': return s;
     // the reason is read only while paused (other moves clear `paused` without clearing it)
-    case 'RunPaused': return { ...unpaused(s), paused: true, ...(e.data.reason ? { pauseReason: e.data.reason } : {}) };
+    case 'RunPaused': return { ...unpaused(s), paused: true, pausedBy: e.data.by.kind, ...(e.data.reason ? { pauseReason: e.data.reason } : {}) };
     case 'RunResumed': return s.lifecycle === 'created' ? s : unpaused(s);
     case 'RunRetried': return { ...reopen(s), paused: false, node: s.node ?? s.previous?.node ?? null, sessions: {} };
     case 'RunRestarted': return { ...s, restartedAs: e.data.as };
@@ -297,7 +319,9 @@ export const evolveRun = (s: RunState, e: RunEvent): RunState => {
     case 'QueueHeld': return s.lifecycle === 'queued' ? { ...s, queueHeld: { harness: e.data.harness, until: e.data.until } } : s;
     case 'AutoMergeDecided': case 'PullRequestMerged': return s;
     case 'PullRequestOpened': return { ...s, pullRequests: [...s.pullRequests, e.data.pullRequest] };
-    case 'RunMerged': return { ...s, merges: [...(s.merges ?? []), { folder: e.data.folder, method: e.data.method, base: e.data.base, commit: e.data.commit, at: s.updatedAt }] };
+    case 'RunMerged': return { ...withoutPending(s, e.data.folder), merges: [...(s.merges ?? []), { folder: e.data.folder, method: e.data.method, base: e.data.base, commit: e.data.commit, at: s.updatedAt }] };
+    case 'MergeStarted': return { ...s, merging: { method: e.data.method, at: s.updatedAt, by: e.data.by, folders: e.data.folders.map((f) => ({ ...f })) } };
+    case 'MergeAbandoned': return withoutMerging(s);
     case 'BaseUpdated': return { ...s, baseUpdates: { ...s.baseUpdates, [e.data.folder]: { mode: e.data.mode, head: e.data.head } } };
     case 'BaseUpdateConflicted': return { ...s, baseUpdates: { ...s.baseUpdates, [e.data.folder]: { mode: e.data.mode, files: e.data.files, ...(e.data.handedTo ? { handedTo: e.data.handedTo } : {}) } } };
     case 'AttemptKept': return { ...s, kept: { at: s.updatedAt, archived: e.data.archived ?? [] } };

@@ -97,6 +97,8 @@ export const threadRow = (e: RunEvent): Omit<ThreadRow, 'id' | 'at'> | null => {
     case 'PullRequestMerged': return { kind: 'note', author: 'service', text: `pull request ${e.data.pullRequest.url} merged` };
     case 'PullRequestOpened': return control(`opened ${e.data.draft ? 'draft ' : ''}pull request ${e.data.pullRequest.url} into ${e.data.base}`, e.data);
     case 'RunMerged': return control(`merged folder ${e.data.folder} into ${e.data.base} (${e.data.method}) at ${e.data.commit.slice(0, 12)}`, e.data);
+    case 'MergeStarted': return control(`merging ${e.data.folders.map((f) => `folder ${f.folder} into ${f.base}`).join(', ')} (${e.data.method})`, e.data);
+    case 'MergeAbandoned': return { kind: 'note', author: 'service', text: `the merge ended without merging: ${e.data.reason}` };
     case 'BaseUpdated': return control(`updated folder ${e.data.folder} from its base (${e.data.mode}), now at ${e.data.head.slice(0, 12)}`, e.data);
     case 'BaseUpdateConflicted': return control(`updating folder ${e.data.folder} from its base (${e.data.mode}) met conflicts in ${e.data.files.join(', ')}; aborted${e.data.handedTo ? `, handed to ${e.data.handedTo}` : ''}`, e.data);
     case 'AttemptKept': return control(`kept over the other attempts${e.data.archived?.length ? ` (archived ${e.data.archived.join(', ')})` : ''}`, e.data);

@@ -4,6 +4,8 @@ import { loadHarnesses } from '../root/open.js';
 import { HARNESSES, type HarnessName } from '../../domain/workflow.js';
 import { api } from './client.js';
 import { liveRecord, readRecord } from './server-record.js';
+import { bwrapBin, sandboxProbe } from '../sandbox/probe.js';
+import type { MachineSandbox } from '../service/sandbox.js';
 
 // `svc doctor`: can a run start here? The server (is one answering?) and each agent CLI
 // (installed? which version? logged in?). With a server answering, the harnesses are checked by
@@ -43,12 +45,25 @@ const rowLine = (r: Row): string => {
   return `${r.name.padEnd(10)}${state}${a.detail}${fix ? `; ${fix}` : ''}`;
 };
 
+const sandboxHere = async (): Promise<MachineSandbox> => {
+  const p = await sandboxProbe(bwrapBin());
+  return p._tag === 'Ready' ? { available: true, bwrap: p.bwrap, version: p.version, reason: null } : { available: false, bwrap: p.bwrap, reason: p.reason };
+};
+
+// Runs are sandboxed where bubblewrap can start (docs/sandbox.md); where not, say why and what that means.
+const sandboxLine = (s: MachineSandbox): string =>
+  `${'sandbox'.padEnd(10)}${s.available
+    ? `${'ready'.padEnd(15)}${s.version ?? s.bwrap}: runs are sandboxed`
+    : `${'unavailable'.padEnd(15)}${s.reason}; runs of projects set to preferred run unsandboxed (marked), required ones do not start`}`;
+
 export const doctorCommand = async (home: string, out: Out): Promise<number> => {
   const server = await serverLine(home);
-  const rows = server.live ? ((await api(home, 'POST', 'api/harnesses/check')) as { harnesses: Row[] }).harnesses : await checkHere();
+  const checked = server.live ? ((await api(home, 'POST', 'api/harnesses/check')) as { harnesses: Row[]; sandbox?: MachineSandbox }) : { harnesses: await checkHere() };
+  const rows = checked.harnesses;
   const ready = rows.filter((r) => r.availability._tag === 'Ready').length;
   out(`${'server'.padEnd(10)}${server.line}\n`);
   out(rows.map(rowLine).join('\n') + '\n');
+  out(`${sandboxLine(checked.sandbox ?? (await sandboxHere()))}\n`);
   out(ready > 0
     ? `${ready} of ${rows.length} harnesses ready${server.live ? ' (as the server sees them)' : ''}.\n`
     : 'No harness is ready: install and log in to one of the CLIs above; runs need one.\n');

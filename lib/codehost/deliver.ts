@@ -3,6 +3,7 @@ import { git } from '../git/git.js';
 import type { PullRequestRef } from '../../domain/runs.js';
 import type { CodeHostClient } from './github.js';
 import type { PullRequestRefusal } from './refusal.js';
+import { withoutCredentials } from '../git/remote-url.js';
 
 // The `deliver` step: push the run's branch to origin, then open a pull request from it.
 // The push is never forced (a branch someone else moved on origin is theirs to keep) and skips
@@ -33,7 +34,7 @@ const branchExists = async (checkoutPath: string, branch: string): Promise<boole
 
 // What git said, on one line without blanks or hints, short enough for an event or a refusal.
 const gitWords = (output: string): string => {
-  const said = output.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('hint:')).join(' | ');
+  const said = withoutCredentials(output).split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('hint:')).join(' | ');
   return said.length > 500 ? `${said.slice(0, 500)}…` : said || 'git said nothing';
 };
 

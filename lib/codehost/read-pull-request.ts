@@ -4,6 +4,7 @@ import type { CodeHostClient } from './github.js';
 import { type RepositoryName, originUrl as gitOriginUrl, parseRepository } from './origin.js';
 import type { PullRequestView } from '../../domain/pull-request.js';
 import { type PullRequestRefusal, refuse } from './refusal.js';
+import { withoutCredentials } from '../git/remote-url.js';
 
 // read_pull_request's addressing (spec: "read_pull_request addressing" and its refusals).
 // The service has already found the run or project (unknown ids are its refusal, not ours) and
@@ -40,7 +41,7 @@ const inFolder = async (folderPath: string, number: number, deps: AddressingDeps
   const url = await (deps.originUrl ?? gitOriginUrl)(folderPath);
   if (url === undefined) return left(refuse('NotOnCodeHost', `the folder ${folderPath} has no origin remote, so it is not on the code host`));
   const repo = parseRepository(url, deps.webHost);
-  if (repo === undefined) return left(refuse('NotOnCodeHost', `the origin of ${folderPath} (${url}) is not on the code host ${deps.webHost}`));
+  if (repo === undefined) return left(refuse('NotOnCodeHost', `the origin of ${folderPath} (${withoutCredentials(url)}) is not on the code host ${deps.webHost}`));
   return right({ ...repo, number });
 };
 

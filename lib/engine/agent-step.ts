@@ -10,6 +10,7 @@ import { recordTurnUsage, type TurnOf } from './turn-usage.js';
 import { continuationPrompt, RUN_TOOLS_GUIDE, turnPrompt } from './prompt.js';
 import { decideQuotaSwitch } from '../../commands/quota.js';
 import { fallbackFor, quotaFacts, recordWindow } from './quota-gate.js';
+import { openSandbox, planSandbox } from './step-sandbox.js';
 
 // One agent step: one turn of the harness CLI in the run's worktree. Its end is recorded by
 // decideFinishStep, which lets the outcome the agent reported (report_outcome) beat the CLI's result.
@@ -37,20 +38,23 @@ export const runAgentStep = (ctx: EngineContext, run: RunState, node: StepNode):
     return;
   }
   const stepId = deps.newId('s');
+  const plan = planSandbox(ctx, run, harness);
   const started = ctx.apply(run.runId, (s) => decideStartStep(s, {
     stepId, node: node.id, kind: 'agent', attempt: s.stepCount + 1, harness,
     ...(settings.model.value ? { model: settings.model.value } : {}),
     ...(resumeSession ? { resumeSession } : {}),
     messages: s.held.map((m) => m.id),
+    ...plan.facts,
   }));
   if (!started) return;
   const adapter = deps.harness(harness);
-  if (!adapter) {
-    ctx.apply(run.runId, (s) => decideFinishStep(s, { stepId, outcome: 'failure', summary: `harness ${harness} is not configured`, failure: 'unavailable' }));
-    return;
-  }
+  const cannot = (summary: string) => void ctx.apply(run.runId, (s) => decideFinishStep(s, { stepId, outcome: 'failure', summary, failure: 'unavailable' }));
+  if (!adapter) return cannot(`harness ${harness} is not configured`);
+  if (plan.choice._tag === 'Unsandboxed' && plan.choice.required) return cannot(`the project requires svc's sandbox, and it cannot start: ${plan.choice.reason}`);
   const persona = settings.persona.value ? deps.persona(run, settings.persona.value) : undefined;
   const tools = deps.runTools(run.runId, stepId);
+  const sandbox = openSandbox(ctx, started, stepId, plan, { tools: settings.tools.value as 'read-only' | 'edit' | 'full', runTools: tools.url, env: process.env, ...(adapter.bin ? { program: adapter.bin } : {}) });
+  if (sandbox instanceof Error) return (tools.revoke(), cannot(`svc's sandbox could not be made: ${sandbox.message}`));
   const abort = new AbortController();
   ctx.log(run.runId, `step ${node.id} started on ${harness}${resumeSession ? ' (resuming its session)' : ''}`);
   const base: Omit<TurnInput, 'prompt'> = {
@@ -65,9 +69,19 @@ export const runAgentStep = (ctx: EngineContext, run: RunState, node: StepNode):
     onMessage: (text) => ctx.apply(run.runId, (s) => (s.step?.stepId === stepId ? accept({ type: 'AgentReplied', data: { stepId, text } }) : nothing())),
     onSession: (sessionId) => ctx.apply(run.runId, (s) => (s.step?.stepId === stepId ? accept({ type: 'StepSessionStarted', data: { stepId, sessionId } }) : nothing())),
     onProcess: (p) => ctx.apply(run.runId, (s) => (s.step?.stepId === stepId ? accept({ type: 'StepProcessStarted', data: { stepId, ...p } }) : nothing())),
+    ...(sandbox ? { sandbox } : {}),
   };
   const totals = resumeSession ? sessionTotalsOf(run, resumeSession) : undefined;
-  let current = adapter.startTurn({ ...base, prompt, ...(resumeSession ? { resumeSession } : {}), ...(totals ? { sessionTotals: totals } : {}), ...(continued?.fork ? { forkSession: true } : {}) });
+  let current: Turn;
+  try {
+    current = adapter.startTurn({ ...base, prompt, ...(resumeSession ? { resumeSession } : {}), ...(totals ? { sessionTotals: totals } : {}), ...(continued?.fork ? { forkSession: true } : {}) });
+  } catch (err) {
+    // spawn throws on what it cannot take (a NUL byte in a prompt stored before the doors refused
+    // it): the step fails, the server goes on
+    tools.revoke();
+    ctx.apply(run.runId, (s) => decideFinishStep(s, { stepId, outcome: 'failure', summary: `the harness could not start: ${String(err)}`, failure: 'error' }));
+    return;
+  }
   ctx.live.add(stepId, { runId: run.runId, abort, send: (text) => current.send(text), hold: (held) => current.holdWatchdog?.(held) });
   const next = (p: string, session: string, totals?: SessionTotals): Turn => (current = adapter.startTurn({ ...base, prompt: p, resumeSession: session, ...(totals ? { sessionTotals: totals } : {}) }));
   const of: TurnOf = { runId: run.runId, stepId, node: node.id, harness, ...(settings.model.value ? { model: settings.model.value } : {}), ...(resumeSession ? { sessionId: resumeSession } : {}) };
@@ -75,6 +89,7 @@ export const runAgentStep = (ctx: EngineContext, run: RunState, node: StepNode):
   void ctx.track(runTurns(ctx, step, current).then((r) => {
     ctx.live.remove(stepId);
     tools.revoke();
+    void sandbox?.close();
     ctx.log(run.runId, `step ${node.id} turn ended: ${r.outcome}${r.failure ? ` (${r.failure})` : ''}`);
     deps.logs.activity.endStep(run.runId, stepId, `the turn ended (${r.outcome}) before this call finished`, deps.now().toISOString());
     if (r.failure === 'unavailable') deps.recheckHarness?.(harness);
@@ -89,8 +104,17 @@ interface StepTurns {
   next(prompt: string, session: string, totals?: SessionTotals): Turn;
 }
 
-const settle = (turn: Turn): Promise<TurnResult> =>
+const settle = (turn: Turn | { readonly result: Promise<TurnResult> }): Promise<TurnResult> =>
   turn.result.catch((err: unknown): TurnResult => ({ outcome: 'failure', summary: `the harness failed: ${String(err)}`, failure: 'error' }));
+
+// a turn that could not even start (spawn threw) settles as a failed one
+const startedOrFailed = (start: () => Turn): Turn | { readonly result: Promise<TurnResult> } => {
+  try {
+    return start();
+  } catch (err) {
+    return { result: Promise.reject(err) };
+  }
+};
 
 const addCost = (a: number | undefined, b: number | undefined): number | undefined => (a === undefined && b === undefined ? undefined : (a ?? 0) + (b ?? 0));
 
@@ -115,7 +139,7 @@ const runTurns = async (ctx: EngineContext, step: StepTurns, first: Turn): Promi
     ctx.log(runId, `step ${node}: continuing the session with ${pending.length} message(s) sent during the turn`);
     const cost = r.costUsd;
     const totals = r.sessionTotals;
-    r = await settle(step.next(continuationPrompt(pending), session, totals));
+    r = await settle(startedOrFailed(() => step.next(continuationPrompt(pending), session, totals)));
     recordTurnUsage(ctx, { ...step.of, sessionId: session }, ++turn, r);
     const total = addCost(cost, r.costUsd);
     if (total !== undefined) r = { ...r, costUsd: total };

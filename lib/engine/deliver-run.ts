@@ -19,8 +19,11 @@ export const commitLeftovers = async (dir: string, runId: string): Promise<void>
   await gitOk(dir, [...ident, '-c', 'core.hooksPath=/dev/null', 'commit', '--no-verify', '--no-gpg-sign', '-m', `svc: work of run ${runId}`]);
 };
 
+/** the title and body a pull request of the run gets (lib/service/ship-pr.ts): the same as the app's Create pull request */
+export type PullRequestText = (s: RunState) => { readonly title: string; readonly body: string };
+
 /** `codeHost`: read at each delivery, so a changed setting counts from the next one */
-export const deliverRun = (codeHost: () => Settings['codeHost']) => async (s: RunState, node: StepNode): Promise<PullRequestRef> => {
+export const deliverRun = (codeHost: () => Settings['codeHost'], text: PullRequestText) => async (s: RunState, node: StepNode): Promise<PullRequestRef> => {
   const checkout = s.checkouts?.[0];
   if (!checkout) throw new Error('the run has no worktree to deliver');
   const cfg = codeHost();
@@ -28,9 +31,10 @@ export const deliverRun = (codeHost: () => Settings['codeHost']) => async (s: Ru
   const repo = url ? parseRepository(url, cfg.webHost) : undefined;
   if (!repo) throw new Error(`the origin of ${checkout.folder} is not on ${cfg.webHost}`);
   await commitLeftovers(checkout.directory, s.runId);
+  const { title, body } = text(s);
   const r = await deliverPullRequest({
     checkoutPath: checkout.directory, branch: checkout.branch, base: checkout.baseBranch ?? node.attrs['base'] ?? 'main',
-    owner: repo.owner, name: repo.name, title: s.title, body: `${s.goal}\n\n---\nOpened by svc run ${s.runId}.`,
+    owner: repo.owner, name: repo.name, title, body,
     draft: node.attrs['draft'] === 'true', client: githubClient(cfg),
   });
   if (isLeft(r)) throw new Error(r.left.detail);

@@ -9,6 +9,8 @@ import type { Settings } from '../../domain/settings.js';
 import type { LogStore } from '../state/log-store.js';
 import type { RunStreams } from '../state/run-stream.js';
 import type { HarnessName, Persona, StepNode } from '../../domain/workflow.js';
+import type { SandboxChoice } from '../sandbox/sandbox.js';
+import type { SandboxedTool } from '../sandbox/home.js';
 
 // What the engine needs from the rest of the service: handed in, so each piece is the real one in
 // production and in tests alike, and the engine never reaches for a global.
@@ -52,6 +54,8 @@ export interface EngineDeps {
   /** a test fixture's crash point (SVC_FORK_PROBE_MODULE: forks, archives, unarchives); nothing in production */
   probe?(point: string): void;
   deliver(run: RunState, node: StepNode): Promise<PullRequestRef>;
+  /** svc's sandbox for a step that runs `tool` in the run's folder, or why there is none (lib/service/sandbox.ts) */
+  sandbox(run: RunState, tool: SandboxedTool): SandboxChoice;
   /** the run's own tool server: its URL, and a fresh token valid while the step runs */
   runTools(runId: string, stepId: string): { url: string; token: string; revoke(): void };
   /** each read of a watched pull request, with the run after what it decided (P3's auto-merge hooks in here) */

@@ -209,7 +209,14 @@ export class Engine {
     queueMicrotask(() => {
       this.pending.delete(runId);
       const s = this.deps.runs.get(runId);
-      if (s && !this.stopped && !this.moveFolders(s)) this.perform(s, nextEffect(s, { preparing: this.live.preparing.has(runId), snapshotting: this.snapshotting.has(runId), isLive: (id) => this.live.isLive(id) || this.recovering.has(id), isArmed: (id) => this.live.isArmed(id) }));
+      if (!s || this.stopped || this.moveFolders(s)) return;
+      try {
+        this.perform(s, nextEffect(s, { preparing: this.live.preparing.has(runId), snapshotting: this.snapshotting.has(runId), isLive: (id) => this.live.isLive(id) || this.recovering.has(id), isArmed: (id) => this.live.isArmed(id) }));
+      } catch (err) {
+        // thrown in a microtask it would end the server, and every other run with it
+        console.error(`svc: driving run ${runId} failed`, err);
+        this.ctx.log(runId, `the service could not take the run's next step: ${String(err)}`);
+      }
     });
   }
 

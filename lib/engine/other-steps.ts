@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { accept } from '../../commands/guards.js';
 import { decideFinishStep, decideStartStep } from '../../commands/engine-steps.js';
 import type { RunState } from '../../projections/run-state.js';
@@ -6,11 +6,13 @@ import type { StepNode } from '../../domain/workflow.js';
 import { deliverWatch } from '../workflows/deliver-watch.js';
 import { decideWatchPullRequest } from '../../commands/pr-loop.js';
 import type { EngineContext } from './context.js';
+import { LIFELINE } from '../harness/process.js';
+import { openSandbox, planSandbox } from './step-sandbox.js';
 
 // The steps that are not agent turns: gates and waits are only recorded (the run stands still
 // until Resume, or the time, or SkipWait), commands run in the worktree, deliver opens a PR.
 
-const startStep = (ctx: EngineContext, run: RunState, node: StepNode, extra: { endsAt?: string } = {}): string | null => {
+const startStep = (ctx: EngineContext, run: RunState, node: StepNode, extra: { endsAt?: string; sandboxed?: boolean; unsandboxed?: string } = {}): string | null => {
   const stepId = ctx.deps.newId('s');
   const ok = ctx.apply(run.runId, (s) => decideStartStep(s, { stepId, node: node.id, kind: node.kind, attempt: s.stepCount + 1, ...extra }));
   return ok ? stepId : null;
@@ -34,20 +36,39 @@ export const commandEnv = (run: RunState): NodeJS.ProcessEnv => {
   return env;
 };
 
-// The one place a shell string runs: a command the workflow's author wrote, in the run's worktree.
+// The one place a shell string runs: a command the workflow's author wrote, in the run's worktree,
+// in svc's sandbox where the project and machine allow (under the lifeline there, which bridges
+// the sandbox's egress).
 export const runCommandStep = (ctx: EngineContext, run: RunState, node: StepNode): void => {
-  const stepId = startStep(ctx, run, node);
+  const plan = planSandbox(ctx, run, 'command');
+  const stepId = startStep(ctx, run, node, plan.facts);
   if (!stepId) return;
+  const cannot = (summary: string) => void ctx.apply(run.runId, (s) => decideFinishStep(s, { stepId, outcome: 'failure', summary, failure: 'unavailable' }));
+  if (plan.choice._tag === 'Unsandboxed' && plan.choice.required) return cannot(`the project requires svc's sandbox, and it cannot start: ${plan.choice.reason}`);
+  const sandbox = openSandbox(ctx, run, stepId, plan, { tools: 'command', env: commandEnv(run) });
+  if (sandbox instanceof Error) return cannot(`svc's sandbox could not be made: ${sandbox.message}`);
   const cwd = run.checkouts?.[0]?.directory ?? '';
   const abort = new AbortController();
   ctx.log(run.runId, `command ${node.id}: ${node.command ?? ''}`);
-  const child = spawn('sh', ['-c', node.command ?? 'false'], { cwd, env: commandEnv(run), signal: abort.signal, timeout: COMMAND_TIMEOUT_MS, stdio: ['ignore', 'pipe', 'pipe'] });
+  const shell = { file: 'sh', args: ['-c', node.command ?? 'false'], env: commandEnv(run) };
+  const cmd = sandbox ? sandbox.wrap(process.execPath, [LIFELINE, shell.file, ...shell.args], shell.env) : shell;
+  let child: ChildProcess;
+  try {
+    child = spawn(cmd.file, cmd.args, { cwd, env: cmd.env, signal: abort.signal, timeout: COMMAND_TIMEOUT_MS, stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (err) {
+    // spawn throws on what it cannot take (a NUL byte in a goal or input stored before the doors
+    // refused it): the step fails, the server goes on
+    void sandbox?.close();
+    ctx.apply(run.runId, (s) => decideFinishStep(s, { stepId, outcome: 'failure', summary: `command failed to run: ${err instanceof Error ? err.message : String(err)}` }));
+    return;
+  }
   ctx.live.add(stepId, { runId: run.runId, abort, send: () => false });
   const out = (b: Buffer) => { for (const line of b.toString('utf8').split('\n')) if (line) ctx.deps.logs.write(run.runId, 'agent', line); };
-  child.stdout.on('data', out);
-  child.stderr.on('data', out);
+  child.stdout!.on('data', out);
+  child.stderr!.on('data', out);
   const done = (outcome: 'success' | 'failure' | 'interrupted', summary: string) => {
     ctx.live.remove(stepId);
+    void sandbox?.close();
     ctx.apply(run.runId, (s) => decideFinishStep(s, { stepId, outcome, summary }));
   };
   child.on('error', (err) => done(abort.signal.aborted ? 'interrupted' : 'failure', `command failed to run: ${err.message}`));

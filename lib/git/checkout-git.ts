@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { git, gitReason, type GitOptions, type GitResult } from './git.js';
 import { samePath } from './worktree-list.js';
+import { withoutCredentials } from './remote-url.js';
 
 // Git run inside a run's checkout. The ceiling stops git from walking up to some enclosing
 // repository when the worktree was deleted or never made: it must answer for this folder or fail.
@@ -26,4 +27,4 @@ export const headBranch = async (directory: string): Promise<string | null> => {
 export const refExists = async (directory: string, ref: string): Promise<boolean> =>
   (await checkoutGit(directory, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`])).code === 0;
 
-export const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+export const errorText = (e: unknown): string => withoutCredentials(e instanceof Error ? e.message : String(e));

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { withoutCredentials } from './remote-url.js';
 
 // The only place the service runs git: argument arrays (never a shell string) and a timeout on
 // every call, so a hung git (credential prompt, lock) can never hang a run.
@@ -49,7 +50,7 @@ export const git = (cwd: string, args: readonly string[], opts: GitOptions = {})
 
 export class GitError extends Error {
   constructor(readonly args: readonly string[], readonly result: GitResult) {
-    super(`git ${args.join(' ')} failed (${result.code}): ${result.stderr.trim() || result.stdout.trim()}`);
+    super(withoutCredentials(`git ${args.join(' ')} failed (${result.code}): ${result.stderr.trim() || result.stdout.trim()}`));
   }
 }
 
@@ -71,7 +72,7 @@ export const gitReason = (r: GitResult): string => {
     .split('\n')
     .map((l) => l.trim())
     .filter((l) => l !== '' && !l.startsWith('hint:'));
-  const said = lines.join(' | ');
+  const said = withoutCredentials(lines.join(' | '));
   if (said === '') return `git exited with code ${r.code}`;
   return said.length > 500 ? `${said.slice(0, 500)}…` : said;
 };

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { ensurePrivateDir } from '../paths.js';
 import { git, gitOk, gitReason, NO_HOOKS } from './git.js';
@@ -48,6 +48,18 @@ const copySymrefs = async (repo: string, clone: string): Promise<void> => {
   for (const [ref, target] of out.split('\n').map((l) => l.split(' '))) {
     if (ref && target) await gitOk(clone, [...NO_HOOKS, 'symbolic-ref', ref, target]);
   }
+};
+
+/**
+ * The objects folder a run's repository borrows from the person's repository at `repo`, read from
+ * the person's side (the run's own alternates file is the agent's to rewrite, so never trusted).
+ */
+export const borrowedObjects = (repo: string): string => {
+  const dotGit = join(repo, '.git');
+  if (!existsSync(dotGit) || statSync(dotGit).isDirectory()) return join(dotGit, 'objects');
+  const gitdir = resolve(repo, /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, 'utf8'))?.[1]?.trim() ?? '.git');
+  const commondir = join(gitdir, 'commondir');
+  return join(existsSync(commondir) ? resolve(gitdir, readFileSync(commondir, 'utf8').trim()) : gitdir, 'objects');
 };
 
 const isOurs = async (dir: string, runId: string): Promise<boolean> =>

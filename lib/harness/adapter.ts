@@ -2,6 +2,7 @@ import type { HarnessName, ToolAccess } from '../../domain/workflow.js';
 import type { ActivityReport } from './activity.js';
 import type { GroupLeader } from './process-group.js';
 import type { Availability, SessionTotals } from '../../domain/harness.js';
+import type { SpawnWrap } from './process.js';
 
 export type { GroupLeader } from './process-group.js';
 
@@ -58,6 +59,11 @@ export interface TurnInput {
   readonly onProcess?: (leader: GroupLeader) => void;
   /** the engine's clock: a reset named as a time of day ("resets 3pm") is the next one after it */
   readonly now?: () => Date;
+  /**
+   * svc's sandbox around the CLI (lib/sandbox); the CLI's own sandbox is then switched off where
+   * ours stands in for it (codex). Absent: the CLI runs as the user, its own sandbox as it is.
+   */
+  readonly sandbox?: SpawnWrap;
 }
 
 export type TurnFailure = 'quota' | 'unavailable' | 'watchdog' | 'error';

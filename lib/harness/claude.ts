@@ -56,6 +56,7 @@ export const startClaudeTurn = (bin: string, config: HarnessConfig, input: TurnI
     watchdogMs: input.watchdogMs,
     signal: input.signal,
     ...(input.onProcess ? { onStarted: input.onProcess } : {}),
+    ...(input.sandbox ? { sandbox: input.sandbox } : {}),
     onStderr: (line) => input.onLog({ text: `stderr: ${line}` }),
     onLine: (line) => {
       const ev = parseJsonLine(line);

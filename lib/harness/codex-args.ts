@@ -10,7 +10,11 @@ const cfg = (key: string, value: string): string[] => ['-c', `${key}=${value}`];
 
 // read-only: codex's read-only sandbox; edit: writes inside the workspace (the worktree) only;
 // full: no sandbox and no approvals. Headless exec cannot ask, so approvals are never requested.
-export const codexSandboxFlags = (tools: ToolAccess): string[] => {
+// Inside svc's sandbox (`ours`), codex's own is off at every level: ours makes the run's folder
+// read-only or not, and codex's (bubblewrap too, on Linux) cannot start inside it and hid the
+// run's folder when it did ("Failed to write file" from apply_patch).
+export const codexSandboxFlags = (tools: ToolAccess, ours = false): string[] => {
+  if (ours) return ['--sandbox', 'danger-full-access', ...cfg('approval_policy', toml('never'))];
   if (tools === 'full') return ['--dangerously-bypass-approvals-and-sandbox'];
   return ['--sandbox', tools === 'edit' ? 'workspace-write' : 'read-only', ...cfg('approval_policy', toml('never'))];
 };
@@ -29,7 +33,7 @@ export const codexArgs = (input: TurnInput): string[] => [
   'exec',
   '--json',
   '--skip-git-repo-check',
-  ...codexSandboxFlags(input.tools),
+  ...codexSandboxFlags(input.tools, input.sandbox !== undefined),
   ...codexMcpFlags(input.runTools.url),
   ...(input.model ? ['--model', input.model] : []),
   // codex has no append-system-prompt flag; developer_instructions is its equivalent

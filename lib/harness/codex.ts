@@ -55,6 +55,7 @@ export const startCodexTurn = (bin: string, config: HarnessConfig, input: TurnIn
     watchdogMs: input.watchdogMs,
     signal: input.signal,
     ...(input.onProcess ? { onStarted: input.onProcess } : {}),
+    ...(input.sandbox ? { sandbox: input.sandbox } : {}),
     onStderr: (line) => input.onLog({ text: `stderr: ${line}` }),
     onLine: (line) => {
       const ev = parseJsonLine(line);

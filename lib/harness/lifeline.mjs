@@ -7,10 +7,13 @@
 // own, so it starts fast and runs the same from the sources and from dist/.
 //
 // usage: node lifeline.mjs <bin> [args...]
+// Inside a sandbox (lib/sandbox) it also bridges: SVC_EGRESS_BRIDGE="<port>=<unix socket>" makes it
+// listen on 127.0.0.1:<port> in the sandbox's own network namespace and carry each connection to
+// svc's egress proxy on that socket; the CLI is started once the bridge listens, without the variable.
 // fd 3 messages to the server, one JSON line each: {"pid":N} once the CLI runs, or
 // {"error":{"code","message"}} when it could not be started (the wrapper then exits 127).
 import { spawn } from 'node:child_process';
-import { Socket } from 'node:net';
+import { connect, createServer, Socket } from 'node:net';
 
 const GRACE_MS = 2000;
 const [bin, ...args] = process.argv.slice(2);
@@ -53,22 +56,48 @@ if (lifeline) {
   lifeline.resume();
 }
 
-const child = spawn(bin, args, { stdio: 'inherit' });
-child.on('spawn', () => tell({ pid: child.pid }));
-child.on('error', (err) => {
-  tell({ error: { code: err.code ?? 'ERROR', message: err.message } });
-  lifeline?.end();
-  process.exitCode = 127;
-  setTimeout(() => process.exit(127), 50);
-});
-child.on('exit', (code, signal) => {
-  // Server gone: whatever the CLI left running (workers, tool processes) goes with it, now.
-  if (lost) return killGroup('SIGKILL');
-  lifeline?.destroy();
-  if (signal) {
-    process.removeAllListeners(signal);
-    process.kill(process.pid, signal);
-    return;
-  }
-  process.exit(code ?? 1);
-});
+const startBridge = (spec, then) => {
+  const at = spec.indexOf('=');
+  const port = Number(spec.slice(0, at));
+  const socket = spec.slice(at + 1);
+  const server = createServer((c) => {
+    const up = connect(socket);
+    const end = () => (c.destroy(), up.destroy());
+    c.on('error', end);
+    up.on('error', end);
+    c.pipe(up).pipe(c);
+  });
+  server.on('error', (err) => {
+    process.stderr.write(`svc sandbox: the egress bridge could not listen: ${err.message}\n`);
+    then();
+  });
+  server.listen(port, '127.0.0.1', then);
+  server.unref();
+};
+
+const bridge = process.env.SVC_EGRESS_BRIDGE;
+delete process.env.SVC_EGRESS_BRIDGE;
+if (bridge) startBridge(bridge, () => start());
+else start();
+
+function start() {
+  const child = spawn(bin, args, { stdio: 'inherit' });
+  child.on('spawn', () => tell({ pid: child.pid }));
+  child.on('error', (err) => {
+    tell({ error: { code: err.code ?? 'ERROR', message: err.message } });
+    lifeline?.end();
+    process.exitCode = 127;
+    setTimeout(() => process.exit(127), 50);
+  });
+  child.on('exit', (code, signal) => {
+    // Server gone: whatever the CLI left running (workers, tool processes) goes with it, now.
+    if (lost) return killGroup('SIGKILL');
+    lifeline?.destroy();
+    if (signal) {
+      process.removeAllListeners(signal);
+      process.kill(process.pid, signal);
+      return;
+    }
+    process.exit(code ?? 1);
+  });
+}

@@ -43,6 +43,7 @@ export const startOpencodeTurn = (bin: string, config: HarnessConfig, input: Tur
     watchdogMs: input.watchdogMs,
     signal: input.signal,
     ...(input.onProcess ? { onStarted: input.onProcess } : {}),
+    ...(input.sandbox ? { sandbox: input.sandbox } : {}),
     onStderr: (line) => {
       const failed = STREAM_ERROR.exec(line)?.[1];
       if (failed) state.retrying = failed;

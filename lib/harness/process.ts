@@ -28,6 +28,13 @@ export interface CliSpec {
   readonly onStderr: (line: string) => void;
   /** the process group's leader, as soon as it is spawned (recorded so a restart can end it) */
   readonly onStarted?: (leader: GroupLeader) => void;
+  /** run it inside this sandbox (lib/sandbox): the lifeline and the CLI both go in */
+  readonly sandbox?: SpawnWrap;
+}
+
+/** What a sandbox does to a command line: the command line that runs it inside (lib/sandbox/sandbox.ts). */
+export interface SpawnWrap {
+  wrap(file: string, args: readonly string[], env: NodeJS.ProcessEnv): { readonly file: string; readonly args: string[]; readonly env: NodeJS.ProcessEnv };
 }
 
 export interface RunningCli {
@@ -74,14 +81,19 @@ const watchLifeline = (pipe: Readable | null | undefined, onError: (e: NodeJS.Er
   });
 };
 
-const spawnUnderLifeline = (spec: CliSpec): ChildProcess =>
-  spawn(process.execPath, [LIFELINE, spec.bin, ...spec.args], {
+// Sandboxed, bubblewrap leads the group and the lifeline runs inside it (fd 3 passes through);
+// ending the group ends bubblewrap, and --die-with-parent ends everything inside.
+const spawnUnderLifeline = (spec: CliSpec): ChildProcess => {
+  const plain = { file: process.execPath, args: [LIFELINE, spec.bin, ...spec.args], env: spec.env };
+  const run = spec.sandbox ? spec.sandbox.wrap(plain.file, plain.args, plain.env) : plain;
+  return spawn(run.file, run.args, {
     cwd: spec.cwd,
-    env: spec.env,
+    env: run.env,
     // fd 3 is the lifeline: only this process holds its other end, so it closes when we die
     stdio: [spec.stdin, 'pipe', 'pipe', 'pipe'],
     detached: true,
   });
+};
 
 export const runCli = (spec: CliSpec): RunningCli => {
   const child = spawnUnderLifeline(spec);

@@ -1,6 +1,8 @@
 import type { Context } from 'koa';
 import parse from 'co-body';
+import { nulPath, nulRefusal } from './nul.js';
 import { quoted } from '../../domain/quoted.js';
+import { deeperThan, depthText, MAX_JSON_DEPTH } from './depth.js';
 
 // Reads a JSON body through co-body (raw-body underneath) with a size limit. Every way it can go
 // wrong is a 4xx with a detail: a body that is too large, not JSON, not declared as JSON, or in an
@@ -30,16 +32,27 @@ const refusal = (e: ReadFailure, limit: number): BodyError => {
 /**
  * The one reader of request bodies: every route that takes a body reads it here, so each answers
  * the same to a body too large, not JSON, or in a Content-Encoding it cannot undo (415). An empty
- * body reads as `empty` ({} unless the route says otherwise).
+ * body reads as `empty` ({} unless the route says otherwise). A value nested deeper than
+ * `maxDepth` is refused here, before any decoder walks it, and so is a NUL byte anywhere in it
+ * (lib/inputs/nul.ts; `nul: 'pass'` for MCP, whose tools refuse it as a tool error, lib/mcp/tool.ts).
  */
-export const readJson = async (ctx: Context, limit = MAX_BODY_BYTES, empty: unknown = {}): Promise<unknown> => {
+export const readJson = async (ctx: Context, limit = MAX_BODY_BYTES, empty: unknown = {}, maxDepth = MAX_JSON_DEPTH, o: { readonly nul?: 'refuse' | 'pass' } = {}): Promise<unknown> => {
+  const value = await readValue(ctx, limit, empty);
+  const deep = deeperThan(value, maxDepth);
+  if (deep) throw new BodyError(400, depthText(deep, maxDepth));
+  const nul = o.nul === 'pass' ? null : nulPath(value);
+  if (nul !== null) throw new BodyError(400, nulRefusal(nul));
+  return value;
+};
+
+const readValue = async (ctx: Context, limit: number, empty: unknown): Promise<unknown> => {
   const type = ctx.get('content-type');
   if (type && !/^application\/(.+\+)?json\b/i.test(type)) throw new BodyError(415, `send the body as application/json (got ${type.slice(0, 80)})`);
+  let value: unknown;
   try {
     // strict: false lets any JSON value through, so the route's decoder names what it wanted
     // ("the body must be a JSON object") instead of co-body's generic refusal.
-    const value: unknown = await parse.json(ctx.req, { limit, strict: false });
-    return value === '' ? empty : value;
+    value = await parse.json(ctx.req, { limit, strict: false });
   } catch (e) {
     // raw-body stops reading at the limit; the rest is read and dropped so the client, still
     // sending, gets the 413 instead of a hang-up.
@@ -47,4 +60,5 @@ export const readJson = async (ctx: Context, limit = MAX_BODY_BYTES, empty: unkn
     const f = failure(e);
     throw f ? refusal(f, limit) : new BodyError(400, 'the request body could not be read');
   }
+  return value === '' ? empty : value;
 };

@@ -24,4 +24,8 @@ export const FolderBody = Folder;
 // a field beyond `method` is refused rather than dropped: it may be a setting the person thinks they set
 const AutoMergeOn = refine(t.type({ method: t.keyof({ squash: null, merge: null, rebase: null }) }), (o) => Object.keys(o).length === 1, 'autoMerge takes only method', 'AutoMergeOn');
 const AutoMerge = t.union([t.null, AutoMergeOn], 'null or {method: squash|merge|rebase}');
-export const ProjectPatchBody = t.partial({ name: NonBlank, defaultWorkflow: NonBlank, primaryFolder: NonBlank, autoMerge: AutoMerge, dailyBudgetUsd: t.union([usdBudget(), t.null]) });
+const SandboxMode = t.keyof({ required: null, preferred: null, off: null }, 'required, preferred or off');
+export const ProjectPatchBody = t.partial({
+  name: NonBlank, defaultWorkflow: NonBlank, primaryFolder: NonBlank, autoMerge: AutoMerge, dailyBudgetUsd: t.union([usdBudget(), t.null]),
+  sandbox: SandboxMode, egressAllow: t.array(t.string), egressAllowFull: t.array(t.string),
+});

@@ -1,10 +1,10 @@
 import * as t from 'io-ts';
 import { USAGE_GROUP_BY, type UsageGroupBy } from '../../domain/usage.js';
 import { fields } from './object.js';
-import { countFromQuery, oneOf } from './kinds.js';
+import { countFromQuery, intRange, oneOf, type IntRangeType } from './kinds.js';
 
 // What runs cost, asked by range and grouping (docs/usage.md): GET /api/usage and /api/usage.csv
-// read it from the query (strings), read_usage from MCP arguments (JSON); one codec decodes both,
+// read it from the query (strings), read_usage from MCP arguments (JSON); one shape decodes both,
 // strictly: a day that is not a real calendar day, or a grouping not offered, is refused by name.
 
 export const USAGE_QUERY = ['from', 'to', 'groupBy'] as const;
@@ -26,11 +26,11 @@ const Day = new t.Type<string, string, unknown>(DAY_NAME, (u): u is string => ty
 // every grouping but day: a day's row split into parts (the stacked chart)
 const SPLITS = ['project', 'harness', 'model', 'workflow', 'run'] as const satisfies readonly Exclude<UsageGroupBy, 'day'>[];
 
-export const UsageInput = fields({}, {
-  from: Day,
-  to: Day,
-  groupBy: oneOf(USAGE_GROUP_BY),
-  split: oneOf(SPLITS),
-  limit: countFromQuery(1, 10_000, 'a whole number from 1 to 10000'),
-});
+const LIMIT = 'a whole number from 1 to 10000';
+const usage = (limit: IntRangeType) => fields({}, { from: Day, to: Day, groupBy: oneOf(USAGE_GROUP_BY), split: oneOf(SPLITS), limit });
+
+/** read_usage's arguments: JSON, where a limit is a number, as its schema (integer) says */
+export const UsageInput = usage(intRange(1, 10_000, LIMIT));
 export type UsageInput = t.TypeOf<typeof UsageInput>;
+/** GET /api/usage's query: the same, but a query has only strings, so its limit is digits */
+export const UsageQuery = usage(countFromQuery(1, 10_000, LIMIT));

@@ -7,7 +7,8 @@ import { bearerToken } from '../auth/bearer.js';
 import { ensureToken, tokenCheck, type TokenCheck } from '../auth/mcp-token.js';
 import type { SettingsAccess } from './tool.js';
 import { buildServer, callTool, type RequestScope } from './server.js';
-import { callWithBadArguments, readRpcBody } from './request-body.js';
+import { callWithBadArguments, readRpcBody, tooDeepText } from './request-body.js';
+import { errorAnswer } from './answer.js';
 import type { SupervisorSession } from './supervisor-session.js';
 import { clientName, rememberClient } from './client-name.js';
 
@@ -62,7 +63,7 @@ const serve = async (ctx: Ctx, deps: McpDeps, session: SupervisorSession | undef
   const bad = callWithBadArguments(body);
   if (bad) {
     ctx.status = 200;
-    ctx.body = { jsonrpc: '2.0', id: bad.id, result: await callTool(bad.name, bad.args, scope) };
+    ctx.body = { jsonrpc: '2.0', id: bad.id, result: bad.problem ? errorAnswer(tooDeepText(bad)) : await callTool(bad.name, bad.args, scope) };
     return;
   }
   const server = buildServer(scope);

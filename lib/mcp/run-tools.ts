@@ -11,7 +11,7 @@ import type { Context } from 'koa';
 import * as t from 'io-ts';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { quoted } from '../../domain/quoted.js';
-import { callWithBadArguments, readRpcBody } from './request-body.js';
+import { callWithBadArguments, readRpcBody, tooDeepText } from './request-body.js';
 
 export const ASK_QUESTION = 'ask_question';
 export const REPORT_OUTCOME = 'report_outcome';
@@ -133,7 +133,7 @@ const handle = async (ctx: Context, backend: RunToolsBackend, runId: string): Pr
   if (body === null) return;
   const bad = callWithBadArguments(body);
   if (bad) {
-    ctx.body = { jsonrpc: '2.0', id: bad.id, result: await callTool(backend, runId, bad.name, bad.args) };
+    ctx.body = { jsonrpc: '2.0', id: bad.id, result: bad.problem ? text(tooDeepText(bad), true) : await callTool(backend, runId, bad.name, bad.args) };
     return;
   }
   const server = serverFor(backend, runId);

@@ -8,6 +8,7 @@ import type { Settings, SettingChange, SettingSource, ToolGroup } from '../../do
 import { toJsonSchema, type JsonSchema } from './json-schema.js';
 import { describeErrors } from '../inputs/describe.js';
 import { answerOf, errorAnswer, type ToolAnswer } from './answer.js';
+import { nulPath, nulRefusal } from '../inputs/nul.js';
 
 // A tool is its name, group, description, argument codec and one call into the service. Tools
 // have no logic of their own: they decode, call ServiceApi, and shape the answer.
@@ -59,6 +60,8 @@ export const defineTool = <A>(spec: ToolSpec<A>): Tool => ({
   inputSchema: toJsonSchema(spec.args, spec.notes),
   async invoke(raw, ctx) {
     // no arguments at all is an empty object; null, an array or a string is refused by the decoder
+    const nul = nulPath(raw);
+    if (nul !== null) return errorAnswer(`invalid arguments for ${spec.name}: ${nulRefusal(nul)}`);
     const decoded = spec.args.decode(raw === undefined ? {} : raw);
     if (isLeft(decoded)) return errorAnswer(`invalid arguments for ${spec.name}: ${describeErrors(decoded.left)}`);
     return answerOf(await spec.call(decoded.right, ctx));

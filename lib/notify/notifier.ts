@@ -8,6 +8,7 @@ import type { Settings } from '../../domain/settings.js';
 import type { SingleStream } from '../state/event-stream.js';
 import { type NeedsNotice, type RunNames, needsNoticeOf } from './needs-notice.js';
 import { runNotifyCommand } from './run-command.js';
+import { argvProblem } from '../../domain/argv.js';
 
 // The notification command's process manager: told of every append, it picks the events that
 // make someone needed (lib/notify/needs-notice.ts) and, when Settings has a command for that
@@ -34,6 +35,14 @@ export class Notifier {
 
   start(): void {
     this.unsubscribe ??= this.deps.journal.subscribe((stream, events) => this.told(stream, events));
+    const why = this.problem();
+    if (why) console.error(`svc: the notification command stored in Settings cannot run (${why}); each event it is chosen for records a failure until it is changed in Settings`);
+  }
+
+  /** why the command stored in Settings cannot run; null when it can, or when none is set */
+  problem(): string | null {
+    const command = this.deps.settings().notifyCommand;
+    return command ? argvProblem(command.argv) : null;
   }
 
   /** stops listening and waits for the command running now */
@@ -48,7 +57,8 @@ export class Notifier {
     if (!command) return;
     for (const e of events) {
       const notice = needsNoticeOf(stream, e, (id) => this.deps.names(id));
-      if (notice && command.kinds.includes(notice.kind)) this.chain = this.chain.then(() => this.notify(notice));
+      // nothing a command does may reject the chain: an unhandled rejection would end the server
+      if (notice && command.kinds.includes(notice.kind)) this.chain = this.chain.then(() => this.notify(notice)).catch((err: unknown) => console.error('svc: the notification command failed', err));
     }
   }
 

@@ -4,6 +4,7 @@ import { type ServiceCore } from '../service/core.js';
 import { projectOf } from '../read-models/run-detail.js';
 import { SingleStream } from '../state/event-stream.js';
 import { Notifier } from './notifier.js';
+import { runNeeds } from '../../projections/needs-you.js';
 
 // The notifier in the real server: its record is the 'notify-command' journal stream, the run's
 // title and project name come from the service's folds, and a run's URL is its page in the app.
@@ -16,7 +17,7 @@ export const notifierFor = (core: ServiceCore): { notifier: Notifier; record: Si
     settings: () => core.settings.current,
     names: (runId) => {
       const run = core.runs.get(runId);
-      return run ? { title: run.title, project: projectOf(core, run)?.name ?? run.projectId } : undefined;
+      return run ? { title: run.title, project: projectOf(core, run)?.name ?? run.projectId, needs: runNeeds(run) } : undefined;
     },
     runUrl: (runId) => `${core.baseUrl}/runs/${encodeURIComponent(runId)}`,
     now: () => core.now(),

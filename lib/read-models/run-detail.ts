@@ -75,7 +75,8 @@ const touchesViews = (stream: string, events: readonly Stored[]): boolean =>
 /**
  * The run view, kept per run: built once for a run's position and the facts outside it, then
  * handed to every reader (the push frames of every watcher, get_run, wait_for_run, the control
- * reply) until the run or those facts move.
+ * reply) until the run or those facts move. It must hear of an append before any reader does
+ * (lib/root/open.ts makes it first), so no reader keeps a view built on facts already past.
  */
 export class RunDetails {
   private readonly kept = new Map<string, Kept>();

@@ -4,6 +4,7 @@ import { jumpTargets } from '../../commands/jump.js';
 import { readRunDiff, type FolderDiff, type UnreadableFolderDiff } from '../git/run-diff.js';
 import { nextNodeId, type NodeKind, type StepNode, type Workflow } from '../../domain/workflow.js';
 import type { RunViewSource } from './run-detail.js';
+import { sendBackRoute, type SendBackRoute } from '../../commands/send-back.js';
 
 // Reads the app's run page needs beyond the run's detail: the workflow the run is walking (the
 // version it started on, not whatever the catalog holds now) and its changes as diff text.
@@ -34,6 +35,8 @@ export interface RunWorkflowView {
   readonly previous: string | null;
   /** the nodes Jump accepts */
   readonly jumpTargets: readonly string[];
+  /** at a gate: where Send back goes, and whether the run comes back to the gate after (commands/send-back.ts) */
+  readonly sendBack: SendBackRoute | null;
 }
 
 export const readRunWorkflow = (core: RunViewSource, runId: string): Outcome<RunWorkflowView> => {
@@ -46,6 +49,7 @@ export const readRunWorkflow = (core: RunViewSource, runId: string): Outcome<Run
     current: s.step?.node ?? s.node ?? null,
     previous: s.previous?.node ?? null,
     jumpTargets: jumpTargets(s),
+    sendBack: sendBackRoute(s),
   });
 };
 

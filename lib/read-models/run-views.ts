@@ -78,6 +78,7 @@ export const runDetail = (s: RunState, project: ProjectView | undefined, step: S
     ...runSummary(s, project),
     projectId: s.projectId,
     goal: s.goal,
+    ...(s.sandbox ? { sandbox: { sandboxed: s.sandbox.sandboxed, ...(s.sandbox.reason ? { reason: s.sandbox.reason } : {}) } } : {}),
     ...(outcome === undefined ? {} : { outcome }),
     archived: s.archived,
     resolved: s.resolved,

@@ -40,6 +40,8 @@ export type BoardRow = ReturnType<typeof listedRun> & {
   readonly unknownTurns: number;
   /** why a paused run is paused (e.g. `budget: spent $x of $y budget`) */
   readonly pauseReason?: string;
+  /** who paused a paused run: svc's own pauses wait for a person (projections/needs-you.ts) */
+  readonly pausedBy?: RunState['pausedBy'];
   /** why a queued run waits whatever slots are free (its project's daily budget); not kept with the row */
   readonly waiting?: string;
 };
@@ -58,6 +60,7 @@ const extra = (s: RunState) => ({
   ...cost(s),
   ...(s.attempt ? { attempt: { ...s.attempt, kept: s.kept !== undefined, costUsd: recordedCostUsd(s) } } : {}),
   ...(s.paused && s.pauseReason ? { pauseReason: s.pauseReason } : {}),
+  ...(s.paused && s.pausedBy ? { pausedBy: s.pausedBy } : {}),
   ...(s.forkedFrom ? { forkOf: { run: s.forkedFrom.run, step: s.forkedFrom.step, at: s.forkedFrom.at } } : {}),
 });
 

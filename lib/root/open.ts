@@ -22,6 +22,8 @@ import { deleteSnapshotRefs, takeSnapshot } from '../git/snapshot.js';
 import type { HarnessAdapter } from '../harness/adapter.js';
 import { createAdapters } from '../harness/registry.js';
 import { recheckHarnesses } from '../service/start-readiness.js';
+import { sandboxChoice } from '../service/sandbox.js';
+import { sandboxProbe } from '../sandbox/probe.js';
 import { windowsPort } from './harness-windows.js';
 import { openHarnessWindows } from '../state/harness-windows.js';
 import { RunDetails } from '../read-models/run-detail.js';
@@ -39,10 +41,13 @@ import { createCatalog, type Catalog } from '../workflows/catalog.js';
 import { renderPrompt } from '../workflows/template.js';
 import type { HarnessName } from '../../domain/workflow.js';
 import type { ProjectView } from '../../domain/runs.js';
-import { type ServiceCore, type Workflows } from '../service/core.js';
+import { runUrlOf, type ServiceCore, type Workflows } from '../service/core.js';
 import { stepSettingsOf } from '../read-models/run-detail.js';
+import { pullRequestTextOf } from '../service/ship-pr.js';
 import { deliverRun } from '../engine/deliver-run.js';
-import { startRun } from '../service/run-commands.js';
+import { prepareRun } from '../service/prepare-run.js';
+import { recoverMerges } from '../service/merge-local.js';
+import { conflict } from '../../commands/refusal.js';
 import { Service } from './service.js';
 import { Supervisors } from '../state/supervisors.js';
 import { chatStream } from '../supervisors/chat.js';
@@ -82,7 +87,8 @@ export const loadHarnesses = async (): Promise<Record<HarnessName, HarnessAdapte
   return m.createAdapters();
 };
 
-// a test fixture that may end the process at named points of a fork (spec/fixtures/fork-probe):
+// a test fixture that may end the process at named points of a fork, a follow-up start, a restart
+// or a local merge (spec/fixtures/fork-probe):
 // configured only by SVC_FORK_PROBE_MODULE, so production has no such points at all
 const loadProbe = async (): Promise<((point: string) => void) | undefined> => {
   const module = process.env['SVC_FORK_PROBE_MODULE'];
@@ -98,7 +104,13 @@ const parts = new WeakMap<Service, { readonly live: LiveTurns; engine: Engine | 
 
 const triggerPort = (core: ServiceCore): TriggerPort => ({
   journal: core.journal,
-  startRun: (input, by, trigger) => startRun(core, input, by, undefined, trigger),
+  prepareRun: (input, by, trigger) => {
+    const p = prepareRun(core, input, by, trigger.runId, { startedBy: trigger.startedBy });
+    if (isLeft(p)) return p;
+    const planned = core.runs.plan(p.right.runId, () => right([...p.right.events]), 0);
+    // a run decided always has events: RunCreated at least
+    return isLeft(planned) || planned.right === null ? left(conflict(`run ${p.right.runId} decided no events`)) : right(planned.right);
+  },
   run: (runId) => core.runs.get(runId),
   projects: () => core.projects.current,
   loadWorkflow: (project, name) => core.workflows.load(project, name),
@@ -110,6 +122,8 @@ export const openService = async (o: OpenOptions): Promise<Service> => {
   ensurePrivateDir(o.home);
   const store = openStore(join(o.home, 'db'));
   const journal = new Journal(store);
+  // the first to hear of an append: every reader after it (push frames, waiters) builds views anew
+  const details = new RunDetails(() => core, journal);
   const runs = openRuns(journal, store);
   runs.load();
   const runTools = new RunToolsBackend(runs, journal, newId, () => new Date());
@@ -124,6 +138,7 @@ export const openService = async (o: OpenOptions): Promise<Service> => {
   const spend = new ProjectSpend(runs.all(), (runId) => runs.get(runId)?.projectId);
   spend.follow(journal);
   const probe = await loadProbe();
+  await sandboxProbe(); // once per process: starts, the New run form and each step read the answer
   const core: ServiceCore = {
     home: o.home, version: version(), store, journal, runs, logs: new LogStore(store),
     projects, supervisors, spend,
@@ -131,8 +146,7 @@ export const openService = async (o: OpenOptions): Promise<Service> => {
     turns: live, baseUrl: o.baseUrl ?? '', now: () => new Date(), newId,
     harnessWindows: openHarnessWindows(journal), clock,
     forks: new ForkLinks(runs, journal), ...(probe ? { probe } : {}),
-    // after the spend and the fork links: told of an append once they have taken it in
-    details: new RunDetails(() => core, journal),
+    details,
   };
   catalog.onChange(() => core.details.factsChanged());
   const service = new Service(core, catalog, new Triggers(triggerPort(core), clock));
@@ -140,6 +154,8 @@ export const openService = async (o: OpenOptions): Promise<Service> => {
   // /api/events?supervisor=<id> follows the supervisor's chat stream
   service.events.chats = (id) => (supervisors.get(id) ? chatStream(id) : undefined);
   recoverApprovals(service);
+  // a local merge a crash interrupted: recorded as what it did (merged, or nothing changed)
+  void recoverMerges(core);
   if (o.engine !== false) startEngine(service);
   return service;
 };
@@ -171,7 +187,8 @@ export const startEngine = (service: Service): void => {
       publish: publishCheckouts,
     },
     ...(core.probe ? { probe: core.probe } : {}),
-    deliver: deliverRun(() => core.settings.current.codeHost),
+    deliver: deliverRun(() => core.settings.current.codeHost, (s) => pullRequestTextOf(core, s, runUrlOf(core, s.runId))),
+    sandbox: (run, tool) => sandboxChoice(core, run, tool),
     runTools: (runId, stepId) => { const t = core.runTools.issue(runId, stepId); return { url: `${core.baseUrl}/run-tools/${runId}/mcp`, token: t.token, revoke: t.revoke }; },
     newId, now: () => core.clock.now(),
     sleepUntil: (when, signal) => core.clock.sleepUntil(when, signal),

@@ -13,7 +13,7 @@ import type { Actor, ControlInput, FollowUpWhat, ForkInput, ProjectView, StartRu
 import type { HttpRun, RunSummary } from '../../projections/run-shapes.js';
 import type { ServiceApi } from '../service/api.js';
 import type { SettingChange, SettingSource } from '../../domain/settings.js';
-import { type ServiceCore } from '../service/core.js';
+import { runUrlOf, type ServiceCore } from '../service/core.js';
 import { detailOf, queueHoldOf, summaryOf } from '../read-models/run-detail.js';
 import { usageOfRun } from '../../projections/run-usage.js';
 import { exportRun } from '../read-models/export-run.js';
@@ -27,7 +27,8 @@ import { compareRuns } from '../read-models/compare.js';
 import { fork } from '../service/forks.js';
 import { readPullRequest, readRunWorktree, secureRunWork } from '../service/run-git.js';
 import { openPullRequest, pullRequestDraft, type OpenPullRequestInput } from '../service/ship-pr.js';
-import { mergeRun, updateRunFromBase } from '../service/ship-local.js';
+import { updateRunFromBase } from '../service/ship-local.js';
+import { mergeRun } from '../service/merge-local.js';
 import { checkPullRequestNow } from '../service/pr-check.js';
 import { readReviews, submitReview } from '../service/reviews.js';
 import type { ReviewInputOf } from '../inputs/review.js';
@@ -35,7 +36,7 @@ import * as settings from '../service/settings.js';
 import { WaitHub } from '../read-models/wait.js';
 import { EventsHub } from '../push/hub.js';
 import { listedRun, RunsListCache } from '../read-models/runs-list.js';
-import { chatPage, writeChat } from './supervisor-chat.js';
+import { chatList, chatPage, writeChat } from './supervisor-chat.js';
 import { SupervisorLoop } from './supervisor-loop.js';
 import { notifierFor } from '../notify/wire.js';
 import { boardJson } from '../read-models/runs-board.js';
@@ -193,7 +194,7 @@ export class Service implements ServiceApi {
   get waiting(): number { return this.waits.size; }
 
   runUrl(runId: string): string {
-    return `${this.core.baseUrl}/runs/${encodeURIComponent(runId)}`;
+    return runUrlOf(this.core, runId);
   }
 
   private projectRef(idOrName: string) {
@@ -244,6 +245,8 @@ export class Service implements ServiceApi {
 
   // A supervisor's chat (HTTP).
   readChat(supervisorId: string, before: number | undefined, pageSize: number) { return chatPage(this.core, supervisorId, before, pageSize); }
+  /** every supervisor's chat (GET /api/chats) */
+  listChats() { return chatList(this.core); }
   writeChat(supervisorId: string, text: string, sender: string | null) { return writeChat(this.core, this.supervisorLoop, supervisorId, text, sender); }
 }
 

@@ -54,3 +54,27 @@ export const writeChat = (core: ServiceCore, loop: SupervisorLoop, id: string, t
   if (!stored) return left(unavailable('the message was not recorded'));
   return right({ entry: view(stored), heldBecause: core.supervisors.heldBecause(id) });
 };
+
+/** one supervisor's chat in the list of chats (GET /api/chats) */
+export interface ChatSummary {
+  readonly supervisor: string;
+  readonly project: string | null;
+  /** how many entries it holds (its last seq) */
+  readonly entries: number;
+  readonly last: { readonly seq: number; readonly at: string; readonly type: string } | null;
+  /** where its pages are read and a person writes to it */
+  readonly url: string;
+}
+
+/** every supervisor's chat, in the supervisors' order: read off each stream's head, no entry decoded */
+export const chatList = (core: ServiceCore): readonly ChatSummary[] =>
+  core.supervisors.all().map((s) => {
+    const stream = chatStream(s.id);
+    const head = core.journal.head(stream);
+    const newest = head > 0 ? core.journal.read(stream, head, head)[0] : undefined;
+    return {
+      supervisor: s.id, project: s.project, entries: head,
+      last: newest ? { seq: newest.seq, at: newest.at, type: newest.type } : null,
+      url: `/api/supervisors/${encodeURIComponent(s.id)}/chat`,
+    };
+  });

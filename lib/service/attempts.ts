@@ -2,7 +2,7 @@ import { isLeft, left, right } from 'fp-ts/lib/Either.js';
 import { decideAbort } from '../../commands/abort.js';
 import { decideArchive } from '../../commands/archive.js';
 import { decideKeepAttempt, type Sibling } from '../../commands/keep-attempt.js';
-import { notFound, type Outcome } from '../../commands/refusal.js';
+import { conflict, notFound, type Outcome, type Refusal } from '../../commands/refusal.js';
 import type { RunState } from '../../projections/run-state.js';
 import { isGoing } from '../../projections/standing.js';
 import type { Actor, StartedAttempt, StartRunInput } from '../../domain/runs.js';
@@ -10,8 +10,9 @@ import type { RunDetail } from '../../projections/run-shapes.js';
 import { type ServiceCore } from './core.js';
 import { detailOf } from '../read-models/run-detail.js';
 import { liveInChain } from './follow-ups.js';
-import { appendPrepared, prepareRun, type PreparedRun } from './prepare-run.js';
+import { prepareRun, type PreparedRun } from './prepare-run.js';
 import { keepingOthers, type KeepKeeping } from './keeping.js';
+import { parts, transactTogether } from '../state/together.js';
 
 // One goal on several agents at once (POST /api/runs `attempts`, start_run), and "Keep this one".
 // The siblings share everything but their harness and model; each journal records its place in the
@@ -29,8 +30,10 @@ export const startAttempts = (core: ServiceCore, input: StartRunInput, by: Actor
     if (isLeft(p)) return left(p.left);
     prepared.push(p.right);
   }
-  // one LMDB transaction (each append nests in it): a crash leaves the whole group or none of it
-  core.store.root.transactionSync(() => { for (const p of prepared) appendPrepared(core, p); });
+  // one journal transaction: a crash leaves the whole group or none of it
+  const made = transactTogether<Refusal>(core.journal, () => parts(...prepared.map((p) => core.runs.plan(p.runId, () => right([...p.events]), 0))), { at: core.now().toISOString(), onStale: 'refuse' });
+  if (isLeft(made)) return made;
+  if (made.right._tag === 'Stale') return left(conflict('a run id of the group was taken meanwhile; start the attempts again'));
   const attempts = prepared.map((p, i) => ({ runId: p.runId, ...agents[i]! }));
   return right({ runId: attempts[0]!.runId, attempts });
 };
@@ -59,9 +62,8 @@ const abortSibling = (core: ServiceCore, r: RunState, c: { at: string; by: Actor
   return step;
 };
 
-const archiveSibling = (core: ServiceCore, r: RunState, c: { at: string; by: Actor; reason: string }): void => {
-  core.runs.transact(r.runId, (now) => (now ? decideArchive(now, { ...c, state: 'Archived' }) : right([])), { at: c.at, onStale: 'retry' });
-};
+const archiveSibling = (core: ServiceCore, r: RunState, c: { at: string; by: Actor; reason: string }) =>
+  core.runs.plan(r.runId, (now) => (now ? decideArchive(now, { ...c, state: 'Archived' }) : right([])));
 
 const othersOf = (core: ServiceCore, s: RunState): RunState[] =>
   s.attempt ? groupRuns(core, s.attempt.group).filter((r) => r.runId !== s.runId && !r.archived) : [];
@@ -86,8 +88,11 @@ export const keepAttempt = async (core: ServiceCore, runId: string, abortOthers:
   const why = { at, by, reason: reason ?? `attempt ${runId} was kept` };
   const steps = others.filter((r) => isGoing(r)).map((r) => abortSibling(core, r, why)).filter((id): id is string => id !== null);
   await turnsEnded(core, steps);
-  for (const r of others) archiveSibling(core, r, why);
-  const r = core.runs.transact(runId, (now) => (now ? decide(now) : left(notFound('run', runId))), { at, onStale: 'retry' });
+  // the archives and the keep in one journal transaction: a crash leaves all of them or none
+  const r = transactTogether<Refusal>(core.journal, () => parts(
+    ...others.map((o) => archiveSibling(core, o, why)),
+    core.runs.plan(runId, (now) => (now ? decide(now) : left(notFound('run', runId)))),
+  ), { at, onStale: 'retry' });
   if (isLeft(r)) return r;
   return right({ run: detailOf(core, core.runs.get(runId) ?? s), archived: others.map((o) => o.runId), kept });
 };

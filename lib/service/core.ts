@@ -69,5 +69,7 @@ export interface ServiceCore {
   newId(prefix: string): string;
 }
 
+/** the run's page in the app: the link back a pull request, a notification and a merge commit carry */
+export const runUrlOf = (core: Pick<ServiceCore, 'baseUrl'>, runId: string): string => `${core.baseUrl}/runs/${encodeURIComponent(runId)}`;
 export const availabilityText = (a: Availability | undefined): string | null =>
   !a ? 'not checked yet' : a._tag === 'Ready' ? null : a.detail;

@@ -2,16 +2,17 @@ import { existsSync } from 'node:fs';
 import { isLeft, left, right } from 'fp-ts/lib/Either.js';
 import { continuesOf, decideFollowUp, type FollowUp } from '../../commands/follow-up.js';
 import { decideCreateRun, titleFrom } from '../../commands/create-run.js';
-import { notFound, type Outcome } from '../../commands/refusal.js';
+import { conflict, notFound, type Outcome, type Refusal } from '../../commands/refusal.js';
 import type { RunState } from '../../projections/run-state.js';
 import type { Actor, FollowUpWhat, StartRunInput } from '../../domain/runs.js';
 import { followUpWorkflow } from '../workflows/follow-up.js';
+import { parts, transactTogether } from '../state/together.js';
 import type { ServiceCore } from './core.js';
 import { startRefusal } from './start-readiness.js';
 
 // POST /api/runs/{id}/follow-ups and follow_up_run: read what the rule needs (the chain's runs,
-// whether the worktrees are still on disk), make the new run, then record the link on the old one
-// (as restart does: the old run never names a run that does not exist).
+// whether the worktrees are still on disk), then make the new run and record the link on the old
+// one in one journal transaction: both sides or neither, across a crash too.
 
 const rootOf = (core: ServiceCore, s: RunState): RunState => {
   let at = s;
@@ -64,12 +65,19 @@ export const followUp = (core: ServiceCore, runId: string, what: FollowUpWhat, b
   const project = core.projects.current.get(s.projectId);
   if (!project) return left(notFound('project', s.projectId));
   const workflow = followUpWorkflow(s.workflow);
-  const notReady = startRefusal(core, project, workflow, input);
-  if (notReady) return left(notReady);
   const d = decideCreateRun({ runId: newRunId, projectId: s.projectId, workflow, input, by, continues });
   if (isLeft(d)) return d;
-  core.runs.transact(newRunId, () => d, { at: core.now().toISOString(), onStale: 'refuse', expected: 0 });
-  const linked = core.runs.transact(runId, (now) => (now ? decideFollowUp(now, commandOf(core, now, newRunId, by, what.reason)) : left(notFound('run', runId))), { at: core.now().toISOString(), onStale: 'retry' });
-  if (isLeft(linked)) return linked;
+  const notReady = startRefusal(core, project, workflow, input);
+  if (notReady) return left(notReady);
+  core.probe?.('follow-up:before-append');
+  // the new run and the link on the old one in ONE transaction: "one live follow-up per chain"
+  // reads the link, so a crash must never leave the new run without it
+  const made = transactTogether<Refusal>(core.journal, () => parts(
+    core.runs.plan(newRunId, () => d, 0),
+    core.runs.plan(runId, (now) => (now ? decideFollowUp(now, commandOf(core, now, newRunId, by, what.reason)) : left(notFound('run', runId)))),
+  ), { at: core.now().toISOString(), onStale: 'retry' });
+  if (isLeft(made)) return made;
+  if (made.right._tag === 'Stale') return left(conflict(`run ${runId} kept changing while the follow-up was made; ask again`));
+  core.probe?.('follow-up:after-append');
   return right({ runId: newRunId });
 };

@@ -7,9 +7,9 @@ import type { Actor, StartedBy, StartRunInput } from '../../domain/runs.js';
 import type { ServiceCore } from './core.js';
 import { startRefusal } from './start-readiness.js';
 
-// Starting a run in two halves: everything that can refuse (project, workflow, readiness of the
-// harness, inputs) and then the append. Attempts decide every sibling before any is recorded, so a
-// group is made whole or not at all.
+// Starting a run in two halves: everything that can refuse (project, workflow, inputs, then the
+// readiness of the harness) and then the append. Attempts decide every sibling before any is
+// recorded, so a group is made whole or not at all.
 
 /** a run decided but not yet recorded */
 export interface PreparedRun { readonly runId: string; readonly events: readonly RunEvent[] }
@@ -21,10 +21,11 @@ export const prepareRun = (core: ServiceCore, input: StartRunInput, by: Actor, r
   if (!project) return left(notFound('project', input.project));
   const wf = core.workflows.load(project, input.workflow ?? project.defaultWorkflow);
   if (isLeft(wf)) return left(invalid(wf.left));
-  const notReady = startRefusal(core, project, wf.right, input);
-  if (notReady) return left(notReady);
+  // a request that is wrong is refused as such first; whether the CLIs are ready comes after
   const d = decideCreateRun({ runId, projectId: project.id, workflow: wf.right, input, by, ...origin });
-  return isLeft(d) ? d : right({ runId, events: d.right });
+  if (isLeft(d)) return d;
+  const notReady = startRefusal(core, project, wf.right, input);
+  return notReady ? left(notReady) : right({ runId, events: d.right });
 };
 
 /** a run id is made once: a rule's recorded run that exists already is not made again */

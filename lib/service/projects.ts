@@ -6,7 +6,8 @@ import { invalid, notFound, type Outcome, type Refusal } from '../../commands/re
 import type { ProjectEvent } from '../../journal/project-events.js';
 import { evolveProjects, findProject } from '../../projections/projects.js';
 import { gitOk } from '../git/git.js';
-import type { ProjectView } from '../../domain/runs.js';
+import type { ProjectView, SandboxMode } from '../../domain/runs.js';
+import { decideChooseSandbox, decideSetEgressAllowlist } from '../../commands/sandbox.js';
 import type { ServiceCore } from './core.js';
 import { quoted } from '../../domain/quoted.js';
 
@@ -95,7 +96,18 @@ export const chooseDefaultWorkflow = (core: ServiceCore, projectId: string, work
  * state the previous one leaves, and the events are appended together only when every one is
  * accepted, so a refused field never leaves the other applied.
  */
-export const updateProject = (core: ServiceCore, projectId: string, patch: { name?: string; defaultWorkflow?: string; primaryFolder?: string; dailyBudgetUsd?: number | null; autoMerge?: ProjectView['autoMerge'] }): Outcome<ProjectView> => {
+export interface ProjectPatch {
+  readonly name?: string;
+  readonly defaultWorkflow?: string;
+  readonly primaryFolder?: string;
+  readonly dailyBudgetUsd?: number | null;
+  readonly autoMerge?: ProjectView['autoMerge'];
+  readonly sandbox?: SandboxMode;
+  readonly egressAllow?: readonly string[];
+  readonly egressAllowFull?: readonly string[];
+}
+
+export const updateProject = (core: ServiceCore, projectId: string, patch: ProjectPatch): Outcome<ProjectView> => {
   const p = core.projects.current.get(projectId);
   if (!p) return left(notFound('project', projectId));
   let state = core.projects.current;
@@ -120,6 +132,11 @@ export const updateProject = (core: ServiceCore, projectId: string, patch: { nam
   if (merge) return left(merge);
   const budget = patch.dailyBudgetUsd === undefined ? null : step(decideSetDailyBudget(state, { projectId, dailyBudgetUsd: patch.dailyBudgetUsd }));
   if (budget) return left(budget);
+  const sandbox = patch.sandbox === undefined ? null : step(decideChooseSandbox(state, { projectId, sandbox: patch.sandbox }));
+  if (sandbox) return left(sandbox);
+  const lists = patch.egressAllow === undefined && patch.egressAllowFull === undefined ? null
+    : step(decideSetEgressAllowlist(state, { projectId, ...(patch.egressAllow ? { allow: patch.egressAllow } : {}), ...(patch.egressAllowFull ? { full: patch.egressAllowFull } : {}) }));
+  if (lists) return left(lists);
   return commit(core, projectId, right(events));
 };
 

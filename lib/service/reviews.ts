@@ -1,10 +1,12 @@
 import { isLeft, left, right } from 'fp-ts/lib/Either.js';
 import { decideRecordFollowUpReview, decideSubmitReview, type SubmitReview } from '../../commands/submit-review.js';
+import { sendBackRoute, sendBackText } from '../../commands/send-back.js';
 import { conflict, invalid, notFound, type Outcome } from '../../commands/refusal.js';
 import type { ReviewComment } from '../../journal/run-events.js';
 import type { RunState, SubmittedReview } from '../../projections/run-state.js';
 import { diffLines, quoteOf, type DiffFileLines } from '../git/diff-lines.js';
 import { readRunDiff } from '../git/run-diff.js';
+import { keepBlob, lineMoves } from '../git/line-moves.js';
 import type { ReviewInputOf } from '../inputs/review.js';
 import { quoted } from '../../domain/quoted.js';
 import { reviewMessage } from './review-message.js';
@@ -17,7 +19,9 @@ import { followUp } from './follow-ups.js';
 import { noWorktree } from '../../commands/worktree.js';
 
 // Reviews of a run's diff: the comments are checked against the diff as it is now and each keeps
-// the code it quotes; reading them back says which comments' code has changed since (outdated).
+// the code it quotes, and (new side) the file as it was. Reading them back follows each comment's
+// lines through the changes made since, as a code host does: a comment stays current, at its
+// new place, while its own lines are unchanged; it is outdated once they changed or went away.
 
 type Files = readonly (DiffFileLines & { readonly folder: string })[];
 
@@ -38,12 +42,22 @@ const locate = (files: Files, c: ReviewInputOf['comments'][number], i: number): 
   return right({ path: c.path, side: c.side, line: c.line, ...(c.endLine !== undefined ? { endLine: c.endLine } : {}), body: c.body, quote: q.quote });
 };
 
-const locateAll = (files: Files, input: ReviewInputOf): Outcome<ReviewComment[]> => {
+const directoryOf = (s: RunState, folder: string): string | undefined => checkoutsOf(s).find((c) => c.folder === folder)?.directory;
+
+// the file as it is now, kept so the comment can follow its lines later (new side only: the old side is the base, which stays)
+const withBlob = async (s: RunState, files: Files, c: ReviewComment): Promise<ReviewComment> => {
+  const f = c.side === 'new' ? fileOf(files, c.path) : undefined;
+  const dir = f ? directoryOf(s, f.folder) : undefined;
+  const blob = f && dir ? await keepBlob(dir, f.path) : null;
+  return blob ? { ...c, blob } : c;
+};
+
+const locateAll = async (s: RunState, files: Files, input: ReviewInputOf): Promise<Outcome<ReviewComment[]>> => {
   const out: ReviewComment[] = [];
   for (const [i, c] of input.comments.entries()) {
     const r = locate(files, c, i);
     if (isLeft(r)) return r;
-    out.push(r.right);
+    out.push(await withBlob(s, files, r.right));
   }
   return right(out);
 };
@@ -59,7 +73,7 @@ export const submitReview = async (core: ServiceCore, runId: string, input: Revi
   if (!s) return left(notFound('run', runId));
   const ctx = { at: core.now().toISOString(), by, reviewId: core.newId('rv'), messageId: core.newId('m'), ...(input.summary !== undefined ? { summary: input.summary } : {}), ...(input.reason !== undefined ? { reason: input.reason } : {}) };
   if (!checkoutsOf(s).length) return left(noWorktree(s, 'there is no diff to review'));
-  const comments = locateAll(await diffFilesOf(s), input);
+  const comments = await locateAll(s, await diffFilesOf(s), input);
   if (isLeft(comments)) return comments;
   const text = reviewMessage(comments.right, input.summary);
   if (s.lifecycle === 'ended') return asFollowUp(core, runId, { ...ctx, comments: comments.right, text });
@@ -72,8 +86,10 @@ export const submitReview = async (core: ServiceCore, runId: string, input: Revi
   const held = after.held.find((m) => m.id === ctx.messageId);
   const events = r.right._tag === 'Appended' ? r.right.events : [];
   const delivered = events.some((e) => e.type === 'RunResumed') || (!held && !after.undelivered?.some((m) => m.id === ctx.messageId));
-  const jumped = events.find((e) => e.type === 'Jumped');
-  const detail = jumped ? `sent back from the gate: the run goes back to step ${jumped.data.node}, whose turn opens with the review` : deliveryDetail(delivered, s, 'Resume', held);
+  const back = sendBackRoute(s);
+  const detail = back && r.right._tag === 'Appended'
+    ? `sent back from the gate: the run goes ${back.how === 'Jump' ? 'back' : 'on'} to step ${back.to}, whose turn opens with the review; ${sendBackText(back)}`
+    : deliveryDetail(delivered, s, 'Resume', held);
   return right({ review, delivered, detail, run: detailOf(core, after) });
 };
 
@@ -92,19 +108,40 @@ const asFollowUp = (core: ServiceCore, runId: string, c: SubmitReview): Outcome<
   return right({ review, delivered: false, detail: `the run had ended: the review went to follow-up run ${next}, which continues it`, run: detailOf(core, after), followUp: { runId: next, url } });
 };
 
-const outdatedOf = (files: Files | null, c: ReviewComment): boolean | null => {
-  if (!files) return null;
+/** where a comment stands in the diff now: its lines, or null when they changed or went away */
+export interface CommentPlace { readonly line: number; readonly endLine?: number }
+
+// Lines that changed since the comment was written are a changed comment; with no kept blob (older
+// comments, the old side) the lines are where they were, and their code must still be the quote.
+const placeOf = async (s: RunState, files: Files, c: ReviewComment): Promise<CommentPlace | null> => {
   const f = fileOf(files, c.path);
-  if (!f) return true;
-  const q = quoteOf(f, c.side, c.line, c.endLine ?? c.line);
-  return !('quote' in q) || q.quote !== c.quote;
+  if (!f) return null;
+  const end = c.endLine ?? c.line;
+  const dir = directoryOf(s, f.folder);
+  const moves = c.blob && dir ? await lineMoves(dir, c.blob, f.path) : null;
+  const from = moves ? moves(c.line) : c.line;
+  const to = moves ? moves(end) : end;
+  if (from === null || to === null || to - from !== end - c.line) return null;
+  const q = quoteOf(f, c.side, from, to);
+  return 'quote' in q && q.quote === c.quote ? { line: from, ...(c.endLine !== undefined ? { endLine: to } : {}) } : null;
 };
 
-/** The run's reviews, each comment with `outdated`: its lines changed since it was written (null: the worktree cannot be read) */
+const readComment = async (s: RunState, files: Files | null, c: ReviewComment) => {
+  const { blob: _blob, ...shown } = c;
+  if (!files) return { ...shown, outdated: null, now: null };
+  const now = await placeOf(s, files, c);
+  return { ...shown, outdated: now === null, now };
+};
+
+/**
+ * The run's reviews, each comment with `outdated` (its lines changed or went away since it was
+ * written; null: the worktree cannot be read) and `now`, where its lines stand in the diff now.
+ */
 export const readReviews = async (core: ServiceCore, runId: string): Promise<Outcome<{ reviews: readonly unknown[] }>> => {
   const s = core.runs.get(runId);
   if (!s) return left(notFound('run', runId));
   const reviews = s.reviews ?? [];
   const files = reviews.length && checkoutsOf(s).length ? await diffFilesOf(s) : null;
-  return right({ reviews: reviews.map((r) => ({ ...r, comments: r.comments.map((c) => ({ ...c, outdated: outdatedOf(files, c) })) })) });
+  const read = await Promise.all(reviews.map(async (r) => ({ ...r, comments: await Promise.all(r.comments.map((c) => readComment(s, files, c))) })));
+  return right({ reviews: read });
 };

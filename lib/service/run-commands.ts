@@ -6,7 +6,7 @@ import type { CommandContext } from '../../commands/context.js';
 import { decideControl, withAllowed } from '../../commands/control.js';
 import type { ControlCommand } from '../../commands/control-input.js';
 import type { Decision } from '../../commands/guards.js';
-import { conflict, invalid, notFound, type Outcome } from '../../commands/refusal.js';
+import { conflict, invalid, notFound, type Outcome, type Refusal } from '../../commands/refusal.js';
 import { decideResolve } from '../../commands/resolve.js';
 import { decideReviseGoal } from '../../commands/revise-goal.js';
 import { decideSendMessage } from '../../commands/send-message.js';
@@ -14,7 +14,8 @@ import type { HeldMessage, RunState } from '../../projections/run-state.js';
 import { parsePosition } from '../read-models/run-views.js';
 import type { Actor, ControlInput, StartedAttempt, StartedBy, StartRunInput } from '../../domain/runs.js';
 import type { RunDetail } from '../../projections/run-shapes.js';
-import { appendPrepared, prepareRun } from './prepare-run.js';
+import { appendPrepared, prepareRun, type PreparedRun } from './prepare-run.js';
+import { parts, transactTogether } from '../state/together.js';
 import { startAttempts } from './attempts.js';
 import { availabilityText, type ServiceCore } from './core.js';
 import { detailOf } from '../read-models/run-detail.js';
@@ -60,12 +61,14 @@ const controlCommand = (core: ServiceCore, input: ControlInput, c: CommandContex
   }
 };
 
-// Restart: the new run is made first, so the old run never names a run that does not exist.
-const restart = (core: ServiceCore, s: RunState, cmd: ControlCommand & { action: 'Restart' }): Outcome<ControlCommand> => {
+// Restart: the new run is decided first (a refusal makes nothing), then made in the same journal
+// transaction as RunRestarted on the old run: both or neither, across a crash too, and a run that
+// moved since the caller looked makes no new run either.
+const prepareRestart = (core: ServiceCore, s: RunState, by: Actor): Outcome<PreparedRun> => {
   const project = core.projects.current.get(s.projectId);
+  if (!project) return left(notFound('project', s.projectId));
   const input: StartRunInput = { project: s.projectId, goal: s.goal, workflow: s.workflow.name, inputs: s.inputs, title: s.title, ...(s.harness ? { harness: s.harness } : {}), ...(s.model ? { model: s.model } : {}), ...(s.budgetUsd !== undefined ? { budgetUsd: s.budgetUsd } : {}) };
-  const made = project ? startRun(core, input, cmd.by, s.runId) : left(notFound('project', s.projectId));
-  return isLeft(made) ? made : right({ ...cmd, newRunId: made.right.runId });
+  return prepareRun(core, input, by, core.newId('r'), { restartOf: s.runId });
 };
 
 export const control = (core: ServiceCore, runId: string, input: ControlInput, by: Actor): Outcome<{ outcome: 'Applied' | 'Stale'; run: RunDetail }> => {
@@ -79,12 +82,19 @@ export const control = (core: ServiceCore, runId: string, input: ControlInput, b
   if (isLeft(built)) return built;
   const probe = withAllowed(s, decideControl(s, built.right));
   if (isLeft(probe)) return probe;
-  const cmd = built.right.action === 'Restart' ? restart(core, s, built.right) : right(built.right);
-  if (isLeft(cmd)) return cmd;
+  const made = built.right.action === 'Restart' ? prepareRestart(core, s, built.right.by) : right(null);
+  if (isLeft(made)) return made;
+  const cmd: ControlCommand = made.right && built.right.action === 'Restart' ? { ...built.right, newRunId: made.right.runId } : built.right;
+  const created = made.right;
+  if (created) core.probe?.('restart:before-append');
   // decided on the position the caller saw: a run that moved since is Stale, not decided again
-  const r = core.runs.transact(runId, () => decideControl(s, cmd.right), { at: core.now().toISOString(), onStale: 'refuse', expected: s.seq });
+  const r = transactTogether<Refusal>(core.journal, () => parts(
+    created ? core.runs.plan(created.runId, () => right([...created.events]), 0) : right(null),
+    core.runs.plan(runId, () => decideControl(s, cmd), s.seq),
+  ), { at: core.now().toISOString(), onStale: 'refuse' });
   if (isLeft(r)) return r;
-  return right({ outcome: r.right._tag === 'Stale' ? 'Stale' : 'Applied', run: detailOf(core, r.right.state ?? s) });
+  if (created) core.probe?.('restart:after-append');
+  return right({ outcome: r.right._tag === 'Stale' ? 'Stale' : 'Applied', run: detailOf(core, core.runs.get(runId) ?? s) });
 };
 
 export const reviseGoal = (core: ServiceCore, runId: string, goal: string, reason: string | undefined, by: Actor): Outcome<{ run: RunDetail; goal: string }> => {
@@ -127,13 +137,11 @@ export const answer = (core: ServiceCore, runId: string, questionId: string, ans
 };
 
 export const archive = async (core: ServiceCore, runId: string, state: 'Archived' | 'Active', reason: string | undefined, by: Actor) => {
-  // archiving removes the worktrees a follow-up of the run may be working in right now
   const s = core.runs.get(runId);
   const live = s && state === 'Archived' && s.lifecycle === 'ended' ? liveInChain(core, s) : null;
-  if (live && live !== runId) return left(conflict(`run ${live} is working in this run's worktree (a follow-up) and has not ended: archive once it has ended`));
   // what the archive keeps (or the unarchive restores), read before the engine moves the folders
   const kept = s ? (await keepingOf(s)).text : '';
-  const r = act(core, runId, (s) => decideArchive(s, { ...ctxOf(core, by, reason), state }));
+  const r = act(core, runId, (s) => decideArchive(s, { ...ctxOf(core, by, reason), state, liveInChain: live }));
   return isLeft(r) ? r : right({ run: detailOf(core, r.right), state, kept });
 };
 

@@ -1,9 +1,8 @@
 import { isLeft, left, right } from 'fp-ts/lib/Either.js';
-import { decideRecordBaseUpdate, decideRecordMerge, type RecordBaseUpdate } from '../../commands/ship.js';
+import { decideRecordBaseUpdate, type RecordBaseUpdate } from '../../commands/ship.js';
 import { conflict, notFound, refusalText, type Outcome } from '../../commands/refusal.js';
 import type { RunState } from '../../projections/run-state.js';
 import { errorText } from '../git/checkout-git.js';
-import { mergeLocally, type MergedFolder, type MergeMethod } from '../git/local-merge.js';
 import { updateFromBase, type BaseUpdate, type UpdateMode } from '../git/update-from-base.js';
 import { refreshBase } from '../git/run-clones.js';
 import type { Actor } from '../../domain/runs.js';
@@ -14,8 +13,8 @@ import { followUp } from './follow-ups.js';
 import { message } from './run-commands.js';
 import { noWorktree } from '../../commands/worktree.js';
 
-// Merge locally and update from base (docs/shipping.md): the git work is lib/git's; this records
-// it on the run, and hands conflicts to the agent when asked to.
+// Update from base (docs/shipping.md; merging locally is lib/service/merge-local.ts): the git work
+// is lib/git's; this records it on the run, and hands conflicts to the agent when asked to.
 
 const runOf = (core: ServiceCore, runId: string): Outcome<RunState> => {
   const s = core.runs.get(runId);
@@ -24,19 +23,8 @@ const runOf = (core: ServiceCore, runId: string): Outcome<RunState> => {
   return right(s);
 };
 
-const record = (core: ServiceCore, runId: string, decide: (s: RunState) => ReturnType<typeof decideRecordMerge>) =>
+const record = (core: ServiceCore, runId: string, decide: (s: RunState) => ReturnType<typeof decideRecordBaseUpdate>) =>
   core.runs.transact(runId, (now) => (now ? decide(now) : left(notFound('run', runId))), { at: core.now().toISOString(), onStale: 'retry' });
-
-export const mergeRun = async (core: ServiceCore, runId: string, method: MergeMethod, runUrl: string, by: Actor): Promise<Outcome<{ run: RunDetail; merged: MergedFolder[] }>> => {
-  const found = runOf(core, runId);
-  if (isLeft(found)) return found;
-  const s = found.right;
-  const text = `${s.title}\n\nMerged from svc run ${runId} (${runUrl}).`;
-  const r = await mergeLocally(s.checkouts!, method, text);
-  if (isLeft(r)) return left(conflict(r.left));
-  for (const m of r.right) record(core, runId, (now) => decideRecordMerge(now, { ...m, method, by }));
-  return right({ run: detailOf(core, core.runs.get(runId) ?? s), merged: r.right });
-};
 
 export interface FolderUpdate { readonly folder: string; readonly base: string; readonly outcome: BaseUpdate }
 

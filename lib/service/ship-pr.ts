@@ -17,6 +17,7 @@ import type { RunDetail } from '../../projections/run-shapes.js';
 import { type ServiceCore } from './core.js';
 import { detailOf, projectOf } from '../read-models/run-detail.js';
 import { noWorktree } from '../../commands/worktree.js';
+import { withoutCredentials } from '../git/remote-url.js';
 
 // POST /api/runs/{id}/pull-request and open_pull_request: push the run's branch of its primary
 // folder (never forced, no hooks) and open a pull request from it, then record PullRequestOpened.
@@ -78,7 +79,7 @@ const where = async (core: ServiceCore, s: RunState, base: string | undefined): 
   const url = await originUrl(c.directory);
   const repo = url ? parseRepository(url, cfg.webHost) : undefined;
   if (!url) return left(conflict(`folder ${c.folder} has no origin remote: there is no code host to open a pull request on (merge locally instead)`));
-  if (!repo) return left(conflict(`folder ${c.folder}'s origin ${url} is not on the code host ${cfg.webHost} (see Settings): no pull request can be opened`));
+  if (!repo) return left(conflict(`folder ${c.folder}'s origin ${withoutCredentials(url)} is not on the code host ${cfg.webHost} (see Settings): no pull request can be opened`));
   const chosen = base ?? c.baseBranch ?? undefined;
   if (!chosen) return left(invalid('the run began on a detached HEAD, so it has no base branch: name one (base)'));
   return right({ c, repo, base: chosen, client: githubClient(cfg) });
@@ -109,6 +110,12 @@ export const openPullRequest = async (core: ServiceCore, runId: string, input: O
   if (isLeft(made)) return left(conflict(made.left.detail));
   core.runs.transact(runId, (now) => (now ? decideRecordPullRequest(now, { pullRequest: made.right, base, draft, by }) : left(notFound('run', runId))), { at: core.now().toISOString(), onStale: 'retry' });
   return right({ run: detailOf(core, core.runs.get(runId) ?? s), pullRequest: made.right });
+};
+
+/** what a pull request of the run says when nobody wrote its text: the app's form, open_pull_request and a deliver step alike */
+export const pullRequestTextOf = (core: ServiceCore, s: RunState, runUrl: string): { title: string; body: string } => {
+  const story = storyOf(core, s, runUrl);
+  return { title: pullRequestTitle(story), body: pullRequestBody(story) };
 };
 
 /** the title and body the app prefills its form with: what a pull request would say if opened now */

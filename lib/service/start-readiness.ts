@@ -8,6 +8,7 @@ import type { ProjectView, StartRunInput } from '../../domain/runs.js';
 import { resolveStepSettings } from '../workflows/step-settings.js';
 import type { HarnessName, Workflow } from '../../domain/workflow.js';
 import type { ServiceCore } from './core.js';
+import { sandboxReadiness, sandboxStatus, type SandboxStatus } from './sandbox.js';
 
 // What a start needs from the agent CLIs, read from the service's state for the pure rule in
 // commands/start-readiness.ts. The same answer feeds the refusal and the New run form's warning.
@@ -52,7 +53,7 @@ export const recheckHarnesses = async (core: ServiceCore, names: readonly Harnes
 export const startRefusal = (core: ServiceCore, project: ProjectView, wf: Workflow, input: StartRunInput): Refusal | null => {
   if (input.start === false) return null;
   const needed = neededHarnesses(core, project, wf, input.harness);
-  return decideStartReadiness({ needed, availability: currentAvailability(core, needed), start: true });
+  return decideStartReadiness({ needed, availability: currentAvailability(core, needed), start: true, sandbox: sandboxReadiness(project) });
 };
 
 export interface StartNeeds {
@@ -60,6 +61,8 @@ export interface StartNeeds {
   readonly harnesses: readonly HarnessReadiness[];
   /** what starting it now would be refused with, or null */
   readonly refusal: string | null;
+  /** whether its steps will run in svc's sandbox, and why not (docs/sandbox.md) */
+  readonly sandbox: SandboxStatus;
 }
 
 /** For the New run form, before starting: the same rule the start applies, with its words. */
@@ -70,6 +73,6 @@ export const startNeeds = (core: ServiceCore, q: { project: string; workflow?: s
   if (isLeft(wf)) return left(invalid(wf.left));
   const needed = neededHarnesses(core, project, wf.right, q.harness);
   const availability = currentAvailability(core, needed);
-  const refused = decideStartReadiness({ needed, availability, start: true });
-  return right({ harnesses: needed.map((h) => readinessOf(h, availability.get(h))), refusal: refused ? refusalText(refused) : null });
+  const refused = decideStartReadiness({ needed, availability, start: true, sandbox: sandboxReadiness(project) });
+  return right({ harnesses: needed.map((h) => readinessOf(h, availability.get(h))), refusal: refused ? refusalText(refused) : null, sandbox: sandboxStatus(project) });
 };

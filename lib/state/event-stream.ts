@@ -2,7 +2,7 @@ import { isLeft, right, type Either } from 'fp-ts/lib/Either.js';
 import type * as t from 'io-ts';
 import type { Database, Key } from 'lmdb';
 import { decodeStored, isUnreadable, type Unreadable } from '../../journal/decode.js';
-import type { Journal, NewEvent, Stored } from '../../journal/journal.js';
+import type { Journal, NewEvent, Stored, StreamWrite } from '../../journal/journal.js';
 import type { Store } from '../../journal/store.js';
 
 // The one way to change a stream: read its state, decide, append with the expected seq, and fold
@@ -65,6 +65,15 @@ export type Transacted<S, E> =
   | { readonly _tag: 'Stale'; readonly state: S | undefined };
 
 interface Entry<S> { readonly state: S | null; readonly seq: number }
+
+/** One stream's decided part of a write across streams (lib/state/together.ts). */
+export interface Planned {
+  readonly write: StreamWrite;
+  /** the transaction rolled back: so does the state */
+  undo(): void;
+  /** the stream was stale: fold what moved it */
+  moved(): void;
+}
 interface Snapshot<S> { readonly v: number; readonly state: S }
 
 // A writer that keeps losing to others is told so rather than spinning.
@@ -122,25 +131,46 @@ export class EventStream<S, E extends NewEvent> {
     }
   }
 
+  /** Decides on the state as it is now, for a write across streams; null when nothing is decided. */
+  plan<L>(key: string, decide: (s: S | undefined) => Either<L, readonly E[]>, expected?: number): Either<L, Planned | null> {
+    const before = this.entries.get(key);
+    const d = decide(before?.state ?? undefined);
+    if (isLeft(d)) return d;
+    if (d.right.length === 0) return right(null);
+    const events = d.right;
+    return right({
+      write: { stream: this.stream(key), expected: expected ?? before?.seq ?? 0, events, alsoWrite: (stored) => void this.fold(key, before, events, stored) },
+      undo: () => this.restore(key, before),
+      moved: () => void this.catchUp(key),
+    });
+  }
+
   private commit(key: string, before: Entry<S> | undefined, events: readonly E[], at: string, expected: number): Transacted<S, E> | null {
-    const stream = this.stream(key);
     let decided: (E & Meta)[] = [];
     try {
-      const r = this.journal.append(stream, expected, events, at, (stored) => {
-        decided = events.map((e, i) => ({ ...e, seq: stored[i]!.seq, at: stored[i]!.at }));
-        const state = decided.reduce<S | null>((s, e) => this.kind.evolve(s, e, key), before?.state ?? null);
-        if (this.snapshots && state !== null) this.snapshots.putSync(stream, { v: this.kind.snapshot!.version, state });
-        // Set before the journal tells its listeners, so they read the state the events made.
-        this.entries.set(key, { state, seq: decided[decided.length - 1]!.seq });
-      });
+      const r = this.journal.append(this.stream(key), expected, events, at, (stored) => { decided = this.fold(key, before, events, stored); });
       if (r._tag === 'Stale') return null;
     } catch (err) {
-      // the transaction rolled back: so does the state
-      if (before) this.entries.set(key, before);
-      else this.entries.delete(key);
+      this.restore(key, before);
       throw err;
     }
     return { _tag: 'Appended', state: this.get(key), events: decided };
+  }
+
+  // inside the append's transaction: the snapshot is written with the events, and the state is
+  // set before the journal tells its listeners, so they read the state the events made
+  private fold(key: string, before: Entry<S> | undefined, events: readonly E[], stored: readonly Stored[]): (E & Meta)[] {
+    const decided = events.map((e, i) => ({ ...e, seq: stored[i]!.seq, at: stored[i]!.at }));
+    const state = decided.reduce<S | null>((s, e) => this.kind.evolve(s, e, key), before?.state ?? null);
+    if (this.snapshots && state !== null) this.snapshots.putSync(this.stream(key), { v: this.kind.snapshot!.version, state });
+    this.entries.set(key, { state, seq: decided[decided.length - 1]!.seq });
+    return decided;
+  }
+
+  // the transaction rolled back: so does the state
+  private restore(key: string, before: Entry<S> | undefined): void {
+    if (before) this.entries.set(key, before);
+    else this.entries.delete(key);
   }
 
   /** folds what other writers appended since the state was last folded */

@@ -3,6 +3,7 @@ import { RUN_EVENT_CODECS, type RunEvent } from '../../journal/run-events.js';
 import type { Store } from '../../journal/store.js';
 import { applyStored, createdState, type RunState } from '../../projections/run-state.js';
 import { EventStream, type StreamKind } from './event-stream.js';
+import { isSvcPauseReason } from '../../projections/needs-you.js';
 
 // Every run's state in memory, up to date on each append, and snapshotted in the same LMDB
 // transaction as the events it folds. A restart reads the snapshots, folding only a tail that a
@@ -22,12 +23,25 @@ import { EventStream, type StreamKind } from './event-stream.js';
 // 12: both elevens together
 // 12 onward: each bump comes with its upcast from the version before, below.
 // 13: the work an archive kept of each folder (keptWork), until an unarchive restores it; why a step's cost is unknown (usage.steps[].unknownWhy)
-const SNAPSHOT_VERSION = 13;
+// 14: who paused a paused run (pausedBy): svc's own pauses need a person (projections/needs-you.ts)
+// 15: the latest agent or command step's sandbox (sandbox: docs/sandbox.md)
+const SNAPSHOT_VERSION = 15;
+
+// A run paused at version 13 kept no `by`; svc's own pauses say their cause at the start of their
+// reason, a person's pause does not, so that is what is known.
+const pausedBy13 = (state: unknown): unknown => {
+  const s = state as { paused?: boolean; pauseReason?: string };
+  const bySvc = s.paused === true && typeof s.pauseReason === 'string' && isSvcPauseReason(s.pauseReason);
+  return bySvc ? { ...s, pausedBy: 'engine' } : s;
+};
 
 /** RUN_UPCASTS[v]: a run state snapshotted at version v, in the shape of v + 1 */
-const RUN_UPCASTS: Readonly<Record<number, (state: unknown) => unknown>> = {
+export const RUN_UPCASTS: Readonly<Record<number, (state: unknown) => unknown>> = {
   // no WorkKept was recorded before 13: a 12 has no kept work, which its absence says
   12: (state) => state,
+  13: pausedBy13,
+  // no step recorded its sandbox before 15: a 14 has no mark, which its absence says
+  14: (state) => state,
 };
 
 export type RunStreams = EventStream<RunState, RunEvent>;

@@ -7,12 +7,14 @@ import type { TriggerPort } from './port.js';
 import type { StartedBy, StartRunInput } from '../../domain/runs.js';
 import type { IncomingEvent } from './sources/source.js';
 import { liveRules, type TriggerStreams } from './store.js';
+import { transactTogether } from '../state/together.js';
 import { renderInputs, renderTemplate, type Quote } from './template.js';
 import { untrusted } from '../untrusted.js';
 
-// A rule fires for an event: the event id and the run id are recorded in the rule's journal first,
-// then the run is created through the same path as POST /api/runs, and it queues like any other.
-// If the service stops between the two, the start check reports the run as lost (never re-fires).
+// A rule fires for an event: the event id and the run id are recorded in the rule's journal, and
+// the run is created through the same path as POST /api/runs, in one journal transaction; it
+// queues like any other. (An older svc wrote them in two: a run recorded but never created is
+// reported as lost on start, and never re-fired.)
 
 export type FireOutcome =
   | { readonly _tag: 'Started'; readonly eventId: string; readonly runId: string }
@@ -52,15 +54,23 @@ const settle = (store: TriggerStreams, ruleId: string, at: string, c: { eventId:
 
 export const fireRule = (port: TriggerPort, store: TriggerStreams, now: () => Date, ruleId: string, e: IncomingEvent): Either<Refusal, FireOutcome> => {
   const runId = port.newId('r');
-  // a rule moved underneath is read again: the duplicate check is made on what is stored
-  const d = store.transact(ruleId, (rule) => decideRecordEvent(rule ?? null, { ruleId, event: e, runId }), { at: now().toISOString(), onStale: 'retry' });
+  let refused: Refusal | null = null;
+  // the event and its run in ONE transaction: a crash leaves both or neither. A rule moved
+  // underneath is read again: the duplicate check is made on what is stored.
+  const d = transactTogether<Refusal>(port.journal, () => {
+    refused = null;
+    const recording = store.plan(ruleId, (rule) => decideRecordEvent(rule ?? null, { ruleId, event: e, runId }));
+    if (isLeft(recording) || recording.right === null) return isLeft(recording) ? recording : right([]);
+    const rule = store.get(ruleId)!;
+    const run = port.prepareRun(runInputFor(rule, e), { kind: 'engine', name: `trigger ${rule.definition.name}` }, { runId, startedBy: startedBy(rule, e) });
+    if (isLeft(run)) refused = run.left;
+    return right(isLeft(run) ? [recording.right] : [recording.right, run.right]);
+  }, { at: now().toISOString(), onStale: 'retry' });
   if (isLeft(d)) return d;
   if (d.right._tag === 'Stale') return left(conflict(`trigger rule ${ruleId} kept changing while this event was recorded; deliver it again`));
-  if (d.right._tag === 'Unchanged') return right({ _tag: 'Duplicate', eventId: e.id, runId: d.right.state?.events.find((x) => x.eventId === e.id)?.runId ?? null });
-  const recorded = d.right.state!;
-  const r = port.startRun(runInputFor(recorded, e), { kind: 'engine', name: `trigger ${recorded.definition.name}` }, { runId, startedBy: startedBy(recorded, e) });
-  if (isLeft(r)) {
-    const reason = refusalText(r.left);
+  if (d.right._tag === 'Unchanged') return right({ _tag: 'Duplicate', eventId: e.id, runId: store.get(ruleId)?.events.find((x) => x.eventId === e.id)?.runId ?? null });
+  if (refused !== null) {
+    const reason = refusalText(refused);
     settle(store, ruleId, now().toISOString(), { eventId: e.id, refused: reason });
     return right({ _tag: 'Refused', eventId: e.id, reason });
   }

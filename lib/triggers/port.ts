@@ -6,6 +6,7 @@ import type { RunState } from '../../projections/run-state.js';
 import type { Actor, ProjectView, StartedBy, StartRunInput } from '../../domain/runs.js';
 import type { Settings } from '../../domain/settings.js';
 import type { Workflow } from '../../domain/workflow.js';
+import type { Planned } from '../state/event-stream.js';
 
 // What the trigger rules need from the rest of the service, and no more: the composition root
 // (lib/root/open.ts) builds it, so lib/triggers never imports the facade that serves it.
@@ -13,8 +14,9 @@ import type { Workflow } from '../../domain/workflow.js';
 export interface TriggerPort {
   /** the rules' own streams live in it */
   readonly journal: Journal;
-  /** creates a run through the same path as POST /api/runs, under the run id the rule recorded */
-  startRun(input: StartRunInput, by: Actor, trigger: { runId: string; startedBy: StartedBy }): Outcome<{ runId: string }>;
+  /** decides a run through the same path as POST /api/runs, under the run id the rule records;
+   * written in one transaction with the rule's event (lib/triggers/fire.ts) */
+  prepareRun(input: StartRunInput, by: Actor, trigger: { runId: string; startedBy: StartedBy }): Outcome<Planned>;
   run(runId: string): RunState | undefined;
   projects(): Projects;
   /** the workflow a rule would start: Left says why not (unknown, or does not load) */

@@ -1,5 +1,6 @@
 import '../helpers/env.js';
 import test from 'ava';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { runCli } from '../helpers/cli.js';
 import { eventually, tempDir } from '../helpers/env.js';
@@ -13,6 +14,7 @@ test('no server and no CLI: each harness is "not installed" with its install com
   const env: NodeJS.ProcessEnv = {
     ...process.env, HOME: home, SVC_HOME: join(home, '.svc'),
     SVC_HARNESS_BIN_CLAUDE: join(nowhere, 'claude'), SVC_HARNESS_BIN_CODEX: join(nowhere, 'codex'), SVC_HARNESS_BIN_OPENCODE: join(nowhere, 'opencode'),
+    SVC_BWRAP: join(nowhere, 'bwrap'),
   };
   delete env['SVC_HARNESS_MODULE'];
   const r = await runCli(env, ['doctor']);
@@ -23,6 +25,7 @@ test('no server and no CLI: each harness is "not installed" with its install com
     `claude    not installed  ${nowhere}/claude: not found; install it with \`npm install -g @anthropic-ai/claude-code\``,
     `codex     not installed  ${nowhere}/codex: not found; install it with \`npm install -g @openai/codex\``,
     `opencode  not installed  ${nowhere}/opencode: not found; install it with \`npm install -g opencode-ai\``,
+    `sandbox   unavailable    bubblewrap is not installed (${nowhere}/bwrap: not found); install it with \`apt-get install bubblewrap\`; runs of projects set to preferred run unsandboxed (marked), required ones do not start`,
     'No harness is ready: install and log in to one of the CLIs above; runs need one.',
     '',
   ].join('\n'));
@@ -41,6 +44,7 @@ test('with a server: its address and version, and the harnesses as it checks the
     'claude    ready          scripted',
     'codex     ready          scripted',
     'opencode  ready          scripted',
+    `sandbox   ready          ${execFileSync('bwrap', ['--version'], { encoding: 'utf8' }).trim()}: runs are sandboxed`,
     '3 of 3 harnesses ready (as the server sees them).',
     '',
   ].join('\n'));

@@ -18,6 +18,7 @@ const ORIGINS: Record<string, string | undefined> = {
   '/p/app': `git@${WEB}:acme/app.git`,
   '/p/elsewhere': 'https://gitlab.com/acme/app.git',
   '/p/no-origin': undefined,
+  '/p/with-password': 'http://user:s3cr3t@gitlab.com/acme/app.git',
 };
 const deps = { webHost: WEB, originUrl: async (path: string) => ORIGINS[path] };
 
@@ -47,6 +48,7 @@ const REFUSED: [string, PullRequestAddressInput, PullRequestRefusal['_tag'], Reg
   ['a fractional number', { ...run('/p/app', ref('acme/app', 1)), number: 1.5 }, 'NamesNoPullRequest', /not a pull request number/],
   ['a run alone that delivered nothing', run('/p/app'), 'NoDeliveredPullRequest', /delivered no pull request/],
   ['a project whose origin is on another host', { project: { primaryFolderPath: '/p/elsewhere' }, number: 1 }, 'NotOnCodeHost', /gitlab\.com.*not on the code host github\.example/],
+  ['an origin with a password, quoted without it', { project: { primaryFolderPath: '/p/with-password' }, number: 1 }, 'NotOnCodeHost', /^the origin of \/p\/with-password \(http:\/\/\*\*\*@gitlab\.com\/acme\/app\.git\) is not on the code host github\.example$/],
   ['a project folder without origin', { project: { primaryFolderPath: '/p/no-origin' }, number: 1 }, 'NotOnCodeHost', /no origin remote/],
   ['a run whose primary folder is elsewhere, number not delivered', { ...run('/p/elsewhere', ref('acme/app', 1)), number: 2 }, 'NotOnCodeHost', /not on the code host/],
 ];

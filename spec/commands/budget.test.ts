@@ -72,7 +72,7 @@ test('usage: each turn once; the run detail sums per step, costUsd null only whe
   t.deepEqual(usageOfRun(mixed), {
     total: { costUsd: 0.75, unknownTurns: 1, tokens: { input: 30, cachedInput: 6, output: 9 } },
     steps: [
-      { stepId: 's1', node: 'work', harness: 'codex', costUsd: 0.25, unknownTurns: 1, tokens: { input: 20, cachedInput: 4, output: 6 }, turns: 2 },
+      { stepId: 's1', node: 'work', harness: 'codex', costUsd: 0.25, unknownTurns: 1, unknownWhy: 'x', tokens: { input: 20, cachedInput: 4, output: 6 }, turns: 2 },
       { stepId: 's2', node: 'work', harness: 'codex', costUsd: 0.5, unknownTurns: 0, tokens: { input: 10, cachedInput: 2, output: 3 }, turns: 1 },
     ],
   });

@@ -27,7 +27,7 @@ import { decideRecordSnapshots } from '../../commands/snapshots.js';
 import { decideRecordKeptWork, decideRecordRemoved, decideRecordRestored } from '../../commands/keep-work.js';
 import { decideReviseGoal } from '../../commands/revise-goal.js';
 import { decideEndCycle, decidePullRequestPoll, decideThreadsAnswered, decideWatchPullRequest } from '../../commands/pr-loop.js';
-import { decideRecordBaseUpdate, decideRecordMerge, decideRecordPullRequest } from '../../commands/ship.js';
+import { decideAbandonMerge, decideRecordBaseUpdate, decideRecordMerge, decideRecordPullRequest, decideStartMerge } from '../../commands/ship.js';
 import { decideHandOver } from '../../commands/supervisor-only.js';
 import { decideChangeSupervisor, decideCreateSupervisor, decideKeepNotes, decideRecordCost, decideRegenerateKey } from '../../commands/supervisor-settings.js';
 import { decideChangeTrigger, decideCreateTrigger, decideDeleteTrigger } from '../../commands/trigger-define.js';
@@ -146,6 +146,9 @@ const RUN_ROWS: Row[] = [
   runRow('ReportOutcome', RUNNING, decideReportOutcome, { stepId: 's1', outcome: 'failure' as const, summary: 'tests fail' }, NOTHING),
   runRow('RecordPullRequest', failed, decideRecordPullRequest, { pullRequest: { repository: 'acme/app', number: 3, url: 'https://h/acme/app/pull/3' }, base: 'main', draft: false, by }, NOTHING),
   runRow('RecordMerge', failed, decideRecordMerge, { folder: 'f', method: 'squash' as const, base: 'main', commit: 'c1', by }, NOTHING),
+  runRow('StartMerge', failed, decideStartMerge, { method: 'squash' as const, folders: [{ folder: 'f', base: 'main', from: 'b0', commit: 'c1' }], by },
+    { refused: 'Conflict', why: 'one merge of a run at a time: the first is under way until it is recorded or abandoned' }),
+  runRow('AbandonMerge', [...failed, { type: 'MergeStarted', data: { method: 'squash', folders: [{ folder: 'f', base: 'main', from: 'b0', commit: 'c1' }], by } }], decideAbandonMerge, 'the service stopped before the base moved', NOTHING),
   runRow('RecordBaseUpdate', failed, decideRecordBaseUpdate, { folder: 'f', mode: 'rebase' as const, result: { head: 'c2' }, by }, NOTHING),
   runRow('RecordBaseUpdate (conflicted)', failed, decideRecordBaseUpdate, { folder: 'f', mode: 'merge' as const, result: { files: ['a.txt'] }, by }, NOTHING),
   runRow('KeepAttempt', [{ ...created, data: { ...created.data, attempt: { group: 'g', index: 0, of: 2 } } } as RunEvent, ...failed.slice(1)], decideKeepAttempt,

@@ -7,8 +7,8 @@ import { repoRoot } from '../helpers/env.js';
 // The README's list of setting changes is what a newcomer reads to write `PUT /api/settings`:
 // it names every `_tag` the decoder takes (it once lacked `Supervisors`).
 
-// the decoder is closed (unknown fields refused); its union is inside
-const tags = (): string[] => SettingChangeCodec.type.types.map((c) => c.type.props._tag.value);
+// the decoder refuses NUL bytes around a closed decoder (unknown fields refused); its union is inside
+const tags = (): string[] => SettingChangeCodec.type.type.types.map((c) => c.type.props._tag.value);
 
 const settingsParagraph = (): string => {
   const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');

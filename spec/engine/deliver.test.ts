@@ -14,7 +14,8 @@ import { SHIP, WEB, git, githubOrigin } from '../helpers/code-host-origin.js';
 
 test('a deliver step pushes the run branch and opens a pull request, recorded on the run and readable by run', async (t) => {
   const { bare, work } = githubOrigin();
-  const gh = await startGitHubServer({ webHost: WEB, tokens: ['tok'], repositories: [fixtureRepository('acme', 'app')] });
+  const fixture = { webHost: WEB, tokens: ['tok'], repositories: [fixtureRepository('acme', 'app')] };
+  const gh = await startGitHubServer(fixture);
   t.teardown(() => gh.close());
   const s = await testServer({ repo: work, workflows: { ship: SHIP } });
   t.teardown(() => s.close());
@@ -32,6 +33,11 @@ test('a deliver step pushes the run branch and opens a pull request, recorded on
   t.is(pr.status, 200, JSON.stringify(pr.body));
   t.like(pr.body.pullRequest, { repository: 'acme/app', number: done.pullRequest.number, title: 'Ship the feature', state: 'OPEN', draft: false });
   t.deepEqual(gh.invalid, [], 'every query the service sent is valid against GitHub\'s schema');
+  // issue 29: the deliver step's pull request says what the app's Create pull request says: the
+  // link back, the goal in a fence it cannot close, the steps (lib/codehost/pull-request-text.ts)
+  const opened = fixture.repositories[0]!.pullRequests.find((p) => p.number === done.pullRequest.number)!;
+  t.true(opened.body.startsWith(`Opened from svc run [${runId}](${s.url}/runs/${runId}).`), opened.body);
+  t.true(opened.body.includes('### Goal\n\n```text\nship it [write:feature.txt=done]\n```'), opened.body);
 
   const dir = (await s.get(`/api/runs/${runId}/worktree`)).body.folders[0].directory;
   writeFileSync(join(dir, 'later.txt'), 'more work');

@@ -81,6 +81,13 @@ test.serial('without claude, a start through HTTP, MCP or `svc start` is refused
 
   const codex = await s.post('/api/runs', { project: s.projectId, goal: 'on codex', harness: 'codex', workflow: 'linear' });
   t.regex(codex.body.detail, /harness codex is not installed .*npm install -g @openai\/codex/);
+  // a request that is wrong gets its 400 first; readiness comes after (issue 29)
+  const undeclared = await s.post('/api/runs', { project: s.projectId, ticket: 'T-9', workflow: 'vanish' });
+  t.is(undeclared.status, 400, JSON.stringify(undeclared.body));
+  t.regex(undeclared.body.detail, /^input "ticket" is not declared by workflow vanish/);
+  const mcpUndeclared = (await client.callTool({ name: 'start_run', arguments: { project: s.projectId, goal: 'g', workflow: 'linear', inputs: { colour: 'red' } } })) as any;
+  t.true(mcpUndeclared.isError);
+  t.regex(mcpUndeclared.content[0].text, /input "colour" is not declared by workflow linear/);
   t.deepEqual((await s.get('/api/runs')).body, [], 'nothing was recorded by a refused start');
 
   // what the New run form asks before starting: the same rule, the same words

@@ -44,6 +44,16 @@ test('codex: flags before resume, prompt after --, sandbox per tool access', (t)
   t.is(codexArgs(input())[codexArgs(input()).indexOf('--sandbox') + 1], 'workspace-write');
 });
 
+test('codex inside svc\'s sandbox: its own is off at every tools level, approvals never asked', (t) => {
+  const ours = { wrap: (file: string, args: readonly string[], env: NodeJS.ProcessEnv) => ({ file, args: [...args], env }) };
+  for (const tools of ['read-only', 'edit', 'full'] as const) {
+    const args = codexArgs(input({ tools, sandbox: ours }));
+    t.is(args[args.indexOf('--sandbox') + 1], 'danger-full-access', tools);
+    t.true(args.includes('approval_policy="never"'), tools);
+    t.false(args.includes('--dangerously-bypass-approvals-and-sandbox'), tools);
+  }
+});
+
 test('opencode: inline config merges over the caller config; persona prepended', (t) => {
   const cfg = JSON.parse(opencodeConfig(input({ tools: 'read-only' }), JSON.stringify({ model: 'a/b', mcp: { other: { type: 'local' } } })));
   t.is(cfg.model, 'a/b');

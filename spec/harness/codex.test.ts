@@ -7,8 +7,10 @@ import { createAdapters } from '../../lib/harness/registry.js';
 import { startModelServer } from '../fixtures/model-server/server.js';
 import { callMcp, say, writeFile } from '../fixtures/model-server/script.js';
 import { startRunTools } from '../fixtures/run-tools/server.js';
-import { bodiesText, cliBin, makeSandbox, turnInput, writeCodexConfig } from './sandbox.js';
+import { bodiesText, cliBin, makeSandbox, svcSandbox, turnInput, writeCodexConfig } from './sandbox.js';
 
+// In svc's sandbox, as a run's turn is: codex's own sandbox (bubblewrap too) is off inside ours; on
+// a machine with bubblewrap installed it answered apply_patch with "Failed to write file".
 test('codex writes a file, asks a question, reports an outcome and ends with success', async (t) => {
   t.timeout(150_000);
   const sb = makeSandbox();
@@ -24,10 +26,13 @@ test('codex writes a file, asks a question, reports an outcome and ends with suc
   writeCodexConfig(sb, model.url);
 
   const adapters = createAdapters({ commands: { codex: cliBin('codex') }, env: sb.env });
+  const sandbox = svcSandbox(sb, 'codex', { modelUrl: model.url, runTools: tools.url('run-1') });
+  t.teardown(() => sandbox.close());
   const { input, rec } = turnInput(sb, { url: tools.url('run-1'), token: tools.token }, {
     prompt: 'Write hello.txt',
     env: { OPENAI_API_KEY: 'sk-test' },
     systemPrompt: 'PERSONA-MARKER: you are terse.',
+    sandbox,
   });
   const turn = adapters.codex.startTurn(input);
   t.false(turn.send('mid-turn'), 'codex takes no message mid-turn');

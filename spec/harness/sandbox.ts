@@ -8,6 +8,10 @@ import { join } from 'node:path';
 import type { ActivityReport } from '../../lib/harness/activity.js';
 import type { AgentLogLine, TurnInput } from '../../lib/harness/adapter.js';
 import type { ToolAccess } from '../../domain/workflow.js';
+import { LIFELINE } from '../../lib/harness/process.js';
+import { entryOf } from '../../lib/sandbox/allowlist.js';
+import { bwrapBin } from '../../lib/sandbox/probe.js';
+import { openStepSandbox, type StepSandbox } from '../../lib/sandbox/sandbox.js';
 
 export const repoRoot = new URL('../../', import.meta.url).pathname;
 export const cliBin = (name: 'claude' | 'codex' | 'opencode'): string => join(repoRoot, 'node_modules/.bin', name);
@@ -137,3 +141,18 @@ export const writeOpencodeConfig = (sandbox: Sandbox, modelUrl: string): void =>
 
 /** Environment opencode tests add: no models.dev fetch, no update checks. */
 export const opencodeTestEnv = { OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_AUTOUPDATE: '1' };
+
+/**
+ * svc's own sandbox (lib/sandbox) around a turn, as the engine opens it for a run: the temp repo
+ * writable, the CLI's temp state bound into a private home, the model server the only host allowed.
+ * `refused` collects what the egress proxy turned away.
+ */
+export const svcSandbox = (sandbox: Sandbox, tool: 'claude' | 'codex' | 'opencode', o: { modelUrl: string; runTools: string; env?: Record<string, string>; writable?: boolean }): StepSandbox & { refused: string[] } => {
+  const refused: string[] = [];
+  const opened = openStepSandbox({
+    bwrap: bwrapBin(), tool, checkouts: [sandbox.repo], writable: o.writable ?? true, hidden: [], env: { ...sandbox.env, ...o.env },
+    programs: [cliBin(tool), process.execPath, LIFELINE],
+    egress: { allow: [entryOf(o.modelUrl)!], runTools: o.runTools }, onRefused: (d, why) => void refused.push(`${d}: ${why}`),
+  });
+  return Object.assign(opened, { refused });
+};

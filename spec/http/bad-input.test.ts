@@ -64,6 +64,17 @@ const TABLE: readonly Row[] = [
   { name: 'an empty name on PATCH /api/projects/{id}', method: 'PATCH', path: `/api/projects/${P}`, body: { name: '' }, status: 400 },
   { name: 'an unknown field on PATCH /api/projects/{id}', method: 'PATCH', path: `/api/projects/${P}`, body: { colour: 'red' }, status: 400 },
   { name: 'a bad setting change', method: 'PUT', path: '/api/settings', body: { _tag: 'RunCap', cap: { _tag: 'Chosen', value: 'many' } }, status: 400 },
+  // a NUL byte, which spawn, git, paths and headers cannot take: refused wherever it sits (issue 33)
+  { name: 'a NUL byte in a goal', method: 'POST', path: '/api/runs', body: { project: P, goal: 'g\u0000h', start: false }, status: 400, detail: /^goal holds a NUL byte/ },
+  { name: 'a NUL byte in a title', method: 'POST', path: '/api/runs', body: { project: P, goal: 'g', title: 't\u0000', start: false }, status: 400, detail: /^title holds a NUL byte/ },
+  { name: 'a NUL byte in an input', method: 'POST', path: '/api/runs', body: { project: P, goal: 'g', inputs: { ticket: 'v\u0000' } }, status: 400, detail: /^inputs\.ticket holds a NUL byte/ },
+  { name: 'a NUL byte in a field name', method: 'POST', path: '/api/runs', body: '{"project": "x", "goal": "g", "a\\u0000b": 1}', status: 400, detail: /^the name of a\\u0000b holds a NUL byte/ },
+  { name: 'a NUL byte in a project name', method: 'POST', path: '/api/projects', body: { name: 'p\u0000', folders: [{ path: '/tmp' }] }, status: 400, detail: /^name holds a NUL byte/ },
+  { name: 'a NUL byte in a folder path', method: 'POST', path: `/api/projects/${P}/folders`, body: { path: '/tmp/x\u0000y' }, status: 400, detail: /^path holds a NUL byte/ },
+  { name: 'a NUL byte in a message', method: 'POST', path: '/api/runs/{run}/messages', body: { text: 'hi\u0000', delivery: 'Hold' }, status: 400, detail: /^text holds a NUL byte/ },
+  { name: 'a NUL byte in a revised goal', method: 'POST', path: '/api/runs/{run}/goal', body: { goal: 'g\u0000' }, status: 400, detail: /^goal holds a NUL byte/ },
+  { name: 'a NUL byte in a trigger goal', method: 'POST', path: '/api/triggers', body: { name: 'n', project: P, goal: 'g\u0000', source: { _tag: 'Schedule', cron: '0 9 * * *', timeZone: 'UTC' } }, status: 400, detail: /^goal holds a NUL byte/ },
+  { name: 'a NUL byte in a list nested 20,000 levels deep', method: 'POST', path: '/api/runs', body: `{"project": "x", "goal": "g", "inputs": ${'['.repeat(20_000)}"\\u0000"${']'.repeat(20_000)}}`, status: 400 },
   // content type and size
   { name: 'text/plain on POST /api/runs', method: 'POST', path: '/api/runs', body: 'goal=x', headers: { 'content-type': 'text/plain' }, status: 415 },
   { name: 'form encoding on POST /api/projects', method: 'POST', path: '/api/projects', body: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' }, status: 415 },
@@ -120,6 +131,48 @@ const TABLE: readonly Row[] = [
   { name: 'archive without a state', method: 'POST', path: '/api/runs/{run}/archive', body: {}, status: 400 },
   { name: 'an answer with no question id', method: 'POST', path: '/api/runs/{run}/answers', body: { question: '', answer: 'yes' }, status: 400 },
 ];
+
+// Every stored setting, with a NUL byte (which spawn, git, file paths and headers cannot take) in
+// a value, and with a value nested 20,000 levels deep: each a 400 with a detail, nothing stored.
+const NUL = 'x\u0000y';
+const deep = (levels: number): string => '['.repeat(levels) + ']'.repeat(levels);
+const SETTINGS: readonly [string, object, string][] = [
+  ['RunCap', { cap: { _tag: 'Chosen', value: 2 } }, 'cap'],
+  ['McpEndpoint', { enabled: true }, 'enabled'],
+  ['McpToolGroup', { group: 'reading', enabled: true }, 'group'],
+  ['WatchdogTimeout', { seconds: 60 }, 'seconds'],
+  ['DefaultHarness', { harness: 'claude' }, 'harness'],
+  ['CodeHost', { graphqlUrl: 'https://api.github.com/graphql', webHost: 'github.com' }, 'webHost'],
+  ['CodeHost', { graphqlUrl: 'https://api.github.com/graphql', webHost: 'github.com' }, 'graphqlUrl'],
+  ['CodeHostToken', { token: 'tok' }, 'token'],
+  ['TriggerPollInterval', { seconds: 60 }, 'seconds'],
+  ['ReleaseFeed', { enabled: true, url: 'https://registry.example/svc' }, 'url'],
+  ['Prices', { prices: [{ harness: 'claude', model: 'm', inputPerMTok: 1, cachedInputPerMTok: 1, outputPerMTok: 1 }] }, 'prices'],
+  ['SupervisorPrices', { prices: [{ harness: 'claude', model: 'm', inputPerMTok: 1, cachedInputPerMTok: 1, outputPerMTok: 1 }] }, 'prices'],
+  ['Supervisors', { enabled: true }, 'enabled'],
+  ['FallbackHarnesses', { harnesses: ['claude'] }, 'harnesses'],
+  ['NotifyCommand', { argv: ['/bin/true', 'a'], kinds: ['gate'] }, 'argv'],
+  ['PullRequestWatchInterval', { seconds: 60 }, 'seconds'],
+];
+// a NUL byte in every string the field holds (a field that holds none gets one in its place)
+const withNul = (v: unknown): unknown =>
+  typeof v === 'string' ? `${v}\u0000` : Array.isArray(v) ? v.map(withNul) : typeof v === 'object' && v !== null ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, withNul(x)])) : NUL;
+const SETTING_ROWS: readonly Row[] = SETTINGS.flatMap(([tag, body, field]): Row[] => [
+  { name: `a NUL byte in setting ${tag} (${field})`, method: 'PUT', path: '/api/settings', body: { _tag: tag, ...body, [field]: withNul((body as Record<string, unknown>)[field]) }, status: 400 },
+  { name: `a NUL byte in the tag of setting ${tag} (${field} row)`, method: 'PUT', path: '/api/settings', body: { ...body, _tag: `${tag}\u0000` }, status: 400 },
+  { name: `setting ${tag} with ${field} nested 20,000 levels deep`, method: 'PUT', path: '/api/settings', body: `${JSON.stringify({ _tag: tag, ...body }).slice(0, -1)},${JSON.stringify(field)}:${deep(20_000)}}`, status: 400 },
+  { name: `setting ${tag} inside a list nested 20,000 levels deep (${field} row)`, method: 'PUT', path: '/api/settings', body: `[${deep(20_000)},${JSON.stringify({ _tag: tag, ...body })}]`, status: 400 },
+]);
+
+for (const row of SETTING_ROWS) {
+  test.serial(`${row.name} → 400 with a detail, nothing stored`, async (t) => {
+    const before = (await t.context.s.get('/api/settings')).body;
+    const r = await t.context.s.send(row.method, row.path, typeof row.body === 'string' ? row.body : json(row.body));
+    t.is(r.status, 400, JSON.stringify(r.body).slice(0, 300));
+    t.true(isRefusal(r), `no detail: ${JSON.stringify(r.body).slice(0, 300)}`);
+    t.deepEqual((await t.context.s.get('/api/settings')).body, before);
+  });
+}
 
 const fill = (text: string, c: { s: TestServer; runs: string[] }) => text.replaceAll('{run}', c.runs[0]!).replaceAll(P, c.s.projectId);
 

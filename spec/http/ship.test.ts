@@ -136,6 +136,33 @@ test.serial('refusals, each with its exact reason and nothing recorded', async (
   for (const runId of [idle, work]) t.false((await history(s, runId)).some((e) => e.type === 'PullRequestOpened'));
 });
 
+// An origin URL with credentials in it is quoted without them: HTTP, open_pull_request and read_pull_request.
+test.serial('a refusal that quotes the origin never echoes its password', async (t) => {
+  const { s, client, work } = t.context;
+  const runId = await finished(s, '[write:secret.txt=s]');
+  const wt = await worktreeOf(s, runId);
+  const secretUrl = 'http://user:s3cr3t-pw@elsewhere.example/o/r.git';
+  const before = { wt: git(wt, 'remote', 'get-url', 'origin'), work: git(work, 'remote', 'get-url', 'origin') };
+  git(wt, 'remote', 'set-url', 'origin', secretUrl);
+  git(work, 'remote', 'set-url', 'origin', secretUrl);
+  t.teardown(() => { git(wt, 'remote', 'set-url', 'origin', before.wt); git(work, 'remote', 'set-url', 'origin', before.work); });
+  const answers: [string, string][] = [];
+  const r = await s.post(`/api/runs/${runId}/pull-request`, {});
+  t.is(r.status, 409);
+  answers.push(['HTTP pull-request', String(r.body.detail)]);
+  const read = await s.get(`/api/runs/${runId}/pull-request`);
+  answers.push(['HTTP read', JSON.stringify(read.body)]);
+  answers.push(['open_pull_request', textOf(await call(client, 'open_pull_request', { run: runId }))]);
+  answers.push(['read_pull_request', textOf(await call(client, 'read_pull_request', { run: runId, number: 1 }))]);
+  for (const [where, text] of answers) {
+    t.false(text.includes('s3cr3t'), `${where} echoed the password: ${text}`);
+    t.false(text.includes('user:'), `${where} echoed the user: ${text}`);
+  }
+  t.regex(answers[0]![1], /origin http:\/\/\*\*\*@elsewhere\.example\/o\/r\.git is not on the code host/);
+  t.regex(answers[3]![1], /http:\/\/\*\*\*@elsewhere\.example/);
+  t.false(JSON.stringify(await history(s, runId)).includes('s3cr3t'), 'no event holds it');
+});
+
 test.serial('merge locally over HTTP: refused with the dirty files, then squashed and recorded', async (t) => {
   const { s, work } = t.context;
   const runId = await finished(s, '[write:merged.txt=merged]');

@@ -4,6 +4,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { readToken } from '../../lib/auth/mcp-token.js';
 import { mcpServer, type McpServer } from '../mcp/helpers/real.js';
 import { call, textOf } from '../mcp/helpers/call.js';
+import { BODY_ROUTES, filled, PROJECT, RUN, type BodyRoute } from '../helpers/body-routes.js';
 
 // Issue 18, defect 2: every request body refuses a field it does not take with a 400 naming it,
 // instead of acting and dropping the field. Each body below is otherwise one the route takes.
@@ -22,53 +23,17 @@ test.after.always(async (t) => {
 });
 
 const Z = { zzUnknown: 1 };
-const RUN = '{run}';
-const PROJECT = '{project}';
 
-// [method, path, body]
-const ROWS: readonly (readonly [string, string, Record<string, unknown>])[] = [
-  ['POST', '/api/runs', { project: PROJECT, goal: 'g', start: false, ...Z }],
-  ['POST', `/api/runs/${RUN}/goal`, { goal: 'g', ...Z }],
-  ['POST', `/api/runs/${RUN}/control`, { position: 'v1', action: 'Abort', ...Z }],
-  ['POST', `/api/runs/${RUN}/messages`, { text: 'hi', delivery: 'Hold', ...Z }],
-  ['POST', `/api/runs/${RUN}/answers`, { question: 'q1', answer: 'a', ...Z }],
-  ['POST', `/api/runs/${RUN}/archive`, { state: 'Archived', ...Z }],
-  ['POST', `/api/runs/${RUN}/resolve`, Z],
-  ['POST', `/api/runs/${RUN}/secure`, Z],
-  ['POST', `/api/runs/${RUN}/pull-request`, { draft: true, ...Z }],
-  ['POST', `/api/runs/${RUN}/merge`, { method: 'squash', ...Z }],
-  ['POST', `/api/runs/${RUN}/update-from-base`, { mode: 'merge', ...Z }],
-  ['POST', `/api/runs/${RUN}/export`, Z],
-  ['POST', `/api/runs/${RUN}/pull-request/check`, Z],
-  ['PUT', '/api/settings', { _tag: 'WatchdogTimeout', seconds: 601, ...Z }],
+// [method, path, body]: each route's body with an unknown field, and a few nested ones
+const ROWS: readonly BodyRoute[] = [
+  ...BODY_ROUTES.map(([method, path, body]): BodyRoute => [method, path, { ...body, ...Z }]),
   ['PUT', '/api/settings', { _tag: 'RunCap', cap: { _tag: 'Chosen', value: 3, ...Z } }],
   ['PUT', '/api/settings', { _tag: 'SupervisorPrices', prices: [{ harness: 'claude', model: 'm', inputPerMTok: 1, cachedInputPerMTok: 1, outputPerMTok: 1, ...Z }] }],
-  ['POST', '/api/settings/mcp/token', Z],
-  ['POST', '/api/harnesses/check', Z],
-  ['POST', '/api/projects', { name: 'p2', folders: [], ...Z }],
-  ['PATCH', `/api/projects/${PROJECT}`, { name: 'renamed', ...Z }],
-  ['POST', `/api/projects/${PROJECT}/folders`, { path: '/tmp', ...Z }],
-  ['PUT', '/api/workflows/extra', { source: 'digraph x {}', ...Z }],
-  ['POST', '/api/workflows/extra/validation', { source: 'digraph x {}', ...Z }],
-  ['PUT', '/api/personas/extra', { prompt: 'p', ...Z }],
-  ['POST', '/api/skills/install', { skill: 'svc-mcp', harness: 'claude', ...Z }],
-  ['POST', '/api/triggers', { name: 'r', project: PROJECT, workflow: 'linear', source: { _tag: 'Webhook' }, goal: 'g', ...Z }],
   ['POST', '/api/triggers', { name: 'r', project: PROJECT, workflow: 'linear', source: { _tag: 'Webhook', ...Z }, goal: 'g' }],
   ['POST', '/api/triggers', { name: 'r', project: PROJECT, workflow: 'linear', source: { _tag: 'Schedule', cron: '0 3 * * *', timeZone: 'UTC', ...Z }, goal: 'g' }],
-  ['POST', '/api/supervisors', { project: null, ...Z }],
-  ['PATCH', '/api/supervisors/s1', { paused: true, ...Z }],
-  ['POST', '/api/supervisors/s1/key', Z],
-  ['POST', '/api/supervisors/s1/approvals/c1', { decision: 'Deny', ...Z }],
-  ['POST', '/api/supervisors/s1/chat', { text: 'hi', ...Z }],
 ];
 
-const fill = (v: unknown, s: McpServer, run: string): unknown => {
-  if (v === PROJECT) return s.projectId;
-  if (v === RUN) return run;
-  if (Array.isArray(v)) return v.map((x) => fill(x, s, run));
-  if (typeof v === 'object' && v !== null) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fill(x, s, run)]));
-  return v;
-};
+const fill = (v: unknown, s: McpServer, run: string): unknown => filled(v, s.projectId, run);
 
 ROWS.forEach(([method, path, body], i) => {
   test.serial(`${i + 1}. ${method} ${path} ${JSON.stringify(body).slice(0, 80)}: 400 naming the unknown field`, async (t) => {

@@ -138,3 +138,30 @@ test('events and heads survive closing and opening the store again', async (t) =
   t.deepEqual(reopened.append('s', 2, [ev(3)], at), { _tag: 'Appended', events: [{ seq: 3, at, ...ev(3) }] });
   await again.close();
 });
+
+// Issue 33: what two streams record about each other is one transaction (Journal.appendAll).
+test('an append across streams writes every stream or none: one stale stream leaves all as they were', async (t) => {
+  const { journal, store } = opened();
+  journal.append('a', 0, [ev(1)], at);
+  const told: string[] = [];
+  journal.subscribe((stream, events) => told.push(`${stream}:${events.map((e) => e.seq).join(',')}`));
+  t.deepEqual(journal.appendAll([{ stream: 'b', expected: 0, events: [ev(1)] }, { stream: 'a', expected: 0, events: [ev(2)] }], at), { _tag: 'Stale', stream: 'a', head: 1 });
+  t.deepEqual(journal.read('b'), [], 'b was not written: a was stale');
+  t.deepEqual(told, []);
+  const r = journal.appendAll([{ stream: 'b', expected: 0, events: [ev(1), ev(2)] }, { stream: 'a', expected: 1, events: [ev(3)] }], at);
+  t.deepEqual(r, { _tag: 'Appended', events: [[{ seq: 1, at, ...ev(1) }, { seq: 2, at, ...ev(2) }], [{ seq: 2, at, ...ev(3) }]] });
+  t.deepEqual([journal.head('a'), journal.head('b')], [2, 2]);
+  t.deepEqual(told, ['b:1,2', 'a:2'], 'told once durable, in the order given');
+  t.throws(() => journal.appendAll([{ stream: 'a', expected: 2, events: [ev(4)] }, { stream: 'a', expected: 3, events: [ev(5)] }], at), { message: /a stream given twice/ });
+  await store.close();
+});
+
+test('an append across streams that throws inside its transaction writes none of them', async (t) => {
+  const { journal, store } = opened();
+  t.throws(() => journal.appendAll([
+    { stream: 'x', expected: 0, events: [ev(1)] },
+    { stream: 'y', expected: 0, events: [ev(1)], alsoWrite: () => { throw new Error('boom'); } },
+  ], at), { message: 'boom' });
+  t.deepEqual([journal.head('x'), journal.head('y'), journal.read('x').length], [0, 0, 0]);
+  await store.close();
+});

@@ -38,6 +38,19 @@ for (const tool of TOOLS) {
   });
 }
 
+// Issue 33: a NUL byte reaches spawn, git, paths and headers, which throw on it: every tool refuses
+// it wherever it sits in the arguments, before its own decoder.
+for (const tool of TOOLS) {
+  test(`${tool.name}: a NUL byte anywhere in the arguments is the tool's argument error`, async (t) => {
+    const { s, port } = t.context;
+    const r = await rawRequest(port, 'POST', '/mcp', { ...MCP_HEADERS, authorization: `Bearer ${s.token}` }, rpc('tools/call', { name: tool.name, arguments: { deep: [{ text: 'x\u0000y' }] } }, 8));
+    const answer = JSON.parse(r.body);
+    t.is(answer.error, undefined, JSON.stringify(answer.error));
+    t.true(answer.result.isError);
+    t.is(answer.result.content[0].text, `invalid arguments for ${tool.name}: deep.0.text holds a NUL byte (\\u0000), which no text svc takes may hold`);
+  });
+}
+
 test('an unknown tool with such arguments says the tool is unknown', async (t) => {
   const { s, port } = t.context;
   const r = await rawRequest(port, 'POST', '/mcp', { ...MCP_HEADERS, authorization: `Bearer ${s.token}` }, rpc('tools/call', { name: 'no_such_tool', arguments: null }));

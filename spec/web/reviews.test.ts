@@ -51,7 +51,7 @@ for (const viewport of VIEWPORTS) {
     await app.axe(t, 'draft review');
     await shot(app, 'draft', viewport.width);
     await draft.getByRole('button', { name: 'Send to agent' }).click();
-    await draft.getByText('Review recorded; sent back from the gate: the run goes back to step work, whose turn opens with the review.').waitFor();
+    await draft.getByText('Review recorded; sent back from the gate: the run goes back to step work, whose turn opens with the review; it comes back to the gate review after.').waitFor();
     await draft.getByText('0 comments').waitFor();
     const submitted = (await history(app.server, runId)).find((e) => e.type === 'ReviewSubmitted');
     t.like(submitted.data, { summary: 'Small things only.', comments: [{ path: 'notes.txt', side: 'new', line: 1, quote: 'first line', body: EDITED }] });

@@ -39,6 +39,8 @@ for (const viewport of VIEWPORTS) {
     t.deepEqual(await gate.getByRole('button').allTextContents(), ['Approve', 'Send back']);
     t.is(await app.page.getByRole('button', { name: 'Resume', exact: true }).count(), 0, 'no Resume at a gate: Approve is it');
     t.true(await gate.getByRole('button', { name: 'Send back' }).isDisabled(), 'Send back needs a note');
+    // the route back (work -> review) comes back to this gate: the panel says so (issue 29)
+    await gate.getByText('Send back gives the note to the agent at work, which runs next. The run then comes back to this gate for you to look again.').waitFor();
     await app.page.getByText('Revise the goal').waitFor();
     await app.axe(t, 'at a gate');
     t.true(await fits(app));
@@ -80,7 +82,10 @@ test('Send back at a gate whose route leads to an agent: the note opens that ste
   await untilStanding(app.server, runId, 'Paused');
   await app.goto(`/runs/${runId}`);
   const gate = app.page.getByRole('region', { name: 'Gate review' });
-  await gate.getByText('Send back gives the note to the agent at fix, which runs next.').waitFor();
+  // issue 29: fix leads on to done, not back to the gate; a person who sends work back expects to
+  // look again, so the gate says plainly that this route will not come back
+  await gate.getByText('Send back gives the note to the agent at fix, which runs next. The run then goes on without coming back to this gate: approve only what you have seen.').waitFor();
+  t.is(await gate.locator('[data-returns="false"]').count(), 1);
   await gate.getByRole('textbox', { name: 'Note for the agent' }).fill('[write:fixed.txt=as asked]');
   await gate.getByRole('button', { name: 'Send back' }).click();
   await app.page.getByRole('status').filter({ hasText: 'Sent back to fix with your note.' }).waitFor();

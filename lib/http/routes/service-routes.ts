@@ -1,4 +1,5 @@
 import type Router from '@koa/router';
+import { machineSandbox } from '../../service/sandbox.js';
 import { harnessRows } from '../../root/harness-windows.js';
 import type { Context } from 'koa';
 import { publicSettings } from '../../../projections/settings.js';
@@ -27,9 +28,10 @@ export const serviceRoutes = (router: Router, service: Service): void => {
     const change = decodeOr400(SettingChangeCodec, await readJson(ctx));
     ctx.body = service.changeSetting(change, sourceOf(ctx));
   });
-  // the notification command's last failure (docs/shipping.md): null when none failed
+  // the notification command's last failure (docs/shipping.md): null when none failed; and why
+  // the command stored cannot run, if it cannot (one stored before the decoder refused it)
   router.get('/api/settings/notify-command', (ctx: Context) => {
-    ctx.body = { lastFailure: service.notify.record.current.lastFailure };
+    ctx.body = { lastFailure: service.notify.record.current.lastFailure, problem: service.notify.notifier.problem() };
   });
   router.get('/api/settings/changes', (ctx: Context) => {
     ctx.body = { changes: service.recentSettingChanges() };
@@ -45,7 +47,7 @@ export const serviceRoutes = (router: Router, service: Service): void => {
     ctx.body = { token };
   });
   router.get('/api/harnesses', (ctx: Context) => {
-    ctx.body = { harnesses: harnessRows(service.core) };
+    ctx.body = { harnesses: harnessRows(service.core), sandbox: machineSandbox() };
   });
   // what a start would need (project, workflow, harness as the New run form has them chosen)
   router.get('/api/harnesses/needed', (ctx: Context) => {
@@ -55,6 +57,6 @@ export const serviceRoutes = (router: Router, service: Service): void => {
   router.post('/api/harnesses/check', async (ctx: Context) => {
     refuseUnknownFields(await readJson(ctx), []);
     await refreshAvailability(service.core);
-    ctx.body = { harnesses: harnessRows(service.core) };
+    ctx.body = { harnesses: harnessRows(service.core), sandbox: machineSandbox() };
   });
 };

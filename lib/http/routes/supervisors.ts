@@ -12,7 +12,8 @@ import { intParam, reply } from '../reply.js';
 
 // Supervisors: GET/POST /api/supervisors, PATCH /api/supervisors/:id, POST /api/supervisors/:id/key,
 // the approval cards, GET /api/supervisors/:id/may (what the rules would say to a call now), and
-// its chat: GET .../chat?before=&pageSize= (pages, like the run thread) and POST .../chat {text}.
+// its chat: GET .../chat?before=&pageSize= (pages, like the run thread) and POST .../chat {text};
+// GET /api/chats lists every supervisor's chat.
 // Each change is recorded with its sender (the svc-setting-source header), like settings.
 
 const sourceOf = (ctx: Context): SettingSource => ({ via: 'http', sender: ctx.get('svc-setting-source').trim().slice(0, 120) || null });
@@ -54,6 +55,11 @@ export const supervisorRoutes = (router: Router, service: Service): void => {
   router.post('/api/supervisors/:supervisorId/chat', async (ctx: Context) => {
     const b = await body(ctx, CHAT_FIELDS, ChatBody);
     reply(ctx, service.writeChat(id(ctx), b.text, sourceOf(ctx).sender));
+  });
+  // the spec's "chats" group: each supervisor's chat, and where to read it
+  router.get('/api/chats', (ctx: Context) => {
+    refuseUnknownQuery(ctx.query, []);
+    ctx.body = { chats: service.listChats() };
   });
   router.get('/api/supervisors/:supervisorId/may', (ctx: Context) => {
     const q = (k: string): string | undefined => (typeof ctx.query[k] === 'string' ? (ctx.query[k] as string) : undefined);

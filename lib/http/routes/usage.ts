@@ -6,7 +6,7 @@ import type { Service } from '../../root/service.js';
 import { decodeInput, refuseUnknownQuery } from '../decode.js';
 import { reply } from '../reply.js';
 import { answerJson } from '../../read-models/usage-kept.js';
-import { USAGE_JSON_QUERY, USAGE_QUERY, UsageInput } from '../../inputs/usage.js';
+import { USAGE_JSON_QUERY, USAGE_QUERY, UsageQuery } from '../../inputs/usage.js';
 
 // What agents cost, summed per day, project, harness, model, workflow or run (docs/usage.md).
 
@@ -19,7 +19,7 @@ const csvOf = (a: UsageAnswer): string => {
 
 const query = (ctx: Context, known: readonly string[] = USAGE_QUERY) => {
   refuseUnknownQuery(ctx.query, known);
-  return decodeInput(UsageInput, ctx.query);
+  return decodeInput(UsageQuery, ctx.query);
 };
 
 export const usageRoutes = (router: Router, service: Service): void => {

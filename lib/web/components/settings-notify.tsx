@@ -9,8 +9,8 @@ import { useSave } from './use-save.js';
 // page load. The notification command is the server's: an argv (one argument a line, never a
 // shell string), the kinds it runs for, and its last failure.
 
-const KIND_TEXT: Readonly<Record<string, string>> = { question: 'a question', gate: 'a gate', failed: 'a failure', card: 'a supervisor card' };
-const COMMAND_KINDS = ['question', 'gate', 'failed', 'card'] as const;
+const KIND_TEXT: Readonly<Record<string, string>> = { question: 'a question', gate: 'a gate', failed: 'a failure', paused: 'a pause by svc (budget, harness, cycle limit)', card: 'a supervisor card' };
+const COMMAND_KINDS = ['question', 'gate', 'failed', 'paused', 'card'] as const;
 
 const permissionText = (p: NotificationPermission | 'unsupported'): string =>
   p === 'granted' ? 'allowed' : p === 'denied' ? 'blocked in this browser (change it in the browser\'s site settings)' : p === 'unsupported' ? 'not supported by this browser' : 'not asked yet';

@@ -1,22 +1,18 @@
 import type { BoardRow } from '../data/runs-index.js';
-import { needsReason } from '../pages/runs/groups.js';
+import { rowNeeds } from '../pages/runs/groups.js';
+import type { NeedsKind } from '../../../domain/settings.js';
+import type { PendingCard } from './cards.js';
 
-// "Needs you" as the tab shows it: the count of runs the Runs page puts under "Needs you" (a
-// question, a gate, a failure nobody resolved) and of supervisor cards waiting, in the title as "(3) Runs · svc" and as a badge
-// on the favicon. Pure: the shell applies what these return.
+// "Needs you" as the tab shows it: the count of runs the Runs page puts under "Needs you" (the
+// one rule, projections/needs-you.ts) for their own sake, and of supervisor cards waiting, in the
+// title as "(3) Runs · svc" and as a badge on the favicon. Pure: the shell applies what these return.
 
-export type NoticeKind = 'question' | 'gate' | 'failed' | 'card';
+export type NoticeKind = NeedsKind;
 
-const KINDS: Readonly<Record<string, NoticeKind>> = { Question: 'question', 'At a gate': 'gate', Failed: 'failed' };
-
-export const needsKind = (r: BoardRow): NoticeKind | null => {
-  const reason = needsReason(r);
-  return reason === null || r.archived ? null : KINDS[reason] ?? null;
-};
-
-export const needsCount = (rows: Iterable<BoardRow>): number => {
-  let n = 0;
-  for (const r of rows) if (needsKind(r)) n++;
+/** runs that need the person for their own sake, and each card waiting (each is a decision to make) */
+export const needsCount = (rows: ReadonlyMap<string, BoardRow>, cards: readonly PendingCard[] | null = null): number => {
+  let n = cards?.length ?? 0;
+  for (const r of rows.values()) if (rowNeeds(r)) n++;
   return n;
 };
 

@@ -1,5 +1,7 @@
 import type { BoardRow } from '../data/runs-index.js';
-import { needsKind, type NoticeKind } from './count.js';
+import type { NoticeKind } from './count.js';
+import { rowNeeds } from '../pages/runs/groups.js';
+import type { PendingCard } from './cards.js';
 
 // Which rows are news worth a browser notification. A notice's key is the run, the kind and the
 // run's position (the seq of the event that put it there), so one question is one notice however
@@ -16,17 +18,20 @@ export interface Notice {
   readonly body: string;
 }
 
-const BODIES: Readonly<Record<Exclude<NoticeKind, 'card'>, string>> = { question: 'The run asks a question.', gate: 'The run waits at a gate.', failed: 'The run failed.' };
+const BODIES: Readonly<Record<Exclude<NoticeKind, 'card'>, string>> = {
+  question: 'The run asks a question.', gate: 'The run waits at a gate.', failed: 'The run failed.', paused: 'svc paused the run; it waits for you.',
+};
 
+// a pause by svc says which (Budget reached, Harness problem, Cycle limit reached) before the rest
 export const noticeOf = (r: BoardRow): Notice | null => {
-  const kind = needsKind(r);
-  return kind && kind !== 'card' ? { key: `${r.runId}:${kind}:${r.position}`, kind, href: runHref(r.runId), runId: r.runId, title: r.title, body: BODIES[kind] } : null;
+  const needs = rowNeeds(r);
+  if (!needs || needs.kind === 'card') return null;
+  const body = needs.kind === 'paused' ? `${needs.label}: ${BODIES.paused}` : BODIES[needs.kind];
+  return { key: `${r.runId}:${needs.kind}:${r.position}`, kind: needs.kind, href: runHref(r.runId), runId: r.runId, title: r.title, body };
 };
 
 const runHref = (runId: string): string => `/runs/${encodeURIComponent(runId)}`;
 
-/** a supervisor's card waiting for a person (the `cards` push scope) */
-export interface PendingCard { readonly supervisor: string; readonly card: string; readonly run: string | null; readonly tool: string }
 
 export const cardNotice = (c: PendingCard, runTitle: (runId: string) => string | undefined): Notice => ({
   key: `card:${c.supervisor}:${c.card}`, kind: 'card', href: c.run ? runHref(c.run) : '/supervisors', runId: c.run ?? '',

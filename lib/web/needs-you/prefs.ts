@@ -4,7 +4,7 @@ import type { NoticeKind } from './count.js';
 // is the browser's too): on or off, and which kinds. Also kept there: the notices already shown,
 // so a reload or a reconnect never shows one twice.
 
-export const NOTICE_KINDS: readonly NoticeKind[] = ['question', 'gate', 'failed', 'card'];
+export const NOTICE_KINDS: readonly NoticeKind[] = ['question', 'gate', 'failed', 'paused', 'card'];
 export interface NotifyPrefs { readonly enabled: boolean; readonly kinds: readonly NoticeKind[] }
 
 const PREFS = 'svc.notify';

@@ -1,10 +1,11 @@
-import { effect, signal } from '@preact/signals';
-import { useEffect, useMemo } from 'preact/hooks';
+import { effect } from '@preact/signals';
+import { useEffect } from 'preact/hooks';
 import { useRunsIndex } from '../data/runs-index.js';
 import { openEvents } from '../events.js';
 import { navigate } from '../router.js';
 import { badgedFavicon, needsCount, titleWith } from './count.js';
-import { freshCardNotices, freshNotices, type Notice, type PendingCard } from './notices.js';
+import { freshCardNotices, freshNotices, type Notice } from './notices.js';
+import { pendingCards as cards, type PendingCard } from './cards.js';
 import { pageTitle } from './page-title.js';
 import { readPrefs, readSeen, writeSeen } from './prefs.js';
 
@@ -44,18 +45,17 @@ const notify = (find: (seen: ReadonlySet<string>) => Notice[], show: boolean): v
 
 export const useNeedsYou = (): void => {
   const index = useRunsIndex(false);
-  const cards = useMemo(() => signal<readonly PendingCard[] | null>(null), []);
   useEffect(() => {
     const events = openEvents('cards', { cards: (d: { cards: PendingCard[] }) => { cards.value = d.cards; } });
     return () => events.close();
-  }, [cards]);
+  }, []);
   useEffect(() => {
     let runsSeeded = false;
     let cardsSeeded = false;
     return effect(() => {
       const rows = index.rows.value;
       const waiting = cards.value;
-      const count = needsCount(rows.values()) + (waiting?.length ?? 0);
+      const count = needsCount(rows, waiting);
       document.title = titleWith(count, pageTitle.value);
       setFavicon(badgedFavicon(count));
       if (index.loaded.value) {
@@ -67,5 +67,5 @@ export const useNeedsYou = (): void => {
         cardsSeeded = true;
       }
     });
-  }, [index, cards]);
+  }, [index]);
 };

@@ -3,6 +3,7 @@ import { api, type ApiError } from '../api.js';
 import { type HarnessRow, type ProjectView, type WorkflowListItem, availabilityText } from '../components/shapes.js';
 import { Field } from '../components/field.js';
 import { HarnessNeeds } from '../components/harness-needs.js';
+import { SandboxNote } from '../components/sandbox-note.js';
 import { useLoad } from '../components/use-load.js';
 import { navigate } from '../router.js';
 import type { PageProps } from '../page-props.js';
@@ -130,6 +131,7 @@ export const Page = ({ query }: PageProps) => {
           </div>
           )}
           {several ? null : <HarnessNeeds project={project} workflow={workflow} harness={harness} />}
+          <SandboxNote project={project} workflow={workflow} />
           <label class="check"><input type="checkbox" name="start" checked={startNow} onChange={(e) => setStartNow(e.currentTarget.checked)} /> Start now (otherwise the run is recorded and waits to be started)</label>
           <ErrorNote error={error} />
           <button type="submit" disabled={busy || !project || !workflow || (several && agents.length < 2)}>{several ? `${startNow ? 'Start' : 'Create'} ${agents.length >= 2 ? `${agents.length} ` : ''}attempts` : startNow ? 'Start run' : 'Create run'}</button>

@@ -37,6 +37,12 @@ const ENDED = ['Succeeded', 'Failed', 'Aborted'];
 
 addRunStyle();
 
+// Whether the latest step that ran in the run's folder ran in svc's sandbox (docs/sandbox.md), and why not.
+const SandboxFact = ({ sandbox }: { readonly sandbox: NonNullable<RunDetail['sandbox']> }) =>
+  sandbox.sandboxed
+    ? <span class="muted" data-sandbox="on">sandboxed</span>
+    : <span class="badge warning" data-sandbox="off" title={sandbox.reason}>unsandboxed: {sandbox.reason}</span>;
+
 const Facts = ({ run }: { readonly run: RunDetail }) => {
   const s = run.currentStepSettings;
   return (
@@ -51,6 +57,7 @@ const Facts = ({ run }: { readonly run: RunDetail }) => {
       {run.outcome ? <span class="muted">outcome {run.outcome}</span> : null}
       {run.archived ? <span class="badge">archived</span> : null}
       {run.resolved ? <span class="badge">resolved</span> : null}
+      {run.sandbox ? <SandboxFact sandbox={run.sandbox} /> : null}
       {waitingText(run.waitingOn, Date.now()) ? <span class="note" data-quota={run.waitingOn?.harness}>{waitingText(run.waitingOn, Date.now())}</span> : null}
     </p>
   );

@@ -14,6 +14,7 @@ import { collapseAttempts, groupOfCard } from './runs/attempt-groups.js';
 import { forkIndex } from './runs/forks.js';
 import { startNote, startRuns } from './runs/start.js';
 import { HarnessWindows } from './runs/harness-windows.js';
+import { cardsByRun, pendingCards } from '../needs-you/cards.js';
 
 // The Runs page: a board grouped for triage, filtered by project, workflow, standing and text
 // (archived runs on request), live over the push stream. Each group shows a page of rows and
@@ -50,7 +51,12 @@ export const Page = ({ query }: PageProps) => {
   const forks = useMemo(() => forkIndex(rows.values()), [rows]);
   // attempts started together on one goal are one card too
   const attemptGroups = useMemo(() => collapseAttempts(chains.latest, (r) => r.attempt ?? attemptsOf(chains, r)?.[0]?.attempt), [chains]);
-  const grouped = useMemo(() => groupRuns(attemptGroups.cards, filters), [attemptGroups, filters.project, filters.workflow, filters.standing, filters.text, filters.archived]);
+  // a supervisor card waiting on a run puts it under "Needs you" (the shell follows the cards)
+  const waiting = pendingCards.value;
+  const cards = useMemo(() => cardsByRun(waiting), [waiting]);
+  // a chain's card is titled by its first run: the search finds it by that title too
+  const shownTitle = (r: BoardRow): string | undefined => attemptsOf(chains, r)?.[0]?.title;
+  const grouped = useMemo(() => groupRuns(attemptGroups.cards, filters, cards, shownTitle), [attemptGroups, chains, cards, filters.project, filters.workflow, filters.standing, filters.text, filters.archived]);
   const workflows = useMemo(() => [...new Set([...rows.values()].map((r) => r.workflowName))].sort(), [rows]);
   const projectName = useMemo(() => new Map(projects.map((p) => [p.id, p.name])), [projects]);
   const queued = grouped.queued.filter((r) => r.standing === 'Queued');
@@ -122,7 +128,7 @@ export const Page = ({ query }: PageProps) => {
                     {list.length === 0 ? <p class="muted">{g.empty}</p> : (
                       <ul class="board-list">
                         {shown.map((r) => (
-                          <RunRow key={r.runId} row={r} projectName={projectName.get(r.project) ?? r.project} now={now} attempts={attemptsOf(chains, r)} group={groupOfCard(attemptGroups, r)} forks={forks.get(r.runId)} rows={rows}
+                          <RunRow key={r.runId} row={r} cards={cards} projectName={projectName.get(r.project) ?? r.project} now={now} attempts={attemptsOf(chains, r)} group={groupOfCard(attemptGroups, r)} forks={forks.get(r.runId)} rows={rows}
                             {...(g.key === 'queued' && r.standing === 'Queued' ? { queuePlace: queued.indexOf(r) + 1, onMoveToFront: moveToFront } : {})}
                             {...(r.canStart ? { onStart: (row: BoardRow) => void start([row]), selected: picked.has(r.runId), onSelect: pick } : {})} />
                         ))}

@@ -24,16 +24,24 @@ export const picked = (box: HTMLElement, e: MouseEvent, pick: Pick): void => {
 /** the lines picked for a comment, in one file of this folder's drawing */
 export interface Picked { readonly file: number; readonly side: 'new' | 'old'; readonly from: number; readonly to: number }
 
-// Marks the picked rows in the drawn diff, so a click shows at once which lines the comment is on.
-export const markPicked = (box: HTMLElement, p: Picked | null): void => {
-  for (const el of box.querySelectorAll('.picked')) el.classList.remove('picked');
-  const wrapper = p ? box.querySelectorAll('.d2h-file-wrapper')[p.file] : undefined;
-  if (!p || !wrapper) return;
-  for (const cell of wrapper.querySelectorAll(`.d2h-code-linenumber .${p.side === 'new' ? 'line-num2' : 'line-num1'}`)) {
-    const n = Number(cell.textContent?.trim());
-    if (n >= p.from && n <= p.to) cell.closest('tr')?.classList.add('picked');
+const markRows = (box: HTMLElement, cls: string, marks: readonly Picked[]): void => {
+  for (const el of box.querySelectorAll(`.${cls}`)) el.classList.remove(cls);
+  const wrappers = box.querySelectorAll('.d2h-file-wrapper');
+  for (const p of marks) {
+    const wrapper = wrappers[p.file];
+    if (!wrapper) continue;
+    for (const cell of wrapper.querySelectorAll(`.d2h-code-linenumber .${p.side === 'new' ? 'line-num2' : 'line-num1'}`)) {
+      const n = Number(cell.textContent?.trim());
+      if (n >= p.from && n <= p.to) cell.closest('tr')?.classList.add(cls);
+    }
   }
 };
+
+// Marks the picked rows in the drawn diff, so a click shows at once which lines the comment is on.
+export const markPicked = (box: HTMLElement, p: Picked | null): void => markRows(box, 'picked', p ? [p] : []);
+
+/** Marks the rows sent comments stand on now (they follow their lines as the diff changes). */
+export const markCommented = (box: HTMLElement, marks: readonly Picked[]): void => markRows(box, 'commented', marks);
 
 
 // The files a comment can point at, per folder in drawing order; with several folders a path names its folder first.

@@ -9,18 +9,10 @@ import type { RunData } from './data.js';
 // prompt, from the run's own workflow), and offers the two answers. Approve passes the gate (the
 // control Resume). Send back gives the agent a note and sends the run to an agent step: the gate's
 // own route when it leads to an agent (a workflow's way back, like `stuck -> implement`: the note
-// and Resume), else the agent step the run came from (the note and Jump). A gate in the workflow
-// language has one outcome, success on resume, so there is no failure route to take (docs/app.md).
-
-type Node = RunWorkflowView['nodes'][number];
-type Back = { readonly to: string; readonly how: 'Resume' | 'Jump' } | null;
-
-const backOf = (wf: RunWorkflowView, gate: Node): Back => {
-  const kind = (id: string | null | undefined) => wf.nodes.find((n) => n.id === id)?.kind;
-  if (gate.then && kind(gate.then) === 'agent') return { to: gate.then, how: 'Resume' };
-  if (wf.previous && kind(wf.previous) === 'agent') return { to: wf.previous, how: 'Jump' };
-  return null;
-};
+// and Resume), else the agent step the run came from (the note and Jump); the server says which
+// (commands/send-back.ts), and whether the run comes back to this gate after, which the panel
+// says plainly. A gate in the workflow language has one outcome, success on resume, so there is
+// no failure route to take (docs/app.md).
 
 const useRunWorkflow = (runId: string, wanted: boolean): RunWorkflowView | null => {
   const [wf, setWf] = useState<RunWorkflowView | null>(null);
@@ -41,7 +33,7 @@ export const Gate = ({ data, run }: { readonly data: RunData; readonly run: RunD
   const [note, setNote] = useState<Note>(null);
   if (!atGate) return note ? <NoteLine note={note} /> : null;
   const gate = wf?.nodes.find((n) => n.id === run.currentStep) ?? null;
-  const back = wf && gate ? backOf(wf, gate) : null;
+  const back = wf?.sendBack && wf.sendBack.gate === run.currentStep ? wf.sendBack : null;
   const approve = async () => {
     setBusy(true);
     const n = await sendControl(data, run, 'Resume');
@@ -77,7 +69,9 @@ export const Gate = ({ data, run }: { readonly data: RunData; readonly run: RunD
             <textarea rows={3} value={text} onInput={(e) => setText((e.target as HTMLTextAreaElement).value)} />
           </label>
           <button type="submit" disabled={busy || !text.trim()}>Send back</button>
-          <p class="muted">Send back gives the note to the agent at <code>{back.to}</code>, which runs next.</p>
+          <p class="muted" data-returns={String(back.returns)}>Send back gives the note to the agent at <code>{back.to}</code>, which runs next. {back.returns
+            ? 'The run then comes back to this gate for you to look again.'
+            : 'The run then goes on without coming back to this gate: approve only what you have seen.'}</p>
         </form>
       ) : wf ? <p class="muted">No agent step to send this run back to; message the agent and Jump to a step instead.</p> : null}
       <NoteLine note={note} />

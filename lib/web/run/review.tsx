@@ -128,10 +128,21 @@ export interface SentReview {
   readonly reviewId: string;
   readonly at: string;
   readonly summary?: string;
-  readonly comments: readonly (Omit<DraftComment, 'id'> & { readonly quote: string; readonly outdated: boolean | null })[];
+  readonly comments: readonly (Omit<DraftComment, 'id'> & {
+    readonly quote: string;
+    readonly outdated: boolean | null;
+    /** where its lines stand in the diff now (they move as lines are added or removed above them) */
+    readonly now?: { readonly line: number; readonly endLine?: number } | null;
+  })[];
 }
 
-/** Reviews sent, each comment marked outdated once the code it quoted has changed (as code hosts do). */
+// a comment whose lines moved says where they are now, and where it was written
+const sentPlace = (c: SentReview['comments'][number]): string => {
+  if (!c.now || (c.now.line === c.line && (c.now.endLine ?? c.now.line) === (c.endLine ?? c.line))) return placeOf(c);
+  return `${placeOf({ ...c, ...c.now })} (written on ${c.endLine !== undefined ? `lines ${c.line}–${c.endLine}` : `line ${c.line}`})`;
+};
+
+/** Reviews sent, each comment at its lines' place now, and marked outdated once those lines changed or went away (as code hosts do). */
 export const SentReviews = ({ reviews }: { readonly reviews: readonly SentReview[] }) =>
   reviews.length === 0 ? null : (
     <section class="panel" aria-labelledby="sent-title">
@@ -139,7 +150,7 @@ export const SentReviews = ({ reviews }: { readonly reviews: readonly SentReview
       <ol class="plain review-comments">
         {reviews.flatMap((r) => r.comments.map((c, i) => (
           <li key={`${r.reviewId}-${i}`} data-outdated={String(c.outdated)}>
-            <code>{placeOf(c)}</code>{' '}
+            <code>{sentPlace(c)}</code>{' '}
             {c.outdated === null ? null : <span class={`badge ${c.outdated ? 'warning' : 'note'}`}>{c.outdated ? 'Outdated' : 'Current'}</span>}
             <p class="prose">{c.body}</p>
           </li>

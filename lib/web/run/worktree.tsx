@@ -5,7 +5,7 @@ import { revealFile } from './reveal-file.js';
 import { useThrottledLoad } from './throttle.js';
 import { CommentForm, DraftReview, SentReviews, type ReviewFile, type SentReview, type Target } from './review.js';
 import { placeOf, useDraft } from './review-draft.js';
-import { markPicked, picked, useReviewFiles, type Pick, type Picked } from './diff-picks.js';
+import { markCommented, markPicked, picked, useReviewFiles, type Pick, type Picked } from './diff-picks.js';
 
 // The run's worktree: per folder what git says (branch, uncommitted counts, commits ahead), and the
 // diff of the run's changes against the commit its branch was made from, one block per file, drawn
@@ -37,11 +37,13 @@ const Status = ({ f }: { readonly f: StatusFolder }) => {
   );
 };
 
-const Diff = ({ f, pick, chosen }: { readonly f: DiffFolder; readonly pick: Pick; readonly chosen: Picked | null }) => {
+const Diff = ({ f, pick, chosen, commented }: { readonly f: DiffFolder; readonly pick: Pick; readonly chosen: Picked | null; readonly commented: readonly Picked[] }) => {
   const box = useRef<HTMLDivElement>(null);
   const [failed, setFailed] = useState<string | null>(null);
   const [drawn, setDrawn] = useState(0);
   useEffect(() => { if (box.current) markPicked(box.current, chosen); }, [chosen?.file, chosen?.side, chosen?.from, chosen?.to, drawn]);
+  const marks = JSON.stringify(commented);
+  useEffect(() => { if (box.current) markCommented(box.current, commented); }, [marks, drawn]);
   const text = 'diff' in f ? f.diff : '';
   useEffect(() => {
     if (!text || !box.current) return;
@@ -90,6 +92,14 @@ export const Worktree = ({ runId, changes }: { readonly runId: string; readonly 
     const i = target ? (files.byFolder.get(folder) ?? []).findIndex((x) => x.path === target.path) : -1;
     return target && i >= 0 ? { file: i, side: target.side, from: target.line, to: target.endLine ?? target.line } : null;
   };
+  // the rows each current sent comment stands on now, in this folder's drawing
+  const commentedIn = (folder: string): Picked[] => {
+    const inFolder = files.byFolder.get(folder) ?? [];
+    return reviews.flatMap((r) => r.comments).flatMap((c) => {
+      const i = c.now ? inFolder.findIndex((x) => x.path === c.path) : -1;
+      return c.now && i >= 0 ? [{ file: i, side: c.side, from: c.now.line, to: c.now.endLine ?? c.now.line }] : [];
+    });
+  };
   const pickIn = (folder: string): Pick => (i, side, line, extend) => {
     const path = files.byFolder.get(folder)?.[i]?.path;
     if (path === undefined) return;
@@ -120,7 +130,7 @@ export const Worktree = ({ runId, changes }: { readonly runId: string; readonly 
           <section key={f.folder} class="folder" aria-label={`Folder ${f.folder}`}>
             <h3>{f.folder}</h3>
             <Status f={f} />
-            {d ? <Diff f={d} pick={pickIn(f.folder)} chosen={chosenIn(f.folder)} /> : null}
+            {d ? <Diff f={d} pick={pickIn(f.folder)} chosen={chosenIn(f.folder)} commented={commentedIn(f.folder)} /> : null}
           </section>
         );
       })}

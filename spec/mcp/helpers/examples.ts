@@ -59,7 +59,7 @@ export const EXAMPLES: Readonly<Record<string, Examples>> = {
     valid: [{}, { from: '2026-03-01', to: '2026-03-31', groupBy: 'run', limit: 5 }, { groupBy: 'day', split: 'harness' }],
     bad: [bad({ from: '2026-3-1' }, /from: must be a day written YYYY-MM-DD \(got "2026-3-1"\)/), bad({ to: '2026-02-30' }, /to: must be a day written YYYY-MM-DD/),
       bad({ groupBy: 'week' }, /groupBy: must be one of day, project, harness, model, workflow, run/), bad({ split: 'day' }, /split: must be one of project, harness/),
-      bad({ limit: 0 }, /limit: must be a whole number from 1 to 10000 \(got 0\)/), bad({ limit: 2.5 }, /limit/), bad({ from: 20260301 }, /from: must be a day/),
+      bad({ limit: 0 }, /limit: must be a whole number from 1 to 10000 \(got 0\)/), bad({ limit: 2.5 }, /limit/), bad({ limit: '5' }, /limit: must be a whole number from 1 to 10000 \(got "5"\)/), bad({ from: 20260301 }, /from: must be a day/),
       bad({ since: '2026-03-01' }, /unknown argument: since/),
       bad({ from: '2026-03-05', to: '2026-03-01' }, /^from \(2026-03-05\) is after to \(2026-03-01\)$/, false),
       bad({ groupBy: 'run', split: 'harness' }, /^split is for groupBy=day only \(groupBy is run\)$/, false)],

@@ -1,7 +1,9 @@
 import type { BoardRow } from '../../data/runs-index.js';
+import { needsOf, type Needs } from '../../../../projections/needs-you.js';
 
 // How the Runs page sorts runs for triage. Pure: the page renders what this returns.
-//   needs: a question to answer, a gate to pass, a failure nobody resolved yet
+//   needs: whatever the one rule says waits for a person (projections/needs-you.ts): a question,
+//     a gate, a failure nobody resolved yet, a pause by svc (budget, harness, cycle limit), a card
 //   active: running, waiting (a wait step), paused by a person
 //   queued: waiting for a slot, in queue order (MoveToFront changes it); then runs not started
 //   done: succeeded, aborted, failures that were resolved
@@ -38,12 +40,15 @@ export const filtersQuery = (f: Filters): string => {
   return s ? `?${s}` : '';
 };
 
-/** Why a run needs a person, or null. */
-export const needsReason = (r: BoardRow): string | null =>
-  r.standing === 'Question' ? 'Question' : r.phase === 'AtGate' ? 'At a gate' : r.standing === 'Failed' && !r.resolved ? 'Failed' : null;
+/** what a run needs of a person, by the one rule; `cards`: supervisor cards waiting per run */
+export const rowNeeds = (r: BoardRow, cards?: ReadonlyMap<string, number>): Needs | null =>
+  needsOf({ ...r, cards: cards?.get(r.runId) ?? 0 });
 
-export const groupOf = (r: BoardRow): GroupKey => {
-  if (needsReason(r)) return 'needs';
+/** Why a run needs a person, in words, or null. */
+export const needsReason = (r: BoardRow, cards?: ReadonlyMap<string, number>): string | null => rowNeeds(r, cards)?.label ?? null;
+
+export const groupOf = (r: BoardRow, cards?: ReadonlyMap<string, number>): GroupKey => {
+  if (rowNeeds(r, cards)) return 'needs';
   switch (r.standing) {
     case 'Running': case 'Waiting': case 'Paused': case 'Question': return 'active';
     case 'Queued': case 'Created': return 'queued';
@@ -59,9 +64,10 @@ const haystack = (r: BoardRow): string => {
   return h;
 };
 
-export const matches = (r: BoardRow, f: Filters, text = f.text.trim().toLowerCase()): boolean =>
+/** `shown`: the title the row's card shows, when not its own (a follow-up chain's card shows its first run's) */
+export const matches = (r: BoardRow, f: Filters, text = f.text.trim().toLowerCase(), shown?: string): boolean =>
   (!f.project || r.project === f.project) && (!f.workflow || r.workflowName === f.workflow) && (!f.standing || r.standing === f.standing)
-  && (f.archived || !r.archived) && (!text || haystack(r).includes(text));
+  && (f.archived || !r.archived) && (!text || haystack(r).includes(text) || (shown !== undefined && shown.toLowerCase().includes(text)));
 
 const newestFirst = (a: BoardRow, b: BoardRow) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : a.runId < b.runId ? 1 : -1);
 const queueFirst = (a: BoardRow, b: BoardRow) => {
@@ -72,10 +78,10 @@ const queueFirst = (a: BoardRow, b: BoardRow) => {
 
 export type Grouped = Readonly<Record<GroupKey, readonly BoardRow[]>>;
 
-export const groupRuns = (rows: Iterable<BoardRow>, f: Filters): Grouped => {
+export const groupRuns = (rows: Iterable<BoardRow>, f: Filters, cards?: ReadonlyMap<string, number>, shownTitle?: (r: BoardRow) => string | undefined): Grouped => {
   const out: Record<GroupKey, BoardRow[]> = { needs: [], active: [], queued: [], done: [] };
   const text = f.text.trim().toLowerCase();
-  for (const r of rows) if (matches(r, f, text)) out[groupOf(r)].push(r);
+  for (const r of rows) if (matches(r, f, text, shownTitle?.(r))) out[groupOf(r, cards)].push(r);
   out.needs.sort(newestFirst);
   out.active.sort(newestFirst);
   out.queued.sort(queueFirst);

@@ -29,6 +29,8 @@ export interface RunRowProps {
   /** the forks made of this run, and every row (to name a fork's source) */
   readonly forks?: readonly BoardRow[] | undefined;
   readonly rows?: ReadonlyMap<string, BoardRow>;
+  /** supervisor cards waiting, per run */
+  readonly cards?: ReadonlyMap<string, number>;
 }
 
 // A chain's card is titled by its first run (what the work is) and links each attempt.
@@ -55,8 +57,8 @@ const Times = ({ row, now, cost }: { readonly row: BoardRow; readonly now: numbe
   );
 };
 
-export const RunRow = ({ row, projectName, now, queuePlace, onMoveToFront, onStart, selected, onSelect, attempts, group, forks, rows }: RunRowProps) => {
-  const reason = needsReason(row);
+export const RunRow = ({ row, projectName, now, queuePlace, onMoveToFront, onStart, selected, onSelect, attempts, group, forks, rows, cards }: RunRowProps) => {
+  const reason = needsReason(row, cards);
   const canMove = onMoveToFront && row.canMoveToFront;
   const canStart = onStart && row.canStart;
   const waiting = waitingText(row.waitingOn, now);
@@ -67,7 +69,7 @@ export const RunRow = ({ row, projectName, now, queuePlace, onMoveToFront, onSta
           <input type="checkbox" checked={selected ?? false} aria-label={`Select ${row.title}`} onChange={(e) => onSelect(row, e.currentTarget.checked)} />
         ) : null}
         <StandingBadge standing={row.standing} />
-        {reason && reason !== row.standing ? <span class="chip">{reason}</span> : null}
+        {reason && reason !== row.standing ? <span class="chip" data-needs>{reason}</span> : null}
         {row.archived ? <span class="chip">Archived</span> : null}
         <Link href={`/runs/${encodeURIComponent(row.runId)}`} class="title">{attempts?.[0]?.title ?? row.title}</Link>
       </div>

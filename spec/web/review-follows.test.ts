@@ -1,0 +1,57 @@
+import test from 'ava';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { GATED } from '../helpers/server.js';
+import { eventually } from '../helpers/env.js';
+import { worktreeOf } from '../helpers/http-kit.js';
+import { detail, history, startRun } from '../helpers/steer.js';
+import { closeBrowser, openApp, VIEWPORTS } from './browser.js';
+
+// Issue 29, part 3, in real Chromium: a sent review comment follows its line. Lines inserted
+// above it move it (the Worktree tab lists it at its new place, the diff marks that row) and it
+// stays Current; when its own line changes it is Outdated. Screenshots: $SVC_SHOTS/review-follows-*.png.
+
+test.after.always(closeBrowser);
+
+for (const viewport of VIEWPORTS) {
+  test(`a comment moves with its line in the Worktree tab, and is outdated when its line changes (${viewport.name})`, async (t) => {
+    t.timeout(90_000);
+    const app = await openApp(t, { viewport, workflows: { gated: GATED } });
+    const { page, server } = app;
+    const runId = await startRun(server, { goal: 'look [report:success]', title: 'Followed', workflow: 'gated' });
+    await eventually(() => detail(server, runId), (d) => d.phase === 'AtGate');
+    const dir = await worktreeOf(server, runId);
+    const file = join(dir, 'notes.txt');
+    writeFileSync(file, 'alpha\nbeta\ngamma\n');
+    execFileSync('git', ['add', 'notes.txt'], { cwd: dir });
+    const sent = await server.post(`/api/runs/${runId}/reviews`, { comments: [{ path: 'notes.txt', side: 'new', line: 2, body: 'Why beta?' }] });
+    t.is(sent.status, 200, JSON.stringify(sent.body));
+    // at a gate the review sends the run back to its agent step, which then comes back to the gate
+    await eventually(() => history(server, runId), (es) => es.filter((e) => e.type === 'StepStarted' && e.data.node === 'work').length === 2);
+    await eventually(() => detail(server, runId), (d) => d.phase === 'AtGate');
+
+    writeFileSync(file, 'intro\nmore intro\nalpha\nbeta\ngamma\n');
+    await app.goto(`/runs/${runId}?tab=worktree`);
+    const list = page.getByRole('region', { name: 'Reviews sent' });
+    const item = list.locator('li', { hasText: 'Why beta?' });
+    await item.locator('code', { hasText: 'notes.txt:4 (written on line 2)' }).waitFor();
+    t.is(await item.getAttribute('data-outdated'), 'false');
+    await item.getByText('Current').waitFor();
+    const row = page.locator('.d2h-file-wrapper', { hasText: 'notes.txt' }).locator('tr.commented');
+    await row.first().waitFor();
+    t.is(await row.count(), 1, 'one row marked: the comment\'s line at its new place');
+    t.regex(await row.innerText(), /^4\s+\+\s*beta$/);
+    await app.axe(t, 'a comment followed to its new place');
+    if (process.env['SVC_SHOTS']) await page.screenshot({ path: `${process.env['SVC_SHOTS']}/review-follows-current-${viewport.width}.png`, fullPage: true });
+
+    writeFileSync(file, 'intro\nmore intro\nalpha\nBETA\ngamma\n');
+    await page.reload();
+    await item.getByText('Outdated').waitFor();
+    t.is(await item.getAttribute('data-outdated'), 'true');
+    t.is(await item.locator('code').innerText(), 'notes.txt:2');
+    t.is(await page.locator('tr.commented').count(), 0, 'an outdated comment marks no row');
+    await app.axe(t, 'a comment outdated');
+    app.noErrors(t);
+  });
+}
