@@ -4,6 +4,7 @@ import { continuesOf, decideFollowUp, type FollowUp } from '../../commands/follo
 import { decideCreateRun, titleFrom } from '../../commands/create-run.js';
 import { conflict, notFound, type Outcome, type Refusal } from '../../commands/refusal.js';
 import type { RunState } from '../../projections/run-state.js';
+import type { Decision } from '../../commands/guards.js';
 import type { Actor, FollowUpWhat, StartRunInput } from '../../domain/runs.js';
 import { followUpWorkflow } from '../workflows/follow-up.js';
 import { parts, transactTogether } from '../state/together.js';
@@ -48,7 +49,17 @@ const commandOf = (core: ServiceCore, s: RunState, newRunId: string, by: Actor, 
   liveInChain: liveInChain(core, s), worktreesPresent: checkoutsOf(s).every((c) => existsSync(c.directory)),
 });
 
-export const followUp = (core: ServiceCore, runId: string, what: FollowUpWhat, by: Actor): Outcome<{ runId: string }> => {
+/** what else the run it continues records in the same transaction (a review sent to an ended run) */
+export type AlsoOnSource = (now: RunState, newRunId: string) => Decision;
+
+const onSource = (core: ServiceCore, now: RunState, newRunId: string, by: Actor, what: FollowUpWhat, also?: AlsoOnSource): Decision => {
+  const linked = decideFollowUp(now, commandOf(core, now, newRunId, by, what.reason));
+  if (isLeft(linked) || !also) return linked;
+  const more = also(now, newRunId);
+  return isLeft(more) ? more : right([...linked.right, ...more.right]);
+};
+
+export const followUp = (core: ServiceCore, runId: string, what: FollowUpWhat, by: Actor, also?: AlsoOnSource): Outcome<{ runId: string }> => {
   const s = core.runs.get(runId);
   if (!s) return left(notFound('run', runId));
   const newRunId = core.newId('r');
@@ -74,7 +85,7 @@ export const followUp = (core: ServiceCore, runId: string, what: FollowUpWhat, b
   // reads the link, so a crash must never leave the new run without it
   const made = transactTogether<Refusal>(core.journal, () => parts(
     core.runs.plan(newRunId, () => d, 0),
-    core.runs.plan(runId, (now) => (now ? decideFollowUp(now, commandOf(core, now, newRunId, by, what.reason)) : left(notFound('run', runId)))),
+    core.runs.plan(runId, (now) => (now ? onSource(core, now, newRunId, by, what, also) : left(notFound('run', runId)))),
   ), { at: core.now().toISOString(), onStale: 'retry' });
   if (isLeft(made)) return made;
   if (made.right._tag === 'Stale') return left(conflict(`run ${runId} kept changing while the follow-up was made; ask again`));

@@ -96,11 +96,10 @@ export const submitReview = async (core: ServiceCore, runId: string, input: Revi
 // An ended run takes no message: the review becomes a follow-up run whose goal is the review's
 // message (it resumes the run's last session where the CLI can), and is recorded on this run.
 const asFollowUp = (core: ServiceCore, runId: string, c: SubmitReview): Outcome<ReviewAnswer> => {
-  const made = followUp(core, runId, { review: c.text, ...(c.reason !== undefined ? { reason: c.reason } : {}) }, c.by);
+  // the follow-up, its link and the review on this run: one transaction (a crash leaves all or none)
+  const made = followUp(core, runId, { review: c.text, ...(c.reason !== undefined ? { reason: c.reason } : {}) }, c.by, (now, next) => decideRecordFollowUpReview(now, { ...c, followUp: next }));
   if (isLeft(made)) return made;
   const next = made.right.runId;
-  const r = core.runs.transact(runId, (now) => (now ? decideRecordFollowUpReview(now, { ...c, followUp: next }) : left(notFound('run', runId))), { at: c.at, onStale: 'retry' });
-  if (isLeft(r)) return r;
   const after = core.runs.get(runId)!;
   const review = after.reviews?.find((x) => x.reviewId === c.reviewId);
   if (!review) return left(conflict('the review was not recorded'));

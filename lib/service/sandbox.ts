@@ -61,10 +61,11 @@ const allowFor = (project: ProjectView, tool: SandboxedTool, tools: SandboxOpen[
 // Never visible inside: svc's home (every run, the MCP token), and every project's folders.
 const hiddenOf = (core: ServiceCore): string[] => [core.home, ...[...core.projects.current.values()].flatMap((p) => p.folders.map((f) => f.path))];
 
-// Measured (opencode 1.18): a forked opencode session works in its source run's folder; with that
-// folder hidden it fails at once, with an empty folder in its place it hangs. Until runs have their
-// own clones and sessions are moved with them, a fork's opencode turns run unsandboxed, marked.
-const OPENCODE_FORK = 'opencode\'s forked session works in its source run\'s folder, which the sandbox hides: a fork\'s opencode turns run unsandboxed for now';
+// Measured (opencode 1.18): a session opencode wrote inside the sandbox hangs when a fork resumes it
+// (`run --session <id> --fork`) outside it, and a fork inside it works in the source run's folder,
+// which the sandbox hides. Until runs have their own clones and sessions move with them, opencode's
+// turns run unsandboxed, marked with this reason (docs/sandbox.md); claude's and codex's are sandboxed.
+const OPENCODE_UNSANDBOXED = 'opencode\'s sessions written inside svc\'s sandbox cannot yet be forked (opencode 1.18 hangs resuming them): opencode turns run unsandboxed for now';
 
 // A fork's session is a copy of its source's, and names the source's folder (opencode resolves it
 // before it starts): the sandbox puts an empty folder there, so the CLI starts and the source's
@@ -85,7 +86,7 @@ export const sandboxChoice = (core: ServiceCore, run: RunState, tool: SandboxedT
   if (!project) return { _tag: 'Unsandboxed', reason: 'the run\'s project is gone', required: false };
   const status = sandboxStatus(project);
   if (!status.sandboxed) return { _tag: 'Unsandboxed', reason: status.reason ?? 'unknown', required: status.mode === 'required' };
-  if (tool === 'opencode' && run.forkedFrom) return { _tag: 'Unsandboxed', reason: OPENCODE_FORK, required: status.mode === 'required' };
+  if (tool === 'opencode') return { _tag: 'Unsandboxed', reason: OPENCODE_UNSANDBOXED, required: status.mode === 'required' };
   return {
     _tag: 'Sandboxed',
     open: (o) => openStepSandbox({

@@ -27,6 +27,7 @@ import { decideRecordSnapshots } from '../../commands/snapshots.js';
 import { decideRecordKeptWork, decideRecordRemoved, decideRecordRestored } from '../../commands/keep-work.js';
 import { decideReviseGoal } from '../../commands/revise-goal.js';
 import { decideEndCycle, decidePullRequestPoll, decideThreadsAnswered, decideWatchPullRequest } from '../../commands/pr-loop.js';
+import { decideChooseSandbox, decideSetEgressAllowlist } from '../../commands/sandbox.js';
 import { decideAbandonMerge, decideRecordBaseUpdate, decideRecordMerge, decideRecordPullRequest, decideStartMerge } from '../../commands/ship.js';
 import { decideHandOver } from '../../commands/supervisor-only.js';
 import { decideChangeSupervisor, decideCreateSupervisor, decideKeepNotes, decideRecordCost, decideRegenerateKey } from '../../commands/supervisor-settings.js';
@@ -181,6 +182,8 @@ const PROJECT_ROWS: Row[] = [
   projectRow('ChooseDefaultWorkflow', decideChooseDefaultWorkflow, { projectId: 'p', workflow: 'other', exists: true }, NOTHING),
   projectRow('ChoosePrimaryFolder', decideChoosePrimaryFolder, { projectId: 'p', name: 'b' }, NOTHING),
   projectRow('ChooseAutoMerge', decideChooseAutoMerge, { projectId: 'p', autoMerge: { method: 'squash' as const } }, NOTHING),
+  projectRow('ChooseSandbox', decideChooseSandbox, { projectId: 'p', sandbox: 'required' as const }, NOTHING),
+  projectRow('SetEgressAllowlist', decideSetEgressAllowlist, { projectId: 'p', allow: ['registry.npmjs.org'], full: ['*'] }, NOTHING),
   projectRow('SetDailyBudget', decideSetDailyBudget, { projectId: 'p', dailyBudgetUsd: 3 }, NOTHING),
 ];
 

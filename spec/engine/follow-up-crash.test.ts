@@ -64,6 +64,37 @@ for (const point of ['follow-up:before-append', 'follow-up:after-append']) {
   });
 }
 
+// A review of an ended run is a follow-up: the follow-up, its link and the review recorded on the
+// source are one transaction, so after a kill the source names the follow-up and holds the review
+// that went to it, or neither.
+for (const point of ['follow-up:before-append', 'follow-up:after-append']) {
+  test.serial(`SIGKILL at ${point} of a review sent to an ended run: the follow-up, its link and the review, or none`, async (t) => {
+    t.timeout(180_000);
+    const home = freshHome();
+    writeWorkflow(home, 'two', TWO_STEPS);
+    const source = await sourceRun(home, gitRepo());
+    const crashing = await spawnServer(home, { SVC_FORK_PROBE_MODULE: PROBE, SVC_FORK_CRASH_AT: point });
+    t.teardown(() => { crashing.child.kill('SIGKILL'); });
+    const review = { comments: [{ path: 'one.txt', side: 'new', line: 1, body: 'Make it two.' }] };
+    const answer = await post(`${crashing.url}/api/runs/${source}/reviews`, review).then((r) => r.json() as Promise<any>, () => null);
+    await exited(crashing);
+    t.is(answer, null, 'the server died before answering');
+
+    const again = await spawnServer(home);
+    t.teardown(() => { again.child.kill('SIGKILL'); });
+    const followUps = ((await json(`${again.url}/api/runs`)) as any[]).filter((r) => r.runId !== source);
+    const detail = await json(`${again.url}/api/runs/${source}/detail`);
+    const reviews = (await json(`${again.url}/api/runs/${source}/reviews`)).reviews as any[];
+    if (point === 'follow-up:before-append') {
+      t.deepEqual([followUps, detail.continuedBy ?? [], reviews], [[], [], []], 'no follow-up, no link, no review');
+      return;
+    }
+    t.is(followUps.length, 1);
+    t.deepEqual(detail.continuedBy, [followUps[0].runId]);
+    t.deepEqual(reviews.map((r) => r.followUp), [followUps[0].runId], 'the review is recorded with the follow-up it went to');
+  });
+}
+
 // The same for a restart: the new run and RunRestarted on the old one are one transaction.
 for (const point of ['restart:before-append', 'restart:after-append']) {
   test.serial(`SIGKILL at ${point}: the restarted run and its link are both there or neither`, async (t) => {

@@ -104,7 +104,8 @@ test.serial('unknown cost: a codex turn on a model the price table lacks is reco
   const end = of(chat, 'TurnEnded')[0]!;
   t.is(end.data.outcome, 'success', end.data.summary);
   t.deepEqual(of(chat, 'SupervisorReplied').map((e) => e.data.text), ['From codex.']);
-  const unknown = { _tag: 'Unknown', why: 'no price for codex default model in the price table' };
+  // priced by the model codex ran on (read from its session), which the table lacks
+  const unknown = { _tag: 'Unknown', why: 'no price for codex gpt-5.5 (its default model) in the price table, and no \'*\' row for codex' };
   t.deepEqual(end.data.cost, unknown);
   t.deepEqual(ledger(k).map((c) => [c.turnId, c.cost]), [[end.data.turnId, unknown]], 'the ledger records it as unknown');
   t.is((await view(k)).spentTodayUsd, 0, 'and counts nothing for it');
