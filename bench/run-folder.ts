@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gitOk } from '../lib/git/git.js';
 import { createRunWorktrees, removeRunWorktrees } from '../lib/git/worktrees.js';
-import { benchTmp, gitRepo, median, now, removeDir, row, type BenchResult } from './common.js';
+import { benchTmp, gitRepo, median, now, removeDir, row, type BenchResult, timed } from './common.js';
 
 // The cost of making a run's folder (lib/git/worktrees.ts createRunWorktrees) as the run's own
 // repository (lib/git/run-clones.ts: init, the person's objects as alternates, their refs fetched,
@@ -27,12 +27,6 @@ const bigRepo = async (dir: string): Promise<string> => {
   for (let b = 0; b < BRANCHES; b++) await gitOk(repo, ['branch', `topic/${b}`]);
   await gitOk(repo, ['gc', '-q']);
   return repo;
-};
-
-const timed = async (f: () => Promise<unknown>): Promise<number> => {
-  const t0 = now();
-  await f();
-  return now() - t0;
 };
 
 export const run = async (): Promise<BenchResult> => {
