@@ -53,6 +53,13 @@ export const removeDir = (dir: string): void => rmSync(dir, { recursive: true, f
 
 export const now = (): number => performance.now();
 
+/** how long one awaited call takes, in milliseconds */
+export const timed = async (f: () => Promise<unknown>): Promise<number> => {
+  const t0 = now();
+  await f();
+  return now() - t0;
+};
+
 /** Calls f until `count` calls or `maxMs` elapsed, whichever first; returns calls made and ms spent. */
 export const bounded = (f: (i: number) => void, count: number, maxMs: number): { n: number; ms: number } => {
   const t0 = now();

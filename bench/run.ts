@@ -20,6 +20,7 @@ const BENCHES: readonly { name: string; limitS: number }[] = [
   { name: 'cold-start', limitS: 200 },
   { name: 'runs-page', limitS: 240 },
   { name: 'snapshot', limitS: 120 },
+  { name: 'run-folder', limitS: 120 },
   { name: 'usage', limitS: 240 },
   { name: 'sandbox', limitS: 60 },
 ];

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { LIFELINE } from '../lib/harness/process.js';
 import { bwrapBin, probeBwrap } from '../lib/sandbox/probe.js';
 import { openStepSandbox } from '../lib/sandbox/sandbox.js';
-import { benchTmp, gitRepo, median, now, removeDir, row, type BenchResult } from './common.js';
+import { benchTmp, gitRepo, median, now, removeDir, row, type BenchResult, timed } from './common.js';
 
 // What svc's sandbox adds to the start of a turn: open the step's sandbox (profile, egress proxy on
 // its unix socket), start bubblewrap around the lifeline (which starts the egress bridge inside)
@@ -22,12 +22,6 @@ const exits = (file: string, args: readonly string[], env: NodeJS.ProcessEnv, cw
     child.on('error', reject);
     child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`exit ${code}: ${err}`))));
   });
-
-const timed = async (f: () => Promise<unknown>): Promise<number> => {
-  const t0 = now();
-  await f();
-  return now() - t0;
-};
 
 export const run = async (): Promise<BenchResult> => {
   const started = now();

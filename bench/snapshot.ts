@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { git, gitOk } from '../lib/git/git.js';
 import { snapshotRef, takeSnapshot } from '../lib/git/snapshot.js';
-import { benchTmp, gitRepo, median, now, removeDir, row, type BenchResult } from './common.js';
+import { benchTmp, gitRepo, median, now, removeDir, row, type BenchResult, timed } from './common.js';
 
 // The cost of a step end's snapshot (lib/git/snapshot.ts: a temporary index seeded from the real
 // one, `add -A`, two write-trees, two commit-trees, update-ref) on a worktree of 10,000 files with
@@ -32,12 +32,6 @@ const bigRepo = async (dir: string): Promise<string> => {
   for (let i = 0; i < 50; i++) writeFileSync(join(repo, `new/n${i}.txt`), line(i));
   await gitOk(repo, ['status', '--porcelain']); // the index's stat cache as a person's git leaves it
   return repo;
-};
-
-const timed = async (f: () => Promise<unknown>): Promise<number> => {
-  const t0 = now();
-  await f();
-  return now() - t0;
 };
 
 export const run = async (): Promise<BenchResult> => {

@@ -11,7 +11,7 @@ const Outcome = oneOf(['success', 'failure'] as const);
 const Why = { reason: t.string };
 const By = { by: ActorCodec };
 
-const CheckoutCodec = withOptional({ folder: t.string, path: t.string, directory: t.string, branch: t.string, base: t.string }, { baseBranch: t.union([t.string, t.null]) });
+const CheckoutCodec = withOptional({ folder: t.string, path: t.string, directory: t.string, branch: t.string, base: t.string }, { baseBranch: t.union([t.string, t.null]), clone: t.boolean });
 // What an archive kept of one folder before its worktree went (lib/git/keep-work.ts): a snapshot
 // commit (worktree tree, its second parent the index) under `ref`, which archiving never deletes;
 // `head` the branch the worktree was on (null: detached); `changes` the uncommitted paths then.

@@ -48,6 +48,8 @@ export interface EngineDeps {
     take(directory: string, ref: string): Promise<string>;
     /** deletes the run's snapshot refs in these repositories */
     drop(runId: string, repos: readonly string[]): Promise<void>;
+    /** the run's branch and refs fetched from its own repositories into the user's (lib/git/run-clones.ts) */
+    publish?(runId: string, checkouts: readonly Checkout[]): Promise<void>;
   };
   /** a test fixture's crash point (SVC_FORK_PROBE_MODULE: forks, archives, unarchives); nothing in production */
   probe?(point: string): void;

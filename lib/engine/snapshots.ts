@@ -21,6 +21,13 @@ export const takeStepSnapshots = async (ctx: EngineContext, s: RunState, due: { 
       records.push({ type: 'SnapshotFailed', data: { ...base, reason: reason.slice(0, 1000) } });
     }
   }
+  // the step's work (branch and snapshots) shows in the user's repository from each step end,
+  // before it is recorded: whatever reads the record finds the refs there
+  try {
+    await ctx.deps.snapshots.publish?.(s.runId, s.checkouts ?? []);
+  } catch (err) {
+    ctx.log(s.runId, `could not bring the run's refs into the project's repository after step ${due.node}: ${err instanceof Error ? err.message : String(err)}`);
+  }
   ctx.apply(s.runId, (r) => decideRecordSnapshots(r, { at: due.at, records }));
 };
 

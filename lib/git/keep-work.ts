@@ -4,6 +4,7 @@ import { git, gitOk, NO_HOOKS } from './git.js';
 import { restoreSnapshot, snapshotBase, takeSnapshot } from './snapshot.js';
 import type { RunCheckout } from './types.js';
 import { createRunWorktrees } from './worktrees.js';
+import { publishCheckouts } from './run-clones.js';
 
 // Removing a run's worktree never removes work: before it goes, its uncommitted state (staged,
 // unstaged, untracked; .gitignore'd files excluded) is kept as a snapshot commit (lib/git/snapshot.ts)
@@ -46,6 +47,8 @@ export const keepWork = async (runId: string, checkouts: readonly RunCheckout[])
     const changes = (await pendingChanges(c.directory)).paths;
     kept.push({ folder: c.folder, ref, head: await headBranch(c.directory), changes, commit: await takeSnapshot(c.directory, ref) });
   }
+  // a run's own repository goes next: its kept refs (and branch) must be in the user's first
+  await publishCheckouts(runId, checkouts);
   return kept;
 };
 
@@ -68,7 +71,8 @@ export const restoreWork = async (home: string, runId: string, removed: readonly
     const k = kept.find((x) => x.folder === c.folder);
     // a branch deleted meanwhile is made again at the commit the work was kept on
     const base = k ? await snapshotBase(c.path, k.commit) : undefined;
-    const [made] = await createRunWorktrees(home, runId, [{ name: c.folder, path: c.path }], base ? new Map([[c.folder, base]]) : undefined);
+    // made again as what it was: a run's own repository, or a linked worktree for an older run
+    const [made] = await createRunWorktrees(home, runId, [{ name: c.folder, path: c.path }], base ? new Map([[c.folder, base]]) : undefined, c.clone ? 'clone' : 'worktree');
     probe?.('unarchive:worktree-made');
     if (k && base) {
       await placeHead(made!.directory, k, base);

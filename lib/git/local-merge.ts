@@ -3,6 +3,7 @@ import { git, gitReason, NO_HOOKS } from './git.js';
 import { errorText, headBranch, unreadableReason } from './checkout-git.js';
 import { applyMerge, type BuiltMerge } from './merge-apply.js';
 import type { RunCheckout } from './types.js';
+import { publishBranch } from './run-clones.js';
 
 // Merge locally: the run's branch into the base branch of the person's own checkout (each
 // folder's), for projects without a code host or by choice. Every folder is checked before any is
@@ -91,6 +92,11 @@ const build = async (c: RunCheckout, method: MergeMethod, message: string): Prom
  */
 export const planMerge = async (checkouts: readonly RunCheckout[], method: MergeMethod, message: string): Promise<Either<string, BuiltMerge[]>> => {
   if (checkouts.length === 0) return left('the run has no checkouts to merge');
+  // the merge reads the run's branch in the project's repository: a run's own repository's goes there first
+  for (const c of checkouts) {
+    const why = c.clone ? await publishBranch(c).then(() => null, errorText) : null;
+    if (why) return left(`${why}; nothing was merged`);
+  }
   const refusals: string[] = [];
   for (const c of checkouts) {
     const why = await folderRefusal(c, method);

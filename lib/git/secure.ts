@@ -3,6 +3,7 @@ import { gitReason, NO_HOOKS, type GitResult } from './git.js';
 import { checkoutGit, errorText, headBranch, unreadableReason } from './checkout-git.js';
 import type { RunCheckout, SecuredFolder } from './types.js';
 import { runBranchName } from './worktrees.js';
+import { publishRun } from './run-clones.js';
 
 // `secure_run_work`: commit whatever a run has not committed, on the run's own branch, and put it
 // on origin — without ever forcing, without the repository's hooks, and without taking over a
@@ -102,8 +103,10 @@ const secureOne = async (runId: string, c: RunCheckout): Promise<SecuredFolder> 
   } catch (e) {
     return { ...none, detail: `could not commit: ${errorText(e)}` };
   }
+  // a run's own repository: the secured branch shows in the user's repository as well
+  const unpublished = !c.clone ? '' : await publishRun(c.path, c.directory, runId, branch).then(() => '', (e: unknown) => `; ${errorText(e)}`);
   const origin = await checkoutGit(c.directory, ['remote', 'get-url', 'origin']);
-  if (origin.code !== 0) return { ...none, commit, detail: `no origin remote; the work is committed on ${branch} locally only` };
+  if (origin.code !== 0) return { ...none, commit, detail: `no origin remote; the work is committed on ${branch} locally only${unpublished}` };
   try {
     return { ...none, commit, ...(await pushWork(c.directory, runId, branch)) };
   } catch (e) {

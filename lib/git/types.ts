@@ -23,6 +23,11 @@ export interface RunCheckout {
    * detached). Optional so that checkouts recorded before it existed still type-check.
    */
   readonly baseBranch?: string | null;
+  /**
+   * true: `directory` is the run's own repository (lib/git/run-clones.ts), whose refs svc
+   * publishes into `path`'s; absent: a linked worktree of `path` (runs made before clones).
+   */
+  readonly clone?: boolean;
 }
 
 export interface UncommittedCounts {

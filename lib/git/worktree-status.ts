@@ -1,4 +1,4 @@
-import { checkoutGit, errorText, refExists, unreadableReason } from './checkout-git.js';
+import { checkoutGit, errorText, unreadableReason } from './checkout-git.js';
 import type { RunCheckout, UncommittedCounts, WorktreeFolder } from './types.js';
 
 // `read_run_worktree`: what each of a run's checkouts holds, read only. Nothing here writes,
@@ -33,14 +33,21 @@ const parseStatus = (porcelain: string): { head: string | null; uncommitted: Unc
  * Nothing is fetched: this is a read, and must answer fast and offline.
  */
 const defaultBranch = async (c: RunCheckout): Promise<{ name: string | null; ref: string }> => {
-  const originHead = await checkoutGit(c.directory, ['symbolic-ref', '--quiet', 'refs/remotes/origin/HEAD']);
+  // a run's own repository holds the user's branches as they were when it was made: read the
+  // names where they live now, and count against the commit they name (its objects are shared)
+  const refsAt = c.clone ? c.path : c.directory;
+  const tip = async (ref: string): Promise<string | null> => {
+    const r = await checkoutGit(refsAt, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
+    return r.code === 0 ? r.stdout.trim() : null;
+  };
+  const originHead = await checkoutGit(refsAt, ['symbolic-ref', '--quiet', 'refs/remotes/origin/HEAD']);
   const originRef = originHead.stdout.trim();
-  if (originHead.code === 0 && (await refExists(c.directory, originRef))) {
-    return { name: originRef.replace(/^refs\/remotes\/origin\//, ''), ref: originRef };
-  }
+  const originTip = originHead.code === 0 ? await tip(originRef) : null;
+  if (originTip) return { name: originRef.replace(/^refs\/remotes\/origin\//, ''), ref: originTip };
   const candidates = [c.baseBranch, 'main', 'master'].filter((b): b is string => typeof b === 'string' && b !== '');
   for (const name of candidates) {
-    if (await refExists(c.directory, `refs/heads/${name}`)) return { name, ref: `refs/heads/${name}` };
+    const at = await tip(`refs/heads/${name}`);
+    if (at) return { name, ref: at };
   }
   return { name: null, ref: c.base };
 };

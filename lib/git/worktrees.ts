@@ -5,10 +5,15 @@ import { git, gitOk, gitReason, NO_HOOKS } from './git.js';
 import type { ProjectFolder, RunCheckout } from './types.js';
 import { withRepoLock } from './repo-lock.js';
 import { findWorktree, pruneWorktrees } from './worktree-list.js';
+import { ensureClone, removeClone } from './run-clones.js';
 
-// Each run works in its own git worktree per project folder, on its own branch, so the user's
-// checkout is never touched: in the user's repository we only create a branch and register a
-// worktree (no checkout, stash, reset or status there).
+// Each run works in its own folder per project folder, on its own branch, so the user's checkout
+// is never touched: in the user's repository we only create the run's branch (no checkout, stash,
+// reset or status there). The folder is the run's own repository (lib/git/run-clones.ts), or, for
+// runs made before those, a linked git worktree registered in the user's repository.
+
+/** `clone`: the run's own repository (the default); `worktree`: a linked worktree, as runs had before */
+export type RunFolderKind = 'clone' | 'worktree';
 
 // A run id becomes a branch name and a folder name: keep it to characters safe in both.
 const SAFE_RUN_ID = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
@@ -94,12 +99,20 @@ const clearLeftovers = async (repo: string, dir: string): Promise<'reuse' | 'add
   return 'add';
 };
 
-const createOne = async (home: string, runId: string, f: ProjectFolder, start?: string): Promise<RunCheckout> => {
-  const directory = worktreeDir(home, runId, f.name);
+const createClone = async (directory: string, runId: string, f: ProjectFolder, head: string): Promise<string> => {
   const branch = runBranchName(runId);
-  const head = start ?? (await headCommit(f));
-  const baseBranch = await currentBranch(f.path);
-  const base = await withRepoLock(f.path, async () => {
+  const base = await withRepoLock(f.path, () => ensureBranch(f.path, branch, head));
+  try {
+    await ensureClone(f.path, directory, branch, runId);
+  } catch (e) {
+    throw new Error(`${folderLabel(f)}: could not make the run's repository: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  return base;
+};
+
+const createWorktree = async (directory: string, runId: string, f: ProjectFolder, head: string): Promise<string> => {
+  const branch = runBranchName(runId);
+  return withRepoLock(f.path, async () => {
     const step = await clearLeftovers(f.path, directory);
     const from = await ensureBranch(f.path, branch, head);
     if (step === 'add') {
@@ -109,15 +122,24 @@ const createOne = async (home: string, runId: string, f: ProjectFolder, start?: 
     }
     return from;
   });
+};
+
+const createOne = async (home: string, runId: string, f: ProjectFolder, kind: RunFolderKind, start?: string): Promise<RunCheckout> => {
+  const directory = worktreeDir(home, runId, f.name);
+  const head = start ?? (await headCommit(f));
+  const baseBranch = await currentBranch(f.path);
+  const base = kind === 'clone' ? await createClone(directory, runId, f, head) : await createWorktree(directory, runId, f, head);
   ensurePrivateDir(directory); // git made it with the umask's bits
-  return { folder: f.name, path: f.path, directory, branch, base, baseBranch };
+  return { folder: f.name, path: f.path, directory, branch: runBranchName(runId), base, baseBranch, ...(kind === 'clone' ? { clone: true } : {}) };
 };
 
 /**
  * Gives the run a branch `svc/<runId>` (from each folder's current HEAD commit) and a worktree
  * at worktreeDir, per folder, in order. Safe to call again after a crash: what exists is reused.
  */
-export const createRunWorktrees = async (home: string, runId: string, folders: readonly ProjectFolder[], startAt?: ReadonlyMap<string, string>): Promise<RunCheckout[]> => {
+export const createRunWorktrees = async (
+  home: string, runId: string, folders: readonly ProjectFolder[], startAt?: ReadonlyMap<string, string>, kind: RunFolderKind = 'clone',
+): Promise<RunCheckout[]> => {
   folders.forEach((f) => assertFolderName(f.name));
   const names = folders.map((f) => f.name);
   const twice = names.find((n, i) => names.indexOf(n) !== i);
@@ -126,8 +148,17 @@ export const createRunWorktrees = async (home: string, runId: string, folders: r
   ensurePrivateDir(runWorktreesDir(home, runId));
   const checkouts: RunCheckout[] = [];
   // startAt: a fork's commit per folder (its snapshot's parent) instead of the folder's HEAD
-  for (const f of folders) checkouts.push(await createOne(home, runId, f, startAt?.get(f.name)));
+  for (const f of folders) checkouts.push(await createOne(home, runId, f, kind, startAt?.get(f.name)));
   return checkouts;
+};
+
+const removeCloneOf = async (runId: string, c: RunCheckout): Promise<string | null> => {
+  try {
+    await removeClone(c.path, c.directory, runId, c.branch);
+    return null;
+  } catch (e) {
+    return `folder "${c.folder}" (${c.path}): ${e instanceof Error ? e.message : String(e)}`;
+  }
 };
 
 const removeOne = async (home: string, runId: string, f: ProjectFolder): Promise<string | null> => {
@@ -148,11 +179,19 @@ const removeOne = async (home: string, runId: string, f: ProjectFolder): Promise
   return null;
 };
 
-/** Removes the run's worktrees and keeps its branches (they hold the run's commits). Idempotent. */
-export const removeRunWorktrees = async (home: string, runId: string, folders: readonly ProjectFolder[]): Promise<void> => {
+/**
+ * Removes the run's folders and keeps its branches (they hold the run's commits): a clone's refs
+ * are published into the user's repository first. Idempotent.
+ */
+export const removeRunWorktrees = async (home: string, runId: string, checkouts: readonly (RunCheckout | ProjectFolder)[]): Promise<void> => {
   const failures: string[] = [];
-  for (const f of folders) {
-    const failure = await removeOne(home, runId, f);
+  for (const c of checkouts) {
+    // a bare folder names no kind: its run folder is whichever is there
+    const clone = 'folder' in c ? c.clone === true : existsSync(join(worktreeDir(home, runId, c.name), '.git', 'config'));
+    const name = 'folder' in c ? c.folder : c.name;
+    const failure = clone
+      ? await removeCloneOf(runId, { folder: name, path: c.path, directory: worktreeDir(home, runId, name), branch: runBranchName(runId), base: '' })
+      : await removeOne(home, runId, { name, path: c.path });
     if (failure) failures.push(failure);
   }
   const runDir = runWorktreesDir(home, runId);

@@ -16,6 +16,7 @@ import { RunToolsBackend } from '../service/run-tools.js';
 import { createRunWorktrees, removeRunWorktrees } from '../git/worktrees.js';
 import { createForkWorktrees } from '../git/fork-worktrees.js';
 import { keepWork, restoreWork } from '../git/keep-work.js';
+import { publishCheckouts } from '../git/run-clones.js';
 import { ForkLinks } from '../read-models/fork-links.js';
 import { deleteSnapshotRefs, takeSnapshot } from '../git/snapshot.js';
 import type { HarnessAdapter } from '../harness/adapter.js';
@@ -175,7 +176,7 @@ export const startEngine = (service: Service): void => {
     renderPrompt: (template, vars) => renderPrompt(template, vars as Parameters<typeof renderPrompt>[1]),
     worktrees: {
       create: (runId, folders) => createRunWorktrees(core.home, runId, folders),
-      remove: (runId, checkouts) => removeRunWorktrees(core.home, runId, checkouts.map((c) => ({ name: c.folder, path: c.path }))),
+      remove: (runId, checkouts) => removeRunWorktrees(core.home, runId, checkouts),
       keep: keepWork,
       restore: (runId, removed, kept) => restoreWork(core.home, runId, removed, kept, core.probe),
       createFork: (runId, folders, snapshots) => createForkWorktrees(core.home, runId, folders, snapshots, core.probe),
@@ -183,6 +184,7 @@ export const startEngine = (service: Service): void => {
     snapshots: {
       take: takeSnapshot,
       drop: async (runId, repos) => { for (const repo of repos) await deleteSnapshotRefs(repo, runId); },
+      publish: publishCheckouts,
     },
     ...(core.probe ? { probe: core.probe } : {}),
     deliver: deliverRun(() => core.settings.current.codeHost, (s) => pullRequestTextOf(core, s, runUrlOf(core, s.runId))),

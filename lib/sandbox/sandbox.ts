@@ -17,6 +17,8 @@ export interface StepSandboxInput {
   readonly tool: SandboxedTool;
   /** the run's folders: the first is where the step runs */
   readonly checkouts: readonly string[];
+  /** read-only inside, over what is hidden: the objects a run's own repository borrows (lib/git/run-clones.ts) */
+  readonly readOnly?: readonly string[];
   /** false: the run's folders are read-only (tools = read-only) */
   readonly writable: boolean;
   /** never visible inside: svc's home, every project's folders */
@@ -70,6 +72,7 @@ export const profileOf = (i: StepSandboxInput, socket: string): SandboxProfile =
       ...programBinds(i.programs, masks, i.env['PATH'] ?? ''),
       ...homeBinds(i.tool, i.env),
       ...i.checkouts.flatMap((c) => checkoutBinds(c, i.writable)),
+      ...(i.readOnly ?? []).filter((p) => existsSync(p)).map((path) => ({ path, writable: false })),
     ],
     ...(i.placeholders?.length ? { placeholders: i.placeholders } : {}),
     socket: { outside: socket, inside: INSIDE_SOCKET },

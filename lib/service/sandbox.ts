@@ -5,6 +5,7 @@ import { modelHosts } from '../sandbox/model-hosts.js';
 import { bwrapBin, knownProbe } from '../sandbox/probe.js';
 import { openStepSandbox, type SandboxChoice, type SandboxOpen } from '../sandbox/sandbox.js';
 import { LIFELINE } from '../harness/process.js';
+import { borrowedObjects } from '../git/run-clones.js';
 import type { ProjectView } from '../../domain/runs.js';
 import type { ServiceCore } from './core.js';
 
@@ -90,6 +91,8 @@ export const sandboxChoice = (core: ServiceCore, run: RunState, tool: SandboxedT
     _tag: 'Sandboxed',
     open: (o) => openStepSandbox({
       bwrap: bwrapBin(), tool, checkouts: (run.checkouts ?? []).map((c) => c.directory), writable: o.tools !== 'read-only',
+      // a run's own repository reads the person's objects (never writes them): those alone of their repository
+      readOnly: (run.checkouts ?? []).filter((c) => c.clone).map((c) => borrowedObjects(c.path)),
       hidden: hiddenOf(core), placeholders: forkSources(core, run), env: o.env, programs: [process.execPath, LIFELINE, ...(o.program ? [o.program] : [])],
       egress: { allow: allowFor(project, tool, o.tools, o.env), runTools: o.runTools ?? '' }, onRefused: o.onRefused,
     }),

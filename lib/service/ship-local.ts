@@ -4,6 +4,7 @@ import { conflict, notFound, refusalText, type Outcome } from '../../commands/re
 import type { RunState } from '../../projections/run-state.js';
 import { errorText } from '../git/checkout-git.js';
 import { updateFromBase, type BaseUpdate, type UpdateMode } from '../git/update-from-base.js';
+import { refreshBase } from '../git/run-clones.js';
 import type { Actor } from '../../domain/runs.js';
 import type { RunDetail } from '../../projections/run-shapes.js';
 import { type ServiceCore } from './core.js';
@@ -58,6 +59,8 @@ export const updateRunFromBase = async (
   const folders: FolderUpdate[] = [];
   for (const c of s.checkouts!) {
     try {
+      // a run's own repository learns where the user's base branch is now
+      if (c.clone) await refreshBase(c.path, c.directory, c.baseBranch!);
       folders.push({ folder: c.folder, base: c.baseBranch!, outcome: await updateFromBase(c.directory, c.baseBranch!, input.mode) });
     } catch (e) {
       const done = folders.length > 0 ? ` (already updated: ${folders.map((f) => f.folder).join(', ')})` : '';

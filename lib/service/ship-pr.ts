@@ -11,6 +11,7 @@ import { pullRequestBody, pullRequestTitle, type RunStory } from '../codehost/pu
 import { checkoutGit, errorText } from '../git/checkout-git.js';
 import { gitReason, NO_HOOKS } from '../git/git.js';
 import { commitAll } from '../git/secure.js';
+import { publishBranch } from '../git/run-clones.js';
 import { runStream } from '../state/run-stream.js';
 import type { Actor, PullRequestRef } from '../../domain/runs.js';
 import type { RunDetail } from '../../projections/run-shapes.js';
@@ -97,6 +98,14 @@ export const openPullRequest = async (core: ServiceCore, runId: string, input: O
     await commitAll(c.directory, runId);
   } catch (e) {
     return left(conflict(`could not commit the run's uncommitted changes: ${errorText(e)}`));
+  }
+  // what is pushed is on the run's branch in the person's own repository too, as after Secure work
+  if (c.clone) {
+    try {
+      await publishBranch(c);
+    } catch (e) {
+      return left(conflict(errorText(e)));
+    }
   }
   const ahead = await commitsPastBase(c.directory, base);
   if (isLeft(ahead)) return ahead;

@@ -4,6 +4,7 @@ import { chmodSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { mergeLocally, type MergeMethod } from '../../lib/git/local-merge.js';
 import { createRunWorktrees } from '../../lib/git/worktrees.js';
+import { publishCheckouts } from '../../lib/git/run-clones.js';
 import { commitFile, isolateEnv, makeProject, sh, snapshotCheckout, write } from './helpers.js';
 
 isolateEnv();
@@ -22,6 +23,8 @@ const setUp = async (t: ExecutionContext, runId: string) => {
   const [c] = await createRunWorktrees(p.home, runId, [{ name: 'app', path: p.user }]);
   await commitFile(c!.directory, 'work.txt', 'one\n');
   await commitFile(c!.directory, 'more.txt', 'two\n');
+  // the step's end brings a run's own repository's branch into the person's (lib/engine/snapshots.ts)
+  await publishCheckouts(runId, [c!]);
   return { p, c: c! };
 };
 
@@ -107,6 +110,7 @@ test('several folders: every folder is checked before any is merged', async (t) 
   const b = await makeProject(t);
   const [cb] = await createRunWorktrees(a.p.home, 'd5', [{ name: 'lib', path: b.user }]);
   await commitFile(cb!.directory, 'lib.txt', 'lib\n');
+  await publishCheckouts('d5', [cb!]);
   write(b.user, 'README.md', 'dirty\n');
   const before = await refs(a.p.user);
   const r = await mergeLocally([a.c, cb!], 'merge', 'x');

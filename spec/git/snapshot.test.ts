@@ -5,6 +5,7 @@ import { join, relative, resolve } from 'node:path';
 import { gitOk } from '../../lib/git/git.js';
 import { deleteSnapshotRefs, restoreSnapshot, snapshotBase, snapshotRef, takeSnapshot } from '../../lib/git/snapshot.js';
 import { createRunWorktrees } from '../../lib/git/worktrees.js';
+import { publishCheckouts } from '../../lib/git/run-clones.js';
 import { commitFile, isolateEnv, makeProject, sh, write } from './helpers.js';
 
 isolateEnv();
@@ -57,16 +58,19 @@ const dirtyRun = async (t: ExecutionContext) => {
   chmodSync(join(wt, 'tool.sh'), 0o755);
   write(wt, 'build/out.bin', 'ignored\n');
   write(wt, 'debug.log', 'ignored too\n');
-  return { p, wt };
+  // what the engine does after each step's snapshots: the run's refs into the person's repository
+  const publish = (runId = 'r1') => publishCheckouts(runId, [run!]);
+  return { p, wt, publish };
 };
 
 test('taking a snapshot leaves the branch, HEAD, the index and the files as they were', async (t) => {
-  const { p, wt } = await dirtyRun(t);
+  const { p, wt, publish } = await dirtyRun(t);
   const files = fileHashes(wt);
   const view = await gitView(wt);
   const index = readFileSync(await indexPath(wt));
   const tip = await sh(p.user, 'rev-parse', 'refs/heads/svc/r1');
   const commit = await takeSnapshot(wt, snapshotRef('r1', 7));
+  await publish();
   t.deepEqual(fileHashes(wt), files);
   t.deepEqual(await gitView(wt), view);
   t.true(readFileSync(await indexPath(wt)).equals(index), 'the index file is byte for byte the same');
@@ -76,8 +80,9 @@ test('taking a snapshot leaves the branch, HEAD, the index and the files as they
 });
 
 test('a snapshot restores uncommitted, staged and untracked files byte for byte, without ignored ones', async (t) => {
-  const { p, wt } = await dirtyRun(t);
+  const { p, wt, publish } = await dirtyRun(t);
   const commit = await takeSnapshot(wt, snapshotRef('r1', 3));
+  await publish();
   const base = await snapshotBase(p.user, commit);
   await gitOk(p.user, ['branch', 'svc/f1', base]);
   const [fork] = await createRunWorktrees(p.home, 'f1', [{ name: 'app', path: p.user }]);
@@ -96,10 +101,12 @@ test('a snapshot restores uncommitted, staged and untracked files byte for byte,
 });
 
 test('deleting a run\'s snapshot refs removes those and nothing else of the repository', async (t) => {
-  const { p, wt } = await dirtyRun(t);
+  const { p, wt, publish } = await dirtyRun(t);
   await takeSnapshot(wt, snapshotRef('r1', 3));
   await takeSnapshot(wt, snapshotRef('r1', 9));
   await takeSnapshot(wt, snapshotRef('r10', 4)); // a run whose id starts with the other's
+  await publish();
+  await publish('r10');
   const refs = async () => (await sh(p.user, 'for-each-ref', '--format=%(refname) %(objectname)')).split('\n');
   const before = await refs();
   t.is(await deleteSnapshotRefs(p.user, 'r1'), 2);

@@ -1,8 +1,9 @@
 import test from 'ava';
 import { chmodSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { updateFromBase } from '../../lib/git/update-from-base.js';
 import { createRunWorktrees } from '../../lib/git/worktrees.js';
+import { refreshBase } from '../../lib/git/run-clones.js';
 import { commitFile, isolateEnv, makeProject, sh, write } from './helpers.js';
 
 isolateEnv();
@@ -17,7 +18,16 @@ const failingHook = (repo: string, name: string) => {
 const setUp = async (t: Parameters<typeof makeProject>[0], runId: string) => {
   const p = await makeProject(t);
   const [c] = await createRunWorktrees(p.home, runId, [{ name: 'app', path: p.user }]);
+  userOf.set(c!.directory, p.user);
   return { p, dir: c!.directory };
+};
+
+// A run's own repository learns where the user's main is now, as the service has it do first
+// (lib/service/ship-local.ts) before every update from base.
+const userOf = new Map<string, string>();
+const fresh = async (dir: string): Promise<string> => {
+  await refreshBase(userOf.get(dir)!, dir, 'main');
+  return dir;
 };
 
 // What "exactly as before" means for a worktree: HEAD, branch, status and every file's bytes.
@@ -26,13 +36,13 @@ const snapshot = async (dir: string) => ({
   branch: await sh(dir, 'symbolic-ref', '--short', 'HEAD'),
   status: await sh(dir, 'status', '--porcelain=v2', '--branch', '--untracked-files=all'),
   files: Object.fromEntries(readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile() && e.name !== '.git').map((e) => [join(e.parentPath, e.name), readFileSync(join(e.parentPath, e.name), 'utf8')])),
+    .filter((e) => e.isFile() && e.name !== '.git' && !relative(dir, e.parentPath).split(sep).includes('.git')).map((e) => [join(e.parentPath, e.name), readFileSync(join(e.parentPath, e.name), 'utf8')])),
 });
 
 test('up to date when the base has not moved', async (t) => {
   const { dir } = await setUp(t, 'u1');
   await commitFile(dir, 'work.txt', 'run\n');
-  t.deepEqual(await updateFromBase(dir, 'main', 'merge'), { _tag: 'UpToDate' });
+  t.deepEqual(await updateFromBase(await fresh(dir), 'main', 'merge'), { _tag: 'UpToDate' });
 });
 
 for (const mode of ['merge', 'rebase'] as const) {
@@ -43,7 +53,7 @@ for (const mode of ['merge', 'rebase'] as const) {
     // a hook that would fail the merge commit or the rebase: updating must not run it
     failingHook(p.user, 'pre-merge-commit');
     failingHook(p.user, 'pre-rebase');
-    const r = await updateFromBase(dir, 'main', mode);
+    const r = await updateFromBase(await fresh(dir), 'main', mode);
     t.is(r._tag, 'Updated');
     t.is(r._tag === 'Updated' ? r.head : '', await sh(dir, 'rev-parse', 'HEAD'));
     t.is(await sh(dir, 'merge-base', '--is-ancestor', moved, 'HEAD').then(() => 'yes'), 'yes');
@@ -60,7 +70,7 @@ for (const mode of ['merge', 'rebase'] as const) {
     write(dir, 'untracked.txt', 'left alone\n');
     await commitFile(p.user, 'src/a.txt', 'the base says\n');
     const before = await snapshot(dir);
-    t.deepEqual(await updateFromBase(dir, 'main', mode), { _tag: 'Conflicted', files: ['src/a.txt'] });
+    t.deepEqual(await updateFromBase(await fresh(dir), 'main', mode), { _tag: 'Conflicted', files: ['src/a.txt'] });
     t.deepEqual(await snapshot(dir), before);
   });
 }
@@ -70,7 +80,7 @@ test('refuses to start on uncommitted changes, naming them, and changes nothing'
   await commitFile(p.user, 'other.txt', 'base moved\n');
   write(dir, 'src/a.txt', 'half done\n');
   const before = await snapshot(dir);
-  await t.throwsAsync(updateFromBase(dir, 'main', 'merge'), { message: /uncommitted changes \(src\/a\.txt\)/ });
+  await t.throwsAsync(updateFromBase(await fresh(dir), 'main', 'merge'), { message: /uncommitted changes \(src\/a\.txt\)/ });
   t.deepEqual(await snapshot(dir), before);
 });
 
@@ -81,7 +91,7 @@ test('refuses an untracked file the base would overwrite, naming it, and changes
   write(dir, 'other.txt', 'an untracked file the base lacks is left alone\n');
   const before = await snapshot(dir);
   for (const mode of ['merge', 'rebase'] as const) {
-    await t.throwsAsync(updateFromBase(dir, 'main', mode), { message: "the worktree's untracked new.txt would be overwritten by main's; commit or secure it first" });
+    await t.throwsAsync(updateFromBase(await fresh(dir), 'main', mode), { message: "the worktree's untracked new.txt would be overwritten by main's; commit or secure it first" });
   }
   t.deepEqual(await snapshot(dir), before);
 });

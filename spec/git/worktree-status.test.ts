@@ -98,7 +98,7 @@ test('a missing worktree folder carries detail while the other folders are read'
 test('a folder that is no longer a git worktree carries detail', async (t) => {
   const p = await makeProject(t);
   const [c] = await createRunWorktrees(p.home, 'rs6', [{ name: 'app', path: p.user }]);
-  rmSync(`${c.directory}/.git`, { force: true });
+  rmSync(`${c.directory}/.git`, { recursive: true, force: true });
 
   const [f] = await readRunWorktree([c]);
 

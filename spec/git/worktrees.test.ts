@@ -65,15 +65,17 @@ test('creating again reuses the worktree and branch without resetting them', asy
   t.true(existsSync(join(again[0].directory, 'wip.txt')));
 });
 
+// The two below are a linked worktree's crash paths (runs made before runs had their own
+// repositories are unarchived as worktrees); a run's own repository's are in run-clones.test.ts.
 test('creating again after the worktree folder was lost adds it back on the same branch', async (t) => {
   const p = await makeProject(t);
   const folders = [{ name: 'app', path: p.user }];
-  const [first] = await createRunWorktrees(p.home, 'run4', folders);
+  const [first] = await createRunWorktrees(p.home, 'run4', folders, undefined, 'worktree');
   const runCommit = await commitFile(first.directory, 'run.txt', 'work\n');
   rmSync(first.directory, { recursive: true, force: true });
   mkdirSync(first.directory); // a crash can leave an empty folder behind
 
-  const [again] = await createRunWorktrees(p.home, 'run4', folders);
+  const [again] = await createRunWorktrees(p.home, 'run4', folders, undefined, 'worktree');
 
   t.is(again.base, first.base);
   t.is(await sh(again.directory, 'rev-parse', 'HEAD'), runCommit);
@@ -83,12 +85,12 @@ test('creating again after the worktree folder was lost adds it back on the same
 test('creating again replaces a worktree whose creation was cut short', async (t) => {
   const p = await makeProject(t);
   const folders = [{ name: 'app', path: p.user }];
-  const [first] = await createRunWorktrees(p.home, 'run8', folders);
+  const [first] = await createRunWorktrees(p.home, 'run8', folders, undefined, 'worktree');
   // What a crash during `git worktree add` leaves: the registration locked "initializing", files missing.
   writeFileSync(join(p.user, '.git', 'worktrees', 'app', 'locked'), 'initializing');
   rmSync(join(first.directory, 'src'), { recursive: true, force: true });
 
-  const [again] = await createRunWorktrees(p.home, 'run8', folders);
+  const [again] = await createRunWorktrees(p.home, 'run8', folders, undefined, 'worktree');
 
   t.is(readFileSync(join(again.directory, 'src/a.txt'), 'utf8'), 'a\n');
   t.notRegex(await sh(p.user, 'worktree', 'list', '--porcelain'), /locked/);

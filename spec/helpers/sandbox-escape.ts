@@ -42,6 +42,7 @@ export const escapeRun = async (t: ExecutionContext, harness: HarnessName): Prom
   const otherDir = worktreeDir(s.home, other, basename(s.repo));
   t.true(existsSync(otherDir), 'the other run has its worktree');
 
+  const mainBefore = execFileSync('git', ['rev-parse', 'main'], { cwd: s.repo, encoding: 'utf8' }).trim();
   const runId = (await s.post('/api/runs', { project: s.projectId, goal: 'Do the work.', workflow: 'full', harness, start: false })).body.runId as string;
   const dir = worktreeDir(s.home, runId, basename(s.repo));
   const attempts = [
@@ -49,6 +50,7 @@ export const escapeRun = async (t: ExecutionContext, harness: HarnessName): Prom
     `cat ${s.home}/mcp-token`,
     `echo in > ${otherDir}/intruder.txt`,
     `echo hook > ${s.repo}/.git/hooks/pre-commit`,
+    `git -C ${s.repo} branch -f main HEAD`,
     `echo in > ${s.repo}/stolen.txt`,
     `curl -s -m 5 --noproxy '*' http://127.0.0.1:${port}/direct`,
     `curl -s -m 5 http://127.0.0.1:${port}/proxied`,
@@ -74,7 +76,9 @@ export const escapeRun = async (t: ExecutionContext, harness: HarnessName): Prom
   t.true(ran.includes('.ssh/id_ed25519: No such file or directory'), `the ssh folder is not there: ${ran.slice(0, 400)}`);
   t.true(ran.includes('.svc/mcp-token: No such file or directory'), 'svc\'s home is not there');
   t.true(ran.includes('intruder.txt: Directory nonexistent'), 'the other run\'s folder is not there');
-  t.true(ran.includes('hooks/pre-commit: Read-only file system'), 'the user\'s git folder is read-only');
+  // the run works in its own repository: of the user's git folder only its objects are there, read-only
+  t.regex(ran, /hooks\/pre-commit: (Directory nonexistent|Read-only file system)/, 'the user\'s hooks are not writable');
+  t.is(execFileSync('git', ['rev-parse', 'main'], { cwd: s.repo, encoding: 'utf8' }).trim(), mainBefore, 'the user\'s main did not move');
   t.true(ran.includes('[exit 7]'), 'a direct connection finds nothing to connect to');
   t.true(ran.includes('svc sandbox: not on the allowlist'), 'the egress proxy refused the other');
   t.false(bodies.includes('require approval'), 'claude\'s own permissions stood aside');
