@@ -5,6 +5,7 @@ import { eventually } from '../helpers/env.js';
 import { GATE_ONLY, testServer, type TestServer } from '../helpers/server.js';
 import { PREVIEW, previewRepo } from '../helpers/preview.js';
 import { alive, appPid, gateRun, settled, stoppedView } from '../helpers/preview-runs.js';
+import { control, untilStanding } from '../helpers/steer.js';
 import { ManualClock } from '../fixtures/triggers/manual-clock.js';
 
 // What stops a preview besides Stop (docs/preview.md): its idle time on the service clock, the
@@ -79,13 +80,16 @@ test('past the limit the oldest idle preview is stopped, and the new one says wh
   t.is((await s.get(`/api/runs/${a}/preview`)).body.state, 'running', 'the used one goes on');
 });
 
-test('archiving the run stops its preview and ends its server', async (t) => {
+test('the run ending leaves a person\'s preview up; archiving the run stops its preview and ends its server', async (t) => {
   t.timeout(180_000);
   const s = await server();
   t.teardown(() => s.close());
   const a = await gateRun(s);
   t.is((await begin(s, a)).state, 'running');
   const pid = await appPid(s, a);
+  t.is((await control(s, a, 'Abort')).status, 200);
+  await untilStanding(s, a, 'Aborted');
+  t.is((await s.get(`/api/runs/${a}/preview`)).body.state, 'running', 'a preview a person started outlives the run');
   const archived = await s.post(`/api/runs/${a}/archive`, { state: 'Archived' });
   t.is(archived.status, 200, JSON.stringify(archived.body));
   const v = await stoppedView(s, a);
