@@ -46,6 +46,9 @@ export interface PreviewView {
   readonly fileProblem: string | null;
 }
 
+/** the one placeholder a command step's text may hold: svc writes its value (docs/workflows.md) */
+export const PREVIEW_URL = '{{preview.url}}';
+
 export const previewPath = (runId: string): string => `/preview/${encodeURIComponent(runId)}/`;
 
 export const stopNote = (reason: PreviewStopReason, detail: string | null): string => {

@@ -6,8 +6,8 @@ import type { Previews } from '../../projections/previews.js';
 import { runningPreviews } from '../../projections/previews.js';
 import type { RunState } from '../../projections/run-state.js';
 import { decidePreviewStarted, decidePreviewStopped, decideSetupRan, decideStartPreview } from '../../commands/previews.js';
-import type { Outcome, Refusal } from '../../commands/refusal.js';
-import type { PreviewLimits, PreviewStopReason, PreviewView } from '../../domain/preview.js';
+import { refusalText, type Outcome, type Refusal } from '../../commands/refusal.js';
+import { previewPath, type PreviewLimits, type PreviewStopReason, type PreviewView } from '../../domain/preview.js';
 import type { ProjectView } from '../../domain/runs.js';
 import type { SingleStream } from '../state/event-stream.js';
 import type { Clock } from '../clock.js';
@@ -88,6 +88,21 @@ export class PreviewManager {
     this.live.set(runId, l);
     l.ready = this.launch(l, folder, found.command!);
     return this.view(runId);
+  }
+
+  /** its URL through svc while it runs, else null ({{preview.url}} of later steps) */
+  url(runId: string): string | null {
+    return this.live.get(runId)?.state === 'running' ? `${this.d.baseUrl()}${previewPath(runId)}` : null;
+  }
+
+  /** a `kind=preview` step's start: the preview becomes the run's (stopped when it ends), answered once its port answers */
+  async startForStep(runId: string): Promise<{ readonly ok: true; readonly url: string } | { readonly ok: false; readonly detail: string }> {
+    const begun = await this.begin(runId, true);
+    if (begun._tag === 'Left') return { ok: false, detail: refusalText(begun.left) };
+    const url = (await this.ready(runId)) ? this.url(runId) : null;
+    if (url) return { ok: true, url };
+    const rec = this.d.stream.current.get(runId);
+    return { ok: false, detail: rec?.stopDetail ?? rec?.stopReason ?? 'it stopped before its port answered' };
   }
 
   /** resolves once the preview answers (true) or is gone (false) */

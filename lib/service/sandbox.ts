@@ -1,3 +1,4 @@
+import { previewPath } from '../../domain/preview.js';
 import { sandboxRefusal, type SandboxReadiness } from '../../commands/sandbox.js';
 import type { RunState } from '../../projections/run-state.js';
 import type { SandboxedTool } from '../sandbox/home.js';
@@ -94,7 +95,7 @@ export const sandboxChoice = (core: ServiceCore, run: RunState, tool: SandboxedT
       // a run's own repository reads the person's objects (never writes them): those alone of their repository
       readOnly: (run.checkouts ?? []).filter((c) => c.clone).map((c) => borrowedObjects(c.path)),
       hidden: hiddenOf(core), placeholders: forkSources(core, run), env: o.env, programs: [process.execPath, LIFELINE, ...(o.program ? [o.program] : [])],
-      egress: { allow: allowFor(project, tool, o.tools, o.env), runTools: o.runTools ?? '' }, onRefused: o.onRefused,
+      egress: { allow: allowFor(project, tool, o.tools, o.env), runTools: o.runTools ?? '', ...(core.baseUrl ? { preview: `${core.baseUrl}${previewPath(run.runId)}` } : {}) }, onRefused: o.onRefused,
     }),
   };
 };
