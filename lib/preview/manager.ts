@@ -90,6 +90,11 @@ export class PreviewManager {
     return this.view(runId);
   }
 
+  /** the previews answering now, for the board's cards */
+  running(): readonly { readonly runId: string; readonly path: string }[] {
+    return [...this.live.values()].filter((l) => l.state === 'running').map((l) => ({ runId: l.runId, path: previewPath(l.runId) }));
+  }
+
   /** its URL through svc while it runs, else null ({{preview.url}} of later steps) */
   url(runId: string): string | null {
     return this.live.get(runId)?.state === 'running' ? `${this.d.baseUrl()}${previewPath(runId)}` : null;

@@ -254,6 +254,7 @@ export class Service implements ServiceApi {
   startPreview(runId: string) { return this.previews.begin(runId); }
   stopPreview(runId: string) { return this.previews.stop(runId, 'stopped'); }
   preview(runId: string) { return this.previews.view(runId); }
+  runningPreviews() { return this.previews.running(); }
   setProjectPreview(project: string, preview: PreviewCommand | null) {
     const found = findProject(this.core.projects.current, project);
     return found ? projects.updateProject(this.core, found.id, { preview }) : left(notFound('project', project));

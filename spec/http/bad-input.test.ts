@@ -131,6 +131,8 @@ const TABLE: readonly Row[] = [
   { name: 'an unknown archive state', method: 'POST', path: '/api/runs/{run}/archive', body: { state: 'Deleted' }, status: 400 },
   { name: 'archive without a state', method: 'POST', path: '/api/runs/{run}/archive', body: {}, status: 400 },
   // previews (docs/preview.md)
+  { name: 'POST on /api/previews', method: 'POST', path: '/api/previews', body: {}, status: 405 },
+  { name: 'DELETE on /api/previews', method: 'DELETE', path: '/api/previews', status: 405 },
   { name: 'preview of an unknown run (GET)', method: 'GET', path: '/api/runs/r-nope/preview', status: 404 },
   { name: 'preview of an unknown run (POST)', method: 'POST', path: '/api/runs/r-nope/preview', body: {}, status: 404 },
   { name: 'preview of an unknown run (DELETE)', method: 'DELETE', path: '/api/runs/r-nope/preview', status: 404 },
