@@ -10,6 +10,9 @@
 // Inside a sandbox (lib/sandbox) it also bridges: SVC_EGRESS_BRIDGE="<port>=<unix socket>" makes it
 // listen on 127.0.0.1:<port> in the sandbox's own network namespace and carry each connection to
 // svc's egress proxy on that socket; the CLI is started once the bridge listens, without the variable.
+// SVC_INGRESS_BRIDGE="<unix socket>=<port>" is the other way (a run's preview, docs/preview.md): it
+// listens on that socket, in a folder svc binds in, and carries each connection to 127.0.0.1:<port>
+// inside, where the dev server listens; svc's proxy connects to the socket from outside.
 // fd 3 messages to the server, one JSON line each: {"pid":N} once the CLI runs, or
 // {"error":{"code","message"}} when it could not be started (the wrapper then exits 127).
 import { spawn } from 'node:child_process';
@@ -75,10 +78,32 @@ const startBridge = (spec, then) => {
   server.unref();
 };
 
+const startIngress = (spec, then) => {
+  const at = spec.lastIndexOf('=');
+  const socket = spec.slice(0, at);
+  const port = Number(spec.slice(at + 1));
+  const server = createServer((c) => {
+    const inner = connect(port, '127.0.0.1');
+    const end = () => (c.destroy(), inner.destroy());
+    c.on('error', end);
+    inner.on('error', end);
+    c.pipe(inner).pipe(c);
+  });
+  server.on('error', (err) => {
+    process.stderr.write(`svc sandbox: the preview bridge could not listen: ${err.message}\n`);
+    then();
+  });
+  server.listen(socket, then);
+  server.unref();
+};
+
 const bridge = process.env.SVC_EGRESS_BRIDGE;
+const ingress = process.env.SVC_INGRESS_BRIDGE;
 delete process.env.SVC_EGRESS_BRIDGE;
-if (bridge) startBridge(bridge, () => start());
-else start();
+delete process.env.SVC_INGRESS_BRIDGE;
+const withIngress = () => (ingress ? startIngress(ingress, () => start()) : start());
+if (bridge) startBridge(bridge, withIngress);
+else withIngress();
 
 function start() {
   const child = spawn(bin, args, { stdio: 'inherit' });

@@ -6,6 +6,7 @@ import type { Service } from '../root/service.js';
 import { hostRefusal } from '../auth/host-rules.js';
 import { crossSiteRefusal } from '../auth/cross-site.js';
 import { quoted } from '../../domain/quoted.js';
+import type { PreviewTarget } from '../preview/ports.js';
 
 // /preview/<runId>/… is the run's preview, proxied to its dev server on 127.0.0.1 with node's own
 // http module (docs/preview.md). The host rule already ran (lib/auth); on top of it a preview
@@ -38,6 +39,10 @@ const crossSite = (bind: string, method: string, h: IncomingHttpHeaders): string
   return crossSiteRefusal(bind, method, { host: String(h.host ?? ''), origin: String(h.origin ?? ''), fetchSite: String(h['sec-fetch-site'] ?? '') });
 };
 
+/** the dev server's loopback port, or the unix socket of its sandbox's bridge (docs/preview.md) */
+const via = (at: PreviewTarget): { socketPath: string } | { host: string; port: number } =>
+  at.socket ? { socketPath: at.socket } : { host: '127.0.0.1', port: at.port };
+
 const answer = (ctx: Koa.Context, status: number, detail: string): void => { ctx.status = status; ctx.body = { detail }; };
 
 export const previewProxy = (service: Service, bind: string): Koa.Middleware => async (ctx, next) => {
@@ -46,12 +51,12 @@ export const previewProxy = (service: Service, bind: string): Koa.Middleware => 
   const refused = crossSite(bind, ctx.method, ctx.req.headers);
   if (refused) return answer(ctx, 403, refused);
   if (!m.rest.startsWith('/')) { ctx.status = 308; ctx.redirect(`/preview/${encodeURIComponent(m.runId)}/${m.rest}`); return; }
-  const port = service.previews.target(m.runId);
-  if (port === undefined) return answer(ctx, 404, `no preview is running for run ${quoted(m.runId)}; start it with POST /api/runs/{id}/preview`);
+  const at = service.previews.target(m.runId);
+  if (at === undefined) return answer(ctx, 404, `no preview is running for run ${quoted(m.runId)}; start it with POST /api/runs/{id}/preview`);
   ctx.respond = false;
   const { req, res } = ctx;
   const prefix = `/preview/${encodeURIComponent(m.runId)}`;
-  const up = request({ host: '127.0.0.1', port, method: req.method, path: m.rest, headers: forward(req.headers, port, prefix, req.headers.host) }, (r: IncomingMessage) => {
+  const up = request({ ...via(at), method: req.method, path: m.rest, headers: forward(req.headers, at.port, prefix, req.headers.host) }, (r: IncomingMessage) => {
     res.writeHead(r.statusCode ?? 502, r.statusMessage, stripHop(r.rawHeaders));
     r.pipe(res);
   });
@@ -83,10 +88,10 @@ export const previewUpgrade = (service: Service, bind: string) => (req: Incoming
   // an upgrade changes state like a POST: a foreign Origin is refused
   const refused = crossSite(bind, 'POST', req.headers);
   if (refused) return refuseSocket(socket, 403, refused);
-  const port = service.previews.target(m.runId);
-  if (port === undefined) return refuseSocket(socket, 404, `no preview is running for run ${quoted(m.runId)}`);
-  const up: Socket = connect({ host: '127.0.0.1', port }, () => {
-    const headers = forward(req.headers, port, `/preview/${encodeURIComponent(m.runId)}`, req.headers.host);
+  const at = service.previews.target(m.runId);
+  if (at === undefined) return refuseSocket(socket, 404, `no preview is running for run ${quoted(m.runId)}`);
+  const up: Socket = connect(at.socket ? { path: at.socket } : { host: '127.0.0.1', port: at.port }, () => {
+    const headers = forward(req.headers, at.port, `/preview/${encodeURIComponent(m.runId)}`, req.headers.host);
     headers['connection'] = 'Upgrade';
     headers['upgrade'] = String(req.headers.upgrade ?? 'websocket');
     const lines = Object.entries(headers).flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((x) => `${k}: ${x}`));

@@ -6,7 +6,7 @@ import type { Previews } from '../../projections/previews.js';
 import { runningPreviews } from '../../projections/previews.js';
 import type { RunState } from '../../projections/run-state.js';
 import { decidePreviewStarted, decidePreviewStopped, decideSetupRan, decideStartPreview } from '../../commands/previews.js';
-import { refusalText, type Outcome, type Refusal } from '../../commands/refusal.js';
+import { conflict, refusalText, type Outcome, type Refusal } from '../../commands/refusal.js';
 import { previewPath, type PreviewLimits, type PreviewStopReason, type PreviewView } from '../../domain/preview.js';
 import type { ProjectView } from '../../domain/runs.js';
 import type { SingleStream } from '../state/event-stream.js';
@@ -14,6 +14,9 @@ import type { Clock } from '../clock.js';
 import { endGroup } from '../harness/process-group.js';
 import { previewCommandOf } from './command.js';
 import { launch, untilAnswers } from './launch.js';
+import { boxFor } from './box.js';
+import type { PreviewTarget } from './ports.js';
+import type { SandboxChoice } from '../sandbox/sandbox.js';
 import { previewView, type Live } from './view.js';
 
 // The previews of runs (docs/preview.md): at most `limit` at once, each stopped by Stop, on archive,
@@ -29,6 +32,8 @@ export interface PreviewDeps {
   readonly log: (runId: string, text: string) => void;
   readonly clock: Clock;
   readonly baseUrl: () => string;
+  /** svc's sandbox for the run's command steps, or why there is none (lib/service/sandbox.ts) */
+  readonly sandbox: (run: RunState) => SandboxChoice;
 }
 
 export class PreviewManager {
@@ -68,11 +73,11 @@ export class PreviewManager {
   }
 
   /** the port a proxied request goes to, counted as use (it holds off the idle stop) */
-  target(runId: string): number | undefined {
+  target(runId: string): PreviewTarget | undefined {
     const l = this.live.get(runId);
     if (!l || l.state !== 'running' || l.port === null) return undefined;
     l.lastRequest = this.d.clock.now().getTime();
-    return l.port;
+    return { port: l.port, socket: l.socket };
   }
 
   async begin(runId: string, byStep = false): Promise<Outcome<PreviewView>> {
@@ -83,8 +88,12 @@ export class PreviewManager {
     const ok = decideStartPreview({ runId, run: run ? { archived: run.archived, folders: run.checkouts?.length ?? 0 } : undefined, hasCommand: !!found.command, fileProblem: found.fileProblem });
     if (ok._tag === 'Left') return ok;
     const folder = folderOf(run!, project!);
+    const boxing = boxFor(this.d.sandbox(run!), (text) => this.d.log(runId, text));
+    if (boxing._tag === 'Refused') return left(conflict(boxing.detail));
+    if (boxing._tag === 'Open') this.d.log(runId, `preview: runs outside svc's sandbox (${boxing.reason})`);
     const made = await this.makeRoom(runId);
-    const l: Live = { runId, state: 'setting-up', port: null, leader: null, lastRequest: this.d.clock.now().getTime(), abort: new AbortController(), byStep, note: made, ready: Promise.resolve(false) };
+    const box = boxing._tag === 'Boxed' ? boxing.box : null;
+    const l: Live = { runId, state: 'setting-up', port: null, socket: null, box, leader: null, lastRequest: this.d.clock.now().getTime(), abort: new AbortController(), byStep, note: made, ready: Promise.resolve(false) };
     this.live.set(runId, l);
     l.ready = this.launch(l, folder, found.command!);
     return this.view(runId);
@@ -129,18 +138,20 @@ export class PreviewManager {
       log, setupDone: (f) => this.d.stream.current.get(l.runId)?.setupDone[f],
       setupRan: (f, lockfile, exitCode) => this.record(() => decideSetupRan({ runId: l.runId, folder: f, lockfile, exitCode })),
       stateChanged: (s) => (l.state = s),
-    }, l.abort.signal);
+    }, l.abort.signal, l.box);
     if (!r.ok) {
+      void l.box?.close();
       if (this.live.get(l.runId) === l) this.live.delete(l.runId);
       if (!l.abort.signal.aborted) { log(`preview failed: ${r.detail}`); this.record((s) => decidePreviewStopped(s, l.runId, 'failed', r.detail)); }
       return false;
     }
     l.port = r.port;
+    l.socket = r.socket;
     l.leader = r.process.leader;
     this.record((s) => decidePreviewStarted(s, { runId: l.runId, port: r.port, pid: l.leader!.pid, startTime: l.leader!.startTime, folder, byStep: l.byStep }));
     void r.process.exit.then((end) => this.exited(l, end.code));
     if (l.abort.signal.aborted) { void this.stop(l.runId, 'stopped'); return false; }
-    const up = await untilAnswers(r.port, r.process.exit, l.abort.signal);
+    const up = await untilAnswers({ port: r.port, socket: r.socket }, r.process.exit, l.abort.signal);
     if (up && this.live.get(l.runId) === l) { l.state = 'running'; l.lastRequest = this.d.clock.now().getTime(); void this.watchIdle(l); log(`preview: answering on port ${r.port}`); }
     return up;
   }
@@ -148,6 +159,7 @@ export class PreviewManager {
   private exited(l: Live, code: number | null): void {
     if (this.live.get(l.runId) !== l || l.abort.signal.aborted) return;
     this.live.delete(l.runId);
+    void l.box?.close();
     this.d.log(l.runId, `preview: the command exited with ${code ?? 'a signal'}`);
     this.record((s) => decidePreviewStopped(s, l.runId, 'exited', `exit ${code ?? 'by signal'}`));
   }
@@ -167,6 +179,7 @@ export class PreviewManager {
       this.live.delete(runId);
       l.abort.abort();
       if (l.leader) await endGroup(l.leader, 2000);
+      await l.box?.close();
       this.d.log(runId, `preview stopped: ${reason}${detail ? ` (${detail})` : ''}`);
       this.record((s) => decidePreviewStopped(s, runId, reason, detail));
     }

@@ -1,4 +1,5 @@
 import { createServer, connect } from 'node:net';
+import { request } from 'node:http';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,6 +23,17 @@ export const portAnswers = (port: number): Promise<boolean> => new Promise((reso
   c.once('connect', () => done(true));
   c.once('error', () => done(false));
   c.setTimeout(1000, () => done(false));
+});
+
+/** where a preview is reached: its loopback port, or the unix socket of its sandbox's bridge */
+export interface PreviewTarget { readonly port: number; readonly socket: string | null }
+
+/** any HTTP answer through the socket (a sandboxed preview's bridge) */
+export const httpAnswers = (socketPath: string): Promise<boolean> => new Promise((resolve) => {
+  const req = request({ socketPath, path: '/', method: 'HEAD', timeout: 1000 }, (res) => { res.resume(); resolve(true); });
+  req.on('error', () => resolve(false));
+  req.on('timeout', () => { req.destroy(); resolve(false); });
+  req.end();
 });
 
 const LOCKFILES = ['package-lock.json', 'npm-shrinkwrap.json', 'yarn.lock', 'pnpm-lock.yaml', 'bun.lockb', 'Cargo.lock', 'poetry.lock', 'uv.lock', 'Gemfile.lock', 'go.sum', 'composer.lock'];

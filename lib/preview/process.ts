@@ -19,6 +19,8 @@ export interface GroupSpec {
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
   readonly onLine: (line: string) => void;
+  /** svc's sandbox around the lifeline (lib/sandbox): bubblewrap then leads the group, fd 3 passes through */
+  readonly wrap?: ((file: string, args: readonly string[], env: NodeJS.ProcessEnv) => { readonly file: string; readonly args: string[]; readonly env: NodeJS.ProcessEnv }) | undefined;
 }
 
 const watchLifeline = (pipe: Readable | null | undefined, onError: (message: string) => void): void => {
@@ -36,7 +38,9 @@ const watchLifeline = (pipe: Readable | null | undefined, onError: (message: str
 
 export const startGroup = (spec: GroupSpec): GroupProcess => {
   const [bin, ...args] = spec.argv;
-  const child = spawn(process.execPath, [LIFELINE, bin!, ...args], { cwd: spec.cwd, env: spec.env, stdio: ['ignore', 'pipe', 'pipe', 'pipe'], detached: true });
+  const plain = { file: process.execPath, args: [LIFELINE, bin!, ...args], env: spec.env };
+  const cmd = spec.wrap ? spec.wrap(plain.file, plain.args, plain.env) : plain;
+  const child = spawn(cmd.file, cmd.args, { cwd: spec.cwd, env: cmd.env, stdio: ['ignore', 'pipe', 'pipe', 'pipe'], detached: true });
   let spawnError: string | null = null;
   watchLifeline(child.stdio[3] as Readable | null, (m) => (spawnError = m));
   const startTime = child.pid === undefined ? undefined : procStartTime(child.pid);

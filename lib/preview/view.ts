@@ -2,6 +2,7 @@ import type { PreviewState, PreviewView } from '../../domain/preview.js';
 import { previewPath, stopNote } from '../../domain/preview.js';
 import type { PreviewRecord } from '../../projections/previews.js';
 import type { FoundCommand } from './command.js';
+import type { Box } from './box.js';
 
 // What a run's preview looks like to the doors: the live process if there is one, else the record.
 
@@ -9,6 +10,10 @@ export interface Live {
   readonly runId: string;
   state: Exclude<PreviewState, 'off' | 'stopped'>;
   port: number | null;
+  /** the unix socket of its sandbox's bridge, when it runs in svc's sandbox */
+  socket: string | null;
+  /** its sandbox, closed when it stops */
+  box: Box | null;
   leader: { readonly pid: number; readonly startTime: string } | null;
   /** clock ms of the last request through the proxy (or of the start) */
   lastRequest: number;

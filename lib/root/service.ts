@@ -1,3 +1,4 @@
+import { sandboxChoice } from '../service/sandbox.js';
 import { join } from 'node:path';
 import { left, right } from 'fp-ts/lib/Either.js';
 import { notFound, unavailable, type Outcome } from '../../commands/refusal.js';
@@ -77,6 +78,7 @@ export class Service implements ServiceApi {
       limits: () => core.settings.current.previews ?? DEFAULT_PREVIEW_LIMITS,
       log: (runId, text) => void core.logs.write(runId, 'service', text),
       clock: core.clock, baseUrl: () => core.baseUrl,
+      sandbox: (run) => sandboxChoice(core, run, 'command'),
     });
     this.waits = new WaitHub(core, core.journal);
     this.list = new RunsListCache(core.runs, core.journal);

@@ -31,6 +31,8 @@ export interface StepSandboxInput {
   readonly programs: readonly string[];
   readonly egress: EgressRules;
   readonly onRefused: Refused;
+  /** a folder of svc's bound in writable at the same path: a preview's bridge puts its socket there */
+  readonly ingress?: string;
 }
 
 export interface Wrapped {
@@ -73,6 +75,7 @@ export const profileOf = (i: StepSandboxInput, socket: string): SandboxProfile =
       ...homeBinds(i.tool, i.env),
       ...i.checkouts.flatMap((c) => checkoutBinds(c, i.writable)),
       ...(i.readOnly ?? []).filter((p) => existsSync(p)).map((path) => ({ path, writable: false })),
+      ...(i.ingress ? [{ path: i.ingress, writable: true }] : []),
     ],
     ...(i.placeholders?.length ? { placeholders: i.placeholders } : {}),
     socket: { outside: socket, inside: INSIDE_SOCKET },
@@ -105,6 +108,8 @@ export interface SandboxOpen {
   readonly tools: ToolAccess | 'command';
   /** the run's own tool server URL (agent steps) */
   readonly runTools?: string;
+  /** a folder bound in writable (a preview's bridge socket) */
+  readonly ingress?: string;
   readonly env: NodeJS.ProcessEnv;
   /** the program the step runs (the CLI's binary): kept reachable inside */
   readonly program?: string;

@@ -96,6 +96,7 @@ export const sandboxChoice = (core: ServiceCore, run: RunState, tool: SandboxedT
       readOnly: (run.checkouts ?? []).filter((c) => c.clone).map((c) => borrowedObjects(c.path)),
       hidden: hiddenOf(core), placeholders: forkSources(core, run), env: o.env, programs: [process.execPath, LIFELINE, ...(o.program ? [o.program] : [])],
       egress: { allow: allowFor(project, tool, o.tools, o.env), runTools: o.runTools ?? '', ...(core.baseUrl ? { preview: `${core.baseUrl}${previewPath(run.runId)}` } : {}) }, onRefused: o.onRefused,
+      ...(o.ingress ? { ingress: o.ingress } : {}),
     }),
   };
 };

@@ -4,7 +4,7 @@ import { eventually, freshHome, writeWorkflow } from '../helpers/env.js';
 import { killHard, spawnServer, type ChildServer } from '../helpers/child-server.js';
 import { GATE_ONLY } from '../helpers/server.js';
 import { PREVIEW, previewRepo } from '../helpers/preview.js';
-import { alive, appPid, gateRun, settled } from '../helpers/preview-runs.js';
+import { anyAlive, pidsOf, previewPids, gateRun, settled } from '../helpers/preview-runs.js';
 import { portAnswers } from '../../lib/preview/ports.js';
 
 // Nothing survives svc (issue 30): a real `svc serve` SIGKILLed with two previews up leaves no dev
@@ -37,10 +37,11 @@ test('SIGKILL of svc serve with two previews up: no preview process survives, an
   for (const r of runs) t.is((await s1.post(`/api/runs/${r}/preview`)).status, 200);
   const views = [await settled(s1, runs[0]!), await settled(s1, runs[1]!)];
   t.deepEqual(views.map((v) => v.state), ['running', 'running']);
-  const pids = [await appPid(s1, runs[0]!), await appPid(s1, runs[1]!)];
-  t.true(pids.every(alive));
+  const pids = [await previewPids(s1, runs[0]!), await previewPids(s1, runs[1]!)];
+  t.true(pids.every(anyAlive));
   await killHard(server);
-  await eventually(() => pids.filter(alive), (left) => left.length === 0, 20_000);
+  await eventually(() => pids.filter(anyAlive), (left) => left.length === 0, 20_000);
+  t.deepEqual(runs.flatMap(pidsOf), [], 'nothing of either preview is left in /proc');
   for (const v of views) t.false(await portAnswers(v.port), `port ${v.port} is closed`);
   server = await spawnServer(home);
   const s2 = { ...api(server.url), projectId };

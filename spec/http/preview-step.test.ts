@@ -3,7 +3,7 @@ import test from 'ava';
 import { eventually } from '../helpers/env.js';
 import { testServer } from '../helpers/server.js';
 import { PREVIEW, previewRepo } from '../helpers/preview.js';
-import { alive, appPid } from '../helpers/preview-runs.js';
+import { anyAlive, previewPids } from '../helpers/preview-runs.js';
 import { detail, history, untilStanding } from '../helpers/steer.js';
 
 // A workflow's `kind=preview` step (docs/workflows.md): it starts the run's preview and succeeds once
@@ -31,7 +31,7 @@ test('a preview step starts the preview, a command step curls {{preview.url}} an
   const r = await s.post('/api/runs', { project: s.projectId, goal: 'check the page', workflow: 'previewed' });
   t.is(r.status, 200, JSON.stringify(r.body));
   const runId = r.body.runId as string;
-  const pid = await appPid(s, runId);
+  const pid = await previewPids(s, runId);
   await untilStanding(s, runId, 'Succeeded', 120_000).catch(async () => t.fail(JSON.stringify((await detail(s, runId)), null, 1).slice(0, 2000)));
   const events = await history(s, runId);
   const finished = events.filter((e) => e.type === 'StepSucceeded' || e.type === 'StepFailed').map((e) => `${e.type} ${e.data.summary ?? ''}`);
@@ -41,7 +41,7 @@ test('a preview step starts the preview, a command step curls {{preview.url}} an
   t.log(`command step sandboxed: ${String(started.find((d) => d.node === 'check')?.sandboxed)}`);
   const v = (await eventually(() => s.get(`/api/runs/${runId}/preview`), (x) => x.body.state === 'stopped')).body;
   t.is(v.stopReason, 'run-ended');
-  await eventually(() => alive(pid), (x) => !x);
+  await eventually(() => anyAlive(pid), (x) => !x);
 });
 
 test('a preview step on a project with no preview command fails with the reason', async (t) => {

@@ -4,7 +4,7 @@ import { request } from 'node:http';
 import { eventually } from '../helpers/env.js';
 import { GATE_ONLY, testServer, type TestServer } from '../helpers/server.js';
 import { PREVIEW, previewRepo } from '../helpers/preview.js';
-import { alive, appPid, gateRun, settled, stoppedView } from '../helpers/preview-runs.js';
+import { anyAlive, previewPids, gateRun, settled, stoppedView } from '../helpers/preview-runs.js';
 import { control, untilStanding } from '../helpers/steer.js';
 import { ManualClock } from '../fixtures/triggers/manual-clock.js';
 
@@ -36,7 +36,7 @@ test('a preview with no request for its idle time is stopped; a request through 
   t.teardown(() => s.close());
   const a = await gateRun(s);
   t.is((await begin(s, a)).state, 'running');
-  const pid = await appPid(s, a);
+  const pid = await previewPids(s, a);
   const started = clock.now().getTime();
   clock.set(new Date(started + 0.8 * MIN));
   t.is((await fetch(`${s.url}/preview/${a}/`)).status, 200, 'a request at 0.8 min');
@@ -48,7 +48,7 @@ test('a preview with no request for its idle time is stopped; a request through 
   t.is(v.stopReason, 'idle');
   t.regex(v.note, /idle time/);
   t.is(v.path, null);
-  await eventually(() => alive(pid), (x) => !x);
+  await eventually(() => anyAlive(pid), (x) => !x);
   t.is((await fetch(`${s.url}/preview/${a}/`)).status, 404);
   const log = (await s.get(`/api/runs/${a}/log?pageSize=200`)).body.lines as { text: string }[];
   t.true(log.some((l) => l.text.includes('preview stopped: idle (1 min without a request)')));
@@ -64,7 +64,7 @@ test('past the limit the oldest idle preview is stopped, and the new one says wh
   t.is((await begin(s, a)).state, 'running');
   clock.set(new Date(t0 + 1000));
   t.is((await begin(s, b)).state, 'running');
-  const pidB = await appPid(s, b);
+  const pidB = await previewPids(s, b);
   clock.set(new Date(t0 + 2000));
   t.is((await fetch(`${s.url}/preview/${a}/`)).status, 200, 'a is used after b started: b is now the oldest idle');
   clock.set(new Date(t0 + 3000));
@@ -75,7 +75,7 @@ test('past the limit the oldest idle preview is stopped, and the new one says wh
   t.is(vb.state, 'stopped');
   t.is(vb.stopReason, 'limit');
   t.regex(vb.note, /to make room/);
-  t.false(alive(pidB), 'its server is gone');
+  await eventually(() => anyAlive(pidB), (x) => !x); // its server is gone (in a sandbox, a moment after bubblewrap)
   t.is((await settled(s, c)).state, 'running');
   t.is((await s.get(`/api/runs/${a}/preview`)).body.state, 'running', 'the used one goes on');
 });
@@ -86,7 +86,7 @@ test('the run ending leaves a person\'s preview up; archiving the run stops its 
   t.teardown(() => s.close());
   const a = await gateRun(s);
   t.is((await begin(s, a)).state, 'running');
-  const pid = await appPid(s, a);
+  const pid = await previewPids(s, a);
   t.is((await control(s, a, 'Abort')).status, 200);
   await untilStanding(s, a, 'Aborted');
   t.is((await s.get(`/api/runs/${a}/preview`)).body.state, 'running', 'a preview a person started outlives the run');
@@ -95,7 +95,7 @@ test('the run ending leaves a person\'s preview up; archiving the run stops its 
   const v = await stoppedView(s, a);
   t.is(v.stopReason, 'archived');
   t.regex(v.note, /archived/);
-  await eventually(() => alive(pid), (x) => !x);
+  await eventually(() => anyAlive(pid), (x) => !x);
   const again = await s.post(`/api/runs/${a}/preview`);
   t.is(again.status, 409);
   t.regex(again.body.detail, /archived/);

@@ -7,6 +7,7 @@ import { GATE_ONLY, testServer, type TestServer } from '../helpers/server.js';
 import { PREVIEW, previewRepo } from '../helpers/preview.js';
 import { wsEcho } from '../helpers/ws-client.js';
 import { groupMembers } from '../../lib/harness/process-group.js';
+import { pidsOf } from '../helpers/preview-runs.js';
 
 // Previews through a real server: the project's command runs in each run's worktree on its own
 // port, reached through svc's origin at /preview/<runId>/, with WebSockets, Stop and the rules.
@@ -63,6 +64,10 @@ test('two runs preview at once on two ports, each page through svc, WebSocket ec
   t.true((await (await fetch(`${s.url}/preview/${a}/`)).text()).includes('setup ran 1'));
   const log = (await s.get(`/api/runs/${a}/log?pageSize=200`)).body.lines as { text: string }[];
   t.true(log.some((l) => l.text.includes('fixture app listening')), 'the server output is in the run log');
+  // in svc's sandbox (bubblewrap leads the group) where this machine has one, as a command step is
+  const leaders = pidsOf(a).map((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0]!);
+  t.true(leaders.some((c) => c.endsWith('bwrap')), `a bubblewrap around the preview: ${leaders.join(', ')}`);
+  t.false(log.some((l) => l.text.includes("runs outside svc's sandbox")));
 });
 
 test('.svc/preview.json in the primary folder is the fallback; without either, start is refused with a detail', async (t) => {
@@ -84,3 +89,22 @@ test('.svc/preview.json in the primary folder is the fallback; without either, s
   t.regex(refused.body.detail, /no preview command/);
   void groupMembers; void readFileSync; void join;
 });
+
+test('with the project\'s sandbox off the preview runs outside it, on its loopback port, and says so', async (t) => {
+  t.timeout(120_000);
+  const s = await server();
+  t.teardown(() => s.close());
+  t.is((await s.send('PATCH', `/api/projects/${s.projectId}`, JSON.stringify({ sandbox: 'off' }))).status, 200);
+  const a = await startRun(s);
+  await s.post(`/api/runs/${a}/preview`);
+  const v = (await running(s, a)).body;
+  t.is(v.state, 'running');
+  const page = await (await fetch(`${s.url}/preview/${a}/direct`)).text();
+  t.true(page.includes('<p id="path">/direct</p>'), page);
+  t.true((await (await fetch(`http://127.0.0.1:${v.port}/`)).text()).includes('Page of'), 'the port answers on svc\'s own loopback');
+  const leaders = pidsOf(a).map((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0]!);
+  t.false(leaders.some((c) => c.endsWith('bwrap')), leaders.join(', '));
+  const log = (await s.get(`/api/runs/${a}/log?pageSize=200`)).body.lines as { text: string }[];
+  t.true(log.some((l) => l.text.includes("preview: runs outside svc's sandbox")));
+});
+

@@ -2,7 +2,7 @@ import test from 'ava';
 import { mkdirSync } from 'node:fs';
 import { GATE_ONLY, testServer } from '../helpers/server.js';
 import { PREVIEW, previewRepo } from '../helpers/preview.js';
-import { alive, appPid, gateRun } from '../helpers/preview-runs.js';
+import { anyAlive, previewPids, gateRun } from '../helpers/preview-runs.js';
 import { eventually } from '../helpers/env.js';
 import { closeBrowser, openApp, VIEWPORTS } from './browser.js';
 
@@ -42,11 +42,11 @@ for (const viewport of VIEWPORTS) {
     t.is(await tab.locator('#base').textContent(), `/preview/${runId}/`);
     await tab.screenshot({ path: `/tmp/shots/preview-tab-${viewport.width}.png` });
     await tab.close();
-    const pid = await appPid(server, runId);
+    const pid = await previewPids(server, runId);
     await panel.getByRole('button', { name: 'Stop preview' }).click();
     await panel.getByText('Stopped', { exact: true }).waitFor();
     await panel.getByText(/Stopped by request/).waitFor();
-    await eventually(() => alive(pid), (x) => !x);
+    await eventually(() => anyAlive(pid), (x) => !x);
     await panel.getByRole('button', { name: 'Preview', exact: true }).waitFor();
     t.is(await panel.getByRole('link', { name: 'Open preview' }).count(), 0);
     await app.axe(t, 'preview stopped');
