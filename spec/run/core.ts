@@ -32,10 +32,13 @@ const bundle = async (file: string): Promise<void> => {
   });
 };
 
+// `npm run test:core -- spec/commands/x.test.ts` runs that file's bundle
+const bundled = (arg: string): string => (arg.endsWith('.test.ts') ? relative(root, join(out, arg.replace(/\.ts$/, '.mjs'))) : arg);
+
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 const files = testFiles();
 await Promise.all(files.map(bundle));
 writeFileSync(join(out, 'ava.config.mjs'), `export default ${JSON.stringify({ files: files.map((f) => relative(root, join(out, f.replace(/\.ts$/, '.mjs')))), workerThreads: true, timeout: '1m', environmentVariables: { SVC_RELEASE_FEED: 'off' } })};\n`);
-const ava = spawnSync(process.execPath, [join(root, 'node_modules/ava/entrypoints/cli.mjs'), '--config', join(out, 'ava.config.mjs'), ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' });
+const ava = spawnSync(process.execPath, [join(root, 'node_modules/ava/entrypoints/cli.mjs'), '--config', join(out, 'ava.config.mjs'), ...process.argv.slice(2).map(bundled)], { cwd: root, stdio: 'inherit' });
 process.exit(ava.status ?? 1);
