@@ -3,9 +3,14 @@ import { api, type ApiError } from '../api.js';
 import { ErrorNote, Loading } from '../ui/page.js';
 import { revealFile } from './reveal-file.js';
 import { useThrottledLoad } from './throttle.js';
-import { CommentForm, DraftReview, SentReviews, type ReviewFile, type SentReview, type Target } from './review.js';
+import { ReviewBar, sentComments, wholeFile, type Sent, type SentReview, type Target } from './review.js';
 import { placeOf, useDraft } from './review-draft.js';
-import { markCommented, markPicked, picked, useReviewFiles, type Pick, type Picked } from './diff-picks.js';
+import { markPicked, picked, useReviewFiles, type Pick, type Picked } from './diff-picks.js';
+import { WHOLE_FILE, type ThreadActions } from './diff-threads.js';
+import { elsewhere, threadsOf } from './review-threads.js';
+import { clearThreads, placeThreads, type Mounts } from './row-mounts.js';
+import { NoteLine } from './controls.js';
+import { Link } from '../ui/link.js';
 
 // The run's worktree: per folder what git says (branch, uncommitted counts, commits ahead), and the
 // diff of the run's changes against the commit its branch was made from, one block per file, drawn
@@ -37,24 +42,30 @@ const Status = ({ f }: { readonly f: StatusFolder }) => {
   );
 };
 
-const Diff = ({ f, pick, chosen, commented }: { readonly f: DiffFolder; readonly pick: Pick; readonly chosen: Picked | null; readonly commented: readonly Picked[] }) => {
+type Threads = ReturnType<typeof threadsOf>;
+
+const Diff = ({ f, pick, chosen, threads }: { readonly f: DiffFolder; readonly pick: Pick; readonly chosen: Picked | null; readonly threads: Threads }) => {
   const box = useRef<HTMLDivElement>(null);
+  const mounts = useRef<Mounts>(new Map());
   const [failed, setFailed] = useState<string | null>(null);
   const [drawn, setDrawn] = useState(0);
+  const dragFrom = useRef<{ file: number; side: 'new' | 'old'; line: number } | null>(null);
   useEffect(() => { if (box.current) markPicked(box.current, chosen); }, [chosen?.file, chosen?.side, chosen?.from, chosen?.to, drawn]);
-  const marks = JSON.stringify(commented);
-  useEffect(() => { if (box.current) markCommented(box.current, commented); }, [marks, drawn]);
+  // every render: the threads carry the page's current draft and handlers
+  useEffect(() => { if (box.current) placeThreads(box.current, mounts.current, threads); });
+  useEffect(() => () => clearThreads(mounts.current), []);
   const text = 'diff' in f ? f.diff : '';
   useEffect(() => {
     if (!text || !box.current) return;
     let live = true;
     loadD2h().then((m) => {
       if (!live || !box.current) return;
+      clearThreads(mounts.current);
       m.drawDiff(box.current, text);
       // Each file's block scrolls sideways on a narrow screen: focusable, so a keyboard can scroll it.
       for (const el of box.current.querySelectorAll('.d2h-file-diff')) el.setAttribute('tabindex', '0');
-      revealFile(box.current);
       setDrawn((n) => n + 1);
+      requestAnimationFrame(() => { if (box.current) revealFile(box.current); });
     }, (e: Error) => { if (live) setFailed(e.message); });
     return () => { live = false; };
   }, [text]);
@@ -64,8 +75,15 @@ const Diff = ({ f, pick, chosen, commented }: { readonly f: DiffFolder; readonly
     <>
       {f.diff ? null : <p class="muted">No changes against the base.</p>}
       {f.truncated ? <p class="muted">The diff is too large to show whole; later files are left out.</p> : null}
-      {/* line numbers are picked with the mouse; the comment form above takes them from the keyboard */}
-      <div class="diff" ref={box} onClick={(e) => box.current && picked(box.current, e, pick)} />
+      {/* a click on a line number opens a comment box under it; a drag or shift-click takes a range */}
+      <div class="diff" ref={box} data-drawn={drawn}
+        onMouseDown={(e) => { dragFrom.current = null; if (box.current) picked(box.current, e, (file, side, line) => { dragFrom.current = { file, side, line }; }); }}
+        onMouseUp={(e) => {
+          const from = dragFrom.current;
+          if (!from || !box.current) return;
+          picked(box.current, e, (file, side, line) => { if (file === from.file && side === from.side && line !== from.line) pick(file, side, from.line, false, line); });
+        }}
+        onClick={(e) => box.current && picked(box.current, e, pick)} />
     </>
   );
 };
@@ -75,7 +93,7 @@ export const Worktree = ({ runId, changes }: { readonly runId: string; readonly 
   const [diffs, setDiffs] = useState<readonly DiffFolder[] | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
   const [reviews, setReviews] = useState<readonly SentReview[]>([]);
-  const [sent, setSent] = useState(0);
+  const [sent, setSent] = useState<Sent | null>(null);
   useThrottledLoad((live) => {
     const enc = encodeURIComponent(runId);
     Promise.all([api<{ folders: StatusFolder[] }>(`runs/${enc}/worktree`), api<{ folders: DiffFolder[] }>(`runs/${enc}/diff`), api<{ reviews: SentReview[] }>(`runs/${enc}/reviews`)]).then(
@@ -85,55 +103,60 @@ export const Worktree = ({ runId, changes }: { readonly runId: string; readonly 
   }, [runId, changes, sent], 1000);
   const files = useReviewFiles(diffs, loadD2h);
   const [draft, save] = useDraft(runId);
-  const [target, setTarget] = useState<Target | null>(null);
-  // set by a click in the diff: a bar at the bottom of the window leads to the form, which is above
-  const [picking, setPicking] = useState(false);
+  const [open, setOpen] = useState<Target | null>(null);
+  const sentList = sentComments(reviews);
+  const act: ThreadActions = {
+    edit: (id, body) => save({ ...draft, comments: draft.comments.map((c) => (c.id === id ? { ...c, body } : c)) }),
+    remove: (id) => save({ ...draft, comments: draft.comments.filter((c) => c.id !== id) }),
+    cancel: () => setOpen(null),
+    add: (t, body) => {
+      const file = files.all.find((x) => x.path === t.path);
+      const at = t.whole ? (file ? wholeFile(file, t.side) : null) : { line: t.line, ...(t.endLine !== undefined && t.endLine !== t.line ? { endLine: t.endLine } : {}) };
+      if (!at) return;
+      save({ ...draft, comments: [...draft.comments, { id: `${Date.now()}-${draft.comments.length}`, path: t.path, side: t.side, ...at, body: t.whole ? `${WHOLE_FILE}${body}` : body }] });
+      setOpen(null);
+    },
+  };
+  const openWhole = (path: string) => {
+    const f = files.all.find((x) => x.path === path);
+    setOpen({ path, side: f && f.new.length === 0 ? 'old' : 'new', line: 1, whole: true });
+  };
   const chosenIn = (folder: string): Picked | null => {
-    const i = target ? (files.byFolder.get(folder) ?? []).findIndex((x) => x.path === target.path) : -1;
-    return target && i >= 0 ? { file: i, side: target.side, from: target.line, to: target.endLine ?? target.line } : null;
+    const i = open && !open.whole ? (files.byFolder.get(folder) ?? []).findIndex((x) => x.path === open.path) : -1;
+    return open && i >= 0 ? { file: i, side: open.side, from: open.line, to: open.endLine ?? open.line } : null;
   };
-  // the rows each current sent comment stands on now, in this folder's drawing
-  const commentedIn = (folder: string): Picked[] => {
-    const inFolder = files.byFolder.get(folder) ?? [];
-    return reviews.flatMap((r) => r.comments).flatMap((c) => {
-      const i = c.now ? inFolder.findIndex((x) => x.path === c.path) : -1;
-      return c.now && i >= 0 ? [{ file: i, side: c.side, from: c.now.line, to: c.now.endLine ?? c.now.line }] : [];
-    });
-  };
-  const pickIn = (folder: string): Pick => (i, side, line, extend) => {
+  const pickIn = (folder: string): Pick => (i, side, line, extend, to) => {
     const path = files.byFolder.get(folder)?.[i]?.path;
     if (path === undefined) return;
-    const from = target && extend && target.path === path && target.side === side ? target.line : null;
-    setTarget(from === null ? { path, side, line } : { path, side, line: Math.min(from, line), endLine: Math.max(from, line) });
-    setPicking(true);
+    const from = to !== undefined ? line : open && !open.whole && extend && open.path === path && open.side === side ? open.line : null;
+    const end = to ?? line;
+    setOpen(from === null ? { path, side, line } : { path, side, line: Math.min(from, end), endLine: Math.max(from, end) });
   };
   if (error) return <p class="muted" role="status">{error.detail}</p>;
   if (!status || !diffs) return <Loading what="the worktree" />;
+  const gone = elsewhere(files.all, sentList);
   return (
-    <div>
-      <SentReviews reviews={reviews} />
-      {files.all.length > 0 || draft.comments.length > 0 ? (
-        <DraftReview runId={runId} draft={draft} save={save} onSent={() => setSent((n) => n + 1)} />
-      ) : null}
-      {files.all.length > 0 ? (
-        <CommentForm files={files.all} target={target} setTarget={setTarget}
-          onAdd={(c) => { setPicking(false); save({ ...draft, comments: [...draft.comments, { ...c, id: `${Date.now()}-${draft.comments.length}` }] }); }} />
-      ) : null}
-      {target && picking ? (
-        <button type="button" class="pick-bar" onClick={() => { setPicking(false); document.getElementById('review-comment')?.focus(); }}>
-          Comment on {placeOf(target)}
-        </button>
+    <div class={`worktree${draft.comments.length ? ' has-review-bar' : ''}`}>
+      {sent ? <NoteLine note={sent.note} /> : null}
+      {sent?.followUp ? <p><Link href={`/runs/${encodeURIComponent(sent.followUp)}`}>Open the follow-up run</Link></p> : null}
+      {gone.length ? (
+        <section class="panel" aria-labelledby="gone-title">
+          <h3 id="gone-title">Comments on files no longer in the diff</h3>
+          <ul>{gone.map((c) => <li key={`${c.reviewId}-${c.index}`}><code>{placeOf(c)}</code> <span class="prose">{c.body}</span></li>)}</ul>
+        </section>
       ) : null}
       {status.map((f) => {
         const d = diffs.find((x) => x.folder === f.folder);
+        const inFolder = files.byFolder.get(f.folder) ?? [];
         return (
           <section key={f.folder} class="folder" aria-label={`Folder ${f.folder}`}>
             <h3>{f.folder}</h3>
             <Status f={f} />
-            {d ? <Diff f={d} pick={pickIn(f.folder)} chosen={chosenIn(f.folder)} commented={commentedIn(f.folder)} /> : null}
+            {d ? <Diff f={d} pick={pickIn(f.folder)} chosen={chosenIn(f.folder)} threads={threadsOf(inFolder, sentList, draft.comments, open, act, openWhole)} /> : null}
           </section>
         );
       })}
+      <ReviewBar runId={runId} draft={draft} save={save} onSent={(s) => { setOpen(null); setSent(s); }} />
     </div>
   );
 };
