@@ -7,14 +7,14 @@ import { anchorKey, type Anchor } from './row-mounts.js';
 // Which thread goes under which line of one folder's drawing: a sent comment under the last line
 // it stands on now (the server follows its lines, `now`), or where it was written once outdated;
 // a draft under its last line; the open comment box under the line clicked. A whole-file comment
-// sits at the file's top, and each file's header has the button that opens one.
+// sits at the file's top; each file's header has its own controls (`header`: Viewed, Comment on file).
 
 interface Parts { at: Anchor; sent: SentComment[]; drafts: DraftComment[]; open: Target | null }
 
 const lastLine = (c: { line: number; endLine?: number }): number => c.endLine ?? c.line;
 
 export const threadsOf = (files: readonly ReviewFile[], sent: readonly SentComment[], drafts: readonly DraftComment[], open: Target | null,
-  act: ThreadActions, openWhole: (path: string) => void): Map<string, { at: Anchor; view: VNode }> => {
+  act: ThreadActions, header: (f: ReviewFile) => VNode): Map<string, { at: Anchor; view: VNode }> => {
   const groups = new Map<string, Parts>();
   const at = (path: string, where: Omit<Anchor, 'file'>): Parts | null => {
     const file = files.findIndex((f) => f.path === path);
@@ -35,7 +35,7 @@ export const threadsOf = (files: readonly ReviewFile[], sent: readonly SentComme
   for (const [k, g] of groups) out.set(k, { at: g.at, view: <Thread parts={g} act={act} /> });
   files.forEach((f, file) => {
     const a: Anchor = { file, side: 'new', line: 'header' };
-    out.set(anchorKey(a), { at: a, view: <button type="button" class="small" onClick={() => openWhole(f.path)}>Comment on file<span class="sr-only"> {f.path}</span></button> });
+    out.set(anchorKey(a), { at: a, view: header(f) });
   });
   return out;
 };

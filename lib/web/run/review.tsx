@@ -8,7 +8,7 @@ import type { Draft, DraftComment } from './review-draft.js';
 // them, with an optional summary, as one review. The server checks every path and line against the
 // diff and says whether the agent took it now or it waits for the next turn.
 
-export interface ReviewFile { readonly path: string; readonly new: readonly number[]; readonly old: readonly number[] }
+export interface ReviewFile { readonly path: string; readonly new: readonly number[]; readonly old: readonly number[]; readonly added?: number; readonly deleted?: number }
 /** the lines a comment is on; `whole`: the whole file (every line the diff shows of it on that side) */
 export interface Target { readonly path: string; readonly side: 'new' | 'old'; readonly line: number; readonly endLine?: number; readonly whole?: boolean }
 

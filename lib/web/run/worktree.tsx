@@ -1,14 +1,15 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, type ApiError } from '../api.js';
 import { ErrorNote, Loading } from '../ui/page.js';
-import { revealFile } from './reveal-file.js';
 import { useThrottledLoad } from './throttle.js';
-import { ReviewBar, sentComments, wholeFile, type Sent, type SentReview, type Target } from './review.js';
+import { ReviewBar, sentComments, wholeFile, type ReviewFile, type Sent, type SentReview, type Target } from './review.js';
+import { FileTree, openFile } from './file-tree.js';
+import { useViewed } from './viewed.js';
 import { placeOf, useDraft } from './review-draft.js';
-import { markPicked, picked, useReviewFiles, type Pick, type Picked } from './diff-picks.js';
+import { useReviewFiles, type Pick, type Picked } from './diff-picks.js';
+import { Diff, loadD2h, type DiffFolder } from './diff-view.js';
 import { WHOLE_FILE, type ThreadActions } from './diff-threads.js';
 import { elsewhere, threadsOf } from './review-threads.js';
-import { clearThreads, placeThreads, type Mounts } from './row-mounts.js';
 import { NoteLine } from './controls.js';
 import { Link } from '../ui/link.js';
 
@@ -24,11 +25,6 @@ interface Counts { readonly staged: number; readonly unstaged: number; readonly 
 type StatusFolder = { readonly folder: string; readonly branch: string; readonly directory: string } & (
   | { readonly head: string | null; readonly uncommitted: Counts; readonly defaultBranch: string | null; readonly commitsAhead: number }
   | { readonly detail: string });
-type DiffFolder = { readonly folder: string; readonly base: string } & ({ readonly diff: string; readonly truncated: boolean } | { readonly detail: string });
-
-type D2H = typeof import('./diff2html.js');
-let d2h: Promise<D2H> | null = null;
-const loadD2h = (): Promise<D2H> => (d2h ??= import('./diff2html.js'));
 
 const Status = ({ f }: { readonly f: StatusFolder }) => {
   if ('detail' in f) return <p class="error">{f.detail}</p>;
@@ -39,52 +35,6 @@ const Status = ({ f }: { readonly f: StatusFolder }) => {
       <dt>Commits ahead</dt><dd>{f.commitsAhead}{f.defaultBranch ? ` of ${f.defaultBranch}` : ' of the base'}</dd>
       <dt>Uncommitted</dt><dd>{`${u.staged} staged, ${u.unstaged} unstaged, ${u.untracked} untracked${u.conflicted ? `, ${u.conflicted} conflicted` : ''}`}</dd>
     </dl>
-  );
-};
-
-type Threads = ReturnType<typeof threadsOf>;
-
-const Diff = ({ f, pick, chosen, threads }: { readonly f: DiffFolder; readonly pick: Pick; readonly chosen: Picked | null; readonly threads: Threads }) => {
-  const box = useRef<HTMLDivElement>(null);
-  const mounts = useRef<Mounts>(new Map());
-  const [failed, setFailed] = useState<string | null>(null);
-  const [drawn, setDrawn] = useState(0);
-  const dragFrom = useRef<{ file: number; side: 'new' | 'old'; line: number } | null>(null);
-  useEffect(() => { if (box.current) markPicked(box.current, chosen); }, [chosen?.file, chosen?.side, chosen?.from, chosen?.to, drawn]);
-  // every render: the threads carry the page's current draft and handlers
-  useEffect(() => { if (box.current) placeThreads(box.current, mounts.current, threads); });
-  useEffect(() => () => clearThreads(mounts.current), []);
-  const text = 'diff' in f ? f.diff : '';
-  useEffect(() => {
-    if (!text || !box.current) return;
-    let live = true;
-    loadD2h().then((m) => {
-      if (!live || !box.current) return;
-      clearThreads(mounts.current);
-      m.drawDiff(box.current, text);
-      // Each file's block scrolls sideways on a narrow screen: focusable, so a keyboard can scroll it.
-      for (const el of box.current.querySelectorAll('.d2h-file-diff')) el.setAttribute('tabindex', '0');
-      setDrawn((n) => n + 1);
-      requestAnimationFrame(() => { if (box.current) revealFile(box.current); });
-    }, (e: Error) => { if (live) setFailed(e.message); });
-    return () => { live = false; };
-  }, [text]);
-  if ('detail' in f) return <p class="error">{f.detail}</p>;
-  if (failed) return <ErrorNote error={`The diff could not be shown: ${failed}`} />;
-  return (
-    <>
-      {f.diff ? null : <p class="muted">No changes against the base.</p>}
-      {f.truncated ? <p class="muted">The diff is too large to show whole; later files are left out.</p> : null}
-      {/* a click on a line number opens a comment box under it; a drag or shift-click takes a range */}
-      <div class="diff" ref={box} data-drawn={drawn}
-        onMouseDown={(e) => { dragFrom.current = null; if (box.current) picked(box.current, e, (file, side, line) => { dragFrom.current = { file, side, line }; }); }}
-        onMouseUp={(e) => {
-          const from = dragFrom.current;
-          if (!from || !box.current) return;
-          picked(box.current, e, (file, side, line) => { if (file === from.file && side === from.side && line !== from.line) pick(file, side, from.line, false, line); });
-        }}
-        onClick={(e) => box.current && picked(box.current, e, pick)} />
-    </>
   );
 };
 
@@ -117,10 +67,16 @@ export const Worktree = ({ runId, changes }: { readonly runId: string; readonly 
       setOpen(null);
     },
   };
-  const openWhole = (path: string) => {
-    const f = files.all.find((x) => x.path === path);
-    setOpen({ path, side: f && f.new.length === 0 ? 'old' : 'new', line: 1, whole: true });
-  };
+  const openWhole = (f: ReviewFile) => setOpen({ path: f.path, side: f.new.length === 0 ? 'old' : 'new', line: 1, whole: true });
+  const [viewed, markViewed] = useViewed(runId);
+  const header = (f: ReviewFile) => (
+    <>
+      <label class="viewed-check"><input type="checkbox" checked={viewed.has(f.path)} onChange={(e) => markViewed(f.path, (e.target as HTMLInputElement).checked)} /> Viewed<span class="sr-only"> {f.path}</span></label>
+      <button type="button" class="small" onClick={() => openWhole(f)}>Comment on file<span class="sr-only"> {f.path}</span></button>
+    </>
+  );
+  const layout = useRef<HTMLDivElement>(null);
+  const tree = files.all.map((f) => ({ ...f, viewed: viewed.has(f.path), comments: sentList.filter((c) => c.path === f.path).length + draft.comments.filter((c) => c.path === f.path).length }));
   const chosenIn = (folder: string): Picked | null => {
     const i = open && !open.whole ? (files.byFolder.get(folder) ?? []).findIndex((x) => x.path === open.path) : -1;
     return open && i >= 0 ? { file: i, side: open.side, from: open.line, to: open.endLine ?? open.line } : null;
@@ -145,17 +101,22 @@ export const Worktree = ({ runId, changes }: { readonly runId: string; readonly 
           <ul>{gone.map((c) => <li key={`${c.reviewId}-${c.index}`}><code>{placeOf(c)}</code> <span class="prose">{c.body}</span></li>)}</ul>
         </section>
       ) : null}
-      {status.map((f) => {
-        const d = diffs.find((x) => x.folder === f.folder);
-        const inFolder = files.byFolder.get(f.folder) ?? [];
-        return (
-          <section key={f.folder} class="folder" aria-label={`Folder ${f.folder}`}>
-            <h3>{f.folder}</h3>
-            <Status f={f} />
-            {d ? <Diff f={d} pick={pickIn(f.folder)} chosen={chosenIn(f.folder)} threads={threadsOf(inFolder, sentList, draft.comments, open, act, openWhole)} /> : null}
-          </section>
-        );
-      })}
+      <div class={`diff-layout${tree.length ? ' with-tree' : ''}`} ref={layout}>
+        {tree.length ? <FileTree files={tree} onOpen={(p) => openFile(layout.current, p)} /> : null}
+        <div class="diff-main">
+          {status.map((f) => {
+            const d = diffs.find((x) => x.folder === f.folder);
+            const inFolder = files.byFolder.get(f.folder) ?? [];
+            return (
+              <section key={f.folder} class="folder" aria-label={`Folder ${f.folder}`}>
+                <h3>{f.folder}</h3>
+                <Status f={f} />
+                {d ? <Diff f={d} files={inFolder} pick={pickIn(f.folder)} chosen={chosenIn(f.folder)} threads={threadsOf(inFolder, sentList, draft.comments, open, act, header)} /> : null}
+              </section>
+            );
+          })}
+        </div>
+      </div>
       <ReviewBar runId={runId} draft={draft} save={save} onSent={(s) => { setOpen(null); setSent(s); }} />
     </div>
   );
