@@ -25,15 +25,16 @@ const lineAbove = (app: AppSession, name: string) => app.page.locator('tr.review
 for (const viewport of VIEWPORTS) {
   test(`comments are written under their lines, sent from one bar, and read current or outdated at their lines (${viewport.name})`, async (t) => {
     t.timeout(120_000);
-    const app = await openApp(t, { viewport, workflows: { gated: GATED } });
+    const phone = viewport !== VIEWPORTS[0];
+    const app = await openApp(t, { viewport, workflows: { gated: GATED }, hasTouch: phone });
     const { page, server } = app;
     const runId = await startRun(server, { goal: '[write:notes.txt=alpha\nbeta\ngamma\ndelta\n]', title: 'Inline review', workflow: 'gated' });
     await eventually(() => detail(server, runId), (d) => d.phase === 'AtGate');
     await app.goto(`/runs/${runId}?tab=worktree`);
     t.is(await page.getByRole('form', { name: 'Comment on the diff' }).count(), 0, 'the old form is gone');
 
-    // a click on line 2's number: the box opens right under line 2, its text box focused
-    await lineNo(app, 2).click();
+    // a click (on a phone, a tap) on line 2's number: the box opens right under line 2, its text box focused
+    if (phone) await lineNo(app, 2).tap(); else await lineNo(app, 2).click();
     const box = page.getByRole('form', { name: 'Comment on notes.txt:2' });
     const area = box.getByRole('textbox', { name: 'Comment on notes.txt:2' });
     await area.waitFor();
@@ -47,11 +48,16 @@ for (const viewport of VIEWPORTS) {
     const bar = page.getByRole('region', { name: 'Draft review' });
     await bar.getByText('1 comment', { exact: true }).waitFor();
 
-    // a drag from line 3's number to line 4's takes the range; its thread sits under line 4
-    await lineNo(app, 3).hover();
-    await page.mouse.down();
-    await lineNo(app, 4).hover();
-    await page.mouse.up();
+    // a drag from line 3's number to line 4's (on a phone, a tap and a shift-tap) takes the range; its thread sits under line 4
+    if (phone) {
+      await lineNo(app, 3).tap();
+      await lineNo(app, 4).click({ modifiers: ['Shift'] });
+    } else {
+      await lineNo(app, 3).hover();
+      await page.mouse.down();
+      await lineNo(app, 4).hover();
+      await page.mouse.up();
+    }
     const range = page.getByRole('form', { name: 'Comment on notes.txt:3-4' });
     await range.getByRole('textbox').fill('These two are fine.');
     await range.getByRole('button', { name: 'Add to review' }).click();
