@@ -2,6 +2,7 @@ import type { RunDetail } from '../../../projections/run-shapes.js';
 import type { PageProps } from '../page-props.js';
 import { navigate } from '../router.js';
 import { RunActions } from '../run/actions.js';
+import { RunPreview } from '../run/preview.js';
 import { Controls } from '../run/controls.js';
 import { useRun } from '../run/data.js';
 import { History, Log } from '../run/feeds.js';
@@ -116,6 +117,7 @@ export const Page = ({ params, query }: PageProps) => {
           <ul>{run.undeliveredMessages.map((m) => <li key={m.id}><span class="prose">{m.text}</span> <span class="muted">({m.reason})</span></li>)}</ul>
         </section>
       ) : null}
+      <RunPreview data={data} run={run} />
       <Tabs label="Run content" tabs={TABS} selected={tab} onSelect={select}>
         {/* the message box and Follow up sit where the conversation ends, like a chat's input */}
         {tab === 'thread' ? <><Thread data={data} />{going ? <MessageBox data={data} run={run} /> : canFollowUp ? <FollowUpForm run={run} /> : null}</>
