@@ -24,6 +24,7 @@ import { skillRoutes } from './routes/skills.js';
 import { supervisorRoutes } from './routes/supervisors.js';
 import { triggerRoutes } from './routes/triggers.js';
 import { usageRoutes } from './routes/usage.js';
+import { workerRoutes } from './routes/workers.js';
 import { workflowRoutes } from './routes/workflows.js';
 import { jsonNotFound } from './not-found.js';
 import { staticApp } from './static.js';
@@ -93,6 +94,7 @@ export const createApp = (service: Service, opts: AppOptions): Koa => {
   triggerRoutes(router, service);
   supervisorRoutes(router, service);
   usageRoutes(router, service);
+  workerRoutes(router, service);
   const resolveProject = (id: string) => { const p = findProject(service.core.projects.current, id); return p ? { primaryFolderPath: primaryFolderPath(p), defaultWorkflow: p.defaultWorkflow } : undefined; };
   workflowRoutes(router, { catalog: service.catalog, resolveProject });
   personaRoutes(router, { catalog: service.catalog, resolveProject });

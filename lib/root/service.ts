@@ -45,6 +45,7 @@ import type { UsageGroupBy } from '../../domain/usage.js';
 import { localDay } from '../../projections/usage-days.js';
 import { startNeeds } from '../service/start-readiness.js';
 import type { HarnessName } from '../../domain/workflow.js';
+import { WorkerPool } from './workers-pool.js';
 
 // The facade: every door (HTTP, MCP, CLI, app) calls these methods. Each one decodes nothing and
 // holds no rule of its own: it finds the state, asks a command's decide or a projection, and maps.
@@ -61,11 +62,14 @@ export class Service implements ServiceApi {
   readonly supervisorLoop: SupervisorLoop;
   /** the notification command (lib/notify), started with the engine */
   readonly notify: ReturnType<typeof notifierFor>;
+  /** the machines that run steps for this server (docs/workers.md); its hub starts only when workers are on */
+  readonly workers: WorkerPool;
 
   /** trigger rules and their sources (lib/triggers); sources run once the engine starts */
   constructor(readonly core: ServiceCore, readonly catalog: Catalog, readonly triggers: Triggers) {
     this.supervisorLoop = new SupervisorLoop(core);
     this.notify = notifierFor(core);
+    this.workers = new WorkerPool(core);
     this.waits = new WaitHub(core, core.journal);
     this.list = new RunsListCache(core.runs, core.journal);
     this.usageIndex = new UsageIndex(core.runs, core.journal, (groupBy, key) => usageLabel(core, groupBy, key), core.projects.stream);
@@ -125,6 +129,10 @@ export class Service implements ServiceApi {
   getHttpRun(runId: string) {
     const s = this.core.runs.get(runId);
     return s ? right({ ...httpRun(s), usage: usageOfRun(s) }) : left(notFound('run', runId));
+  }
+
+  listWorkers() {
+    return this.workers.list();
   }
 
   listProjects(): readonly ProjectView[] {

@@ -41,6 +41,9 @@ import { evolveProjects, type Projects } from '../../projections/projects.js';
 import { applyStored, type RunState } from '../../projections/run-state.js';
 import { evolveSupervisor, type SupervisorState } from '../../projections/supervisor.js';
 import { evolveTrigger, type TriggerRule } from '../../projections/trigger-rule.js';
+import { decideCreateWorkerToken, decideJoinWorker, decideRefuseWorkerMessage, decideRevokeWorker, type CreateWorkerToken } from '../../commands/workers.js';
+import type { WorkerEvent } from '../../journal/worker-events.js';
+import { evolveWorkers, NO_WORKERS, type Workers } from '../../projections/workers.js';
 import { at, by, created, given, prepared, queued, RUNNING, started, stepStarted } from '../helpers/given.js';
 
 // The house rule: decide is idempotent on a repeat. For each command: decide on a state, apply
@@ -232,7 +235,18 @@ const NOTIFY_ROWS: Row[] = [
   row('RecordNotifyFailure', NO_NOTIFICATIONS, (s) => decideRecordNotifyFailure(s, { ...notice, detail: 'exited with code 2' }), applyNotify, NOTHING),
 ];
 
-const ROWS = [...RUN_ROWS, ...PROJECT_ROWS, ...SUPERVISOR_ROWS, ...TRIGGER_ROWS, ...NOTIFY_ROWS];
+// the workers this hub knows (stream 'workers')
+const applyWorkers = (s: Workers, es: readonly WorkerEvent[]): Workers => es.reduce(evolveWorkers, s);
+const token: WorkerEvent = { type: 'WorkerTokenCreated', data: { workerId: 'w1', name: 'desk', publicKey: 'UKEY' } };
+const withToken = applyWorkers(NO_WORKERS, [token]);
+const WORKER_ROWS: Row[] = [
+  row('CreateWorkerToken', NO_WORKERS, (s) => decideCreateWorkerToken(s, token.data as CreateWorkerToken), applyWorkers, { refused: 'Conflict', why: 'the id has its token: a second one would be a second key for one worker' }),
+  row('JoinWorker', withToken, (s) => decideJoinWorker(s, { workerId: 'w1', slots: 2, harnesses: ['claude'], sandbox: true }), applyWorkers, NOTHING),
+  row('RevokeWorker', withToken, (s) => decideRevokeWorker(s, { workerId: 'w1' }), applyWorkers, NOTHING),
+  row('RefuseWorkerMessage', withToken, (s) => decideRefuseWorkerMessage(s, { workerId: 'w1', subject: 'svc.w.w1.join', reason: 'revoked' }), applyWorkers, { again: 'each refused message is its own evidence' }),
+];
+
+const ROWS = [...RUN_ROWS, ...PROJECT_ROWS, ...SUPERVISOR_ROWS, ...TRIGGER_ROWS, ...NOTIFY_ROWS, ...WORKER_ROWS];
 
 const expected = (r: Repeat): string => ('nothing' in r ? 'nothing' : 'refused' in r ? `refused (${r.refused}): ${r.why}` : `again: ${r.again}`);
 
