@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensurePrivateDir } from '../paths.js';
 import { writePrivateFile } from '../private-file.js';
@@ -31,6 +32,22 @@ const portOf = (child: ChildProcess): Promise<number> => new Promise((resolve, r
   });
 });
 
+// svc killed hard leaves its nats-server behind, holding the port and the store: the next start
+// ends it first, known by its pid file and by its command line naming this very config
+const endLeftover = (dir: string, file: string): void => {
+  const pidFile = join(dir, 'nats.pid');
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, 'utf8').trim());
+  let cmdline = '';
+  try { cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8'); } catch { return; }
+  if (Number.isInteger(pid) && pid > 1 && cmdline.includes('nats-server') && cmdline.includes(file)) {
+    try { process.kill(pid, 'SIGKILL'); } catch { /* gone already */ }
+    // its port is free once it is gone: wait for that (a moment), not for a fixed time
+    const pause = new Int32Array(new SharedArrayBuffer(4));
+    for (let i = 0; i < 100 && existsSync(`/proc/${pid}`); i++) Atomics.wait(pause, 0, 0, 20);
+  }
+};
+
 /** starts nats-server on `listen` (host:port; port -1 picks a free one) with its files under `dir` */
 export const startNatsServer = async (dir: string, listen: string, config: Omit<HubConfig, 'storeDir' | 'listen'>): Promise<NatsServer> => {
   ensurePrivateDir(dir);
@@ -40,7 +57,9 @@ export const startNatsServer = async (dir: string, listen: string, config: Omit<
   let bound = listen;
   const write = (c: Omit<HubConfig, 'storeDir' | 'listen'>) => writePrivateFile(file, hubConfigText({ ...c, listen: bound, storeDir }));
   write(config);
+  endLeftover(dir, file);
   const child = spawn('nats-server', ['-c', file], { stdio: ['ignore', 'ignore', 'pipe'] });
+  if (child.pid) writePrivateFile(join(dir, 'nats.pid'), String(child.pid));
   const port = await portOf(child).catch((e: unknown) => { child.kill('SIGKILL'); throw e; });
   child.stderr?.resume();
   bound = `${listen.slice(0, listen.lastIndexOf(':'))}:${port}`;
