@@ -45,7 +45,7 @@ export class WorkerPool {
   /** the server is up: start the hub if workers are on */
   start(): void {
     this.serving = true;
-    if (this.on()) void this.ensure().catch(() => undefined);
+    if (this.on()) void this.ensure().catch((e: unknown) => console.error(`svc: the worker hub did not start: ${e instanceof Error ? e.message : String(e)}`));
   }
 
   /** the hub's NATS URL, once started (a worker joins with it) */
@@ -53,17 +53,20 @@ export class WorkerPool {
     return this.hub ? (await this.hub).url : null;
   }
 
-  async createToken(name: string): Promise<Outcome<{ worker: WorkerRow; token: string; hub: string | null }>> {
+  async createToken(name: string): Promise<Outcome<{ worker: WorkerRow; token: string; hub: string | null; hubProblem?: string }>> {
     const made = createWorkerToken(this.core, name);
     if (isLeft(made)) return made;
-    const hub = this.serving ? await this.ensure() : null;
-    return right({ worker: rowOf(made.right.worker, undefined), token: made.right.token, hub: hub?.url ?? null });
+    // the token is recorded either way: a hub that cannot start now (no nats-server on PATH) starts
+    // with the next `svc serve`, and the answer says why there is no hub yet
+    const hub = this.serving ? await this.ensure().catch((e: unknown) => String(e instanceof Error ? e.message : e)) : null;
+    const started = hub !== null && typeof hub !== 'string' ? hub : null;
+    return right({ worker: rowOf(made.right.worker, undefined), token: made.right.token, hub: started?.url ?? null, ...(typeof hub === 'string' ? { hubProblem: hub } : {}) });
   }
 
   async revoke(workerId: string): Promise<Outcome<{ worker: WorkerRow }>> {
     const r = revokeWorker(this.core, workerId);
     if (isLeft(r)) return r;
-    if (this.hub) (await this.hub).reload(this.users());
+    if (this.hub) (await this.hub.catch(() => null))?.reload(this.users());
     return right({ worker: rowOf(r.right.worker, undefined) });
   }
 
@@ -88,10 +91,10 @@ export class WorkerPool {
   }
 
   private async ensure(): Promise<Hub> {
-    if (this.hub) {
-      const hub = await this.hub;
-      hub.reload(this.users());
-      return hub;
+    const running = this.hub ? await this.hub.catch(() => null) : null;
+    if (running) {
+      running.reload(this.users());
+      return running;
     }
     const externalUrl = this.env['SVC_NATS_URL'];
     this.hub = Hub.start({
@@ -99,7 +102,8 @@ export class WorkerPool {
       ...(externalUrl ? { externalUrl } : {}),
       onJoin: async (workerId, j) => joinWorker(this.core, workerId, j),
     }, this.users());
-    this.hub.catch(() => { this.hub = null; });
-    return this.hub;
+    const starting = this.hub;
+    starting.catch(() => { if (this.hub === starting) this.hub = null; });
+    return starting;
   }
 }

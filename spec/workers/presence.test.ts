@@ -144,3 +144,17 @@ test("a worker may not speak for another: publishing on another worker's subject
     s.child.kill('SIGTERM');
   }
 });
+
+test('no nats-server on PATH: the token is still made and the answer says why there is no hub, never a 500', async (t) => {
+  const home = freshHome();
+  const s = await spawnServer(home, { SVC_NATS_LISTEN: '127.0.0.1:-1', PATH: tempDir('svc-empty-path-') });
+  try {
+    const made = await post(s, '/api/workers/tokens', { name: 'desk' });
+    t.is(made.status, 200, JSON.stringify(made.body));
+    t.is(made.body['hub'], null);
+    t.regex(made.body['hubProblem'] as string, /nats-server did not start/);
+    t.like(await get(s, '/api/workers'), { hub: null });
+  } finally {
+    s.child.kill('SIGTERM');
+  }
+});
