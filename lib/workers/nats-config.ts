@@ -4,6 +4,9 @@
 // no secret. A worker may publish only on its own subjects and put only its own presence key.
 
 export const PRESENCE_BUCKET = 'svc-presence';
+// the step queue's names (lib/workers/step-queue.ts imports them from here)
+export const STEP_STREAM = 'SVC_STEPS';
+export const STEP_CONSUMER = 'steps';
 
 export interface WorkerUser {
   readonly workerId: string;
@@ -19,7 +22,9 @@ export interface HubConfig {
 
 /** what one worker may publish and subscribe to: its own subjects, its own presence key, its own inbox */
 export const workerPermissions = (workerId: string) => ({
-  publish: [`svc.w.${workerId}.>`, `$KV.${PRESENCE_BUCKET}.${workerId}`, `$JS.API.STREAM.INFO.KV_${PRESENCE_BUCKET}`, '$JS.API.INFO'],
+  publish: [`svc.w.${workerId}.>`, `$KV.${PRESENCE_BUCKET}.${workerId}`, `$JS.API.STREAM.INFO.KV_${PRESENCE_BUCKET}`, '$JS.API.INFO',
+    // claiming a step (lib/workers/step-queue.ts): read the shared consumer, pull from it, ack what it was given
+    `$JS.API.CONSUMER.INFO.${STEP_STREAM}.${STEP_CONSUMER}`, `$JS.API.CONSUMER.MSG.NEXT.${STEP_STREAM}.${STEP_CONSUMER}`, `$JS.ACK.${STEP_STREAM}.${STEP_CONSUMER}.>`],
   subscribe: [`${inboxOf(workerId)}.>`],
 });
 
