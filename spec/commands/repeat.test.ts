@@ -43,6 +43,9 @@ import { evolveSupervisor, type SupervisorState } from '../../projections/superv
 import { evolveTrigger, type TriggerRule } from '../../projections/trigger-rule.js';
 import { decideCreateWorkerToken, decideJoinWorker, decideRefuseWorkerMessage, decideRevokeWorker, type CreateWorkerToken } from '../../commands/workers.js';
 import type { WorkerEvent } from '../../journal/worker-events.js';
+import { decideClaim, decideDispatch, decideLoseStep, decideWorkerMessage } from '../../commands/dispatch.js';
+import type { DispatchEvent } from '../../journal/dispatch-events.js';
+import { evolveDispatches, NO_DISPATCHES, type Dispatches } from '../../projections/dispatch.js';
 import { evolveWorkers, NO_WORKERS, type Workers } from '../../projections/workers.js';
 import { at, by, created, given, prepared, queued, RUNNING, started, stepStarted } from '../helpers/given.js';
 
@@ -246,7 +249,19 @@ const WORKER_ROWS: Row[] = [
   row('RefuseWorkerMessage', withToken, (s) => decideRefuseWorkerMessage(s, { workerId: 'w1', subject: 'svc.w.w1.join', reason: 'revoked' }), applyWorkers, { again: 'each refused message is its own evidence' }),
 ];
 
-const ROWS = [...RUN_ROWS, ...PROJECT_ROWS, ...SUPERVISOR_ROWS, ...TRIGGER_ROWS, ...NOTIFY_ROWS, ...WORKER_ROWS];
+// steps dispatched to the pool (stream 'dispatch'): the fence
+const applyDispatch = (s: Dispatches, es: readonly DispatchEvent[]): Dispatches => es.reduce(evolveDispatches, s);
+const dispatched = applyDispatch(NO_DISPATCHES, [{ type: 'StepDispatched', data: { runId: 'r1', stepId: 's1' } }]);
+const claimed = applyDispatch(dispatched, [{ type: 'StepClaimed', data: { stepId: 's1', workerId: 'wb', token: 2 } }]);
+const DISPATCH_ROWS: Row[] = [
+  row('Dispatch', NO_DISPATCHES, (s) => decideDispatch(s, { runId: 'r1', stepId: 's1' }), applyDispatch, NOTHING),
+  row('Claim', dispatched, (s) => decideClaim(s, { stepId: 's1', workerId: 'wa', token: 1 }), applyDispatch, NOTHING),
+  row('WorkerMessage', claimed, (s) => decideWorkerMessage(s, { stepId: 's1', workerId: 'wb', token: 2, kind: 'result' }), applyDispatch, NOTHING),
+  row('WorkerMessage (older claim)', claimed, (s) => decideWorkerMessage(s, { stepId: 's1', workerId: 'wa', token: 1, kind: 'result' }), applyDispatch, { again: 'each discarded message is its own evidence' }),
+  row('LoseStep', claimed, (s) => decideLoseStep(s, { stepId: 's1', reason: 'worker lost' }), applyDispatch, NOTHING),
+];
+
+const ROWS = [...RUN_ROWS, ...PROJECT_ROWS, ...SUPERVISOR_ROWS, ...TRIGGER_ROWS, ...NOTIFY_ROWS, ...WORKER_ROWS, ...DISPATCH_ROWS];
 
 const expected = (r: Repeat): string => ('nothing' in r ? 'nothing' : 'refused' in r ? `refused (${r.refused}): ${r.why}` : `again: ${r.again}`);
 
