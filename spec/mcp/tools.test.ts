@@ -119,7 +119,7 @@ test('by default tools/list shows every tool but the archiving and settings grou
   t.teardown(() => client.close());
   const names = (await client.listTools()).tools.map((x) => x.name);
   t.deepEqual(names, TOOLS.filter((x) => x.group !== 'archiving' && x.group !== 'settings').map((x) => x.name));
-  t.is(names.length, 28);
+  t.is(names.length, 29);
 });
 
 test('each listed tool advertises the schema derived from its codec', async (t) => {
