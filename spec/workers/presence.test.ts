@@ -79,6 +79,8 @@ test('a worker joins, is shown online with its slots and harnesses, is shown los
     const seed = tokenOf(made.body).split('.')[1]!;
     t.false(readFileSync(join(home, 'nats', 'nats.conf'), 'utf8').includes(seed));
     t.is((await until(s, workerId, (w) => w.state === 'never-joined', 'listed')).name, 'desk');
+    // shown once: the listing never carries the token nor its seed
+    t.false(JSON.stringify(await get(s, '/api/workers')).includes(seed));
 
     const w = join_(hub, tokenOf(made.body), 2);
     started.push(w.child);
