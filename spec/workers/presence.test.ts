@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { connect, nkeyAuthenticator } from '@nats-io/transport-node';
 import { CLI, runCli } from '../helpers/cli.js';
 import { freshHome, repoRoot, tempDir } from '../helpers/env.js';
-import { spawnServer, type ChildServer } from '../helpers/child-server.js';
+import { killHard, spawnServer, type ChildServer } from '../helpers/child-server.js';
 import { spawnGroup } from '../helpers/process-groups.js';
 import { inboxOf } from '../../lib/workers/nats-config.js';
 
@@ -158,5 +158,29 @@ test('no nats-server on PATH: the token is still made and the answer says why th
     t.like(await get(s, '/api/workers'), { hub: null });
   } finally {
     s.child.kill('SIGTERM');
+  }
+});
+
+test('svc serve killed hard leaves its nats-server behind; the next serve ends it and starts the hub again, with the workers it knew', async (t) => {
+  const home = freshHome();
+  const env = { SVC_NATS_LISTEN: '127.0.0.1:-1', SVC_WORKER_TTL_MS: String(TTL_MS) };
+  const first = await spawnServer(home, env);
+  const made = await post(first, '/api/workers/tokens', { name: 'desk' });
+  t.is(made.status, 200, JSON.stringify(made.body));
+  const pid = Number(readFileSync(join(home, 'nats', 'nats.pid'), 'utf8'));
+  await killHard(first);
+  t.true(existsSync(`/proc/${pid}`), 'the first nats-server outlived its svc');
+  const second = await spawnServer(home, env);
+  try {
+    let listed: Record<string, unknown> = {};
+    for (let i = 0; i < 100 && !listed['hub']; i++) {
+      listed = await get(second, '/api/workers');
+      if (!listed['hub']) await new Promise((r) => setTimeout(r, 100));
+    }
+    t.regex(listed['hub'] as string, /^nats:\/\/127\.0\.0\.1:\d+$/);
+    t.false(existsSync(`/proc/${pid}`), 'the leftover nats-server was ended');
+    t.like((listed['workers'] as WorkerRow[])[0], { name: 'desk', state: 'never-joined' });
+  } finally {
+    second.child.kill('SIGTERM');
   }
 });
