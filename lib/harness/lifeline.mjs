@@ -36,9 +36,11 @@ const tell = (msg) => {
 for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(sig, () => undefined);
 
 let lost = false;
+// pid 0: our own group. Outside a sandbox we lead it; inside bubblewrap its init (pid 1 of the
+// sandbox's namespace) leads it, and the CLI is in it with us all the same.
 const killGroup = (sig) => {
   try {
-    process.kill(-process.pid, sig);
+    process.kill(0, sig);
   } catch {
     // the group is already empty
   }
@@ -49,7 +51,24 @@ const serverGone = () => {
   killGroup('SIGTERM');
   setTimeout(() => killGroup('SIGKILL'), GRACE_MS); // SIGKILL takes the wrapper too
 };
+// The server asks for a signal over fd 3 ({"signal":"SIGTERM"}) when a signal of its own cannot
+// reach the CLI: inside a sandbox the CLI is in another PID namespace and session (lib/sandbox).
+let asked = '';
+const onAsk = (chunk) => {
+  asked += chunk.toString('utf8');
+  for (let nl = asked.indexOf('\n'); nl >= 0; nl = asked.indexOf('\n')) {
+    const line = asked.slice(0, nl);
+    asked = asked.slice(nl + 1);
+    try {
+      const sig = JSON.parse(line).signal;
+      if (sig === 'SIGTERM' || sig === 'SIGINT') killGroup(sig);
+    } catch {
+      // not a request: ignore
+    }
+  }
+};
 if (lifeline) {
+  lifeline.on('data', onAsk);
   lifeline.on('end', serverGone);
   lifeline.on('close', serverGone);
   lifeline.on('error', serverGone);

@@ -25,6 +25,11 @@ export interface StepSandboxInput {
   readonly hidden: readonly string[];
   /** other runs' folders a session may name (a fork's source): an empty folder there, nothing of theirs */
   readonly placeholders?: readonly string[];
+  /**
+   * where the step's session says it works, when that is another run's folder (an opencode fork's
+   * session names its source's): the run's first folder is bound there too and the step starts there
+   */
+  readonly sessionDir?: string;
   /** the environment the tool will get: its HOME, XDG and CODEX_HOME say where its state is */
   readonly env: NodeJS.ProcessEnv;
   /** programs that must stay reachable (the CLI, node, svc's own lifeline) */
@@ -75,8 +80,9 @@ export const profileOf = (i: StepSandboxInput, socket: string): SandboxProfile =
       ...(i.readOnly ?? []).filter((p) => existsSync(p)).map((path) => ({ path, writable: false })),
     ],
     ...(i.placeholders?.length ? { placeholders: i.placeholders } : {}),
+    ...(i.sessionDir && i.checkouts[0] ? { alias: { path: i.checkouts[0], at: i.sessionDir, writable: i.writable } } : {}),
     socket: { outside: socket, inside: INSIDE_SOCKET },
-    cwd: i.checkouts[0] ?? '/',
+    cwd: (i.sessionDir && i.checkouts[0] ? i.sessionDir : i.checkouts[0]) ?? '/',
   };
 };
 
