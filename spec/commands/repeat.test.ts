@@ -44,6 +44,12 @@ import { evolveProjects, type Projects } from '../../projections/projects.js';
 import { applyStored, type RunState } from '../../projections/run-state.js';
 import { evolveSupervisor, type SupervisorState } from '../../projections/supervisor.js';
 import { evolveTrigger, type TriggerRule } from '../../projections/trigger-rule.js';
+import { decideCreateWorkerToken, decideJoinWorker, decideRefuseWorkerMessage, decideRevokeWorker, type CreateWorkerToken } from '../../commands/workers.js';
+import type { WorkerEvent } from '../../journal/worker-events.js';
+import { decideClaim, decideDispatch, decideLoseStep, decideWorkerMessage } from '../../commands/dispatch.js';
+import type { DispatchEvent } from '../../journal/dispatch-events.js';
+import { evolveDispatches, NO_DISPATCHES, type Dispatches } from '../../projections/dispatch.js';
+import { evolveWorkers, NO_WORKERS, type Workers } from '../../projections/workers.js';
 import { at, by, created, given, prepared, queued, RUNNING, started, stepStarted } from '../helpers/given.js';
 
 // The house rule: decide is idempotent on a repeat. For each command: decide on a state, apply
@@ -246,7 +252,30 @@ const PREVIEW_ROWS: Row[] = [
     { again: 'it records a run of the setup command: the manager runs it only when the folder\'s lockfile changed, and each run is a fact' }),
 ];
 
-const ROWS = [...RUN_ROWS, ...PROJECT_ROWS, ...SUPERVISOR_ROWS, ...TRIGGER_ROWS, ...NOTIFY_ROWS, ...PREVIEW_ROWS];
+// the workers this hub knows (stream 'workers')
+const applyWorkers = (s: Workers, es: readonly WorkerEvent[]): Workers => es.reduce(evolveWorkers, s);
+const token: WorkerEvent = { type: 'WorkerTokenCreated', data: { workerId: 'w1', name: 'desk', publicKey: 'UKEY' } };
+const withToken = applyWorkers(NO_WORKERS, [token]);
+const WORKER_ROWS: Row[] = [
+  row('CreateWorkerToken', NO_WORKERS, (s) => decideCreateWorkerToken(s, token.data as CreateWorkerToken), applyWorkers, { refused: 'Conflict', why: 'the id has its token: a second one would be a second key for one worker' }),
+  row('JoinWorker', withToken, (s) => decideJoinWorker(s, { workerId: 'w1', slots: 2, harnesses: ['claude'], sandbox: true }), applyWorkers, NOTHING),
+  row('RevokeWorker', withToken, (s) => decideRevokeWorker(s, { workerId: 'w1' }), applyWorkers, NOTHING),
+  row('RefuseWorkerMessage', withToken, (s) => decideRefuseWorkerMessage(s, { workerId: 'w1', subject: 'svc.w.w1.join', reason: 'revoked' }), applyWorkers, { again: 'each refused message is its own evidence' }),
+];
+
+// steps dispatched to the pool (stream 'dispatch'): the fence
+const applyDispatch = (s: Dispatches, es: readonly DispatchEvent[]): Dispatches => es.reduce(evolveDispatches, s);
+const dispatched = applyDispatch(NO_DISPATCHES, [{ type: 'StepDispatched', data: { runId: 'r1', stepId: 's1' } }]);
+const claimed = applyDispatch(dispatched, [{ type: 'StepClaimed', data: { stepId: 's1', workerId: 'wb', token: 2 } }]);
+const DISPATCH_ROWS: Row[] = [
+  row('Dispatch', NO_DISPATCHES, (s) => decideDispatch(s, { runId: 'r1', stepId: 's1' }), applyDispatch, NOTHING),
+  row('Claim', dispatched, (s) => decideClaim(s, { stepId: 's1', workerId: 'wa', token: 1 }), applyDispatch, NOTHING),
+  row('WorkerMessage', claimed, (s) => decideWorkerMessage(s, { stepId: 's1', workerId: 'wb', token: 2, kind: 'result' }), applyDispatch, NOTHING),
+  row('WorkerMessage (older claim)', claimed, (s) => decideWorkerMessage(s, { stepId: 's1', workerId: 'wa', token: 1, kind: 'result' }), applyDispatch, { again: 'each discarded message is its own evidence' }),
+  row('LoseStep', claimed, (s) => decideLoseStep(s, { stepId: 's1', reason: 'worker lost' }), applyDispatch, NOTHING),
+];
+
+const ROWS = [...RUN_ROWS, ...PROJECT_ROWS, ...SUPERVISOR_ROWS, ...TRIGGER_ROWS, ...NOTIFY_ROWS, ...PREVIEW_ROWS, ...WORKER_ROWS, ...DISPATCH_ROWS];
 
 const expected = (r: Repeat): string => ('nothing' in r ? 'nothing' : 'refused' in r ? `refused (${r.refused}): ${r.why}` : `again: ${r.again}`);
 
