@@ -49,11 +49,8 @@ export interface StepDefaults {
   readonly tools?: ToolAccess;
 }
 
-export interface Workflow {
-  readonly name: string;
-  readonly origin: Origin;
-  /** content hash of the source (with @files inlined) */
-  readonly version: string;
+/** the graph-level attributes: description, declared inputs with their defaults, what every agent step starts from */
+export interface GraphSettings {
   readonly description: string;
   readonly inputs: readonly string[];
   readonly defaults: Readonly<Record<string, string>>;
@@ -62,6 +59,13 @@ export interface Workflow {
   readonly fallbackHarnesses?: readonly HarnessName[];
   /** the graph's `budgetUsd`: a run's budget when its start gives none (docs/usage.md) */
   readonly budgetUsd?: number;
+}
+
+export interface Workflow extends GraphSettings {
+  readonly name: string;
+  readonly origin: Origin;
+  /** content hash of the source (with @files inlined) */
+  readonly version: string;
   readonly nodes: readonly StepNode[];
   readonly routes: readonly Route[];
   readonly source: string;
