@@ -5,7 +5,7 @@
 export const HARNESSES = ['claude', 'codex', 'opencode'] as const;
 export type HarnessName = (typeof HARNESSES)[number];
 
-export const NODE_KINDS = ['start', 'exit', 'agent', 'gate', 'wait', 'command', 'deliver'] as const;
+export const NODE_KINDS = ['start', 'exit', 'agent', 'gate', 'wait', 'command', 'deliver', 'preview'] as const;
 export type NodeKind = (typeof NODE_KINDS)[number];
 
 // Tool access of an agent step, from least to most: what the harness is allowed to do.

@@ -26,6 +26,7 @@ import { sandboxChoice } from '../service/sandbox.js';
 import { sandboxProbe } from '../sandbox/probe.js';
 import { windowsPort } from './harness-windows.js';
 import { openHarnessWindows } from '../state/harness-windows.js';
+import { openWorkers } from '../state/workers.js';
 import { RunDetails } from '../read-models/run-detail.js';
 import { newId } from '../ids.js';
 import { packageRoot } from '../package-root.js';
@@ -144,7 +145,7 @@ export const openService = async (o: OpenOptions): Promise<Service> => {
     projects, supervisors, spend,
     settings, workflows: workflowsFrom(catalog), harnesses: await loadHarnesses(), availability: new Map(), runTools,
     turns: live, baseUrl: o.baseUrl ?? '', now: () => new Date(), newId,
-    harnessWindows: openHarnessWindows(journal), clock,
+    harnessWindows: openHarnessWindows(journal), workers: openWorkers(journal), clock,
     forks: new ForkLinks(runs, journal), ...(probe ? { probe } : {}),
     details,
   };
@@ -189,6 +190,7 @@ export const startEngine = (service: Service): void => {
     ...(core.probe ? { probe: core.probe } : {}),
     deliver: deliverRun(() => core.settings.current.codeHost, (s) => pullRequestTextOf(core, s, runUrlOf(core, s.runId))),
     sandbox: (run, tool) => sandboxChoice(core, run, tool),
+    preview: { start: (runId) => service.previews.startForStep(runId), url: (runId) => service.previews.url(runId) },
     runTools: (runId, stepId) => { const t = core.runTools.issue(runId, stepId); return { url: `${core.baseUrl}/run-tools/${runId}/mcp`, token: t.token, revoke: t.revoke }; },
     newId, now: () => core.clock.now(),
     sleepUntil: (when, signal) => core.clock.sleepUntil(when, signal),
@@ -202,6 +204,8 @@ export const startEngine = (service: Service): void => {
   service.triggers.start();
   service.supervisorLoop.start();
   service.notify.notifier.start();
+  void service.previews.start();
+  service.workers.start();
 };
 
 /** Asks each harness whether it is ready; ChangeHarness reads the answers. */
@@ -214,8 +218,10 @@ export const refreshAvailability = async (core: ServiceCore): Promise<void> => {
 export const closeService = async (s: Service): Promise<void> => {
   await s.supervisorLoop.stop();
   await s.notify.notifier.stop();
+  await s.previews.close();
   await s.triggers.stop();
   await parts.get(s)?.engine?.stop();
+  await s.workers.close();
   s.releases.close();
   s.events.close();
   await s.catalog.close();
