@@ -4,7 +4,7 @@ import type { RunData } from './data.js';
 import { ForkButton, forkableAt } from './fork.js';
 import { useFollow } from './follow.js';
 import { StepCost, stepUsageOf } from './step-cost.js';
-import { timeline, type Item } from './timeline.js';
+import { heldFrom, shownFrom, stepsOf, timeline, type Item } from './timeline.js';
 
 // The Thread: what was said and done, oldest first. Each step's rows and its agent's tool calls
 // (activity cards) sit under a step heading; the rest (the goal, messages, controls) between
@@ -43,7 +43,8 @@ export const Thread = ({ data }: { readonly data: RunData }) => {
   const loading = data.thread.loading.value || data.activity.loading.value;
   const follow = useFollow(loading || rows.length === 0 ? null : `${rows.at(-1)?.id}:${activity.at(-1)?.id}:${ended}`);
   const earlier = data.thread.before.value !== null || data.activity.before.value !== null;
-  const blocks = timeline(rows, activity);
+  const held = heldFrom(shownFrom(rows, activity, data.thread.before.value !== null, data.activity.before.value !== null), rows, activity);
+  const blocks = timeline(held.thread, held.activity, stepsOf(rows));
   const run = data.run.value;
   return (
     <div>
