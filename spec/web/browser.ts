@@ -71,13 +71,15 @@ export interface AppOptions {
   readonly secret?: string;
   /** the system's colour scheme the page sees (prefers-color-scheme); Playwright's default is light */
   readonly colorScheme?: 'light' | 'dark';
+  /** the browser's time zone (an IANA name); otherwise the machine's */
+  readonly timezoneId?: string;
 }
 
 export const openApp = async (t: ExecutionContext, o: AppOptions): Promise<AppSession> => {
   await webBuilt();
   const server = o.server ?? await testServer({ ...(o.workflows ? { workflows: o.workflows } : {}) });
   if (!o.server) t.teardown(() => server.close());
-  const context = await (await sharedBrowser()).newContext({ viewport: { width: o.viewport.width, height: o.viewport.height }, baseURL: server.url, colorScheme: o.colorScheme ?? 'light' });
+  const context = await (await sharedBrowser()).newContext({ viewport: { width: o.viewport.width, height: o.viewport.height }, baseURL: server.url, colorScheme: o.colorScheme ?? 'light', ...(o.timezoneId ? { timezoneId: o.timezoneId } : {}) });
   t.teardown(() => context.close());
   if (o.secret) await context.addInitScript((secret) => sessionStorage.setItem('svc.secret', secret), o.secret);
   const page = await context.newPage();

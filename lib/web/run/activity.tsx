@@ -5,6 +5,7 @@ import type { ActivityRow } from '../../state/activity-log.js';
 import { api, type ApiError } from '../api.js';
 import { Link } from '../ui/link.js';
 import { duration, type StepInfo } from './timeline.js';
+import { LocalTime } from '../ui/local-time.js';
 
 // One card per tool call, folded to a line (what, on what, how it went) and opened for its output.
 // A failed call says so in words, and its card opens by itself. An edit or a write links to its
@@ -43,7 +44,7 @@ export const ActivityCard = ({ runId, row }: { readonly runId: string; readonly 
       </summary>
       <div class="card-body">
         <p class="muted card-meta">
-          {row.tool} · <time dateTime={row.startedAt}>{row.startedAt.slice(11, 19)}</time>
+          {row.tool} · <LocalTime at={row.startedAt} />
           {row.endedAt ? ` · ${duration(row.startedAt, row.endedAt) || '0s'}` : ''}
         </p>
         {row.path && (row.kind === 'edit' || row.kind === 'write') ? <p><Link href={diffHref(runId, row.path)}>Show {row.path} in the diff</Link></p> : null}

@@ -5,19 +5,18 @@ import { ForkButton, forkableAt } from './fork.js';
 import { useFollow } from './follow.js';
 import { StepCost, stepUsageOf } from './step-cost.js';
 import { heldFrom, shownFrom, stepsOf, timeline, type Item } from './timeline.js';
+import { LocalTime } from '../ui/local-time.js';
 
 // The Thread: what was said and done, oldest first. Each step's rows and its agent's tool calls
 // (activity cards) sit under a step heading; the rest (the goal, messages, controls) between
 // them. A live page follows the newest row unless the person has scrolled up; then a button
 // takes them back down.
 
-const time = (at: string) => at.slice(11, 19);
-
 const who = (r: ThreadRow) => (r.authorName ? `${r.author} ${r.authorName}` : r.author === 'run-agent' ? 'agent' : r.author);
 
 const Row = ({ r }: { readonly r: ThreadRow }) => (
   <li class={`t-${r.kind} a-${r.author}`} data-kind={r.kind}>
-    <div class="meta"><span class="who">{who(r)}</span> <span class="muted">{r.kind}</span> <time dateTime={r.at} class="muted">{time(r.at)}</time></div>
+    <div class="meta"><span class="who">{who(r)}</span> <span class="muted">{r.kind}</span> <LocalTime at={r.at} class="muted" /></div>
     <p class="prose">{r.text}</p>
     {r.reason ? <p class="muted reason">Reason: {r.reason}</p> : null}
   </li>
