@@ -63,6 +63,8 @@ export interface RunDetail extends RunSummary {
   readonly forks?: readonly string[];
   /** the step ends a fork can start from (each folder snapshotted), oldest first (only when there are any) */
   readonly forkable?: readonly { readonly at: number; readonly stepId: string; readonly node: string; readonly outcome: 'success' | 'failure' }[];
+  /** the local merges of the run's branches (Merge locally), oldest first (only when there are any) */
+  readonly merged?: readonly { readonly folder: string; readonly base: string; readonly commit: string; readonly method: string; readonly at: string }[];
 }
 
 /** HTTP API shape */

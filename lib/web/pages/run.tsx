@@ -55,6 +55,7 @@ const Facts = ({ run }: { readonly run: RunDetail }) => {
       <RunCost run={run} />
       {run.pullRequestLoop ? <span class="pr-loop-fact">{run.pullRequestLoop.text}</span> : null}
       {run.outcome ? <span class="muted">outcome {run.outcome}</span> : null}
+      {run.merged?.length ? <span class="badge" data-merged="">merged</span> : null}
       {run.archived ? <span class="badge">archived</span> : null}
       {run.resolved ? <span class="badge">resolved</span> : null}
       {run.sandbox ? <SandboxFact sandbox={run.sandbox} /> : null}

@@ -53,7 +53,9 @@ export const NoteLine = ({ note }: { readonly note: Note }) =>
 // not repeated here; a Created run's Resume is its Start (it joins the queue).
 const labelOf = (run: RunDetail, a: Action): string => (a === 'Resume' && run.standing === 'Created' ? 'Start' : LABEL[a]);
 const shown = (run: RunDetail, a: Action): boolean =>
-  a !== 'ChangeHarness' && a !== 'Jump' && a !== 'Abort' && !(a === 'Resume' && run.phase === 'AtGate');
+  a !== 'ChangeHarness' && a !== 'Jump' && a !== 'Abort' && !(a === 'Resume' && run.phase === 'AtGate')
+  // a run merged locally is shipped: a Restart would redo work already in its base
+  && !(a === 'Restart' && (run.merged?.length ?? 0) > 0);
 
 // The engine's budget pause reads `budget: spent $x of $y budget` (commands/budget.ts). Such a run
 // goes on only with a raised budget, so its plain Resume (always refused) is not offered, and the
