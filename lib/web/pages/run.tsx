@@ -43,13 +43,20 @@ const SandboxFact = ({ sandbox }: { readonly sandbox: NonNullable<RunDetail['san
     ? <span class="muted" data-sandbox="on">sandboxed</span>
     : <span class="badge warning" data-sandbox="off" title={sandbox.reason}>unsandboxed: {sandbox.reason}</span>;
 
+// The phase in words, where it says more than the standing's badge (a Paused run at a gate waits
+// for the person; "phase AtGate" was the engine's word). An ended run's step is its exit node
+// ("step done"), which says nothing the badge does not.
+const PHASE_WORDS: Readonly<Record<string, string>> = {
+  AtGate: 'at a gate, waiting for you', AwaitingAnswer: 'waiting for your answer', Preparing: 'preparing its folders',
+};
+
 const Facts = ({ run }: { readonly run: RunDetail }) => {
   const s = run.currentStepSettings;
   return (
     <p class="row run-facts">
       <StandingBadge standing={run.standing} />
-      <span>phase <strong>{run.phase}</strong></span>
-      {run.currentStep ? <span>step <strong>{run.currentStep}</strong></span> : null}
+      {PHASE_WORDS[run.phase] ? <span data-phase={run.phase}>{PHASE_WORDS[run.phase]}</span> : null}
+      {run.currentStep && run.phase !== 'Ended' ? <span>at step <strong>{run.currentStep}</strong></span> : null}
       {s ? <span class="muted">{s.harness.value}{s.model.value ? ` · ${s.model.value}` : ''}</span> : null}
       <span class="muted">{run.project} · {run.workflow}</span>
       <RunCost run={run} />

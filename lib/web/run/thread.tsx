@@ -58,7 +58,7 @@ export const Thread = ({ data }: { readonly data: RunData }) => {
                 {/* a group, not a section: a step visited twice has the same heading, and two region
                     landmarks may not share a name */}
                 <div role="group" aria-labelledby={id}>
-                  <StepHead step={b.step} continued={b.continued} id={id} cost={<StepCost usage={stepUsageOf(run, b.step.stepId)} />} />
+                  <StepHead step={b.step} continued={b.continued} id={id} paused={run?.standing === 'Paused'} cost={<StepCost usage={stepUsageOf(run, b.step.stepId)} />} />
                   {stepFork(data, b.step.stepId, b.continued)}
                   <ol class="step-items" aria-label={`Step ${b.step.node ?? ''}`.trim()}>
                     {b.items.filter(shown).map((i) => <ItemView key={'thread' in i ? `r${i.thread.id}` : `a${i.activity.id}`} runId={data.runId} item={i} />)}

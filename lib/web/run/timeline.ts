@@ -13,6 +13,8 @@ export interface StepInfo {
   readonly harness?: string;
   readonly model?: string;
   readonly startedAt?: string;
+  /** the node's kind (agent, gate, wait, …) */
+  readonly kind?: string;
   /** the step's end row: when and how it ended */
   readonly end?: ThreadRow;
 }
@@ -32,7 +34,7 @@ export const stepsOf = (rows: readonly ThreadRow[]): Map<string, StepInfo> => {
     const s = steps.get(r.stepId) ?? { stepId: r.stepId };
     const started = / started$/.test(r.text) && !s.startedAt;
     steps.set(r.stepId, started
-      ? { ...s, node: r.node, harness: r.harness, model: r.model, startedAt: r.at }
+      ? { ...s, node: r.node, harness: r.harness, model: r.model, startedAt: r.at, ...(r.stepKind ? { kind: r.stepKind } : {}) }
       : { ...s, node: s.node ?? r.node, end: r });
   }
   return steps;
