@@ -19,9 +19,9 @@ import { Thread } from '../run/thread.js';
 import { Worktree } from '../run/worktree.js';
 import { StandingBadge } from '../ui/badge.js';
 import { waitingText } from './runs/quota.js';
-import { Link } from '../ui/link.js';
 import { ErrorNote, Loading, PageHeading } from '../ui/page.js';
 import { CompareWith } from '../attempts/compare-with.js';
+import { RunLink } from '../ui/run-link.js';
 
 // One run, live over `/api/events?run=<id>&log`: the header (standing, phase, step, controls),
 // the agent's question, the message box and goal, the actions on the run as a whole, and the
@@ -75,7 +75,7 @@ const Facts = ({ run }: { readonly run: RunDetail }) => {
 const RestartedAs = ({ data }: { readonly data: ReturnType<typeof useRun> }) => {
   const e = [...data.history.items.value].reverse().find((h) => h.type === 'RunRestarted');
   const as = (e?.data as { as?: unknown } | undefined)?.as;
-  return typeof as === 'string' ? <p class="note">Restarted as <Link href={`/runs/${encodeURIComponent(as)}`}>{as}</Link>.</p> : null;
+  return typeof as === 'string' && data.run.value ? <p class="note">Restarted as <RunLink run={data.run.value} id={as} />.</p> : null;
 };
 
 export const Page = ({ params, query }: PageProps) => {
