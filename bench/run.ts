@@ -23,6 +23,7 @@ const BENCHES: readonly { name: string; limitS: number }[] = [
   { name: 'run-folder', limitS: 120 },
   { name: 'usage', limitS: 240 },
   { name: 'sandbox', limitS: 60 },
+  { name: 'preview', limitS: 120 },
 ];
 
 const runChild = (name: string, limitS: number): Promise<BenchResult | { bench: string; error: string }> => {

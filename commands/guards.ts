@@ -22,3 +22,11 @@ export const stopInFlight = (s: RunState, reason: string): RunEvent[] => {
   if (s.step) out.push({ type: 'StepInterrupted', data: { stepId: s.step.stepId, node: s.step.node, reason } });
   return out;
 };
+
+/**
+ * A decide for a transaction that may run again on a run that moved: the decision already made on
+ * `seen` stands while the run is still at `seen`'s seq, and only a run that moved is decided anew.
+ * A handler decides once to answer a refusal early, and the transaction does not decide twice.
+ */
+export const decidedOn = (seen: RunState, made: Decision, decide: (now: RunState) => Decision) =>
+  (now: RunState): Decision => (now.seq === seen.seq ? made : decide(now));

@@ -88,3 +88,12 @@ export const decideChoosePrimaryFolder = (ps: Projects, c: { projectId: string; 
   if (!p.folders.some((f) => f.name === c.name)) return left(notFound('folder', c.name));
   return right(p.primaryFolder === c.name ? [] : [{ type: 'PrimaryFolderChosen', data: { projectId: p.id, name: c.name } }]);
 };
+
+/** the preview command as decoded at the doors (lib/inputs/preview.ts); null removes it */
+export const decideSetPreviewCommand = (ps: Projects, c: { projectId: string; preview: { argv: readonly string[]; setup?: readonly string[] | null; portEnv?: string } | null }): ProjectDecision => {
+  const p = ps.get(c.projectId);
+  if (!p) return left(notFound('project', c.projectId));
+  const preview = c.preview === null ? null : { argv: [...c.preview.argv], setup: c.preview.setup ? [...c.preview.setup] : null, portEnv: c.preview.portEnv ?? 'PORT' };
+  if (JSON.stringify(p.preview ?? null) === JSON.stringify(preview)) return right([]);
+  return right([{ type: 'PreviewCommandSet', data: { projectId: p.id, preview } }]);
+};

@@ -1,3 +1,4 @@
+import type { PreviewCommand } from './preview.js';
 import type { HarnessName, Origin } from './workflow.js';
 
 // The words the whole service speaks about runs: standings, actions, who asked, and the plain
@@ -83,6 +84,8 @@ export interface ProjectView {
   readonly autoMerge: { readonly method: 'squash' | 'merge' | 'rebase' } | null;
   /** what the project's runs may spend per local day, in US dollars (docs/usage.md) */
   readonly dailyBudgetUsd?: number;
+  /** the project's preview command (docs/preview.md); without it .svc/preview.json in the primary folder is read */
+  readonly preview?: PreviewCommand;
   /** svc's sandbox for the project's runs (docs/sandbox.md); absent: preferred */
   readonly sandbox?: SandboxMode;
   /** hosts the project's sandboxed steps may reach besides their model API; `full` adds egressAllowFull ('*': anything) */

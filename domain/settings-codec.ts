@@ -91,6 +91,7 @@ const changeOf = <C extends t.Mixed, P extends t.Mixed, A extends t.Mixed, T ext
   // an argv, never a shell string: the first element is the program; at most 64 arguments
   t.strict({ _tag: t.literal('NotifyCommand'), argv, kinds: t.array(literals(NEEDS_KINDS)) }),
   t.strict({ _tag: t.literal('PullRequestWatchInterval'), seconds: intIn(10, 86_400) }),
+  t.strict({ _tag: t.literal('Previews'), idleMinutes: intIn(1, 1440), limit: intIn(1, 16) }),
 ]);
 
 /** a change as the doors take it: a field it does not take is refused by name, not dropped */

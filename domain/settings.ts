@@ -1,3 +1,4 @@
+import type { PreviewLimits } from './preview.js';
 import { DEFAULT_PRICES, type PriceRow } from './prices.js';
 import type { HarnessName } from './workflow.js';
 
@@ -33,7 +34,9 @@ export type SettingChange =
   /** how often a watching deliver step reads its pull request (lib/engine/pr-loop.ts) */
   | { readonly _tag: 'PullRequestWatchInterval'; readonly seconds: number }
   /** a command run for each "needs you" event (docs/shipping.md); argv [] turns it off */
-  | { readonly _tag: 'NotifyCommand'; readonly argv: readonly string[]; readonly kinds: readonly NeedsKind[] };
+  | { readonly _tag: 'NotifyCommand'; readonly argv: readonly string[]; readonly kinds: readonly NeedsKind[] }
+  /** run previews (docs/preview.md): stopped after this many idle minutes; at most `limit` at once */
+  | { readonly _tag: 'Previews'; readonly idleMinutes: number; readonly limit: number };
 
 /** what makes a run need a person: a question, a gate, a failure, a supervisor's approval card, a pause by svc that waits for a person */
 export const NEEDS_KINDS = ['question', 'gate', 'failed', 'card', 'paused'] as const;
@@ -57,6 +60,8 @@ export interface Settings {
   readonly notifyCommand: { readonly argv: readonly string[]; readonly kinds: readonly NeedsKind[] } | null;
   /** how often the pull request loop polls a watched pull request */
   readonly prWatchIntervalSeconds: number;
+  /** optional: settings folded before previews lack it (DEFAULT_PREVIEW_LIMITS) */
+  readonly previews?: PreviewLimits;
 }
 
 export const DEFAULT_SETTINGS: Settings = {

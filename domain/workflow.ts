@@ -5,7 +5,7 @@
 export const HARNESSES = ['claude', 'codex', 'opencode'] as const;
 export type HarnessName = (typeof HARNESSES)[number];
 
-export const NODE_KINDS = ['start', 'exit', 'agent', 'gate', 'wait', 'command', 'deliver'] as const;
+export const NODE_KINDS = ['start', 'exit', 'agent', 'gate', 'wait', 'command', 'deliver', 'preview'] as const;
 export type NodeKind = (typeof NODE_KINDS)[number];
 
 // Tool access of an agent step, from least to most: what the harness is allowed to do.
@@ -49,11 +49,8 @@ export interface StepDefaults {
   readonly tools?: ToolAccess;
 }
 
-export interface Workflow {
-  readonly name: string;
-  readonly origin: Origin;
-  /** content hash of the source (with @files inlined) */
-  readonly version: string;
+/** the graph-level attributes: description, declared inputs with their defaults, what every agent step starts from */
+export interface GraphSettings {
   readonly description: string;
   readonly inputs: readonly string[];
   readonly defaults: Readonly<Record<string, string>>;
@@ -62,6 +59,13 @@ export interface Workflow {
   readonly fallbackHarnesses?: readonly HarnessName[];
   /** the graph's `budgetUsd`: a run's budget when its start gives none (docs/usage.md) */
   readonly budgetUsd?: number;
+}
+
+export interface Workflow extends GraphSettings {
+  readonly name: string;
+  readonly origin: Origin;
+  /** content hash of the source (with @files inlined) */
+  readonly version: string;
   readonly nodes: readonly StepNode[];
   readonly routes: readonly Route[];
   readonly source: string;

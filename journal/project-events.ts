@@ -14,6 +14,8 @@ export const PROJECT_EVENT_CODECS = {
   AutoMergeChosen: t.type({ projectId: t.string, autoMerge: t.union([t.null, t.type({ method: t.union([t.literal('squash'), t.literal('merge'), t.literal('rebase')]) })]) }),
   // what the project's runs may spend per local day (null: no budget); new runs queue past it
   DailyBudgetSet: t.type({ projectId: t.string, dailyBudgetUsd: t.union([t.number, t.null]) }),
+  // the project's preview command (docs/preview.md): an argv, never a shell string; null removes it
+  PreviewCommandSet: t.type({ projectId: t.string, preview: t.union([t.null, t.type({ argv: t.array(t.string), setup: t.union([t.array(t.string), t.null]), portEnv: t.string })]) }),
   // svc's sandbox for the project's runs (docs/sandbox.md)
   SandboxChosen: t.type({ projectId: t.string, sandbox: t.union([t.literal('required'), t.literal('preferred'), t.literal('off')]) }),
   // what the project's sandboxed steps may reach besides their model API; `full` steps add `full`

@@ -19,6 +19,11 @@ const withBudget = (p: ProjectView, budget: number | null): ProjectView => {
   return budget === null ? rest : { ...rest, dailyBudgetUsd: budget };
 };
 
+const withPreview = (p: ProjectView, preview: ProjectView['preview'] | null): ProjectView => {
+  const { preview: _old, ...rest } = p;
+  return preview ? { ...rest, preview } : rest;
+};
+
 export const evolveProjects = (ps: Projects, e: ProjectEvent): Projects => {
   switch (e.type) {
     case 'ProjectAdded':
@@ -30,6 +35,7 @@ export const evolveProjects = (ps: Projects, e: ProjectEvent): Projects => {
     case 'PrimaryFolderChosen': return change(ps, e.data.projectId, (p) => ({ ...p, primaryFolder: e.data.name }));
     case 'AutoMergeChosen': return change(ps, e.data.projectId, (p) => ({ ...p, autoMerge: e.data.autoMerge }));
     case 'DailyBudgetSet': return change(ps, e.data.projectId, (p) => withBudget(p, e.data.dailyBudgetUsd));
+    case 'PreviewCommandSet': return change(ps, e.data.projectId, (p) => withPreview(p, e.data.preview));
     case 'SandboxChosen': return change(ps, e.data.projectId, (p) => ({ ...p, sandbox: e.data.sandbox }));
     case 'EgressAllowlistSet': return change(ps, e.data.projectId, (p) => ({ ...p, egressAllow: e.data.allow, egressAllowFull: e.data.full }));
   }

@@ -17,6 +17,7 @@ export const applyChange = (s: Settings, c: SettingChange): Settings => {
     case 'FallbackHarnesses': return { ...s, fallbackHarnesses: [...new Set(c.harnesses)] };
     case 'NotifyCommand': return { ...s, notifyCommand: c.argv.length === 0 ? null : { argv: c.argv, kinds: c.kinds } };
     case 'PullRequestWatchInterval': return { ...s, prWatchIntervalSeconds: c.seconds };
+    case 'Previews': return { ...s, previews: { idleMinutes: c.idleMinutes, limit: c.limit } };
   }
 };
 

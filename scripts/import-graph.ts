@@ -26,7 +26,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['lib/state'],
   ['lib/read-models'],
   ['lib/service'],
-  ['lib/engine', 'lib/supervisors', 'lib/triggers', 'lib/notify', 'lib/push'],
+  ['lib/engine', 'lib/supervisors', 'lib/triggers', 'lib/notify', 'lib/push', 'lib/preview'],
   ['lib/root'],
   ['lib/mcp', 'lib/http', 'lib/app', 'lib/cli', 'lib/web'],
 ];

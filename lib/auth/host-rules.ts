@@ -25,11 +25,17 @@ const forbid = (ctx: Parameters<Middleware>[0], detail: string): void => refuse(
 const nameAllowed = (bind: string, name: string | null): boolean =>
   !isLoopbackBind(bind) || (name !== null && (LOOPBACK_NAMES.includes(name) || name === bindHostName(bind)));
 
-export const hostRules = (opts: GuardOptions): Middleware => async (ctx, next) => {
-  const host = requestHost(ctx.req.rawHeaders, ctx.req.url ?? '');
-  if (host.kind === 'malformed') return refuse(ctx, isLoopbackBind(opts.bind) ? 403 : 400, host.detail);
+/** the host rule's refusal of a request (status and detail), or null: shared with WebSocket upgrades */
+export const hostRefusal = (bind: string, rawHeaders: readonly string[], target: string): { status: number; detail: string } | null => {
+  const host = requestHost(rawHeaders, target);
+  if (host.kind === 'malformed') return { status: isLoopbackBind(bind) ? 403 : 400, detail: host.detail };
   const name = host.kind === 'named' ? host.host.name : null;
-  if (!nameAllowed(opts.bind, name)) return forbid(ctx, `host name not allowed: ${name === null ? '(none)' : quoteShort(name)}`);
+  return nameAllowed(bind, name) ? null : { status: 403, detail: `host name not allowed: ${name === null ? '(none)' : quoteShort(name)}` };
+};
+
+export const hostRules = (opts: GuardOptions): Middleware => async (ctx, next) => {
+  const refused = hostRefusal(opts.bind, ctx.req.rawHeaders, ctx.req.url ?? '');
+  if (refused) return refuse(ctx, refused.status, refused.detail);
   await next();
 };
 

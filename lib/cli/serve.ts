@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { isLoopbackBind } from '../auth/host-names.js';
 import type { AppCodes } from '../auth/app-codes.js';
 import { createApp } from '../http/app.js';
+import { previewUpgrade } from '../http/preview-proxy.js';
 import { answerClientErrors, limitHeaderLines } from '../http/header-limits.js';
 import type { StreamWatch } from '../http/stream-watch.js';
 import { closeService, openService, startEngine } from '../root/open.js';
@@ -50,6 +51,7 @@ export const startServer = async (o: ServeOptions): Promise<RunningServer> => {
   const options = { bind: o.bind, ...(o.secret ? { secret: o.secret } : {}), ...(o.keepAliveMs ? { keepAliveMs: o.keepAliveMs } : {}), ...(o.codes ? { codes: o.codes } : {}), ...(o.streams ? { streams: o.streams } : {}) };
   const server = createServer({ requireHostHeader: false }, limitHeaderLines(createApp(service, options).callback()));
   answerClientErrors(server);
+  server.on('upgrade', previewUpgrade(service, o.bind));
   // wait_for_run holds a request up to five minutes, and an agent's ask_question waits for a
   // person as long as it takes: no time limit on a request once its headers have arrived.
   server.requestTimeout = 0;

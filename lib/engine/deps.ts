@@ -19,6 +19,7 @@ export interface PromptVars {
   readonly goal: string;
   readonly inputs: Readonly<Record<string, string>>;
   readonly previous?: { readonly node: string; readonly outcome: string; readonly summary: string };
+  readonly preview?: { readonly url: string };
 }
 
 export interface EngineDeps {
@@ -56,6 +57,8 @@ export interface EngineDeps {
   deliver(run: RunState, node: StepNode): Promise<PullRequestRef>;
   /** svc's sandbox for a step that runs `tool` in the run's folder, or why there is none (lib/service/sandbox.ts) */
   sandbox(run: RunState, tool: SandboxedTool): SandboxChoice;
+  /** the run's preview (lib/preview): started for a `kind=preview` step, read for {{preview.url}} (optional: tests' engines) */
+  readonly preview?: PreviewPort;
   /** the run's own tool server: its URL, and a fresh token valid while the step runs */
   runTools(runId: string, stepId: string): { url: string; token: string; revoke(): void };
   /** each read of a watched pull request, with the run after what it decided (P3's auto-merge hooks in here) */
@@ -68,6 +71,13 @@ export interface EngineDeps {
   readonly windows: HarnessWindowsPort;
   /** what a project's runs have spent on the local day of `now` (known costs; lib/usage/project-spend.ts) */
   spentToday(projectId: string): number;
+}
+
+export interface PreviewPort {
+  /** starts the run's preview as a step's (stopped when the run ends) and resolves once its port answers */
+  start(runId: string): Promise<{ readonly ok: true; readonly url: string } | { readonly ok: false; readonly detail: string }>;
+  /** its URL through svc while it runs, else null */
+  url(runId: string): string | null;
 }
 
 export interface HarnessWindowsPort {

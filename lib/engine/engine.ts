@@ -1,3 +1,4 @@
+import { runPreviewStep } from './preview-step.js';
 import { existsSync } from 'node:fs';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import type { Checkout, Continues } from '../../journal/run-events.js';
@@ -248,6 +249,7 @@ export class Engine {
       case 'deliver': return runDeliverStep(this.ctx, s, node);
       case 'gate': return runGateStep(this.ctx, s, node);
       case 'wait': return runWaitStep(this.ctx, s, node);
+      case 'preview': return runPreviewStep(this.ctx, s, node);
       case 'start': case 'exit': return;
     }
   }

@@ -8,6 +8,7 @@ import { decideWatchPullRequest } from '../../commands/pr-loop.js';
 import type { EngineContext } from './context.js';
 import { LIFELINE } from '../harness/process.js';
 import { openSandbox, planSandbox } from './step-sandbox.js';
+import { PREVIEW_URL } from '../../domain/preview.js';
 
 // The steps that are not agent turns: gates and waits are only recorded (the run stands still
 // until Resume, or the time, or SkipWait), commands run in the worktree, deliver opens a PR.
@@ -30,8 +31,8 @@ export const runWaitStep = (ctx: EngineContext, run: RunState, node: StepNode): 
 const COMMAND_TIMEOUT_MS = 30 * 60_000;
 
 // Run values reach a command through its environment, never spliced into the command text.
-export const commandEnv = (run: RunState): NodeJS.ProcessEnv => {
-  const env: NodeJS.ProcessEnv = { ...process.env, SVC_RUN_ID: run.runId, SVC_GOAL: run.goal };
+export const commandEnv = (run: RunState, previewUrl?: string | null): NodeJS.ProcessEnv => {
+  const env: NodeJS.ProcessEnv = { ...process.env, SVC_RUN_ID: run.runId, SVC_GOAL: run.goal, ...(previewUrl ? { SVC_PREVIEW_URL: previewUrl } : {}) };
   for (const [k, v] of Object.entries(run.inputs)) env[`SVC_INPUT_${k.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`] = v;
   return env;
 };
@@ -45,12 +46,16 @@ export const runCommandStep = (ctx: EngineContext, run: RunState, node: StepNode
   if (!stepId) return;
   const cannot = (summary: string) => void ctx.apply(run.runId, (s) => decideFinishStep(s, { stepId, outcome: 'failure', summary, failure: 'unavailable' }));
   if (plan.choice._tag === 'Unsandboxed' && plan.choice.required) return cannot(`the project requires svc's sandbox, and it cannot start: ${plan.choice.reason}`);
-  const sandbox = openSandbox(ctx, run, stepId, plan, { tools: 'command', env: commandEnv(run) });
+  const previewUrl = ctx.deps.preview?.url(run.runId) ?? null;
+  const sandbox = openSandbox(ctx, run, stepId, plan, { tools: 'command', env: commandEnv(run, previewUrl) });
   if (sandbox instanceof Error) return cannot(`svc's sandbox could not be made: ${sandbox.message}`);
   const cwd = run.checkouts?.[0]?.directory ?? '';
   const abort = new AbortController();
-  ctx.log(run.runId, `command ${node.id}: ${node.command ?? ''}`);
-  const shell = { file: 'sh', args: ['-c', node.command ?? 'false'], env: commandEnv(run) };
+  // {{preview.url}} is the one value spliced into the text: svc made it (an http URL of its own
+  // origin and the run's id), so it holds nothing a shell reads specially; without a preview it stays
+  const text = previewUrl ? (node.command ?? 'false').replaceAll(PREVIEW_URL, previewUrl) : node.command ?? 'false';
+  ctx.log(run.runId, `command ${node.id}: ${text}`);
+  const shell = { file: 'sh', args: ['-c', text], env: commandEnv(run, previewUrl) };
   const cmd = sandbox ? sandbox.wrap(process.execPath, [LIFELINE, shell.file, ...shell.args], shell.env) : shell;
   let child: ChildProcess;
   try {

@@ -26,7 +26,8 @@ export const turnPrompt = (deps: EngineDeps, s: RunState, node: StepNode, resumi
     return `Your previous turn on this step was interrupted.${why}\nContinue the step from where you were. The goal is:\n${s.goal}${heldSection(s)}`;
   }
   const previous = s.previous ? { node: s.previous.node, outcome: s.previous.outcome, summary: inline(untrusted(`The summary of step ${s.previous.node}`, s.previous.summary)) } : undefined;
-  const body = deps.renderPrompt(node.prompt ?? '{{goal}}', { goal: s.goal, inputs: s.inputs, ...(previous ? { previous } : {}) });
+  const previewUrl = deps.preview?.url(s.runId);
+  const body = deps.renderPrompt(node.prompt ?? '{{goal}}', { goal: s.goal, inputs: s.inputs, ...(previous ? { previous } : {}), ...(previewUrl ? { preview: { url: previewUrl } } : {}) });
   return earlierRun(thread) + body + heldSection(s);
 };
 

@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { lstatSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { withoutCredentials } from './remote-url.js';
 
 // The only place the service runs git: argument arrays (never a shell string) and a timeout on
@@ -25,10 +27,38 @@ const REPOSITORY_LOCATORS = [
   'GIT_COMMON_DIR', 'GIT_NAMESPACE', 'GIT_PREFIX', 'GIT_QUARANTINE_PATH',
 ];
 
+// A run's own repository (<home>/worktrees/<run>/<folder>, docs/run-folders.md) is written by the
+// agent, and svc runs git there outside the sandbox (step end, secure, merge). Whatever config the
+// agent managed to plant must not make svc's git run a program: command-line config (the highest
+// precedence) switches off hooks and fsmonitor, and the common folder is named outright, so a
+// planted `.git/commondir` cannot swap in a config of the agent's (docs/sandbox.md).
+const RUN_FOLDER = /\/worktrees\/[A-Za-z0-9][A-Za-z0-9_-]*\/[^/]+\/?$/;
+const RUN_GUARD: readonly (readonly [string, string])[] = [
+  ['core.hooksPath', '/dev/null'], ['core.fsmonitor', 'false'], ['core.editor', ':'], ['sequence.editor', ':'],
+  ['commit.gpgSign', 'false'], ['tag.gpgSign', 'false'], ['core.pager', 'cat'],
+];
+
+const isDir = (p: string): boolean => {
+  try {
+    return lstatSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+};
+
+export const runFolderGuard = (cwd: string): Record<string, string> => {
+  if (!RUN_FOLDER.test(resolve(cwd))) return {};
+  const dotGit = join(resolve(cwd), '.git');
+  const pairs = RUN_GUARD.flatMap(([k, v], i) => [[`GIT_CONFIG_KEY_${i}`, k], [`GIT_CONFIG_VALUE_${i}`, v]]);
+  return { ...(isDir(dotGit) ? { GIT_COMMON_DIR: dotGit } : {}), GIT_CONFIG_COUNT: String(RUN_GUARD.length), ...Object.fromEntries(pairs) };
+};
+
 // Never ask for credentials on a terminal; C locale so git's output can be parsed.
-const baseEnv = (extra: Readonly<Record<string, string>> = {}): NodeJS.ProcessEnv => {
+const baseEnv = (cwd: string, extra: Readonly<Record<string, string>> = {}): NodeJS.ProcessEnv => {
+  const guard = runFolderGuard(cwd);
   const env: NodeJS.ProcessEnv = { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: 'echo', LC_ALL: 'C', ...extra };
   for (const k of REPOSITORY_LOCATORS) if (!(k in extra)) delete env[k];
+  Object.assign(env, guard);
   return env;
 };
 
@@ -37,7 +67,7 @@ export const git = (cwd: string, args: readonly string[], opts: GitOptions = {})
     execFile(
       'git',
       [...args],
-      { cwd, env: baseEnv(opts.env), timeout: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, killSignal: 'SIGKILL' },
+      { cwd, env: baseEnv(cwd, opts.env), timeout: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, killSignal: 'SIGKILL' },
       (error, stdout, stderr) => {
         const code = error ? (typeof (error as { code?: unknown }).code === 'number' ? (error as { code: number }).code : -1) : 0;
         const timedOut = error && (error as { killed?: boolean }).killed ? `git ${args[0]} timed out\n` : '';

@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { packageRoot } from '../package-root.js';
 import { procStartTime, type GroupLeader } from './process-group.js';
 
@@ -47,8 +47,11 @@ export interface RunningCli {
 const KILL_GRACE_MS = 3000;
 const STDERR_TAIL = 4000;
 
-/** Signal the child's whole process group; escalate to SIGKILL if it lingers. */
-export const killTree = (child: ChildProcess): void => {
+/**
+ * Signal the child's whole process group; escalate to SIGKILL if it lingers. `first` replaces the
+ * opening SIGTERM (a sandboxed CLI is asked through its lifeline: see askInside).
+ */
+export const killTree = (child: ChildProcess, first?: () => void): void => {
   const send = (sig: NodeJS.Signals): void => {
     try {
       if (child.pid !== undefined) process.kill(-child.pid, sig);
@@ -56,13 +59,22 @@ export const killTree = (child: ChildProcess): void => {
       child.kill(sig); // group already gone or never formed
     }
   };
-  send('SIGTERM');
+  if (first) first();
+  else send('SIGTERM');
   const timer = setTimeout(() => send('SIGKILL'), KILL_GRACE_MS);
   timer.unref();
   child.once('exit', () => {
     clearTimeout(timer);
     send('SIGKILL'); // grandchildren that ignored SIGTERM must not outlive the turn
   });
+};
+
+// Inside bubblewrap the CLI has its own PID namespace and session: a signal to our group reaches
+// bwrap alone, which dies and takes everything inside with SIGKILL (--die-with-parent). So the
+// lifeline inside is asked over fd 3 to send SIGTERM to its own group, the CLI's.
+const askInside = (child: ChildProcess): void => {
+  const fd3 = child.stdio[3] as Writable | null | undefined;
+  if (fd3 && !fd3.destroyed) fd3.write(`${JSON.stringify({ signal: 'SIGTERM' })}\n`, () => undefined);
 };
 
 export const LIFELINE = join(packageRoot(), 'lib', 'harness', 'lifeline.mjs');
@@ -111,7 +123,7 @@ export const runCli = (spec: CliSpec): RunningCli => {
   const stop = (why: 'watchdog' | 'aborted'): void => {
     if (ending) return;
     ending = why;
-    killTree(child);
+    killTree(child, spec.sandbox ? () => askInside(child) : undefined);
   };
   const arm = (): void => {
     if (timer) clearTimeout(timer);

@@ -25,6 +25,8 @@ import { supervisorRoutes } from './routes/supervisors.js';
 import { triggerRoutes } from './routes/triggers.js';
 import { usageRoutes } from './routes/usage.js';
 import { workflowRoutes } from './routes/workflows.js';
+import { previewRoutes } from './routes/previews.js';
+import { previewProxy } from './preview-proxy.js';
 import { jsonNotFound } from './not-found.js';
 import { staticApp } from './static.js';
 import { cappedDetail, quoted } from '../../domain/quoted.js';
@@ -93,6 +95,7 @@ export const createApp = (service: Service, opts: AppOptions): Koa => {
   triggerRoutes(router, service);
   supervisorRoutes(router, service);
   usageRoutes(router, service);
+  previewRoutes(router, service);
   const resolveProject = (id: string) => { const p = findProject(service.core.projects.current, id); return p ? { primaryFolderPath: primaryFolderPath(p), defaultWorkflow: p.defaultWorkflow } : undefined; };
   workflowRoutes(router, { catalog: service.catalog, resolveProject });
   personaRoutes(router, { catalog: service.catalog, resolveProject });
@@ -111,6 +114,7 @@ export const createApp = (service: Service, opts: AppOptions): Koa => {
   app.use(requestGuard({ bind: opts.bind }));
   if (opts.secret && opts.codes) app.use(appSession(opts.secret, opts.codes));
   app.use(apiOnly(windowSecret(opts.secret)));
+  app.use(previewProxy(service, opts.bind));
   if (opts.streams) app.use(watchStreams(opts.streams));
   app.use(methodRefusals);
   app.use(router.routes());

@@ -1,4 +1,5 @@
 import { usdBudget } from './kinds.js';
+import { PreviewCommandInput } from './preview.js';
 import * as t from 'io-ts';
 import { Harness } from './common.js';
 
@@ -28,4 +29,5 @@ const SandboxMode = t.keyof({ required: null, preferred: null, off: null }, 'req
 export const ProjectPatchBody = t.partial({
   name: NonBlank, defaultWorkflow: NonBlank, primaryFolder: NonBlank, autoMerge: AutoMerge, dailyBudgetUsd: t.union([usdBudget(), t.null]),
   sandbox: SandboxMode, egressAllow: t.array(t.string), egressAllowFull: t.array(t.string),
+  preview: t.union([PreviewCommandInput, t.null]),
 });

@@ -8,6 +8,7 @@ import { checkPullRequestNow, controlRun, mergeRun, openPullRequest, reviseGoal,
 import { answerQuestion, messageRun, submitReview } from './tools/messaging.js';
 import { archiveRun, keepAttempt, resolveRun } from './tools/archiving.js';
 import { changeSetting } from './tools/settings.js';
+import { getPreview, setProjectPreview, startPreview, stopPreview } from './tools/previews.js';
 
 // Every tool of the client list, in the order tools/list shows them.
 export const TOOLS: readonly Tool[] = [
@@ -17,7 +18,8 @@ export const TOOLS: readonly Tool[] = [
   controlRun, reviseGoal, secureRunWork, openPullRequest, mergeRun, updateRunFromBase, checkPullRequestNow,
   messageRun, answerQuestion, submitReview,
   archiveRun, resolveRun, keepAttempt,
-  changeSetting,
+  getPreview, startPreview, stopPreview,
+  changeSetting, setProjectPreview,
 ];
 
 export const findTool = (name: string): Tool | undefined => TOOLS.find((t) => t.name === name);

@@ -189,6 +189,7 @@ export const startEngine = (service: Service): void => {
     ...(core.probe ? { probe: core.probe } : {}),
     deliver: deliverRun(() => core.settings.current.codeHost, (s) => pullRequestTextOf(core, s, runUrlOf(core, s.runId))),
     sandbox: (run, tool) => sandboxChoice(core, run, tool),
+    preview: { start: (runId) => service.previews.startForStep(runId), url: (runId) => service.previews.url(runId) },
     runTools: (runId, stepId) => { const t = core.runTools.issue(runId, stepId); return { url: `${core.baseUrl}/run-tools/${runId}/mcp`, token: t.token, revoke: t.revoke }; },
     newId, now: () => core.clock.now(),
     sleepUntil: (when, signal) => core.clock.sleepUntil(when, signal),
@@ -202,6 +203,7 @@ export const startEngine = (service: Service): void => {
   service.triggers.start();
   service.supervisorLoop.start();
   service.notify.notifier.start();
+  void service.previews.start();
 };
 
 /** Asks each harness whether it is ready; ChangeHarness reads the answers. */
@@ -214,6 +216,7 @@ export const refreshAvailability = async (core: ServiceCore): Promise<void> => {
 export const closeService = async (s: Service): Promise<void> => {
   await s.supervisorLoop.stop();
   await s.notify.notifier.stop();
+  await s.previews.close();
   await s.triggers.stop();
   await parts.get(s)?.engine?.stop();
   s.releases.close();

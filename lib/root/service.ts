@@ -1,3 +1,4 @@
+import { sandboxChoice } from '../service/sandbox.js';
 import { join } from 'node:path';
 import { left, right } from 'fp-ts/lib/Either.js';
 import { notFound, unavailable, type Outcome } from '../../commands/refusal.js';
@@ -46,6 +47,9 @@ import type { UsageGroupBy } from '../../domain/usage.js';
 import { localDay } from '../../projections/usage-days.js';
 import { startNeeds } from '../service/start-readiness.js';
 import type { HarnessName } from '../../domain/workflow.js';
+import { PreviewManager } from '../preview/manager.js';
+import { previewsStream } from '../state/previews.js';
+import { DEFAULT_PREVIEW_LIMITS, type PreviewCommand } from '../../domain/preview.js';
 
 // The facade: every door (HTTP, MCP, CLI, app) calls these methods. Each one decodes nothing and
 // holds no rule of its own: it finds the state, asks a command's decide or a projection, and maps.
@@ -62,11 +66,21 @@ export class Service implements ServiceApi {
   readonly supervisorLoop: SupervisorLoop;
   /** the notification command (lib/notify), started with the engine */
   readonly notify: ReturnType<typeof notifierFor>;
+  /** the runs' previews (lib/preview), started with the engine */
+  readonly previews: PreviewManager;
 
   /** trigger rules and their sources (lib/triggers); sources run once the engine starts */
   constructor(readonly core: ServiceCore, readonly catalog: Catalog, readonly triggers: Triggers) {
     this.supervisorLoop = new SupervisorLoop(core);
     this.notify = notifierFor(core);
+    this.previews = new PreviewManager({
+      journal: core.journal, stream: previewsStream(core.journal),
+      run: (id) => core.runs.get(id), project: (id) => core.projects.current.get(id),
+      limits: () => core.settings.current.previews ?? DEFAULT_PREVIEW_LIMITS,
+      log: (runId, text) => void core.logs.write(runId, 'service', text),
+      clock: core.clock, baseUrl: () => core.baseUrl,
+      sandbox: (run) => sandboxChoice(core, run, 'command'),
+    });
     this.waits = new WaitHub(core, core.journal);
     this.list = new RunsListCache(core.runs, core.journal);
     this.usageIndex = new UsageIndex(core.runs, core.journal, (groupBy, key) => usageLabel(core, groupBy, key), core.projects.stream);
@@ -242,6 +256,14 @@ export class Service implements ServiceApi {
   chooseDefaultWorkflow(id: string, workflow: string) { return projects.chooseDefaultWorkflow(this.core, id, workflow); }
   getProject(idOrName: string) { return projects.getProject(this.core, idOrName); }
   settings() { return this.core.settings.current; }
+  startPreview(runId: string) { return this.previews.begin(runId); }
+  stopPreview(runId: string) { return this.previews.stop(runId, 'stopped'); }
+  preview(runId: string) { return this.previews.view(runId); }
+  runningPreviews() { return this.previews.running(); }
+  setProjectPreview(project: string, preview: PreviewCommand | null) {
+    const found = findProject(this.core.projects.current, project);
+    return found ? projects.updateProject(this.core, found.id, { preview }) : left(notFound('project', project));
+  }
   changeSetting(change: SettingChange, source: SettingSource) { return settings.changeSetting(this.core, change, source); }
   recentSettingChanges(limit?: number) { return settings.recentChanges(this.core, limit); }
   recordTokenRegenerated(source: SettingSource) { settings.recordTokenRegenerated(this.core, source); }

@@ -14,6 +14,8 @@ export interface EgressRules {
   readonly allow: Allowlist;
   /** the run's tool server: only URLs starting with this pass on its origin ('' or absent: none, a command step) */
   readonly runTools?: string;
+  /** the run's preview through svc (docs/preview.md): URLs starting with this pass on its origin too */
+  readonly preview?: string;
 }
 
 export interface Egress {
@@ -53,7 +55,8 @@ const forward = (req: IncomingMessage, res: ServerResponse, url: URL): void => {
 
 const whyNot = (rules: EgressRules, url: URL): string | null => {
   if (url.protocol !== 'http:') return `only http:// goes as a plain request (${url.protocol} needs CONNECT)`;
-  if (url.origin === originOf(rules.runTools)) return rules.runTools && url.href.startsWith(rules.runTools) ? null : 'svc\'s own server is reachable for this run\'s tool server only';
+  const own = [rules.runTools, rules.preview].filter((u): u is string => !!u);
+  if (own.some((u) => url.origin === originOf(u))) return own.some((u) => url.href.startsWith(u)) ? null : `svc's own server is reachable for this run's tool server ${rules.preview ? 'and preview ' : ''}only`;
   return allows(rules.allow, url.hostname, Number(url.port || 80)) ? null : 'not on the allowlist';
 };
 
@@ -61,7 +64,7 @@ const tunnel = (rules: EgressRules, target: string, client: Socket, head: Buffer
   const m = /^(\[[^\]]+\]|[^:]+):(\d+)$/.exec(target);
   const host = m?.[1] ?? '';
   const port = Number(m?.[2] ?? 0);
-  const toTools = m && `http://${target}` === originOf(rules.runTools);
+  const toTools = m && (`http://${target}` === originOf(rules.runTools) || `http://${target}` === originOf(rules.preview));
   if (!m || toTools || !allows(rules.allow, host.replace(/^\[|\]$/g, ''), port)) {
     refused(`CONNECT ${target}`, toTools ? 'svc\'s own server is reachable for this run\'s tool server only' : 'not on the allowlist');
     return void client.end('HTTP/1.1 403 Forbidden\r\nconnection: close\r\n\r\n');

@@ -18,6 +18,11 @@ export interface SandboxProfile {
    * fork's) names that run's folder, the CLI finds a folder there, and nothing of the other run
    */
   readonly placeholders?: readonly string[];
+  /**
+   * a folder bound again at another path (the run's folder, where a copied session names its
+   * source's): what the CLI finds there is the run's own, never the other run's
+   */
+  readonly alias?: { readonly path: string; readonly at: string; readonly writable: boolean };
   /** the egress proxy's unix socket outside, and the path the sandbox sees it at */
   readonly socket?: { readonly outside: string; readonly inside: string };
   readonly cwd: string;
@@ -41,6 +46,7 @@ export const bwrapArgs = (p: SandboxProfile): string[] => [
   ...ordered(p.hidden.map((path) => ({ path, writable: false }))).flatMap((h) => ['--tmpfs', h.path]),
   ...(p.placeholders ?? []).flatMap((d) => ['--dir', d]),
   ...ordered(p.binds).flatMap((b) => [b.writable ? '--bind' : '--ro-bind', b.path, b.path]),
+  ...(p.alias ? [p.alias.writable ? '--bind' : '--ro-bind', p.alias.path, p.alias.at] : []),
   ...(p.socket ? ['--bind', p.socket.outside, p.socket.inside] : []),
   '--unshare-all',
   '--die-with-parent',

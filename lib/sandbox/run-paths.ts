@@ -4,7 +4,7 @@
 // folder's objects, refs and reflogs, so a commit can land; the rest of the common folder (config,
 // hooks, packed-refs) is read-only. Those shared refs are the interim's hole: an agent can move
 // the user's branches through them. A per-run clone closes it (docs/sandbox.md).
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Bind } from './profile.js';
 
@@ -24,10 +24,22 @@ const commonDirOf = (admin: string): string | undefined => {
   return isAbsolute(p) ? p : resolve(admin, p);
 };
 
+// A run's own repository: its .git bound onto itself (a mount point cannot be renamed or removed,
+// so the agent cannot swap in a .git of its own), its config and hooks read-only over that. svc
+// runs git there outside the sandbox: nothing the agent writes may make that git run a program
+// (lib/git/git.ts runFolderGuard covers what is left). hooks/ is made first so it can be bound.
+const ownRepoBinds = (dir: string, writable: boolean): Bind[] => {
+  const dotGit = join(dir, '.git');
+  if (!existsSync(dotGit) || !lstatSync(dotGit).isDirectory()) return [];
+  if (writable) mkdirSync(join(dotGit, 'hooks'), { recursive: true, mode: 0o700 });
+  const locked = [join(dotGit, 'config'), join(dotGit, 'hooks')].filter((p) => existsSync(p)).map((path) => ({ path, writable: false }));
+  return [{ path: dotGit, writable }, ...locked];
+};
+
 export const checkoutBinds = (dir: string, writable: boolean): Bind[] => {
   const own: Bind = { path: dir, writable };
   const admin = gitdirOf(dir);
-  if (!admin) return [own];
+  if (!admin) return [own, ...ownRepoBinds(dir, writable)];
   const common = commonDirOf(admin);
   const shared = common ? [{ path: common, writable: false }, ...['objects', 'refs', 'logs'].map((d) => join(common, d)).filter((p) => existsSync(p)).map((path) => ({ path, writable }))] : [];
   return [own, { path: admin, writable }, ...shared];

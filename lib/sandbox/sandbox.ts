@@ -25,12 +25,19 @@ export interface StepSandboxInput {
   readonly hidden: readonly string[];
   /** other runs' folders a session may name (a fork's source): an empty folder there, nothing of theirs */
   readonly placeholders?: readonly string[];
+  /**
+   * where the step's session says it works, when that is another run's folder (an opencode fork's
+   * session names its source's): the run's first folder is bound there too and the step starts there
+   */
+  readonly sessionDir?: string;
   /** the environment the tool will get: its HOME, XDG and CODEX_HOME say where its state is */
   readonly env: NodeJS.ProcessEnv;
   /** programs that must stay reachable (the CLI, node, svc's own lifeline) */
   readonly programs: readonly string[];
   readonly egress: EgressRules;
   readonly onRefused: Refused;
+  /** a folder of svc's bound in writable at the same path: a preview's bridge puts its socket there */
+  readonly ingress?: string;
 }
 
 export interface Wrapped {
@@ -73,10 +80,12 @@ export const profileOf = (i: StepSandboxInput, socket: string): SandboxProfile =
       ...homeBinds(i.tool, i.env),
       ...i.checkouts.flatMap((c) => checkoutBinds(c, i.writable)),
       ...(i.readOnly ?? []).filter((p) => existsSync(p)).map((path) => ({ path, writable: false })),
+      ...(i.ingress ? [{ path: i.ingress, writable: true }] : []),
     ],
     ...(i.placeholders?.length ? { placeholders: i.placeholders } : {}),
+    ...(i.sessionDir && i.checkouts[0] ? { alias: { path: i.checkouts[0], at: i.sessionDir, writable: i.writable } } : {}),
     socket: { outside: socket, inside: INSIDE_SOCKET },
-    cwd: i.checkouts[0] ?? '/',
+    cwd: (i.sessionDir && i.checkouts[0] ? i.sessionDir : i.checkouts[0]) ?? '/',
   };
 };
 
@@ -105,6 +114,8 @@ export interface SandboxOpen {
   readonly tools: ToolAccess | 'command';
   /** the run's own tool server URL (agent steps) */
   readonly runTools?: string;
+  /** a folder bound in writable (a preview's bridge socket) */
+  readonly ingress?: string;
   readonly env: NodeJS.ProcessEnv;
   /** the program the step runs (the CLI's binary): kept reachable inside */
   readonly program?: string;

@@ -4,6 +4,7 @@ import type { Outcome } from '../../commands/refusal.js';
 import type { ReviewInputOf } from '../inputs/review.js';
 import type { Actor, ControlInput, FollowUpWhat, ForkInput, ProjectView, PullRequestRef, StartedAttempt, StartRunInput, WaitChange, WorkflowListItem } from '../../domain/runs.js';
 import type { HttpRun, RunDetail, RunSummary } from '../../projections/run-shapes.js';
+import type { PreviewCommand, PreviewView } from '../../domain/preview.js';
 
 // The one door into the service for the HTTP routes, the MCP tools, the CLI and the browser app.
 // Input here is already decoded (plain types); every answer is Either<Refusal, T>.
@@ -57,4 +58,9 @@ export interface ServiceApi {
   checkPullRequestNow(runId: string): Promise<Outcome<{ pullRequest: number; cycleRunning: boolean }>>;
   /** what runs cost, summed per day, project, harness, model, workflow or run (docs/usage.md) */
   usage(q: UsageQuest): Outcome<UsageAnswer>;
+  /** a run's preview (docs/preview.md): start answers at once, while setup and the server start */
+  startPreview(runId: string): Promise<Outcome<PreviewView>>;
+  stopPreview(runId: string): Promise<Outcome<PreviewView>>;
+  preview(runId: string): Outcome<PreviewView>;
+  setProjectPreview(project: string, preview: PreviewCommand | null): Outcome<ProjectView>;
 }

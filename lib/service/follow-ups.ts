@@ -4,7 +4,7 @@ import { continuesOf, decideFollowUp, type FollowUp } from '../../commands/follo
 import { decideCreateRun, titleFrom } from '../../commands/create-run.js';
 import { conflict, notFound, type Outcome, type Refusal } from '../../commands/refusal.js';
 import type { RunState } from '../../projections/run-state.js';
-import type { Decision } from '../../commands/guards.js';
+import { decidedOn, type Decision } from '../../commands/guards.js';
 import type { Actor, FollowUpWhat, StartRunInput } from '../../domain/runs.js';
 import { followUpWorkflow } from '../workflows/follow-up.js';
 import { parts, transactTogether } from '../state/together.js';
@@ -63,8 +63,8 @@ export const followUp = (core: ServiceCore, runId: string, what: FollowUpWhat, b
   const s = core.runs.get(runId);
   if (!s) return left(notFound('run', runId));
   const newRunId = core.newId('r');
-  const probe = decideFollowUp(s, commandOf(core, s, newRunId, by, what.reason));
-  if (isLeft(probe)) return probe;
+  const linked = onSource(core, s, newRunId, by, what, also);
+  if (isLeft(linked)) return linked;
   const text = 'text' in what ? what.text : what.review;
   const continues = continuesOf(s);
   // the harness of the session it resumes, so the same CLI picks the conversation up
@@ -85,7 +85,7 @@ export const followUp = (core: ServiceCore, runId: string, what: FollowUpWhat, b
   // reads the link, so a crash must never leave the new run without it
   const made = transactTogether<Refusal>(core.journal, () => parts(
     core.runs.plan(newRunId, () => d, 0),
-    core.runs.plan(runId, (now) => (now ? onSource(core, now, newRunId, by, what, also) : left(notFound('run', runId)))),
+    core.runs.plan(runId, (now) => (now ? decidedOn(s, linked, (moved) => onSource(core, moved, newRunId, by, what, also))(now) : left(notFound('run', runId)))),
   ), { at: core.now().toISOString(), onStale: 'retry' });
   if (isLeft(made)) return made;
   if (made.right._tag === 'Stale') return left(conflict(`run ${runId} kept changing while the follow-up was made; ask again`));

@@ -1,7 +1,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import { basename, isAbsolute, resolve as resolvePath } from 'node:path';
 import { isLeft, left, right, type Either } from 'fp-ts/lib/Either.js';
-import { decideAddFolder, decideAddProject, decideChooseAutoMerge, decideChooseDefaultWorkflow, decideChoosePrimaryFolder, decideRemoveFolder, decideRenameProject, type FolderInput, decideSetDailyBudget } from '../../commands/projects.js';
+import { decideAddFolder, decideAddProject, decideChooseAutoMerge, decideChooseDefaultWorkflow, decideChoosePrimaryFolder, decideRemoveFolder, decideRenameProject, type FolderInput, decideSetDailyBudget, decideSetPreviewCommand } from '../../commands/projects.js';
 import { invalid, notFound, type Outcome, type Refusal } from '../../commands/refusal.js';
 import type { ProjectEvent } from '../../journal/project-events.js';
 import { evolveProjects, findProject } from '../../projections/projects.js';
@@ -105,6 +105,7 @@ export interface ProjectPatch {
   readonly sandbox?: SandboxMode;
   readonly egressAllow?: readonly string[];
   readonly egressAllowFull?: readonly string[];
+  readonly preview?: Parameters<typeof decideSetPreviewCommand>[1]['preview'];
 }
 
 export const updateProject = (core: ServiceCore, projectId: string, patch: ProjectPatch): Outcome<ProjectView> => {
@@ -132,6 +133,8 @@ export const updateProject = (core: ServiceCore, projectId: string, patch: Proje
   if (merge) return left(merge);
   const budget = patch.dailyBudgetUsd === undefined ? null : step(decideSetDailyBudget(state, { projectId, dailyBudgetUsd: patch.dailyBudgetUsd }));
   if (budget) return left(budget);
+  const preview = patch.preview === undefined ? null : step(decideSetPreviewCommand(state, { projectId, preview: patch.preview }));
+  if (preview) return left(preview);
   const sandbox = patch.sandbox === undefined ? null : step(decideChooseSandbox(state, { projectId, sandbox: patch.sandbox }));
   if (sandbox) return left(sandbox);
   const lists = patch.egressAllow === undefined && patch.egressAllowFull === undefined ? null

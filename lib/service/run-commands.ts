@@ -64,11 +64,11 @@ const controlCommand = (core: ServiceCore, input: ControlInput, c: CommandContex
 // Restart: the new run is decided first (a refusal makes nothing), then made in the same journal
 // transaction as RunRestarted on the old run: both or neither, across a crash too, and a run that
 // moved since the caller looked makes no new run either.
-const prepareRestart = (core: ServiceCore, s: RunState, by: Actor): Outcome<PreparedRun> => {
+const prepareRestart = (core: ServiceCore, s: RunState, by: Actor, newRunId: string): Outcome<PreparedRun> => {
   const project = core.projects.current.get(s.projectId);
   if (!project) return left(notFound('project', s.projectId));
   const input: StartRunInput = { project: s.projectId, goal: s.goal, workflow: s.workflow.name, inputs: s.inputs, title: s.title, ...(s.harness ? { harness: s.harness } : {}), ...(s.model ? { model: s.model } : {}), ...(s.budgetUsd !== undefined ? { budgetUsd: s.budgetUsd } : {}) };
-  return prepareRun(core, input, by, core.newId('r'), { restartOf: s.runId });
+  return prepareRun(core, input, by, newRunId, { restartOf: s.runId });
 };
 
 export const control = (core: ServiceCore, runId: string, input: ControlInput, by: Actor): Outcome<{ outcome: 'Applied' | 'Stale'; run: RunDetail }> => {
@@ -80,17 +80,18 @@ export const control = (core: ServiceCore, runId: string, input: ControlInput, b
   if (position !== s.position) return right({ outcome: 'Stale', run: detailOf(core, s) });
   const built = controlCommand(core, input, ctxOf(core, by, input.reason));
   if (isLeft(built)) return built;
-  const probe = withAllowed(s, decideControl(s, built.right));
-  if (isLeft(probe)) return probe;
-  const made = built.right.action === 'Restart' ? prepareRestart(core, s, built.right.by) : right(null);
+  // a Restart names its new run up front, so the one decide below is the one the transaction records
+  const cmd: ControlCommand = built.right.action === 'Restart' ? { ...built.right, newRunId: core.newId('r') } : built.right;
+  const decided = withAllowed(s, decideControl(s, cmd));
+  if (isLeft(decided)) return decided;
+  const made = cmd.action === 'Restart' ? prepareRestart(core, s, cmd.by, cmd.newRunId) : right(null);
   if (isLeft(made)) return made;
-  const cmd: ControlCommand = made.right && built.right.action === 'Restart' ? { ...built.right, newRunId: made.right.runId } : built.right;
   const created = made.right;
   if (created) core.probe?.('restart:before-append');
   // decided on the position the caller saw: a run that moved since is Stale, not decided again
   const r = transactTogether<Refusal>(core.journal, () => parts(
     created ? core.runs.plan(created.runId, () => right([...created.events]), 0) : right(null),
-    core.runs.plan(runId, () => decideControl(s, cmd), s.seq),
+    core.runs.plan(runId, () => decided, s.seq),
   ), { at: core.now().toISOString(), onStale: 'refuse' });
   if (isLeft(r)) return r;
   if (created) core.probe?.('restart:after-append');

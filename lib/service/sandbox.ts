@@ -1,3 +1,4 @@
+import { previewPath } from '../../domain/preview.js';
 import { sandboxRefusal, type SandboxReadiness } from '../../commands/sandbox.js';
 import type { RunState } from '../../projections/run-state.js';
 import type { SandboxedTool } from '../sandbox/home.js';
@@ -61,12 +62,6 @@ const allowFor = (project: ProjectView, tool: SandboxedTool, tools: SandboxOpen[
 // Never visible inside: svc's home (every run, the MCP token), and every project's folders.
 const hiddenOf = (core: ServiceCore): string[] => [core.home, ...[...core.projects.current.values()].flatMap((p) => p.folders.map((f) => f.path))];
 
-// Measured (opencode 1.18): a session opencode wrote inside the sandbox hangs when a fork resumes it
-// (`run --session <id> --fork`) outside it, and a fork inside it works in the source run's folder,
-// which the sandbox hides. Until runs have their own clones and sessions move with them, opencode's
-// turns run unsandboxed, marked with this reason (docs/sandbox.md); claude's and codex's are sandboxed.
-const OPENCODE_UNSANDBOXED = 'opencode\'s sessions written inside svc\'s sandbox cannot yet be forked (opencode 1.18 hangs resuming them): opencode turns run unsandboxed for now';
-
 // A fork's session is a copy of its source's, and names the source's folder (opencode resolves it
 // before it starts): the sandbox puts an empty folder there, so the CLI starts and the source's
 // files stay out of reach. Forks of forks name the first source's: the whole chain, bounded.
@@ -81,20 +76,31 @@ const forkSources = (core: ServiceCore, run: RunState): string[] => {
   return out;
 };
 
+// opencode (1.18) runs a session in the folder the session names, and a fork's copy names the
+// first run's of the chain: started anywhere else its turn never reports back (measured: `run
+// --session <id> --fork` hangs). Inside the fork's sandbox the fork's own folder is bound at that
+// path and the turn starts there, so its session finds it and writes only into the fork.
+const sessionDirOf = (core: ServiceCore, run: RunState, tool: SandboxedTool): string | undefined => {
+  if (tool !== 'opencode' || !run.forkedFrom) return undefined;
+  let root = run;
+  for (let depth = 0, next = core.runs.get(run.forkedFrom.run); next && depth < 20; depth++, next = next.forkedFrom ? core.runs.get(next.forkedFrom.run) : undefined) root = next;
+  return root === run ? undefined : root.checkouts?.[0]?.directory;
+};
+
 export const sandboxChoice = (core: ServiceCore, run: RunState, tool: SandboxedTool): SandboxChoice => {
   const project = core.projects.current.get(run.projectId);
   if (!project) return { _tag: 'Unsandboxed', reason: 'the run\'s project is gone', required: false };
   const status = sandboxStatus(project);
   if (!status.sandboxed) return { _tag: 'Unsandboxed', reason: status.reason ?? 'unknown', required: status.mode === 'required' };
-  if (tool === 'opencode') return { _tag: 'Unsandboxed', reason: OPENCODE_UNSANDBOXED, required: status.mode === 'required' };
   return {
     _tag: 'Sandboxed',
     open: (o) => openStepSandbox({
       bwrap: bwrapBin(), tool, checkouts: (run.checkouts ?? []).map((c) => c.directory), writable: o.tools !== 'read-only',
       // a run's own repository reads the person's objects (never writes them): those alone of their repository
       readOnly: (run.checkouts ?? []).filter((c) => c.clone).map((c) => borrowedObjects(c.path)),
-      hidden: hiddenOf(core), placeholders: forkSources(core, run), env: o.env, programs: [process.execPath, LIFELINE, ...(o.program ? [o.program] : [])],
-      egress: { allow: allowFor(project, tool, o.tools, o.env), runTools: o.runTools ?? '' }, onRefused: o.onRefused,
+      hidden: hiddenOf(core), placeholders: forkSources(core, run), sessionDir: sessionDirOf(core, run, tool), env: o.env, programs: [process.execPath, LIFELINE, ...(o.program ? [o.program] : [])],
+      egress: { allow: allowFor(project, tool, o.tools, o.env), runTools: o.runTools ?? '', ...(core.baseUrl ? { preview: `${core.baseUrl}${previewPath(run.runId)}` } : {}) }, onRefused: o.onRefused,
+      ...(o.ingress ? { ingress: o.ingress } : {}),
     }),
   };
 };

@@ -14,6 +14,8 @@ export const NODE_ATTRS_BY_KIND: Readonly<Record<NodeKind, readonly string[]>> =
   gate: ['prompt'],
   wait: ['duration'],
   command: ['command'],
+  // starts the run's preview (docs/preview.md) and waits until its port answers
+  preview: [],
   // watch, cycles, resolveThreads: the pull request loop (lib/workflows/deliver-watch.ts)
   deliver: ['base', 'draft', 'watch', 'cycles', 'resolveThreads'],
 };

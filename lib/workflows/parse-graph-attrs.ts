@@ -1,19 +1,10 @@
 import { graphAttrWarning } from './attributes.js';
 import { addError, addWarning, type Findings } from './diagnostics.js';
 import { INPUT_NAME, parseDefaultItem, splitList, unescapeText } from './dot-values.js';
-import { HARNESSES, TOOL_ACCESS, type HarnessName, type StepDefaults, type ToolAccess } from '../../domain/workflow.js';
+import { HARNESSES, TOOL_ACCESS, type GraphSettings, type HarnessName, type StepDefaults, type ToolAccess } from '../../domain/workflow.js';
 
 // The graph-level attributes: description, declared inputs with their defaults, and the defaults
 // every agent step starts from (harness, model, persona, tools).
-
-export interface GraphSettings {
-  readonly description: string;
-  readonly inputs: readonly string[];
-  readonly defaults: Readonly<Record<string, string>>;
-  readonly stepDefaults: StepDefaults;
-  readonly fallbackHarnesses?: readonly HarnessName[];
-  readonly budgetUsd?: number;
-}
 
 export const isHarness = (s: string): s is HarnessName => (HARNESSES as readonly string[]).includes(s);
 export const isToolAccess = (s: string): s is ToolAccess => (TOOL_ACCESS as readonly string[]).includes(s);

@@ -5,6 +5,7 @@ import { parseDuration, unescapeText } from './dot-values.js';
 import { NODE_KINDS, type NodeKind, type StepNode } from '../../domain/workflow.js';
 import { readStepChoices } from './parse-graph-attrs.js';
 import { deliverWatchProblems } from './deliver-watch.js';
+import { PREVIEW_URL } from '../../domain/preview.js';
 import { fileRef, readPromptFile, type PromptFileBase } from './prompt-files.js';
 
 // One node statement to one StepNode, reporting what an author got wrong on it. Answers undefined
@@ -56,7 +57,7 @@ const commandFields = (n: DotNode, f: Findings): Partial<StepNode> => {
     addError(f, n.id, 'command', 'a command node needs a command');
     return {};
   }
-  if (/\{\{[^}]*\}\}/.test(command)) addWarning(f, n.id, 'command', 'placeholders are not expanded in commands; {{...}} is run as written');
+  if (/\{\{[^}]*\}\}/.test(command.replaceAll(PREVIEW_URL, ''))) addWarning(f, n.id, 'command', `placeholders are not expanded in commands (but ${PREVIEW_URL}); {{...}} is run as written`);
   return { command };
 };
 

@@ -7,6 +7,8 @@ export interface PromptContext {
   readonly inputs: Readonly<Record<string, string>>;
   /** the step that ran before this one; absent for the first step */
   readonly previous?: { readonly node: string; readonly outcome: string; readonly summary: string };
+  /** the run's preview while it runs (a `kind=preview` step started it): its URL through svc */
+  readonly preview?: { readonly url: string };
 }
 
 const PLACEHOLDER = /\{\{\s*([^{}\s]+)\s*\}\}/g;
@@ -16,6 +18,7 @@ export type PlaceholderRef =
   | { readonly kind: 'goal' }
   | { readonly kind: 'input'; readonly name: string }
   | { readonly kind: 'previous'; readonly field: (typeof PREVIOUS_FIELDS)[number] }
+  | { readonly kind: 'preview' }
   | { readonly kind: 'unknown'; readonly text: string };
 
 export const classifyPlaceholder = (name: string): PlaceholderRef => {
@@ -23,6 +26,7 @@ export const classifyPlaceholder = (name: string): PlaceholderRef => {
   if (name.startsWith('inputs.') && name.length > 'inputs.'.length) return { kind: 'input', name: name.slice('inputs.'.length) };
   const field = PREVIOUS_FIELDS.find((f) => name === `previous.${f}`);
   if (field) return { kind: 'previous', field };
+  if (name === 'preview.url') return { kind: 'preview' };
   return { kind: 'unknown', text: name };
 };
 
@@ -37,6 +41,8 @@ const valueOf = (ref: PlaceholderRef, ctx: PromptContext): string | undefined =>
     case 'goal': return ctx.goal;
     case 'input': return Object.prototype.hasOwnProperty.call(ctx.inputs, ref.name) ? ctx.inputs[ref.name] : undefined;
     case 'previous': return ctx.previous ? String(ctx.previous[ref.field]) : '';
+    // no preview running: left as written, so the missing preview step shows in the prompt
+    case 'preview': return ctx.preview?.url;
     case 'unknown': return undefined;
   }
 };

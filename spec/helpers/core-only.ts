@@ -2,7 +2,7 @@ import childProcess, { ChildProcess } from 'node:child_process';
 import { syncBuiltinESMExports } from 'node:module';
 import { Server } from 'node:net';
 
-// Loaded before every file of `npm run test:core` (--import): the core tests (commands,
+// Bundled first into every file of `npm run test:core` (spec/run/core.ts): the core tests (commands,
 // projections, journal) are for the edit-test loop, so any of them that starts a server, a CLI or
 // a browser fails at once instead of quietly making the loop slow.
 

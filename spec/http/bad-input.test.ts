@@ -36,6 +36,7 @@ interface Row {
 }
 
 const json = (v: unknown) => JSON.stringify(v);
+const NUL_TEXT = 'a\u0000b';
 const P = '{project}';
 
 const TABLE: readonly Row[] = [
@@ -129,6 +130,28 @@ const TABLE: readonly Row[] = [
   { name: 'an unknown delivery', method: 'POST', path: '/api/runs/{run}/messages', body: { text: 'hi', delivery: 'Later' }, status: 400 },
   { name: 'an unknown archive state', method: 'POST', path: '/api/runs/{run}/archive', body: { state: 'Deleted' }, status: 400 },
   { name: 'archive without a state', method: 'POST', path: '/api/runs/{run}/archive', body: {}, status: 400 },
+  // previews (docs/preview.md)
+  { name: 'POST on /api/previews', method: 'POST', path: '/api/previews', body: {}, status: 405 },
+  { name: 'DELETE on /api/previews', method: 'DELETE', path: '/api/previews', status: 405 },
+  { name: 'preview of an unknown run (GET)', method: 'GET', path: '/api/runs/r-nope/preview', status: 404 },
+  { name: 'preview of an unknown run (POST)', method: 'POST', path: '/api/runs/r-nope/preview', body: {}, status: 404 },
+  { name: 'preview of an unknown run (DELETE)', method: 'DELETE', path: '/api/runs/r-nope/preview', status: 404 },
+  { name: 'an unknown field on POST preview', method: 'POST', path: '/api/runs/{run}/preview', body: { port: 3000 }, status: 400, detail: /port/ },
+  { name: 'malformed JSON on POST preview', method: 'POST', path: '/api/runs/{run}/preview', body: '{"reason":', status: 400 },
+  { name: 'an unknown field on DELETE preview', method: 'DELETE', path: '/api/runs/{run}/preview', body: { force: true }, status: 400, detail: /force/ },
+  { name: 'a preview started without a worktree or command', method: 'POST', path: '/api/runs/{run}/preview', body: {}, status: 409 },
+  { name: 'a preview argv given as a shell string', method: 'PATCH', path: `/api/projects/${P}`, body: { preview: { argv: 'npm run dev' } }, status: 400, detail: /argv/ },
+  { name: 'a preview with an empty argv', method: 'PATCH', path: `/api/projects/${P}`, body: { preview: { argv: [] } }, status: 400, detail: /argv/ },
+  { name: 'a preview with a blank program', method: 'PATCH', path: `/api/projects/${P}`, body: { preview: { argv: [' '] } }, status: 400, detail: /argv/ },
+  { name: 'a preview argv with a NUL byte', method: 'PATCH', path: `/api/projects/${P}`, body: { preview: { argv: ['node', NUL_TEXT] } }, status: 400, detail: /argv/ },
+  { name: 'a preview setup as a shell string', method: 'PATCH', path: `/api/projects/${P}`, body: { preview: { argv: ['node'], setup: 'npm install' } }, status: 400, detail: /setup/ },
+  { name: 'a preview portEnv that is not a variable name', method: 'PATCH', path: `/api/projects/${P}`, body: { preview: { argv: ['node'], portEnv: 'MY PORT' } }, status: 400, detail: /portEnv/ },
+  { name: 'a preview with an unknown field', method: 'PATCH', path: `/api/projects/${P}`, body: { preview: { argv: ['node'], shell: true } }, status: 400 },
+  { name: 'Previews idle minutes of 0', method: 'PUT', path: '/api/settings', body: { _tag: 'Previews', idleMinutes: 0, limit: 3 }, status: 400, detail: /idleMinutes/ },
+  { name: 'Previews limit of 17', method: 'PUT', path: '/api/settings', body: { _tag: 'Previews', idleMinutes: 30, limit: 17 }, status: 400, detail: /limit/ },
+  { name: 'Previews limit as a string', method: 'PUT', path: '/api/settings', body: { _tag: 'Previews', idleMinutes: 30, limit: '3' }, status: 400, detail: /limit/ },
+  { name: 'a preview of an unknown run through the proxy', method: 'GET', path: '/preview/r-nope/', status: 404, detail: /no preview is running/ },
+  { name: 'a preview that is not running through the proxy', method: 'GET', path: '/preview/{run}/page', status: 404, detail: /no preview is running/ },
   { name: 'an answer with no question id', method: 'POST', path: '/api/runs/{run}/answers', body: { question: '', answer: 'yes' }, status: 400 },
 ];
 
@@ -153,6 +176,7 @@ const SETTINGS: readonly [string, object, string][] = [
   ['FallbackHarnesses', { harnesses: ['claude'] }, 'harnesses'],
   ['NotifyCommand', { argv: ['/bin/true', 'a'], kinds: ['gate'] }, 'argv'],
   ['PullRequestWatchInterval', { seconds: 60 }, 'seconds'],
+  ['Previews', { idleMinutes: 30, limit: 3 }, 'idleMinutes'],
 ];
 // a NUL byte in every string the field holds (a field that holds none gets one in its place)
 const withNul = (v: unknown): unknown =>

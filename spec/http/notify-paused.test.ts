@@ -1,46 +1,18 @@
 import '../helpers/env.js';
 import test from 'ava';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fixtureRepository, type GitHubFixture } from '../fixtures/github/fixture.js';
-import { startGitHubServer } from '../fixtures/github/server.js';
-import { WEB, git, githubOrigin } from '../helpers/code-host-origin.js';
-import { eventually, repoRoot, tempDir } from '../helpers/env.js';
+import { eventually } from '../helpers/env.js';
 import { STRICT, testServer, type TestServer } from '../helpers/server.js';
-import { control, detail, history, startRun, untilStanding } from '../helpers/steer.js';
+import { control, detail, startRun, untilStanding } from '../helpers/steer.js';
 import { setRunCap } from '../helpers/http-kit.js';
+import { TWO, loopHost, notifyCalls, recordNotifications, spendTheCycle } from '../helpers/pr-cycle-limit.js';
 
 // Issue 29, part 2: a run svc paused for something only a person can settle (its budget, a harness
 // that cannot start, the pull request loop's cycle limit) needs that person. The notification
 // command runs once for each, with the kind `paused` and the pause's reason; a run a person paused
 // runs nothing. The command ran 0 times after PullRequestLoopLimitReached then RunPaused.
 
-const RECORD = join(repoRoot, 'spec/fixtures/notify/record.mjs');
-const TWO = `digraph two {
-  start [kind=start]
-  one   [kind=agent, prompt="{{goal}}"]
-  two   [kind=agent, prompt="{{goal}}"]
-  done  [kind=exit]
-  start -> one -> two -> done
-}`;
-const LOOP = `digraph loop {
-  start [kind=start]
-  work  [kind=agent, prompt="{{goal}}"]
-  ship  [kind=deliver, watch=true, cycles=1]
-  done  [kind=exit]
-  start -> work -> ship -> done
-}`;
-
-const calls = (file: string): any[] => (existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(JSON.parse(l).stdin)) : []);
-const setting = async (s: TestServer, change: Record<string, unknown>) => {
-  const r = await s.send('PUT', '/api/settings', JSON.stringify(change));
-  if (r.status !== 200) throw new Error(JSON.stringify(r.body));
-};
-const recording = async (s: TestServer): Promise<string> => {
-  const out = join(tempDir('svc-notify-'), 'calls.jsonl');
-  await setting(s, { _tag: 'NotifyCommand', argv: [process.execPath, RECORD, out], kinds: ['question', 'gate', 'failed', 'card', 'paused'] });
-  return out;
-};
+const recording = (s: TestServer): Promise<string> => recordNotifications(s, ['question', 'gate', 'failed', 'card', 'paused']);
+const calls = notifyCalls;
 
 test('a budget pause and a harness problem each run the command once, kind paused, with the reason; a person\'s pause runs nothing', async (t) => {
   t.timeout(120_000);
@@ -73,30 +45,14 @@ test('a budget pause and a harness problem each run the command once, kind pause
 
 test('the pull request loop\'s cycle limit runs the command once, kind paused, with the limit\'s reason', async (t) => {
   t.timeout(180_000);
-  const { bare, work } = githubOrigin();
-  const fixture: GitHubFixture = { webHost: WEB, tokens: ['tok'], repositories: [fixtureRepository('acme', 'app')] };
-  const gh = await startGitHubServer(fixture);
-  t.teardown(() => gh.close());
-  const s = await testServer({ repo: work, workflows: { loop: LOOP } });
-  t.teardown(() => s.close());
-  await setting(s, { _tag: 'CodeHost', graphqlUrl: gh.graphqlUrl, webHost: WEB });
-  await setting(s, { _tag: 'CodeHostToken', token: 'tok' });
-  await setting(s, { _tag: 'PullRequestWatchInterval', seconds: 3600 });
+  const host = await loopHost();
+  t.teardown(() => host.close());
+  const s = host.server;
   const out = await recording(s);
 
   const runId = await startRun(s, { goal: 'Add the feature [write:feature.txt=done]', title: 'Loop', workflow: 'loop' });
   const number = (await untilStanding(s, runId, 'Waiting', 60_000)).pullRequestLoop.number as number;
-  const prs = fixture.repositories[0]!.pullRequests;
-  const failing = (name: string) => {
-    const i = prs.findIndex((p) => p.number === number);
-    prs[i] = { ...prs[i]!, headRefOid: git(bare, 'rev-parse', `svc/${runId}`), contexts: [{ __typename: 'CheckRun', name, status: 'COMPLETED', conclusion: 'FAILURE', required: true, text: 'no' }] };
-  };
-  failing('lint');
-  await s.post(`/api/runs/${runId}/pull-request/check`, {});
-  await eventually(() => history(s, runId), (h) => h.some((e) => e.type === 'PullRequestCycleEnded'), 60_000);
-  await untilStanding(s, runId, 'Waiting', 60_000);
-  failing('test');
-  await s.post(`/api/runs/${runId}/pull-request/check`, {});
+  await spendTheCycle(host, runId, number);
   await untilStanding(s, runId, 'Paused', 60_000);
   const [call] = await eventually(() => calls(out), (c) => c.length >= 1, 30_000);
   t.like(call, { kind: 'paused', runId, title: 'Loop' });

@@ -105,6 +105,8 @@ const realArgs = async (ctx: Ctx, tool: string, args: Record<string, unknown>): 
   if (tool === 'update_run_from_base') run = await mergeable(srv, `update-${String(args['mode'])}.txt`); // ended and committed: no turn works in it
   if (tool === 'check_pull_request_now') run = await watchingRun(srv);
   if (tool === 'read_pull_request_draft') run = ctx.shipped;
+  // a preview needs a command: a server that only waits (the port is never asked here)
+  if (tool === 'start_preview') srv.service.setProjectPreview(srv.projectId, { argv: [process.execPath, '-e', 'setInterval(() => {}, 1000)'], setup: null, portEnv: 'PORT' });
   if (tool === 'answer_question') ({ runId: run, questionId: question } = await srv.asking(typeof args['answer'] === 'string' ? 'Which?' : 'Which?|a|b'));
   const real = JSON.parse(JSON.stringify(args)
     .replaceAll('"r1"', JSON.stringify(run)).replaceAll('"p1"', JSON.stringify(srv.projectId))
@@ -119,7 +121,7 @@ test('by default tools/list shows every tool but the archiving and settings grou
   t.teardown(() => client.close());
   const names = (await client.listTools()).tools.map((x) => x.name);
   t.deepEqual(names, TOOLS.filter((x) => x.group !== 'archiving' && x.group !== 'settings').map((x) => x.name));
-  t.is(names.length, 28);
+  t.is(names.length, 31);
 });
 
 test('each listed tool advertises the schema derived from its codec', async (t) => {

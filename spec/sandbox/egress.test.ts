@@ -63,6 +63,27 @@ test('allowed hosts and the run\'s own tool path pass; others are refused with 4
   ], 'each destination told once');
 });
 
+test('a command step\'s rules: the run\'s own preview passes on svc\'s origin, another run\'s preview and the API do not', async (t) => {
+  const seen: string[] = [];
+  const svc = createServer((q, r) => (seen.push(q.url ?? ''), r.end(`svc ${q.url}`)));
+  const port = await listen(svc);
+  t.teardown(() => void svc.close());
+  const refused: string[] = [];
+  // a command step has no tool server: only the preview's prefix is svc's
+  const egress = openEgress({ allow: [], runTools: '', preview: `http://127.0.0.1:${port}/preview/r1/` }, (d, why) => refused.push(`${d} | ${why}`));
+  t.teardown(() => egress.close());
+  t.deepEqual(await viaProxy(egress.socket, `http://127.0.0.1:${port}/preview/r1/page?x=1`), { status: 200, body: 'svc /preview/r1/page?x=1' });
+  t.is((await viaProxy(egress.socket, `http://127.0.0.1:${port}/preview/r2/`)).status, 403);
+  t.is((await viaProxy(egress.socket, `http://127.0.0.1:${port}/api/runs`)).status, 403);
+  t.is(await connectVia(egress.socket, `127.0.0.1:${port}`), 'HTTP/1.1 403 Forbidden', 'no tunnel to svc\'s own server');
+  t.deepEqual(seen, ['/preview/r1/page?x=1']);
+  t.deepEqual(refused.map((r) => r.split(' | ')[1]), [
+    'svc\'s own server is reachable for this run\'s tool server and preview only',
+    'svc\'s own server is reachable for this run\'s tool server and preview only',
+    'svc\'s own server is reachable for this run\'s tool server only',
+  ]);
+});
+
 test('a tunnel to an allowed host:port carries bytes both ways', async (t) => {
   const upstream = createServer((q, r) => r.end(`tunnelled ${q.url}`));
   const port = await listen(upstream);

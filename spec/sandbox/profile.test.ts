@@ -1,7 +1,7 @@
 import '../helpers/env.js';
 import test from 'ava';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { bwrapArgs } from '../../lib/sandbox/profile.js';
 import { probeBwrap } from '../../lib/sandbox/probe.js';
@@ -42,10 +42,28 @@ test('a linked worktree needs its admin folder and the shared objects, refs and 
     { path: join(git, 'logs'), writable: true },
   ]);
   t.deepEqual(checkoutBinds(wt, false).filter((b) => b.writable), [], 'read-only tools: nothing writable');
+});
+
+test('a run\'s own repository: its .git bound onto itself (so it cannot be swapped), its config and hooks read-only', (t) => {
   const clone = tempDir('svc-clone-');
-  mkdirSync(join(clone, '.git'));
+  execFileSync('git', ['init', '-q', '--template='], { cwd: clone });
   writeFileSync(join(clone, 'x'), '');
-  t.deepEqual(checkoutBinds(clone, true), [{ path: clone, writable: true }], 'a clone needs only its own folder');
+  t.deepEqual(checkoutBinds(clone, true), [
+    { path: clone, writable: true },
+    { path: join(clone, '.git'), writable: true },
+    { path: join(clone, '.git', 'config'), writable: false },
+    { path: join(clone, '.git', 'hooks'), writable: false },
+  ], 'hooks/ is made so it can be bound');
+  t.deepEqual(checkoutBinds(clone, false).filter((b) => b.writable), [], 'read-only tools: nothing writable');
+  const plain = tempDir('svc-plain-');
+  t.deepEqual(checkoutBinds(plain, true), [{ path: plain, writable: true }], 'a folder without a repository: only itself');
+});
+
+test('an alias binds the run\'s folder again where a copied session names its source\'s, and the step starts there', (t) => {
+  const args = bwrapArgs({ hidden: [], binds: [{ path: '/w/fork', writable: true }], placeholders: ['/w/source'], alias: { path: '/w/fork', at: '/w/source', writable: true }, cwd: '/w/source' });
+  const at = (flag: string, ...rest: string[]) => args.findIndex((a, i) => a === flag && rest.every((r, j) => args[i + 1 + j] === r));
+  t.true(at('--dir', '/w/source') < at('--bind', '/w/fork', '/w/source'), 'the placeholder, then the fork\'s folder over it');
+  t.deepEqual(args.slice(-2), ['--chdir', '/w/source']);
 });
 
 test('the probe says why a sandbox cannot start', async (t) => {

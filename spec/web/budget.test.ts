@@ -1,20 +1,13 @@
 import test from 'ava';
 import { history, untilStanding } from '../helpers/steer.js';
 import { closeBrowser, openApp, VIEWPORTS } from './browser.js';
+import { TWO } from '../helpers/pr-cycle-limit.js';
 
 // A run budget in the app, in real Chromium against a real server: the New run form takes the
 // budget; the run pauses after the step that spent it and the run page says why; Resume with a
 // raised budget there takes it to the end. The stand-in harness reports each turn's cost ([cost:USD]).
 
 test.after.always(closeBrowser);
-
-const TWO = `digraph two {
-  start [kind=start]
-  one   [kind=agent, prompt="{{goal}}"]
-  two   [kind=agent, prompt="{{goal}}"]
-  done  [kind=exit]
-  start -> one -> two -> done
-}`;
 
 for (const viewport of VIEWPORTS) {
   test(`a budget given on New run pauses the run; the run page resumes it with a raise (${viewport.name})`, async (t) => {

@@ -1,14 +1,11 @@
 import '../helpers/env.js';
 import test from 'ava';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { eventually, repoRoot, tempDir } from '../helpers/env.js';
+import { eventually } from '../helpers/env.js';
 import { setRunCap } from '../helpers/http-kit.js';
 import { testServer } from '../helpers/server.js';
 import { control, detail, history, startRun, untilStanding } from '../helpers/steer.js';
-import { fixtureRepository, type GitHubFixture } from '../fixtures/github/fixture.js';
-import { startGitHubServer } from '../fixtures/github/server.js';
-import { WEB, git, githubOrigin } from '../helpers/code-host-origin.js';
+import { githubOrigin } from '../helpers/code-host-origin.js';
+import { TWO, loopHost, notifyCalls, recordNotifications, spendTheCycle } from '../helpers/pr-cycle-limit.js';
 import { closeBrowser, openApp, VIEWPORTS } from './browser.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -22,15 +19,6 @@ import { call, textOf } from '../mcp/helpers/call.js';
 
 test.after.always(closeBrowser);
 
-const TWO = `digraph two {
-  start [kind=start]
-  one   [kind=agent, prompt="{{goal}}"]
-  two   [kind=agent, prompt="{{goal}}"]
-  done  [kind=exit]
-  start -> one -> two -> done
-}`;
-const RECORD = join(repoRoot, 'spec/fixtures/notify/record.mjs');
-// the browser's Notification, recorded (as spec/web/notifications.test.ts does), with notifications turned on in this browser
 const RECORDER = `(() => {
   const Real = window.Notification;
   window.__notes = [];
@@ -44,7 +32,7 @@ const RECORDER = `(() => {
   localStorage.setItem('svc.notify', JSON.stringify({ enabled: true, kinds: ['question', 'gate', 'failed', 'paused', 'card'] }));
 })();`;
 
-const calls = (file: string): any[] => (existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(JSON.parse(l).stdin)) : []);
+const calls = notifyCalls;
 
 for (const viewport of VIEWPORTS) {
   test(`a budget pause and a harness problem are under Needs you, say why, count in the title and were told once (${viewport.name})`, async (t) => {
@@ -52,8 +40,7 @@ for (const viewport of VIEWPORTS) {
     const server = await testServer({ workflows: { two: TWO } });
     t.teardown(() => server.close());
     await setRunCap(server, 10);
-    const out = join(tempDir('svc-notify-'), 'calls.jsonl');
-    t.is((await server.send('PUT', '/api/settings', JSON.stringify({ _tag: 'NotifyCommand', argv: [process.execPath, RECORD, out], kinds: ['paused'] }))).status, 200);
+    const out = await recordNotifications(server, ['paused']);
     const app = await openApp(t, { viewport, server });
     const { page } = app;
     await app.context.grantPermissions(['notifications']);
@@ -132,48 +119,24 @@ test('a run a supervisor card waits on is under Needs you with the card as its r
   app.noErrors(t);
 });
 
-const LOOP = `digraph loop {
-  start [kind=start]
-  work  [kind=agent, prompt="{{goal}}"]
-  ship  [kind=deliver, watch=true, cycles=1]
-  done  [kind=exit]
-  start -> work -> ship -> done
-}`;
-
 // one origin for the file: it is git's global insteadOf for the stand-in host's address
 let origin: { bare: string; work: string } | undefined;
 
 for (const viewport of VIEWPORTS) {
   test.serial(`the pull request loop's cycle limit puts the run under Needs you, says so, counts, and was told once (${viewport.name})`, async (t) => {
     t.timeout(120_000);
-    const { bare, work } = (origin ??= githubOrigin());
-    const fixture: GitHubFixture = { webHost: WEB, tokens: ['tok'], repositories: [fixtureRepository('acme', 'app')] };
-    const gh = await startGitHubServer(fixture);
-    t.teardown(() => gh.close());
-    const server = await testServer({ repo: work, workflows: { loop: LOOP } });
-    t.teardown(() => server.close());
-    for (const change of [{ _tag: 'CodeHost', graphqlUrl: gh.graphqlUrl, webHost: WEB }, { _tag: 'CodeHostToken', token: 'tok' }, { _tag: 'PullRequestWatchInterval', seconds: 3600 }]) {
-      t.is((await server.send('PUT', '/api/settings', JSON.stringify(change))).status, 200);
-    }
-    const out = join(tempDir('svc-notify-'), 'calls.jsonl');
-    t.is((await server.send('PUT', '/api/settings', JSON.stringify({ _tag: 'NotifyCommand', argv: [process.execPath, RECORD, out], kinds: ['paused'] }))).status, 200);
+    origin ??= githubOrigin();
+    const host = await loopHost(origin);
+    t.teardown(() => host.close());
+    const { server } = host;
+    const out = await recordNotifications(server, ['paused']);
     const runId = await startRun(server, { goal: 'Add the feature [write:feature.txt=done]', title: 'Loop', workflow: 'loop' });
     const number = (await untilStanding(server, runId, 'Waiting', 60_000)).pullRequestLoop.number as number;
     const app = await openApp(t, { viewport, server });
     const { page } = app;
     await app.goto('/');
     await page.locator(`[data-group="active"] [data-run="${runId}"]`).waitFor();
-    const prs = fixture.repositories[0]!.pullRequests;
-    const failing = (name: string) => {
-      const i = prs.findIndex((p) => p.number === number);
-      prs[i] = { ...prs[i]!, headRefOid: git(bare, 'rev-parse', `svc/${runId}`), contexts: [{ __typename: 'CheckRun', name, status: 'COMPLETED', conclusion: 'FAILURE', required: true, text: 'no' }] };
-    };
-    failing('lint');
-    await server.post(`/api/runs/${runId}/pull-request/check`, {});
-    await eventually(() => history(server, runId), (h) => h.some((e) => e.type === 'PullRequestCycleEnded'), 60_000);
-    await untilStanding(server, runId, 'Waiting', 60_000);
-    failing('test');
-    await server.post(`/api/runs/${runId}/pull-request/check`, {});
+    await spendTheCycle(host, runId, number);
     const row = page.locator(`[data-group="needs"] [data-run="${runId}"]`);
     await row.locator('[data-needs]', { hasText: 'Cycle limit reached' }).waitFor();
     t.regex(await row.locator('.board-reason').innerText(), /^Paused: the pull request loop used its 1 cycle\(s\)/);

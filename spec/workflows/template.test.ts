@@ -38,3 +38,9 @@ test('placeholdersIn lists what a template uses', (t) => {
     { kind: 'goal' }, { kind: 'input', name: 'a' }, { kind: 'previous', field: 'summary' }, { kind: 'unknown', text: 'weird' },
   ]);
 });
+
+test('{{preview.url}} is the running preview\'s URL, and stays as written when none runs', (t) => {
+  t.is(renderPrompt('Test {{ preview.url }}health', { ...ctx, preview: { url: 'http://127.0.0.1:7420/preview/r1/' } }), 'Test http://127.0.0.1:7420/preview/r1/health');
+  t.is(renderPrompt('Test {{preview.url}}', ctx), 'Test {{preview.url}}');
+  t.deepEqual(placeholdersIn('{{preview.url}} {{preview.port}}'), [{ kind: 'preview' }, { kind: 'unknown', text: 'preview.port' }]);
+});

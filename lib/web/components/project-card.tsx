@@ -2,12 +2,13 @@ import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { Link } from '../ui/link.js';
 import { ErrorNote } from '../ui/page.js';
+import { ProjectSandbox } from './project-sandbox.js';
 import type { ProjectView, WorkflowListItem } from './shapes.js';
 import { useLoad } from './use-load.js';
 import { useSave } from './use-save.js';
 
-// One project on the Projects page: rename it, choose its default workflow, auto-merge and its primary folder,
-// add and remove folders. Each change is one PATCH/POST/DELETE; the answer (the project as it now
+// One project on the Projects page: rename it, choose its default workflow, auto-merge, its sandbox
+// and network allowlist (project-sandbox.tsx) and its primary folder, add and remove folders. Each change is one PATCH/POST/DELETE; the answer (the project as it now
 // is) replaces what is shown, and a refusal's detail is shown next to the project.
 
 const enc = encodeURIComponent;
@@ -60,6 +61,7 @@ export const ProjectCard = ({ project, onChange }: { readonly project: ProjectVi
         <button type="submit" disabled={save.busy}>Set auto-merge</button>
         <span id={`${key}-merge-why`} class="muted">when green, approved, not a draft and free of unresolved threads</span>
       </form>
+      <ProjectSandbox project={p} patch={patch} busy={save.busy} />
       <h3 id={`${key}-folders`}>Folders</h3>
       <ul class="plain" aria-labelledby={`${key}-folders`}>
         {p.folders.map((f) => (

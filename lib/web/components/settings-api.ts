@@ -73,6 +73,7 @@ export const describeChange = (c: ChangeRow['change']): string => {
     case 'Supervisors': return `Supervisors: ${onOff(c['enabled'])}`;
     case 'FallbackHarnesses': return `Fallback harnesses on quota: ${(c['harnesses'] as string[]).join(', ') || 'none'}`;
     case 'NotifyCommand': return Array.isArray(c['argv']) && c['argv'].length ? `Notification command: ${JSON.stringify(c['argv'])} for ${(c['kinds'] as string[]).join(', ') || 'nothing'}` : 'Notification command: off';
+    case 'Previews': return `Previews: stopped after ${String(c['idleMinutes'])} idle min, at most ${String(c['limit'])} at once`;
     default: return c._tag;
   }
 };

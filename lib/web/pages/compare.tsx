@@ -5,6 +5,7 @@ import { attemptCost } from '../attempts/group-card.js';
 import { FileDiff } from '../attempts/file-diff.js';
 import { KeepButton } from '../attempts/keep-button.js';
 import { RunPicker } from '../attempts/run-picker.js';
+import { ComparePreviews } from '../attempts/compare-previews.js';
 import { useLoad } from '../components/use-load.js';
 import { useFollowPair } from '../attempts/follow-pair.js';
 import { useRunsIndex } from '../data/runs-index.js';
@@ -103,6 +104,7 @@ export const Page = ({ query }: PageProps) => {
             <Side run={c.data.b} name="B" keep={keepable(c.data.b)} onKept={kept} nameOf={nameOf} />
           </div>
           {c.data.notes.map((n) => <p key={n} class="muted">{n}</p>)}
+          <ComparePreviews a={a} b={b} />
           <Folders c={c.data} />
         </>
       ) : null}

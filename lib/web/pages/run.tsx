@@ -2,6 +2,7 @@ import type { RunDetail } from '../../../projections/run-shapes.js';
 import type { PageProps } from '../page-props.js';
 import { navigate } from '../router.js';
 import { RunActions } from '../run/actions.js';
+import { RunPreview } from '../run/preview.js';
 import { Controls } from '../run/controls.js';
 import { useRun } from '../run/data.js';
 import { History, Log } from '../run/feeds.js';
@@ -126,6 +127,7 @@ export const Page = ({ params, query }: PageProps) => {
       {run.canReviseGoal ? <GoalForm data={data} run={run} /> : null}
       {!going && !run.archived ? <FollowUpForm run={run} /> : null}
       <RunActions data={data} run={run} />
+      <RunPreview data={data} run={run} />
       <Tabs label="Run content" tabs={TABS} selected={tab} onSelect={select}>
         {tab === 'thread' ? <Thread data={data} />
           : tab === 'log' ? <Log data={data} />

@@ -9,6 +9,7 @@ import { ErrorNote, Loading, PageHeading } from '../ui/page.js';
 import { FilterBar } from './runs/filters.js';
 import { filtersFrom, filtersQuery, GROUPS, groupRuns, type Filters, type GroupKey } from './runs/groups.js';
 import { RunRow } from './runs/run-row.js';
+import { useRunningPreviews } from './runs/previews.js';
 import { attemptsOf, collapseChains } from './runs/chains.js';
 import { collapseAttempts, groupOfCard } from './runs/attempt-groups.js';
 import { forkIndex } from './runs/forks.js';
@@ -54,6 +55,7 @@ export const Page = ({ query }: PageProps) => {
   // a supervisor card waiting on a run puts it under "Needs you" (the shell follows the cards)
   const waiting = pendingCards.value;
   const cards = useMemo(() => cardsByRun(waiting), [waiting]);
+  const previews = useRunningPreviews(rows);
   // a chain's card is titled by its first run: the search finds it by that title too
   const shownTitle = (r: BoardRow): string | undefined => attemptsOf(chains, r)?.[0]?.title;
   const typing = useRef(false);
@@ -135,7 +137,7 @@ export const Page = ({ query }: PageProps) => {
                     {list.length === 0 ? <p class="muted">{g.empty}</p> : (
                       <ul class="board-list">
                         {shown.map((r) => (
-                          <RunRow key={r.runId} row={r} cards={cards} projectName={projectName.get(r.project) ?? r.project} now={now} attempts={attemptsOf(chains, r)} group={groupOfCard(attemptGroups, r)} forks={forks.get(r.runId)} rows={rows}
+                          <RunRow key={r.runId} row={r} cards={cards} previews={previews} projectName={projectName.get(r.project) ?? r.project} now={now} attempts={attemptsOf(chains, r)} group={groupOfCard(attemptGroups, r)} forks={forks.get(r.runId)} rows={rows}
                             {...(g.key === 'queued' && r.standing === 'Queued' ? { queuePlace: queued.indexOf(r) + 1, onMoveToFront: moveToFront } : {})}
                             {...(r.canStart ? { onStart: (row: BoardRow) => void start([row]), selected: picked.has(r.runId), onSelect: pick } : {})} />
                         ))}

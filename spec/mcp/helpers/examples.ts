@@ -149,6 +149,19 @@ export const EXAMPLES: Readonly<Record<string, Examples>> = {
     valid: [{ run: 'r1' }, { run: 'r1', abortOthers: true, reason: 'the better diff' }],
     bad: [missingRun, blankRun, bad({ run: 'r1', abortOthers: 'yes' }, /abortOthers: must be true or false \(got "yes"\)/), extra({ run: 'r1' })],
   },
+  start_preview: runOnly(),
+  stop_preview: runOnly(),
+  get_preview: {
+    valid: [{ run: 'r1' }],
+    bad: [missingRun, blankRun, bad({ run: 'r1', reason: 'x' }, /unknown argument: reason/)],
+  },
+  set_project_preview: {
+    valid: [{ project: 'p1', preview: null }, { project: 'p1', preview: { argv: ['npm', 'run', 'dev'], setup: ['npm', 'install'], portEnv: 'PORT' } }],
+    bad: [bad({ preview: null }, /project: is required/), bad({ project: 'p1' }, /preview: is required/),
+      bad({ project: 'p1', preview: { argv: 'npm run dev' } }, /preview\.argv: must be an argv/), bad({ project: 'p1', preview: { argv: [] } }, /preview\.argv/, false),
+      bad({ project: 'p1', preview: { argv: ['node'], portEnv: '1PORT' } }, /preview\.portEnv: must be an environment variable name/, false),
+      bad({ project: 'p1', preview: { argv: ['node'], setup: 'npm install' } }, /preview\.setup/), bad({ project: 'p1', preview: { argv: ['node'], shell: true } }, /preview: must be \(a JSON object \| null\)/)],
+  },
   change_setting: {
     valid: [{ change: { _tag: 'RunCap', cap: { _tag: 'Chosen', value: 4 } } }, { change: { _tag: 'McpToolGroup', group: 'archiving', enabled: true } },
       { change: { _tag: 'CodeHost', graphqlUrl: 'https://ghe.example/api/graphql', webHost: 'ghe.example' } }],

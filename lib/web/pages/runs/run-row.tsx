@@ -31,6 +31,8 @@ export interface RunRowProps {
   readonly rows?: ReadonlyMap<string, BoardRow>;
   /** supervisor cards waiting, per run */
   readonly cards?: ReadonlyMap<string, number>;
+  /** the previews answering now: run id to its path under svc */
+  readonly previews?: ReadonlyMap<string, string>;
 }
 
 // A chain's card is titled by its first run (what the work is) and links each attempt.
@@ -61,7 +63,8 @@ const Times = ({ row, now, cost }: { readonly row: BoardRow; readonly now: numbe
   );
 };
 
-export const RunRow = ({ row, projectName, now, queuePlace, onMoveToFront, onStart, selected, onSelect, attempts, group, forks, rows, cards }: RunRowProps) => {
+export const RunRow = ({ row, projectName, now, queuePlace, onMoveToFront, onStart, selected, onSelect, attempts, group, forks, rows, cards, previews }: RunRowProps) => {
+  const preview = previews?.get(row.runId);
   const reason = needsReason(row, cards);
   const canMove = onMoveToFront && row.canMoveToFront;
   const canStart = onStart && row.canStart;
@@ -92,6 +95,7 @@ export const RunRow = ({ row, projectName, now, queuePlace, onMoveToFront, onSta
       {row.waiting && row.standing === 'Queued' ? <p class="board-reason">{row.waiting}</p> : null}
       {canMove ? <button type="button" class="small" onClick={() => onMoveToFront(row)} aria-label={`Move to front: ${row.title}`}>Move to front</button> : null}
       {canStart ? <button type="button" class="small" onClick={() => onStart(row)} aria-label={`Start: ${row.title}`}>Start</button> : null}
+      {preview ? <a class="button small" href={preview} target="_blank" rel="noopener" aria-label={`Open the preview of ${row.title}`}>Preview</a> : null}
     </li>
   );
 };
