@@ -75,8 +75,12 @@ export const MergeLocally = ({ run }: { readonly run: RunDetail }) => {
     const r = await api<{ merged: { folder: string; base: string; commit: string }[] }>(runPath(run, 'merge'), { body: { method } });
     return { kind: 'ok', text: `Merged: ${r.merged.map((m) => `${m.folder} into ${m.base} at ${m.commit.slice(0, 10)}`).join('; ')}` };
   });
+  // gone with the answer, not when the push stream brings the archived run: the focus goes back
+  // to the panel's heading when the button it was on is gone
+  const [archivedHere, setArchivedHere] = useState(false);
   const archive = () => go(async () => {
     await api(runPath(run, 'archive'), { body: { state: 'Archived', reason: 'merged locally' } });
+    setArchivedHere(true);
     return { kind: 'ok', text: 'Archived: the run\'s worktree is removed; its branch stays.' };
   });
   const done = run.merged ?? [];
@@ -86,7 +90,7 @@ export const MergeLocally = ({ run }: { readonly run: RunDetail }) => {
       <h3 id="ship-merge" tabIndex={-1}>Merged locally</h3>
       <p><span class="badge">merged</span> {done.map((m) => `${m.folder} into ${m.base} at ${m.commit.slice(0, 10)} (${m.method})`).join('; ')}</p>
       <NoteLine note={note} />
-      {!run.archived ? <p class="row">Done with this run? <button type="button" disabled={busy} onClick={() => void archive()}>Archive the run</button></p> : null}
+      {!run.archived && !archivedHere ? <p class="row">Done with this run? <button type="button" disabled={busy} onClick={() => void archive()}>Archive the run</button></p> : null}
     </section>
   );
   return (
