@@ -15,7 +15,7 @@ const ENDED = ['Succeeded', 'Failed', 'Aborted'];
 interface SecuredFolder { readonly folder: string; readonly branch: string; readonly commit: string | null; readonly pushedTo: string | null; readonly localOnly?: boolean; readonly detail?: string }
 
 const securedText = (folders: readonly SecuredFolder[]) => folders.map((f) =>
-  f.detail ? `${f.folder}: ${f.detail}` : `${f.folder}: ${f.commit ? `committed ${f.commit.slice(0, 10)} on ${f.branch}` : 'nothing to commit'}${f.pushedTo ? `, pushed to ${f.pushedTo}` : ''}${f.localOnly ? ' (no origin to push to: kept in this repository)' : ''}`).join('; ');
+  f.detail ? `${f.folder}: ${f.detail}` : `${f.folder}: ${f.commit ? `committed ${f.commit.slice(0, 10)}` : 'nothing to commit'}${f.pushedTo ? `, pushed to ${f.pushedTo}` : ''}${f.localOnly ? ` on ${f.branch} (no origin to push to: kept in this repository)` : ''}`).join('; ');
 
 // The export is fetched (so the window's Bearer header goes along) and handed to the browser as a
 // file; an <a href> to /api could not carry the header.
