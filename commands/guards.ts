@@ -28,5 +28,5 @@ export const stopInFlight = (s: RunState, reason: string): RunEvent[] => {
  * `seen` stands while the run is still at `seen`'s seq, and only a run that moved is decided anew.
  * A handler decides once to answer a refusal early, and the transaction does not decide twice.
  */
-export const decidedOn = (seen: RunState, made: Decision, decide: (now: RunState) => Decision) =>
+export const reuseDecision = (seen: RunState, made: Decision, decide: (now: RunState) => Decision) =>
   (now: RunState): Decision => (now.seq === seen.seq ? made : decide(now));

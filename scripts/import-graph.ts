@@ -22,7 +22,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['projections'],
   ['commands'],
   ['lib/ids.ts', 'lib/paths.ts', 'lib/private-file.ts', 'lib/package-root.ts', 'lib/on-path.ts', 'lib/untrusted.ts', 'lib/clock.ts'],
-  ['lib/workflows', 'lib/harness', 'lib/sandbox', 'lib/git', 'lib/auth', 'lib/skills', 'lib/release', 'lib/personas', 'lib/inputs', 'lib/settings', 'lib/usage', 'lib/codehost'],
+  ['lib/workflows', 'lib/harness', 'lib/sandbox', 'lib/git', 'lib/auth', 'lib/skills', 'lib/release', 'lib/personas', 'lib/inputs', 'lib/settings', 'lib/usage', 'lib/codehost', 'lib/workers'],
   ['lib/state'],
   ['lib/read-models'],
   ['lib/service'],

@@ -5,6 +5,7 @@ import { projectAddCommand, projectListCommand, runCommand, runsCommand, startCo
 import { doctorCommand } from './doctor.js';
 import { mcpTokenCommand } from './mcp-token.js';
 import { bindWarning, startServer } from './serve.js';
+import { workerJoinCommand, workerListCommand, workerRevokeCommand, workerTokenCommand } from './worker.js';
 
 /** where a command writes; the process's own streams unless a test gives others */
 export interface Io {
@@ -65,6 +66,13 @@ const COMMANDS: readonly Command[] = [
   { words: ['run'], synopsis: 'run RUN_ID', summary: 'show one run', positionals: { min: 1, max: 1 }, run: (p, io) => runCommand(svcHome(), p, io.out) },
   { words: ['mcp', 'token'], synopsis: 'mcp token [--regenerate]', summary: "print (or replace) the MCP endpoint's token",
     options: { regenerate: { type: 'boolean' } }, run: (p, io) => mcpTokenCommand(p.flags['regenerate'] ? ['--regenerate'] : [], svcHome(), io.out, io.err) },
+  { words: ['worker', 'token'], synopsis: 'worker token [NAME]', summary: 'make a join token for another machine (shown once; the first one switches workers on)',
+    run: (p, io) => workerTokenCommand(svcHome(), p, io.out) },
+  { words: ['worker', 'revoke'], synopsis: 'worker revoke WORKER_ID', summary: "revoke a worker: its connection closes and its messages are refused",
+    positionals: { min: 1, max: 1 }, run: (p, io) => workerRevokeCommand(svcHome(), p, io.out) },
+  { words: ['worker', 'list'], synopsis: 'worker list', summary: 'list the workers: online, lost, slots, harnesses', run: (_, io) => workerListCommand(svcHome(), io.out) },
+  { words: ['worker', 'join'], synopsis: 'worker join HUB_URL TOKEN [--slots N]', summary: 'on another machine: join the hub (outbound only) and run its steps until stopped',
+    options: { slots: { type: 'string' } }, positionals: { min: 2, max: 2 }, run: (p, io) => workerJoinCommand(p, io.out) },
 ];
 
 const line = (c: CommandSpec) => `  svc ${c.synopsis}\n      ${c.summary}\n`;

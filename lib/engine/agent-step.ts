@@ -1,19 +1,21 @@
-import { decideContinueTurn, decideFinishStep, decideStartStep, meantForTurn } from '../../commands/engine-steps.js';
+import { decideFinishStep, decideStartStep } from '../../commands/engine-steps.js';
 import { accept, nothing } from '../../commands/guards.js';
 import type { RunState } from '../../projections/run-state.js';
 import type { Turn, TurnInput, TurnResult } from '../harness/adapter.js';
 import type { SessionTotals } from '../../domain/harness.js';
-import type { StepNode } from '../../domain/workflow.js';
+import type { HarnessName, StepNode } from '../../domain/workflow.js';
 import type { EngineContext } from './context.js';
 import { continuedSession, continuedThread, sessionTotalsOf } from './continued.js';
-import { recordTurnUsage, type TurnOf } from './turn-usage.js';
-import { continuationPrompt, RUN_TOOLS_GUIDE, turnPrompt } from './prompt.js';
+import type { TurnOf } from './turn-usage.js';
+import { RUN_TOOLS_GUIDE, turnPrompt } from './prompt.js';
 import { decideQuotaSwitch } from '../../commands/quota.js';
 import { fallbackFor, quotaFacts, recordWindow } from './quota-gate.js';
-import { openSandbox, planSandbox } from './step-sandbox.js';
+import { openSandbox, planSandbox, type StepSandboxPlan } from './step-sandbox.js';
+import { runTurns } from './step-turns.js';
 
-// One agent step: one turn of the harness CLI in the run's worktree. Its end is recorded by
-// decideFinishStep, which lets the outcome the agent reported (report_outcome) beat the CLI's result.
+// One agent step: one turn of the harness CLI in the run's worktree (and more of the same session:
+// step-turns.ts). Its end is recorded by decideFinishStep, which lets the outcome the agent
+// reported (report_outcome) beat the CLI's result.
 
 const workdir = (s: RunState): string => s.checkouts?.[0]?.directory ?? '';
 
@@ -47,18 +49,51 @@ export const runAgentStep = (ctx: EngineContext, run: RunState, node: StepNode):
     ...plan.facts,
   }));
   if (!started) return;
+  const totals = resumeSession ? sessionTotalsOf(run, resumeSession) : undefined;
+  drive(ctx, started, node, { stepId, harness, plan, ...(resumeSession ? { session: resumeSession } : {}) },
+    (base) => ({ ...base, prompt, ...(resumeSession ? { resumeSession } : {}), ...(totals ? { sessionTotals: totals } : {}), ...(continued?.fork ? { forkSession: true } : {}) }));
+};
+
+/**
+ * A step found in flight after a restart, with its question still open: its CLI went with the old
+ * process, so no turn runs, and the run stays Question. The step waits for the answer here and
+ * then resumes its session with it (step-turns.ts). False when there is no session to resume.
+ */
+export const resumeAskingStep = (ctx: EngineContext, s: RunState, node: StepNode): boolean => {
+  const step = s.step;
+  const session = s.sessions[node.id];
+  if (!step || step.kind !== 'agent' || !step.harness || !session || s.question?.stepId !== step.stepId) return false;
+  ctx.log(s.runId, `step ${node.id} was waiting for an answer when the service stopped; its session resumes once the question is answered`);
+  drive(ctx, s, node, { stepId: step.stepId, harness: step.harness, plan: planSandbox(ctx, s, step.harness), session }, null);
+  return true;
+};
+
+interface Launch {
+  readonly stepId: string;
+  readonly harness: HarnessName;
+  readonly plan: StepSandboxPlan;
+  /** the session the step resumes, if any */
+  readonly session?: string;
+}
+
+// Opens what the step's turns need (tool token, sandbox), starts the first turn (none: the step
+// waits for its open question's answer first) and records the step's end when its turns are over.
+const drive = (ctx: EngineContext, run: RunState, node: StepNode, l: Launch, first: ((base: Omit<TurnInput, 'prompt'>) => TurnInput) | null): void => {
+  const { deps } = ctx;
+  const { stepId, harness, plan } = l;
+  const settings = deps.stepSettings(run, node);
   const adapter = deps.harness(harness);
   const cannot = (summary: string) => void ctx.apply(run.runId, (s) => decideFinishStep(s, { stepId, outcome: 'failure', summary, failure: 'unavailable' }));
   if (!adapter) return cannot(`harness ${harness} is not configured`);
   if (plan.choice._tag === 'Unsandboxed' && plan.choice.required) return cannot(`the project requires svc's sandbox, and it cannot start: ${plan.choice.reason}`);
   const persona = settings.persona.value ? deps.persona(run, settings.persona.value) : undefined;
   const tools = deps.runTools(run.runId, stepId);
-  const sandbox = openSandbox(ctx, started, stepId, plan, { tools: settings.tools.value as 'read-only' | 'edit' | 'full', runTools: tools.url, env: process.env, ...(adapter.bin ? { program: adapter.bin } : {}) });
+  const sandbox = openSandbox(ctx, run, stepId, plan, { tools: settings.tools.value as 'read-only' | 'edit' | 'full', runTools: tools.url, env: process.env, ...(adapter.bin ? { program: adapter.bin } : {}) });
   if (sandbox instanceof Error) return (tools.revoke(), cannot(`svc's sandbox could not be made: ${sandbox.message}`));
   const abort = new AbortController();
-  ctx.log(run.runId, `step ${node.id} started on ${harness}${resumeSession ? ' (resuming its session)' : ''}`);
+  if (first) ctx.log(run.runId, `step ${node.id} started on ${harness}${l.session ? ' (resuming its session)' : ''}`);
   const base: Omit<TurnInput, 'prompt'> = {
-    runId: run.runId, stepId, cwd: workdir(started),
+    runId: run.runId, stepId, cwd: workdir(run),
     systemPrompt: [persona?.prompt, RUN_TOOLS_GUIDE].filter(Boolean).join('\n\n'),
     ...(settings.model.value ? { model: settings.model.value } : {}),
     tools: settings.tools.value as 'read-only' | 'edit' | 'full',
@@ -71,10 +106,9 @@ export const runAgentStep = (ctx: EngineContext, run: RunState, node: StepNode):
     onProcess: (p) => ctx.apply(run.runId, (s) => (s.step?.stepId === stepId ? accept({ type: 'StepProcessStarted', data: { stepId, ...p } }) : nothing())),
     ...(sandbox ? { sandbox } : {}),
   };
-  const totals = resumeSession ? sessionTotalsOf(run, resumeSession) : undefined;
-  let current: Turn;
+  let current: Turn | null = null;
   try {
-    current = adapter.startTurn({ ...base, prompt, ...(resumeSession ? { resumeSession } : {}), ...(totals ? { sessionTotals: totals } : {}), ...(continued?.fork ? { forkSession: true } : {}) });
+    current = first ? adapter.startTurn(first(base)) : null;
   } catch (err) {
     // spawn throws on what it cannot take (a NUL byte in a prompt stored before the doors refused
     // it): the step fails, the server goes on
@@ -82,11 +116,11 @@ export const runAgentStep = (ctx: EngineContext, run: RunState, node: StepNode):
     ctx.apply(run.runId, (s) => decideFinishStep(s, { stepId, outcome: 'failure', summary: `the harness could not start: ${String(err)}`, failure: 'error' }));
     return;
   }
-  ctx.live.add(stepId, { runId: run.runId, abort, send: (text) => current.send(text), hold: (held) => current.holdWatchdog?.(held) });
+  // between turns (waiting for an answer) nothing takes a message mid-turn: it is held for the next
+  ctx.live.add(stepId, { runId: run.runId, abort, send: (text) => current?.send(text) ?? false, hold: (held) => current?.holdWatchdog?.(held) });
   const next = (p: string, session: string, totals?: SessionTotals): Turn => (current = adapter.startTurn({ ...base, prompt: p, resumeSession: session, ...(totals ? { sessionTotals: totals } : {}) }));
-  const of: TurnOf = { runId: run.runId, stepId, node: node.id, harness, ...(settings.model.value ? { model: settings.model.value } : {}), ...(resumeSession ? { sessionId: resumeSession } : {}) };
-  const step: StepTurns = { of, abort: abort.signal, next };
-  void ctx.track(runTurns(ctx, step, current).then((r) => {
+  const of: TurnOf = { runId: run.runId, stepId, node: node.id, harness, ...(settings.model.value ? { model: settings.model.value } : {}), ...(l.session ? { sessionId: l.session } : {}) };
+  void ctx.track(runTurns(ctx, { of, abort: abort.signal, next, ...(l.session ? { session: l.session } : {}) }, current).then((r) => {
     ctx.live.remove(stepId);
     tools.revoke();
     void sandbox?.close();
@@ -95,54 +129,4 @@ export const runAgentStep = (ctx: EngineContext, run: RunState, node: StepNode):
     if (r.failure === 'unavailable') deps.recheckHarness?.(harness);
     finish(ctx, run.runId, stepId, r);
   }));
-};
-
-interface StepTurns {
-  readonly of: TurnOf;
-  readonly abort: AbortSignal;
-  /** start the next turn of the step's session with this prompt; totals: what its last turn reported */
-  next(prompt: string, session: string, totals?: SessionTotals): Turn;
-}
-
-const settle = (turn: Turn | { readonly result: Promise<TurnResult> }): Promise<TurnResult> =>
-  turn.result.catch((err: unknown): TurnResult => ({ outcome: 'failure', summary: `the harness failed: ${String(err)}`, failure: 'error' }));
-
-// a turn that could not even start (spawn threw) settles as a failed one
-const startedOrFailed = (start: () => Turn): Turn | { readonly result: Promise<TurnResult> } => {
-  try {
-    return start();
-  } catch (err) {
-    return { result: Promise.reject(err) };
-  }
-};
-
-const addCost = (a: number | undefined, b: number | undefined): number | undefined => (a === undefined && b === undefined ? undefined : (a ?? 0) + (b ?? 0));
-
-// The step's turns: the first, then one more for each batch of Resume messages that arrived while a
-// turn ran and its CLI could not take them (codex, opencode; claude once its turn has ended). A turn
-// that was stopped or failed in the CLI itself is not continued: its messages stay held for the
-// step's next turn, or are reported undelivered if the run ends first. Each turn reports its own
-// cost (given the session totals the last one reported), recorded as UsageRecorded as it ends, so
-// the step's cost is their sum. A step that resumes a session (an interrupted step, a follow-up's
-// first turn) is given the totals last recorded for it, so it counts only its own turn.
-const runTurns = async (ctx: EngineContext, step: StepTurns, first: Turn): Promise<TurnResult> => {
-  const { runId, stepId, node } = step.of;
-  let r = await settle(first);
-  let turn = 1;
-  recordTurnUsage(ctx, step.of, turn, r);
-  for (;;) {
-    if (r.outcome === 'interrupted' || r.failure || step.abort.aborted) return r;
-    const s = ctx.deps.runs.get(runId);
-    const pending = s ? meantForTurn(s, stepId) : [];
-    const session = r.sessionId ?? s?.sessions[node];
-    if (pending.length === 0 || !session || !ctx.apply(runId, (st) => decideContinueTurn(st, { stepId }))) return r;
-    ctx.log(runId, `step ${node}: continuing the session with ${pending.length} message(s) sent during the turn`);
-    const cost = r.costUsd;
-    const totals = r.sessionTotals;
-    r = await settle(startedOrFailed(() => step.next(continuationPrompt(pending), session, totals)));
-    recordTurnUsage(ctx, { ...step.of, sessionId: session }, ++turn, r);
-    const total = addCost(cost, r.costUsd);
-    if (total !== undefined) r = { ...r, costUsd: total };
-    if (!r.sessionTotals && totals) r = { ...r, sessionTotals: totals };
-  }
 };

@@ -1,5 +1,5 @@
 import { isLeft } from 'fp-ts/lib/Either.js';
-import { decidedOn } from '../../commands/guards.js';
+import { reuseDecision } from '../../commands/guards.js';
 import { decideDeliverMessage } from '../../commands/send-message.js';
 import type { RunEventOf } from '../../journal/run-events.js';
 import type { RecordedRunEvent } from '../../journal/typed-subscribe.js';
@@ -29,5 +29,5 @@ const deliver = (ctx: EngineContext, s: RunState, m: Sent): void => {
   const delivery = (r: RunState) => decideDeliverMessage(r, { messageId: m.messageId, stepId });
   const probe = delivery(now);
   if (isLeft(probe) || probe.right.length === 0 || !live.send(m.text)) return;
-  ctx.apply(s.runId, decidedOn(now, probe, delivery));
+  ctx.apply(s.runId, reuseDecision(now, probe, delivery));
 };

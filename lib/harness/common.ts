@@ -27,8 +27,9 @@ export const turnEnv = (config: HarnessConfig, input: TurnInput, extra: Record<s
 /** env var holding the run token for the CLI's MCP client (never on the command line) */
 export const RUN_TOKEN_ENV = 'SVC_RUN_TOKEN';
 
-/** One hour: a question may wait for a person. The engine's own watchdog still applies. */
-export const MCP_TOOL_TIMEOUT_MS = 60 * 60 * 1000;
+/** 24 days (just under the 2^31 ms a timer can hold): a question waits for a person however long
+ * that takes; a restart of svc is survived by resuming the session instead (docs/harnesses.md). */
+export const MCP_TOOL_TIMEOUT_MS = 24 * 24 * 60 * 60 * 1000;
 
 export interface Asked {
   readonly code: number | null;

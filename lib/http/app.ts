@@ -24,6 +24,7 @@ import { skillRoutes } from './routes/skills.js';
 import { supervisorRoutes } from './routes/supervisors.js';
 import { triggerRoutes } from './routes/triggers.js';
 import { usageRoutes } from './routes/usage.js';
+import { workerRoutes } from './routes/workers.js';
 import { workflowRoutes } from './routes/workflows.js';
 import { previewRoutes } from './routes/previews.js';
 import { previewProxy } from './preview-proxy.js';
@@ -96,6 +97,7 @@ export const createApp = (service: Service, opts: AppOptions): Koa => {
   supervisorRoutes(router, service);
   usageRoutes(router, service);
   previewRoutes(router, service);
+  workerRoutes(router, service);
   const resolveProject = (id: string) => { const p = findProject(service.core.projects.current, id); return p ? { primaryFolderPath: primaryFolderPath(p), defaultWorkflow: p.defaultWorkflow } : undefined; };
   workflowRoutes(router, { catalog: service.catalog, resolveProject });
   personaRoutes(router, { catalog: service.catalog, resolveProject });

@@ -1,6 +1,6 @@
 import type { Settings, ToolGroup } from '../../domain/settings.js';
 import type { Tool } from './tool.js';
-import { exportRun, getRun, listProjects, listRuns, waitForRun } from './tools/reading-runs.js';
+import { exportRun, getRun, listProjects, listRuns, listWorkers, waitForRun } from './tools/reading-runs.js';
 import { readRunHistory, readRunLog, readRunThread } from './tools/reading-pages.js';
 import { listWorkflows, readPullRequest, readPullRequestDraft, readRunWorktree, readUsage, readWorkflow, validateWorkflow } from './tools/reading-more.js';
 import { followUpRun, forkRun, startRun } from './tools/starting.js';
@@ -12,7 +12,7 @@ import { getPreview, setProjectPreview, startPreview, stopPreview } from './tool
 
 // Every tool of the client list, in the order tools/list shows them.
 export const TOOLS: readonly Tool[] = [
-  listRuns, getRun, listProjects, readRunThread, readRunHistory, readRunLog, exportRun,
+  listRuns, getRun, listProjects, listWorkers, readRunThread, readRunHistory, readRunLog, exportRun,
   listWorkflows, readWorkflow, validateWorkflow, waitForRun, readPullRequest, readPullRequestDraft, readRunWorktree, readUsage,
   startRun, followUpRun, forkRun,
   controlRun, reviseGoal, secureRunWork, openPullRequest, mergeRun, updateRunFromBase, checkPullRequestNow,

@@ -1,8 +1,9 @@
 // The per-run tool server agents call from inside a turn (ask_question, report_outcome). MCP over
-// Streamable HTTP, stateless (a fresh Server + transport per POST) with JSON responses, so an
-// ask_question call is simply an HTTP request held open until the backend has an answer. The
-// CLIs' own MCP tool timeouts are raised by the harness adapters so that wait can be long; the
-// hosting http.Server must not time requests out either (requestTimeout 0).
+// Streamable HTTP, stateless (a fresh Server + transport per POST) with JSON responses, except an
+// ask_question call: it answers as an event stream that carries progress notifications
+// (keep-alive.ts) until the backend has an answer. The CLIs' own MCP tool timeouts are raised by
+// the harness adapters so that wait can be long; the hosting http.Server must not time requests
+// out either (requestTimeout 0).
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -12,6 +13,7 @@ import * as t from 'io-ts';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { quoted } from '../../domain/quoted.js';
 import { callWithBadArguments, readRpcBody, tooDeepText } from './request-body.js';
+import { keepAlive, PROGRESS_EVERY_MS } from './keep-alive.js';
 
 export const ASK_QUESTION = 'ask_question';
 export const REPORT_OUTCOME = 'report_outcome';
@@ -86,11 +88,13 @@ const text = (body: string, isError = false): CallToolResult => ({ content: [{ t
 const answerText = (answer: string | string[]): string =>
   Array.isArray(answer) ? `The user answered: ${answer.join(', ')}` : `The user answered: ${answer}`;
 
-const callTool = async (backend: RunToolsBackend, runId: string, name: string, args: unknown): Promise<CallToolResult> => {
+type Waiting = <T>(work: Promise<T>) => Promise<T>;
+
+const callTool = async (backend: RunToolsBackend, runId: string, name: string, args: unknown, waiting: Waiting = (w) => w): Promise<CallToolResult> => {
   if (name === ASK_QUESTION) {
     const q = decodeQuestion(args);
     if (typeof q === 'string') return text(q, true);
-    const reply = await backend.askQuestion(runId, q);
+    const reply = await waiting(backend.askQuestion(runId, q));
     return 'withdrawn' in reply ? text(`The question was withdrawn: ${reply.withdrawn}`) : text(answerText(reply.answer));
   }
   if (name === REPORT_OUTCOME) {
@@ -102,10 +106,10 @@ const callTool = async (backend: RunToolsBackend, runId: string, name: string, a
   return text(`Unknown tool ${quoted(name)}`, true);
 };
 
-const serverFor = (backend: RunToolsBackend, runId: string): Server => {
+const serverFor = (backend: RunToolsBackend, runId: string, progressEveryMs: number): Server => {
   const server = new Server({ name: 'svc-run-tools', version: '1.0.0' }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: runToolList }));
-  server.setRequestHandler(CallToolRequestSchema, (req) => callTool(backend, runId, req.params.name, req.params.arguments));
+  server.setRequestHandler(CallToolRequestSchema, (req, extra) => callTool(backend, runId, req.params.name, req.params.arguments, (w) => keepAlive(extra, progressEveryMs, w)));
   return server;
 };
 
@@ -119,7 +123,13 @@ const bearer = (ctx: Context): string | undefined => {
   return m?.[1]?.trim();
 };
 
-const handle = async (ctx: Context, backend: RunToolsBackend, runId: string): Promise<void> => {
+// only a question waits: every other answer stays one JSON body
+const asks = (body: unknown): boolean => {
+  const m = body as { method?: unknown; params?: { name?: unknown } } | null;
+  return typeof m === 'object' && m !== null && m.method === 'tools/call' && m.params?.name === ASK_QUESTION;
+};
+
+const handle = async (ctx: Context, backend: RunToolsBackend, runId: string, progressEveryMs: number): Promise<void> => {
   const token = bearer(ctx);
   if (!token || !backend.authorize(runId, token)) {
     // Said as the /mcp endpoint says it, so an MCP client reports an authentication problem.
@@ -136,17 +146,17 @@ const handle = async (ctx: Context, backend: RunToolsBackend, runId: string): Pr
     ctx.body = { jsonrpc: '2.0', id: bad.id, result: bad.problem ? text(tooDeepText(bad), true) : await callTool(backend, runId, bad.name, bad.args) };
     return;
   }
-  const server = serverFor(backend, runId);
-  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  const server = serverFor(backend, runId, progressEveryMs);
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !asks(body) });
   ctx.respond = false; // the transport writes the raw response
   ctx.res.on('close', () => void transport.close().then(() => server.close()));
   await server.connect(transport);
   await transport.handleRequest(ctx.req, ctx.res, body);
 };
 
-/** Mount the in-run tool server on `router` at POST /run-tools/:runId/mcp. */
-export const mountRunTools = (router: Router, backend: RunToolsBackend): void => {
-  router.post(runToolsPath, (ctx) => handle(ctx, backend, ctx.params.runId ?? ''));
+/** Mount the in-run tool server on `router` at POST /run-tools/:runId/mcp; `progressEveryMs`: how often a waiting question says it is alive. */
+export const mountRunTools = (router: Router, backend: RunToolsBackend, progressEveryMs = PROGRESS_EVERY_MS): void => {
+  router.post(runToolsPath, (ctx) => handle(ctx, backend, ctx.params.runId ?? '', progressEveryMs));
   // Stateless server: no SSE stream to open and no session to delete.
   const notAllowed = (ctx: Context): void => {
     ctx.status = 405;

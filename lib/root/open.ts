@@ -26,6 +26,7 @@ import { sandboxChoice } from '../service/sandbox.js';
 import { sandboxProbe } from '../sandbox/probe.js';
 import { windowsPort } from './harness-windows.js';
 import { openHarnessWindows } from '../state/harness-windows.js';
+import { openWorkers } from '../state/workers.js';
 import { RunDetails } from '../read-models/run-detail.js';
 import { newId } from '../ids.js';
 import { packageRoot } from '../package-root.js';
@@ -144,7 +145,7 @@ export const openService = async (o: OpenOptions): Promise<Service> => {
     projects, supervisors, spend,
     settings, workflows: workflowsFrom(catalog), harnesses: await loadHarnesses(), availability: new Map(), runTools,
     turns: live, baseUrl: o.baseUrl ?? '', now: () => new Date(), newId,
-    harnessWindows: openHarnessWindows(journal), clock,
+    harnessWindows: openHarnessWindows(journal), workers: openWorkers(journal), clock,
     forks: new ForkLinks(runs, journal), ...(probe ? { probe } : {}),
     details,
   };
@@ -204,6 +205,7 @@ export const startEngine = (service: Service): void => {
   service.supervisorLoop.start();
   service.notify.notifier.start();
   void service.previews.start();
+  service.workers.start();
 };
 
 /** Asks each harness whether it is ready; ChangeHarness reads the answers. */
@@ -219,6 +221,7 @@ export const closeService = async (s: Service): Promise<void> => {
   await s.previews.close();
   await s.triggers.stop();
   await parts.get(s)?.engine?.stop();
+  await s.workers.close();
   s.releases.close();
   s.events.close();
   await s.catalog.close();

@@ -50,6 +50,7 @@ import type { HarnessName } from '../../domain/workflow.js';
 import { PreviewManager } from '../preview/manager.js';
 import { previewsStream } from '../state/previews.js';
 import { DEFAULT_PREVIEW_LIMITS, type PreviewCommand } from '../../domain/preview.js';
+import { WorkerPool } from './workers-pool.js';
 
 // The facade: every door (HTTP, MCP, CLI, app) calls these methods. Each one decodes nothing and
 // holds no rule of its own: it finds the state, asks a command's decide or a projection, and maps.
@@ -68,6 +69,8 @@ export class Service implements ServiceApi {
   readonly notify: ReturnType<typeof notifierFor>;
   /** the runs' previews (lib/preview), started with the engine */
   readonly previews: PreviewManager;
+  /** the machines that run steps for this server (docs/workers.md); its hub starts only when workers are on */
+  readonly workers: WorkerPool;
 
   /** trigger rules and their sources (lib/triggers); sources run once the engine starts */
   constructor(readonly core: ServiceCore, readonly catalog: Catalog, readonly triggers: Triggers) {
@@ -81,6 +84,7 @@ export class Service implements ServiceApi {
       clock: core.clock, baseUrl: () => core.baseUrl,
       sandbox: (run) => sandboxChoice(core, run, 'command'),
     });
+    this.workers = new WorkerPool(core);
     this.waits = new WaitHub(core, core.journal);
     this.list = new RunsListCache(core.runs, core.journal);
     this.usageIndex = new UsageIndex(core.runs, core.journal, (groupBy, key) => usageLabel(core, groupBy, key), core.projects.stream);
@@ -142,6 +146,10 @@ export class Service implements ServiceApi {
   getHttpRun(runId: string) {
     const s = this.core.runs.get(runId);
     return s ? right({ ...httpRun(s), usage: usageOfRun(s) }) : left(notFound('run', runId));
+  }
+
+  listWorkers() {
+    return this.workers.list();
   }
 
   listProjects(): readonly ProjectView[] {

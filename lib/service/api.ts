@@ -16,6 +16,8 @@ export interface ServiceApi {
   getRun(runId: string): Outcome<RunDetail>;
   getHttpRun(runId: string): Outcome<HttpRun>;
   listProjects(): readonly ProjectView[];
+  /** the machines that run steps for this server: online or lost, slots, harnesses (docs/workers.md) */
+  listWorkers(): Promise<{ workers: readonly unknown[]; hub: string | null }>;
   /** with `attempts`, the first attempt's run id and every attempt's */
   startRun(input: StartRunInput, by: Actor): Outcome<{ runId: string; attempts?: readonly StartedAttempt[] }>;
   control(runId: string, input: ControlInput, by: Actor): Outcome<{ outcome: 'Applied' | 'Stale'; run: RunDetail }>;

@@ -10,6 +10,7 @@ import { runDetail, runSummary, type StepFacts } from '../read-models/run-views.
 import type { Supervisors } from '../state/supervisors.js';
 import type { Clock } from '../clock.js';
 import type { HarnessWindowStream } from '../state/harness-windows.js';
+import type { WorkerStream } from '../state/workers.js';
 import type { RunToolsBackend } from './run-tools.js';
 import type { HarnessAdapter } from '../harness/adapter.js';
 import type { Availability } from '../../domain/harness.js';
@@ -63,6 +64,8 @@ export interface ServiceCore {
   baseUrl: string;
   /** each harness's quota window (lib/state/harness-windows.ts) */
   readonly harnessWindows: HarnessWindowStream;
+  /** the machines that run steps for this hub (docs/workers.md) */
+  readonly workers: WorkerStream;
   /** the service's clock: real, or one a test moves by hand (OpenOptions.clock) */
   readonly clock: Clock;
   now(): Date;

@@ -4,7 +4,7 @@ import { continuesOf, decideFollowUp, type FollowUp } from '../../commands/follo
 import { decideCreateRun, titleFrom } from '../../commands/create-run.js';
 import { conflict, notFound, type Outcome, type Refusal } from '../../commands/refusal.js';
 import type { RunState } from '../../projections/run-state.js';
-import { decidedOn, type Decision } from '../../commands/guards.js';
+import { reuseDecision, type Decision } from '../../commands/guards.js';
 import type { Actor, FollowUpWhat, StartRunInput } from '../../domain/runs.js';
 import { followUpWorkflow } from '../workflows/follow-up.js';
 import { parts, transactTogether } from '../state/together.js';
@@ -85,7 +85,7 @@ export const followUp = (core: ServiceCore, runId: string, what: FollowUpWhat, b
   // reads the link, so a crash must never leave the new run without it
   const made = transactTogether<Refusal>(core.journal, () => parts(
     core.runs.plan(newRunId, () => d, 0),
-    core.runs.plan(runId, (now) => (now ? decidedOn(s, linked, (moved) => onSource(core, moved, newRunId, by, what, also))(now) : left(notFound('run', runId)))),
+    core.runs.plan(runId, (now) => (now ? reuseDecision(s, linked, (moved) => onSource(core, moved, newRunId, by, what, also))(now) : left(notFound('run', runId)))),
   ), { at: core.now().toISOString(), onStale: 'retry' });
   if (isLeft(made)) return made;
   if (made.right._tag === 'Stale') return left(conflict(`run ${runId} kept changing while the follow-up was made; ask again`));

@@ -11,6 +11,8 @@ export const SHORTCUTS: readonly (readonly [keys: string, what: string])[] = [
   ['/', 'Search the runs board'],
   ['j / k', 'Next / previous run on the board'],
   ['Enter', 'Open the selected run'],
+  ['] / [', 'Next / previous file of a run\'s diff'],
+  ['n / p', 'Next / previous comment in a run\'s diff (elsewhere, n is New run)'],
   ['?', 'This list'],
 ];
 
@@ -46,8 +48,27 @@ const openSelected = (): boolean => {
   return true;
 };
 
+// In a run's diff (its Worktree tab): the next or previous file block, or review thread, below or
+// above the sticky run header (the target's scroll-margin-top), scrolled to and focused.
+const stepTo = (selector: string, by: 1 | -1): void => {
+  const els = [...document.querySelectorAll<HTMLElement>(`main ${selector}`)];
+  const margin = (el: HTMLElement) => parseFloat(getComputedStyle(el).scrollMarginTop) || 0;
+  const next = by > 0
+    ? els.find((el) => el.getBoundingClientRect().top > margin(el) + 4)
+    : [...els].reverse().find((el) => el.getBoundingClientRect().top < margin(el) - 4);
+  if (!next) return;
+  next.scrollIntoView({ block: 'start' });
+  const target = next.querySelector<HTMLElement>('.d2h-file-diff') ?? next;
+  if (!target.hasAttribute('tabindex')) target.setAttribute('tabindex', '-1');
+  target.focus({ preventScroll: true });
+};
+
+const inDiff = (): boolean => document.querySelector('main .diff .d2h-file-wrapper') !== null;
+
 const act = (key: string, openHelp: () => void): boolean => {
   const onBoard = place.value.path === '/';
+  if ((key === ']' || key === '[') && inDiff()) return stepTo('.diff .d2h-file-wrapper', key === ']' ? 1 : -1), true;
+  if ((key === 'n' || key === 'p') && inDiff()) return stepTo('.review-thread', key === 'n' ? 1 : -1), true;
   if (key === 'n') return navigate('/new'), true;
   if (key === '?') return openHelp(), true;
   if (key === '/') {

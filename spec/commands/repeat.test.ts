@@ -7,7 +7,7 @@ import { decideArchive } from '../../commands/archive.js';
 import { decideControl } from '../../commands/control.js';
 import { decideAskQuestion, decideContinueTurn, decideEndRun, decideFinishStep, decideGrantSlot, decideRecordWorktrees, decideReportOutcome, decideStartStep } from '../../commands/engine-steps.js';
 import { decideDeliverMessage, decideSendMessage } from '../../commands/send-message.js';
-import { decideAddFolder, decideAddProject, decideChooseDefaultWorkflow, decideChoosePrimaryFolder, decideRemoveFolder, decideRenameProject, decideSetDailyBudget, decideChooseAutoMerge } from '../../commands/projects.js';
+import { decideAddFolder, decideAddProject, decideChooseDefaultWorkflow, decideChoosePrimaryFolder, decideRemoveFolder, decideRenameProject, decideSetDailyBudget, decideChooseAutoMerge, decideSetPreviewCommand } from '../../commands/projects.js';
 import { decideRecordUsage } from '../../commands/record-usage.js';
 import { decideBudgetPause } from '../../commands/budget.js';
 import type { Refusal } from '../../commands/refusal.js';
@@ -28,6 +28,9 @@ import { decideRecordKeptWork, decideRecordRemoved, decideRecordRestored } from 
 import { decideReviseGoal } from '../../commands/revise-goal.js';
 import { decideEndCycle, decidePullRequestPoll, decideThreadsAnswered, decideWatchPullRequest } from '../../commands/pr-loop.js';
 import { decideChooseSandbox, decideSetEgressAllowlist } from '../../commands/sandbox.js';
+import { decidePreviewStarted, decidePreviewStopped, decideSetupRan } from '../../commands/previews.js';
+import type { PreviewEvent } from '../../journal/preview-events.js';
+import { evolvePreviews, type Previews } from '../../projections/previews.js';
 import { decideAbandonMerge, decideRecordBaseUpdate, decideRecordMerge, decideRecordPullRequest, decideStartMerge } from '../../commands/ship.js';
 import { decideHandOver } from '../../commands/supervisor-only.js';
 import { decideChangeSupervisor, decideCreateSupervisor, decideKeepNotes, decideRecordCost, decideRegenerateKey } from '../../commands/supervisor-settings.js';
@@ -41,6 +44,12 @@ import { evolveProjects, type Projects } from '../../projections/projects.js';
 import { applyStored, type RunState } from '../../projections/run-state.js';
 import { evolveSupervisor, type SupervisorState } from '../../projections/supervisor.js';
 import { evolveTrigger, type TriggerRule } from '../../projections/trigger-rule.js';
+import { decideCreateWorkerToken, decideJoinWorker, decideRefuseWorkerMessage, decideRevokeWorker, type CreateWorkerToken } from '../../commands/workers.js';
+import type { WorkerEvent } from '../../journal/worker-events.js';
+import { decideClaim, decideDispatch, decideLoseStep, decideWorkerMessage } from '../../commands/dispatch.js';
+import type { DispatchEvent } from '../../journal/dispatch-events.js';
+import { evolveDispatches, NO_DISPATCHES, type Dispatches } from '../../projections/dispatch.js';
+import { evolveWorkers, NO_WORKERS, type Workers } from '../../projections/workers.js';
 import { at, by, created, given, prepared, queued, RUNNING, started, stepStarted } from '../helpers/given.js';
 
 // The house rule: decide is idempotent on a repeat. For each command: decide on a state, apply
@@ -177,6 +186,7 @@ const projectRow = <C>(command: string, decide: (ps: Projects, c: C) => Decided<
 const PROJECT_ROWS: Row[] = [
   projectRow('AddProject', decideAddProject, { projectId: 'q', name: 'Q', folders: [folder('c')] }, { refused: 'Conflict', why: 'the name is taken, by the project just added' }),
   projectRow('RenameProject', decideRenameProject, { projectId: 'p', name: 'P2' }, NOTHING),
+  projectRow('SetPreviewCommand', decideSetPreviewCommand, { projectId: 'p', preview: { argv: ['npm', 'run', 'dev'], setup: ['npm', 'ci'] } }, NOTHING),
   projectRow('AddFolder', decideAddFolder, { projectId: 'p', folder: folder('c') }, { refused: 'Conflict', why: 'the folder is in the project: a second copy is not' }),
   projectRow('RemoveFolder', decideRemoveFolder, { projectId: 'p', name: 'b' }, { refused: 'NotFound', why: 'the folder is gone' }),
   projectRow('ChooseDefaultWorkflow', decideChooseDefaultWorkflow, { projectId: 'p', workflow: 'other', exists: true }, NOTHING),
@@ -232,7 +242,40 @@ const NOTIFY_ROWS: Row[] = [
   row('RecordNotifyFailure', NO_NOTIFICATIONS, (s) => decideRecordNotifyFailure(s, { ...notice, detail: 'exited with code 2' }), applyNotify, NOTHING),
 ];
 
-const ROWS = [...RUN_ROWS, ...PROJECT_ROWS, ...SUPERVISOR_ROWS, ...TRIGGER_ROWS, ...NOTIFY_ROWS];
+const applyPreviews = (ps: Previews, es: readonly PreviewEvent[]): Previews => es.reduce(evolvePreviews, ps);
+const previewUp = applyPreviews(new Map(), [{ type: 'PreviewStarted', data: { runId: 'r1', port: 4100, pid: 42, startTime: '1', folder: '/f', byStep: false } }]);
+const PREVIEW_ROWS: Row[] = [
+  row('PreviewStarted', new Map() as Previews, (ps) => decidePreviewStarted(ps, { runId: 'r1', port: 4100, pid: 42, startTime: '1', folder: '/f', byStep: false }), applyPreviews,
+    { again: 'it records a process that started: the manager starts one process per start it was asked for, and each is a new one' }),
+  row('PreviewStopped', previewUp, (ps) => decidePreviewStopped(ps, 'r1', 'stopped', null), applyPreviews, NOTHING),
+  row('SetupRan', new Map() as Previews, () => decideSetupRan({ runId: 'r1', folder: '/f', lockfile: 'abc', exitCode: 0 }), applyPreviews,
+    { again: 'it records a run of the setup command: the manager runs it only when the folder\'s lockfile changed, and each run is a fact' }),
+];
+
+// the workers this hub knows (stream 'workers')
+const applyWorkers = (s: Workers, es: readonly WorkerEvent[]): Workers => es.reduce(evolveWorkers, s);
+const token: WorkerEvent = { type: 'WorkerTokenCreated', data: { workerId: 'w1', name: 'desk', publicKey: 'UKEY' } };
+const withToken = applyWorkers(NO_WORKERS, [token]);
+const WORKER_ROWS: Row[] = [
+  row('CreateWorkerToken', NO_WORKERS, (s) => decideCreateWorkerToken(s, token.data as CreateWorkerToken), applyWorkers, { refused: 'Conflict', why: 'the id has its token: a second one would be a second key for one worker' }),
+  row('JoinWorker', withToken, (s) => decideJoinWorker(s, { workerId: 'w1', slots: 2, harnesses: ['claude'], sandbox: true }), applyWorkers, NOTHING),
+  row('RevokeWorker', withToken, (s) => decideRevokeWorker(s, { workerId: 'w1' }), applyWorkers, NOTHING),
+  row('RefuseWorkerMessage', withToken, (s) => decideRefuseWorkerMessage(s, { workerId: 'w1', subject: 'svc.w.w1.join', reason: 'revoked' }), applyWorkers, { again: 'each refused message is its own evidence' }),
+];
+
+// steps dispatched to the pool (stream 'dispatch'): the fence
+const applyDispatch = (s: Dispatches, es: readonly DispatchEvent[]): Dispatches => es.reduce(evolveDispatches, s);
+const dispatched = applyDispatch(NO_DISPATCHES, [{ type: 'StepDispatched', data: { runId: 'r1', stepId: 's1' } }]);
+const claimed = applyDispatch(dispatched, [{ type: 'StepClaimed', data: { stepId: 's1', workerId: 'wb', token: 2 } }]);
+const DISPATCH_ROWS: Row[] = [
+  row('Dispatch', NO_DISPATCHES, (s) => decideDispatch(s, { runId: 'r1', stepId: 's1' }), applyDispatch, NOTHING),
+  row('Claim', dispatched, (s) => decideClaim(s, { stepId: 's1', workerId: 'wa', token: 1 }), applyDispatch, NOTHING),
+  row('WorkerMessage', claimed, (s) => decideWorkerMessage(s, { stepId: 's1', workerId: 'wb', token: 2, kind: 'result' }), applyDispatch, NOTHING),
+  row('WorkerMessage (older claim)', claimed, (s) => decideWorkerMessage(s, { stepId: 's1', workerId: 'wa', token: 1, kind: 'result' }), applyDispatch, { again: 'each discarded message is its own evidence' }),
+  row('LoseStep', claimed, (s) => decideLoseStep(s, { stepId: 's1', reason: 'worker lost' }), applyDispatch, NOTHING),
+];
+
+const ROWS = [...RUN_ROWS, ...PROJECT_ROWS, ...SUPERVISOR_ROWS, ...TRIGGER_ROWS, ...NOTIFY_ROWS, ...PREVIEW_ROWS, ...WORKER_ROWS, ...DISPATCH_ROWS];
 
 const expected = (r: Repeat): string => ('nothing' in r ? 'nothing' : 'refused' in r ? `refused (${r.refused}): ${r.why}` : `again: ${r.again}`);
 
@@ -254,6 +297,7 @@ const NOT_IN_TABLE: Record<string, string> = {
   decideChecksFailed: 'a pure reading of a pull request against the last failure recorded; it returns null when that head commit was recorded',
   decideAutoMerge: 'a reading of a pull request against the last decision recorded: the same facts again decide [] (spec/commands/auto-merge.test.ts)',
   decideHeld: 'a guard: why a supervisor is held, no events', decideRunCap: 'a guard', decideHarnessMove: 'a guard', decideOwnsRun: 'a guard', decideMayStartIn: 'a guard',
+  decideStartPreview: 'a guard: whether a run\'s preview may start (its start is recorded once the process runs: PreviewStarted)',
   decideStartReadiness: 'a guard: whether the harnesses a start needs are known not to work', decideRead: 'a guard', decideReason: 'a guard', decideTier: 'a reading of a tool\'s tier', decideSupervisorAction: 'a guard over the tiers', decideApproval: 'a reading of an approval card',
   // Known not to be [] on a repeat today, left to their owners (see the report of issue 18's E1):
   decideCreateRun: 'no state to decide on: its caller appends at expected seq 0, so a repeat with the same run id is refused by the journal (Stale), not decided again',

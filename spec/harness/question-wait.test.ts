@@ -79,3 +79,34 @@ test('a released hold re-arms the watchdog', async (t) => {
   t.is(result.failure, 'watchdog');
   t.true(Date.now() - started >= 2500, 'held past the 3s limit, then fired a full period after release');
 });
+
+// claude stops an MCP call that sent "no response or progress" for its idle limit (300 s by
+// default; CLAUDE_CODE_MCP_TOOL_IDLE_TIMEOUT, checked every 30 s). Shortened to 5 s here, so both
+// sides of the rule show within a minute: the run-tools server's progress notifications keep
+// the question's call open past it, and without them claude gives up at its first check.
+const claudeWaits = async (t: import('ava').ExecutionContext, progressEveryMs: number) => {
+  const sb = makeSandbox();
+  const model = await startModelServer([callMcp('ask_question', { prompt: 'Wait?' }), say('Got it.')]);
+  const tools = await startRunTools(() => later(45_000, { answer: 'SLOW-ANSWER' }), { progressEveryMs });
+  t.teardown(async () => (await model.close(), await tools.close(), sb.cleanup()));
+  const adapters = createAdapters({ commands: { claude: cliBin('claude') }, env: sb.env });
+  const env = { ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sk-test', CLAUDE_CODE_MCP_TOOL_IDLE_TIMEOUT: '5000' };
+  const { input } = turnInput(sb, { url: tools.url('run-1'), token: tools.token }, { prompt: 'go', env, watchdogMs: 120_000 });
+  const result = await adapters.claude.startTurn(input).result;
+  return { result, bodies: bodiesText(model.scriptedBodies()) };
+};
+
+test('claude: progress notifications keep a waiting question open past its no-progress limit', async (t) => {
+  t.timeout(240_000);
+  const { result, bodies } = await claudeWaits(t, 1000);
+  t.is(result.outcome, 'success', result.summary);
+  t.true(bodies.some((b) => b.includes('SLOW-ANSWER')), 'the answer given after the limit reached the model');
+  t.false(bodies.some((b) => b.includes('sent no response or progress')));
+});
+
+test('claude: without progress notifications the same wait is cut off at the limit', async (t) => {
+  t.timeout(240_000);
+  const { bodies } = await claudeWaits(t, 10 * 60_000);
+  t.false(bodies.some((b) => b.includes('SLOW-ANSWER')));
+  t.true(bodies.some((b) => b.includes('sent no response or progress')), 'claude told the model it stopped waiting');
+});

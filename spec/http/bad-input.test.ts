@@ -40,6 +40,16 @@ const NUL_TEXT = 'a\u0000b';
 const P = '{project}';
 
 const TABLE: readonly Row[] = [
+  // the worker pool (docs/workers.md)
+  { name: 'a worker token with no name', method: 'POST', path: '/api/workers/tokens', body: {}, status: 400, detail: /name/ },
+  { name: 'a worker token named by a number', method: 'POST', path: '/api/workers/tokens', body: { name: 5 }, status: 400 },
+  { name: 'a worker token with an empty name', method: 'POST', path: '/api/workers/tokens', body: { name: '' }, status: 400, detail: /worker name/ },
+  { name: 'a worker token whose name has a slash', method: 'POST', path: '/api/workers/tokens', body: { name: 'a/b' }, status: 400, detail: /worker name/ },
+  { name: 'a worker token with an unknown field', method: 'POST', path: '/api/workers/tokens', body: { name: 'desk', slots: 2 }, status: 400, detail: /slots/ },
+  { name: 'a worker token as a JSON array', method: 'POST', path: '/api/workers/tokens', body: '[]', status: 400 },
+  { name: 'revoking a worker id of the wrong shape', method: 'POST', path: '/api/workers/W!/revoke', status: 400, detail: /worker id/ },
+  { name: 'revoking an unknown worker', method: 'POST', path: '/api/workers/wnope/revoke', status: 404, detail: /unknown worker/ },
+  { name: 'GET /api/workers with a query', method: 'GET', path: '/api/workers?state=online', status: 400, detail: /state/ },
   // malformed and mistyped bodies
   { name: 'malformed JSON on POST /api/runs', method: 'POST', path: '/api/runs', body: '{"project": ', status: 400 },
   { name: 'a JSON array as the body', method: 'POST', path: '/api/runs', body: '[]', status: 400 },

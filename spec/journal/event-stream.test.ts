@@ -85,9 +85,9 @@ test("onStale 'retry': the moved stream is read and decided again, then appended
   const tallies = new EventStream(journal, TALLY);
   tallies.transact('a', () => right([add(1)]), { at, onStale: 'refuse' });
   journal.append('tally:a', 1, [add(10)], later);
-  const decidedOn: number[] = [];
-  const r = tallies.transact('a', (s) => { decidedOn.push(s?.total ?? 0); return right([add(-(s?.total ?? 0))]); }, { at, onStale: 'retry' });
-  t.deepEqual(decidedOn, [1, 11]);
+  const reuseDecision: number[] = [];
+  const r = tallies.transact('a', (s) => { reuseDecision.push(s?.total ?? 0); return right([add(-(s?.total ?? 0))]); }, { at, onStale: 'retry' });
+  t.deepEqual(reuseDecision, [1, 11]);
   t.true(isRight(r) && r.right._tag === 'Appended' && r.right.state?.total === 0);
   t.deepEqual(journal.read('tally:a').map((e) => e.data), [{ n: 1 }, { n: 10 }, { n: -11 }]);
   await store.close();

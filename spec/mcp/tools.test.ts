@@ -121,7 +121,7 @@ test('by default tools/list shows every tool but the archiving and settings grou
   t.teardown(() => client.close());
   const names = (await client.listTools()).tools.map((x) => x.name);
   t.deepEqual(names, TOOLS.filter((x) => x.group !== 'archiving' && x.group !== 'settings').map((x) => x.name));
-  t.is(names.length, 31);
+  t.is(names.length, 32);
 });
 
 test('each listed tool advertises the schema derived from its codec', async (t) => {

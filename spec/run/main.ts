@@ -39,26 +39,28 @@ const chromium = (): string => {
   return after;
 };
 
-// The sandbox specs run Debian's bubblewrap for real (docs/sandbox.md): as root it is installed
-// when missing, as Chromium is; otherwise the run stops at once with the command that installs it.
+// The sandbox specs run Debian's bubblewrap for real (docs/sandbox.md), and the worker specs
+// Debian's nats-server (docs/workers.md): as root each is installed when missing, as Chromium is;
+// otherwise the run stops at once with the command that installs it.
 const onPath = (name: string): boolean => spawnSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' }).status === 0;
-const bubblewrap = (): void => {
-  if (onPath('bwrap')) return;
+const debianPackage = (pkg: string, bin: string, why: string): void => {
+  if (onPath(bin)) return;
   if (process.getuid?.() !== 0) {
-    console.error('npm test: the sandbox specs need Debian\'s bubblewrap. Run:\n\n  sudo apt-get install -y bubblewrap\n\nthen `npm test` again.');
+    console.error(`npm test: ${why} need Debian's ${pkg}. Run:\n\n  sudo apt-get install -y ${pkg}\n\nthen \`npm test\` again.`);
     process.exit(1);
   }
-  console.error('npm test: bubblewrap is missing; installing it for the sandbox specs (running as root).');
+  console.error(`npm test: ${pkg} is missing; installing it for ${why} (running as root).`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  if (run('apt-get', ['update'], env) !== 0 || run('apt-get', ['install', '-y', 'bubblewrap'], env) !== 0 || !onPath('bwrap')) {
-    console.error('npm test: `apt-get install -y bubblewrap` failed; install it yourself and run `npm test` again.');
+  if (run('apt-get', ['update'], env) !== 0 || run('apt-get', ['install', '-y', pkg], env) !== 0 || !onPath(bin)) {
+    console.error(`npm test: \`apt-get install -y ${pkg}\` failed; install it yourself and run \`npm test\` again.`);
     process.exit(1);
   }
 };
 
 // The browser tests read SVC_CHROMIUM (spec/helpers/browser.ts): they drive the one found here.
 const env = { ...process.env, SVC_CHROMIUM: chromium() };
-bubblewrap();
+debianPackage('bubblewrap', 'bwrap', 'the sandbox specs');
+debianPackage('nats-server', 'nats-server', 'the worker specs');
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 if (run(process.execPath, [tsc, '-p', 'tsconfig.json', '--noEmit']) !== 0) process.exit(1);
 // The browser app is generated (web-dist/ is not committed): the browser tests need it built.

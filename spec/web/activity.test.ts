@@ -56,7 +56,7 @@ for (const viewport of VIEWPORTS) {
     const heading = await page.getByRole('heading', { level: 1, name: 'Tool-using run' }).boundingBox();
     t.true(heading !== null && heading.y >= 0 && heading.y < 80, `the heading is still in view (${heading?.y})`);
     // on a wide screen the controls stay too (a phone has no room: only the heading stays)
-    const controls = await page.getByRole('button', { name: 'Restart' }).boundingBox();
+    const controls = await page.getByRole('button', { name: 'More' }).boundingBox();
     if (viewport.width > 640) t.true(controls !== null && controls.y >= 0 && controls.y < 200, `the controls are in view (${controls?.y})`);
     t.true(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'the page fits the window');
 
@@ -97,6 +97,12 @@ for (const viewport of VIEWPORTS) {
     t.regex(page.url(), /tab=worktree&file=notes%2Ftodo\.md/);
     await page.locator('.d2h-file-wrapper.revealed', { hasText: 'notes/todo.md' }).waitFor();
     t.true(await page.locator('.d2h-file-wrapper.revealed .d2h-file-diff').evaluate((e) => e === document.activeElement), 'the file\'s diff has the focus');
+    // issue 32: and it is in view, not left below the fold, once what is drawn around it settles
+    await page.waitForTimeout(1000);
+    const shown = (await page.locator('.d2h-file-wrapper.revealed').boundingBox())!;
+    const scrolledToEnd = await page.evaluate(() => window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2);
+    // at the top of the window, or (the last file of a short page) the page scrolled as far as it goes with the file in view
+    t.true(shown.y >= 0 && (shown.y < 200 || (scrolledToEnd && shown.y + Math.min(shown.height, 150) <= viewport.height)), `the file is in view (${shown.y}, at the end: ${scrolledToEnd})`);
 
     // History names events in words
     await page.getByRole('tab', { name: 'History', exact: true }).click();

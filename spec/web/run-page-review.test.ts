@@ -154,7 +154,19 @@ test('a Created run has Start, which queues it; an ended run has no goal form', 
   const runId = await startRun(app.server, { goal: '[fail]', title: 'Not started', workflow: 'strict', start: false });
   await app.goto(`/runs/${runId}`);
   await app.page.locator('.run-facts .badge', { hasText: 'Created' }).waitFor();
-  t.deepEqual(await controls(app).locator('.row').first().getByRole('button').allTextContents(), ['Start', 'Restart', 'Abort']);
+  t.deepEqual(await controls(app).locator('.row').first().getByRole('button').allTextContents(), ['Start', 'Abort']);
+  // Restart is rare: it sits in the run's More menu, which the keyboard opens and walks
+  const more = app.page.getByRole('region', { name: 'Run actions' }).getByRole('button', { name: 'More' });
+  await more.focus();
+  await app.page.keyboard.press('ArrowDown');
+  const items = app.page.getByRole('menu', { name: 'More' }).getByRole('menuitem');
+  t.deepEqual(await items.allTextContents(), ['Export', 'Restart']);
+  t.true(await items.first().evaluate((el) => el === document.activeElement), 'the first item has the focus');
+  await app.page.keyboard.press('ArrowDown');
+  t.true(await items.nth(1).evaluate((el) => el === document.activeElement));
+  await app.page.keyboard.press('Escape');
+  await app.page.getByRole('menu', { name: 'More' }).waitFor({ state: 'detached' });
+  t.true(await more.evaluate((el) => el === document.activeElement), 'Escape closes it, focus back on More');
   await app.axe(t, 'created');
   await shot(app, 'created', PHONE.width);
   await controls(app).getByRole('button', { name: 'Start', exact: true }).click();

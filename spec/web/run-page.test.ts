@@ -114,7 +114,7 @@ test('a control sent with a stale position says Stale, changes nothing, and refr
   const steps = controls.getByRole('combobox', { name: 'Step' });
   await app.page.waitForFunction(() => document.querySelectorAll('.run-controls select option').length > 0);
   t.deepEqual(await steps.locator('option').allTextContents(), ['work', 'review', 'done']);
-  t.deepEqual(await controls.getByRole('button').allTextContents(), ['Restart', 'Abort', 'Jump'], 'at a gate, Resume is the gate panel\'s Approve');
+  t.deepEqual(await controls.getByRole('button').allTextContents(), ['Abort', 'Jump'], 'at a gate, Resume is the gate panel\'s Approve; Restart is in the More menu');
   const before = (await app.server.get(`/api/runs/${runId}/detail`)).body;
   const moved = await app.server.post(`/api/runs/${runId}/control`, { position: before.position, action: 'Jump', node: 'review' });
   t.is(moved.body.outcome, 'Applied');
@@ -178,7 +178,14 @@ test('a failed run: another ready harness from the picker, then export, resolve,
 
   const actions = app.page.getByRole('region', { name: 'Run actions' });
   const download = app.page.waitForEvent('download');
-  await actions.getByRole('button', { name: 'Export' }).click();
+  // the rare actions sit in a menu (issue 31): a button that says whether it is open
+  const more = actions.getByRole('button', { name: 'More' });
+  t.is(await more.getAttribute('aria-expanded'), 'false');
+  await more.click();
+  t.is(await more.getAttribute('aria-expanded'), 'true');
+  t.deepEqual(await actions.getByRole('menu', { name: 'More' }).getByRole('menuitem').allTextContents(), ['Export', 'Restart']);
+  await app.axe(t, 'the More menu open');
+  await actions.getByRole('menuitem', { name: 'Export' }).click();
   t.is((await download).suggestedFilename(), `${runId}.jsonl`);
   await actions.getByRole('button', { name: 'Resolve' }).click();
   await app.page.locator('.run-facts .badge', { hasText: 'resolved' }).waitFor();
@@ -192,7 +199,8 @@ test('a failed run: another ready harness from the picker, then export, resolve,
   t.true((await app.server.get(`/api/runs/${runId}/detail`)).body.archived);
   await app.axe(t);
   // Restart makes a new run; the page points to it.
-  await controls.getByRole('button', { name: 'Restart' }).click();
+  await actions.getByRole('button', { name: 'More' }).click();
+  await actions.getByRole('menuitem', { name: 'Restart' }).click();
   const link = app.page.getByText('Restarted as').getByRole('link');
   await link.waitFor();
   // linked by its title, the id in its tooltip (issue 32)

@@ -34,8 +34,18 @@ for (const viewport of VIEWPORTS) {
       pr: await page.getByRole('form', { name: 'Create pull request' }).count(),
       merge: await page.getByRole('button', { name: 'Merge locally' }).count(),
       update: await page.getByRole('button', { name: 'Update from base' }).count(),
-      restart: await page.getByRole('button', { name: 'Restart' }).count(),
+      restart: await restartOffered(),
     });
+    // Restart is in the run's More menu: open it to see what it offers
+    async function restartOffered(): Promise<number> {
+      const more = page.getByRole('region', { name: 'Run actions' }).getByRole('button', { name: 'More' });
+      if (await more.getAttribute('aria-expanded') !== 'true') await more.click();
+      const menu = page.getByRole('menu', { name: 'More' });
+      await menu.waitFor();
+      const n = await menu.getByRole('menuitem', { name: 'Restart' }).count() + await page.getByRole('button', { name: 'Restart' }).count();
+      await page.keyboard.press('Escape');
+      return n;
+    }
     t.deepEqual(await offered(), { pr: 0, merge: 0, update: 0, restart: 0 });
     await app.axe(t, 'merged');
     await merged.getByRole('button', { name: 'Archive the run' }).click();

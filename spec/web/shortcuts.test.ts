@@ -69,7 +69,7 @@ test('/ searches the board from any page, n starts a new run, ? lists the keys; 
   await page.keyboard.press('?');
   const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
   await dialog.waitFor();
-  t.deepEqual(await dialog.locator('dt').allTextContents(), ['n', '/', 'j / k', 'Enter', '?']);
+  t.deepEqual(await dialog.locator('dt').allTextContents(), ['n', '/', 'j / k', 'Enter', '] / [', 'n / p', '?']);
   t.regex(await dialog.textContent() ?? '', /New run.*Search the runs board.*Next \/ previous run on the board.*Open the selected run/);
   await app.axe(t, 'shortcuts dialog');
   await page.screenshot({ path: '/tmp/shell-shortcuts-desktop-light.png' });

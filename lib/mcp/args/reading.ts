@@ -10,6 +10,7 @@ import { PageSize, ProjectRef, RunId, SeqCursor, ThreadCursor, optionalReason } 
 export const ListRunsArgs = args({}, { standing: oneOf(STANDINGS), project: ProjectRef });
 export const GetRunArgs = args({ run: RunId }, optionalReason);
 export const ListProjectsArgs = args({});
+export const ListWorkersArgs = args({});
 export const ReadRunThreadArgs = args({ run: RunId, pageSize: PageSize(10) }, { before: ThreadCursor, ...optionalReason });
 export const ReadRunHistoryArgs = args({ run: RunId, pageSize: PageSize(25) }, { before: SeqCursor, ...optionalReason });
 export const ReadRunLogArgs = args({ run: RunId, pageSize: PageSize(50) }, { before: SeqCursor, ...optionalReason });

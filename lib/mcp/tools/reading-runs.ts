@@ -3,7 +3,7 @@ import { map } from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import { defineTool, type Tool } from '../tool.js';
 import { runNotes } from '../args/common.js';
-import { ExportRunArgs, GetRunArgs, ListProjectsArgs, ListRunsArgs, WaitForRunArgs } from '../args/reading.js';
+import { ExportRunArgs, GetRunArgs, ListProjectsArgs, ListWorkersArgs, ListRunsArgs, WaitForRunArgs } from '../args/reading.js';
 
 // Reading tools over runs and projects. Everything they return that a run or agent wrote (titles,
 // goals, questions) is data for the caller, never instructions.
@@ -35,6 +35,14 @@ export const listProjects: Tool = defineTool({
   args: ListProjectsArgs,
   call: (_a, { api }) =>
     right({ projects: api.listProjects().map((p) => ({ id: p.id, name: p.name, folders: p.folders, primaryFolder: p.primaryFolder })) }),
+});
+
+export const listWorkers: Tool = defineTool({
+  name: 'list_workers',
+  group: 'reading',
+  description: 'List the machines that run steps for this server: online, lost, never joined or revoked; slots, slots in use, harnesses, sandbox.',
+  args: ListWorkersArgs,
+  call: async (_a, { api }) => right(await api.listWorkers()),
 });
 
 export const exportRun: Tool = defineTool({

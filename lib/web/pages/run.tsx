@@ -23,11 +23,14 @@ import { waitingText } from './runs/quota.js';
 import { ErrorNote, Loading, PageHeading } from '../ui/page.js';
 import { CompareWith } from '../attempts/compare-with.js';
 import { RunLink } from '../ui/run-link.js';
+import { GoalLine } from '../run/goal-line.js';
 
-// One run, live over `/api/events?run=<id>&log`: the header (standing, phase, step, controls),
-// the agent's question, the message box and goal, the actions on the run as a whole, and the
-// content in tabs (thread, log, history, workflow graph, worktree and diff, pull request). The
-// selected tab is kept in the address (`?tab=`), so a link can open it.
+// One run, live over `/api/events?run=<id>&log`: a compact header (title and one line of facts,
+// then one toolbar: the controls, Compare with…, the actions on the run, and a More menu for the
+// rare ones), the agent's question or the gate, the goal on one line, and the content in tabs
+// (thread, log, history, workflow graph, worktree and diff, pull request), so the tabs start on the
+// first screen. The message box, or Follow up once the run ended, closes the thread like a chat's
+// input. The selected tab is kept in the address (`?tab=`), so a link can open it.
 
 const TABS: readonly TabDef[] = [
   { id: 'thread', label: 'Thread' }, { id: 'log', label: 'Log' }, { id: 'history', label: 'History' },
@@ -58,8 +61,8 @@ const Facts = ({ run }: { readonly run: RunDetail }) => {
       <StandingBadge standing={run.standing} />
       {PHASE_WORDS[run.phase] ? <span data-phase={run.phase}>{PHASE_WORDS[run.phase]}</span> : null}
       {run.currentStep && run.phase !== 'Ended' ? <span>at step <strong>{run.currentStep}</strong></span> : null}
-      {s ? <span class="muted">{s.harness.value}{s.model.value ? ` · ${s.model.value}` : ''}</span> : null}
       <span class="muted">{run.project} · {run.workflow}</span>
+      {s ? <span class="muted">{s.harness.value}{s.model.value ? ` · ${s.model.value}` : ''}</span> : null}
       <RunCost run={run} />
       {run.pullRequestLoop ? <span class="pr-loop-fact">{run.pullRequestLoop.text}</span> : null}
       {run.outcome ? <span class="muted">outcome {run.outcome}</span> : null}
@@ -93,6 +96,7 @@ export const Page = ({ params, query }: PageProps) => {
     const qs = q.toString();
     navigate(`${location.pathname}${qs ? `?${qs}` : ''}`, { replace: true });
   };
+  const canFollowUp = !going && !run.archived;
   return (
     <article class="run-page" aria-labelledby="page-title">
       {/* kept in view on a long thread (activity.css): the whole head on a wide screen, the heading on a phone */}
@@ -100,36 +104,32 @@ export const Page = ({ params, query }: PageProps) => {
         <PageHeading title={run.title}>
           <Facts run={run} />
         </PageHeading>
-        <div id="run-controls" class="run-controls"><Controls data={data} run={run} /></div>
+        <div id="run-controls" class="run-toolbar">
+          <Controls data={data} run={run} />
+          <CompareWith runId={runId} project={run.projectId} />
+          <RunActions data={data} run={run} />
+        </div>
       </div>
       <ErrorNote error={error} />
       <RestartedAs data={data} />
       <FollowUpLinks run={run} />
-      <div class="row run-compare">
-        {run.attempt ? <span class="muted">Attempt {run.attempt.index + 1} of {run.attempt.of}{run.attempt.kept ? ' · kept' : ''}</span> : null}
-        <CompareWith runId={runId} project={run.projectId} />
-      </div>
+      {run.attempt ? <p class="muted">Attempt {run.attempt.index + 1} of {run.attempt.of}{run.attempt.kept ? ' · kept' : ''}</p> : null}
       <ForkLinks run={run} />
       {data.stream.value === 'retrying' ? <p class="muted" role="status">Reconnecting to the server…</p> : null}
       <Question data={data} run={run} />
       <Gate data={data} run={run} />
-      <div class="run-goal">
-        <h2>Goal</h2>
-        <p class="goal">{run.goal}</p>
-      </div>
+      <GoalLine goal={run.goal} />
+      {run.canReviseGoal ? <GoalForm data={data} run={run} /> : null}
       {run.undeliveredMessages?.length ? (
         <section class="panel" aria-labelledby="undelivered-title">
           <h2 id="undelivered-title">Messages never delivered</h2>
           <ul>{run.undeliveredMessages.map((m) => <li key={m.id}><span class="prose">{m.text}</span> <span class="muted">({m.reason})</span></li>)}</ul>
         </section>
       ) : null}
-      {going ? <MessageBox data={data} run={run} /> : null}
-      {run.canReviseGoal ? <GoalForm data={data} run={run} /> : null}
-      {!going && !run.archived ? <FollowUpForm run={run} /> : null}
-      <RunActions data={data} run={run} />
       <RunPreview data={data} run={run} />
       <Tabs label="Run content" tabs={TABS} selected={tab} onSelect={select}>
-        {tab === 'thread' ? <Thread data={data} />
+        {/* the message box and Follow up sit where the conversation ends, like a chat's input */}
+        {tab === 'thread' ? <><Thread data={data} />{going ? <MessageBox data={data} run={run} /> : canFollowUp ? <FollowUpForm run={run} /> : null}</>
           : tab === 'log' ? <Log data={data} />
           : tab === 'history' ? <History data={data} />
           : tab === 'workflow' ? <WorkflowGraph runId={runId} current={run.currentStep} />

@@ -1,14 +1,16 @@
 import { useState } from 'preact/hooks';
 import type { RunDetail } from '../../../projections/run-shapes.js';
 import { api, ApiError, authHeaders } from '../api.js';
-import { NoteLine, type Note } from './controls.js';
+import { NoteLine, sendControl, type Note } from './controls.js';
+import { MoreMenu } from './more-menu.js';
 import type { RunData } from './data.js';
 import { ConfirmButton } from './confirm.js';
 import { ArchiveKeeping } from './keeping-text.js';
 
-// What a person does with a run as a whole: secure its work (commit and push), export it (a
-// download), archive or bring it back, and resolve a run that ended without success. Each button
-// shows only when the server would take it. Archive asks first, saying what it keeps.
+// What a person does with a run as a whole: secure its work (commit and push), archive or bring it
+// back, resolve a run that ended without success, and behind "More" the rare ones: export it (a
+// download) and restart it. Each shows only when the server would take it. Archive asks first,
+// saying what it keeps.
 
 const ENDED = ['Succeeded', 'Failed', 'Aborted'];
 
@@ -51,6 +53,11 @@ export const RunActions = ({ data, run }: { readonly data: RunData; readonly run
     await data.refresh();
     setBusy(false);
   };
+  const restart = async () => {
+    setBusy(true);
+    setNote(await sendControl(data, run, 'Restart'));
+    setBusy(false);
+  };
   return (
     <section class="run-actions" aria-label="Run actions">
       <div class="row">
@@ -60,7 +67,6 @@ export const RunActions = ({ data, run }: { readonly data: RunData; readonly run
             return `Work secured. ${securedText(r.folders)}`;
           })}>Secure work</button>
         ) : null}
-        <button type="button" disabled={busy} onClick={() => void act(async () => { await download(run.id); return 'Export downloaded.'; })}>Export</button>
         {ended && !run.archived ? (
           <ConfirmButton label="Archive" disabled={busy} yes="Archive" no="Don't archive" question={<ArchiveKeeping runId={run.id} />}
             onConfirm={() => void act(async () => {
@@ -80,6 +86,11 @@ export const RunActions = ({ data, run }: { readonly data: RunData; readonly run
             return 'Resolved.';
           })}>Resolve</button>
         ) : null}
+        <MoreMenu label="More" items={[
+          { label: 'Export', run: () => void act(async () => { await download(run.id); return 'Export downloaded.'; }) },
+          // a run merged locally is shipped: a Restart would redo work already in its base
+          ...(run.allowedActions.includes('Restart') && !run.merged?.length ? [{ label: 'Restart', run: () => void restart() }] : []),
+        ]} />
       </div>
       <NoteLine note={note} />
     </section>

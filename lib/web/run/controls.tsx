@@ -50,12 +50,11 @@ export const NoteLine = ({ note }: { readonly note: Note }) =>
   note ? <p class={`note note-${note.kind}`} role={note.kind === 'ok' ? 'status' : 'alert'}>{note.text}</p> : null;
 
 // A run at a gate is approved or sent back from the gate's own panel (gate.tsx), so its Resume is
-// not repeated here; a Created run's Resume is its Start (it joins the queue).
+// not repeated here; a Created run's Resume is its Start (it joins the queue). Restart is rare: it
+// sits in the run's More menu (actions.tsx).
 const labelOf = (run: RunDetail, a: Action): string => (a === 'Resume' && run.standing === 'Created' ? 'Start' : LABEL[a]);
 const shown = (run: RunDetail, a: Action): boolean =>
-  a !== 'ChangeHarness' && a !== 'Jump' && a !== 'Abort' && !(a === 'Resume' && run.phase === 'AtGate')
-  // a run merged locally is shipped: a Restart would redo work already in its base
-  && !(a === 'Restart' && (run.merged?.length ?? 0) > 0);
+  a !== 'ChangeHarness' && a !== 'Jump' && a !== 'Abort' && a !== 'Restart' && !(a === 'Resume' && run.phase === 'AtGate');
 
 // The engine's budget pause reads `budget: spent $x of $y budget` (commands/budget.ts). Such a run
 // goes on only with a raised budget, so its plain Resume (always refused) is not offered, and the
@@ -95,7 +94,6 @@ export const Controls = ({ data, run }: { readonly data: RunData; readonly run: 
     <section class="run-controls" aria-label="Controls">
       {run.pauseReason ? <PauseLine reason={run.pauseReason} /> : null}
       {run.waiting ? <p class="note" role="status">{run.waiting}</p> : null}
-      {allowed.length === 0 ? <p class="muted">No control applies to this run now.</p> : null}
       <div class="row">
         {allowed.filter((a) => shown(run, a) && !(a === 'Resume' && byBudget(run.pauseReason))).map((a) => (
           <button key={a} type="button" disabled={busy} onClick={() => void act(a)}>{labelOf(run, a)}</button>

@@ -6,7 +6,8 @@ type DiffFolder = { readonly folder: string } & ({ readonly diff: string } | { r
 // Picking lines of the drawn diff for a review comment (review.tsx): which file, side and line a
 // click on a line number means, marking the picked rows, and the files a comment can point at.
 
-export type Pick = (file: number, side: 'new' | 'old', line: number, extend: boolean) => void;
+/** `to`: the other end of a range dragged over */
+export type Pick = (file: number, side: 'new' | 'old', line: number, extend: boolean, to?: number) => void;
 
 // A click in a line-number cell: which file (its block's place in the drawing), which side and line.
 export const picked = (box: HTMLElement, e: MouseEvent, pick: Pick): void => {
@@ -39,9 +40,6 @@ const markRows = (box: HTMLElement, cls: string, marks: readonly Picked[]): void
 
 // Marks the picked rows in the drawn diff, so a click shows at once which lines the comment is on.
 export const markPicked = (box: HTMLElement, p: Picked | null): void => markRows(box, 'picked', p ? [p] : []);
-
-/** Marks the rows sent comments stand on now (they follow their lines as the diff changes). */
-export const markCommented = (box: HTMLElement, marks: readonly Picked[]): void => markRows(box, 'commented', marks);
 
 
 // The files a comment can point at, per folder in drawing order; with several folders a path names its folder first.

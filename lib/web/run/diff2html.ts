@@ -37,11 +37,13 @@ export const drawDiff = (target: HTMLElement, diff: string, o: { readonly fileLi
 
 /** The diff's files in the order they are drawn, each with the lines it shows per side: what a
  * review comment can point at (the server reads the diff with the same parser). */
-export interface DiffFileShown { readonly path: string; readonly new: readonly number[]; readonly old: readonly number[] }
+export interface DiffFileShown { readonly path: string; readonly new: readonly number[]; readonly old: readonly number[]; readonly added: number; readonly deleted: number }
 
 export const filesOf = (diff: string): DiffFileShown[] =>
   parse(diff).map((f) => ({
     path: f.newName === '/dev/null' ? f.oldName : f.newName,
     new: f.blocks.flatMap((b) => b.lines.flatMap((l) => (l.newNumber !== undefined ? [l.newNumber] : []))),
     old: f.blocks.flatMap((b) => b.lines.flatMap((l) => (l.oldNumber !== undefined ? [l.oldNumber] : []))),
+    added: f.addedLines,
+    deleted: f.deletedLines,
   }));

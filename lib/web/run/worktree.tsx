@@ -1,11 +1,17 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, type ApiError } from '../api.js';
 import { ErrorNote, Loading } from '../ui/page.js';
-import { revealFile } from './reveal-file.js';
 import { useThrottledLoad } from './throttle.js';
-import { CommentForm, DraftReview, SentReviews, type ReviewFile, type SentReview, type Target } from './review.js';
+import { ReviewBar, sentComments, wholeFile, type ReviewFile, type Sent, type SentReview, type Target } from './review.js';
+import { FileTree, openFile } from './file-tree.js';
+import { useViewed } from './viewed.js';
 import { placeOf, useDraft } from './review-draft.js';
-import { markCommented, markPicked, picked, useReviewFiles, type Pick, type Picked } from './diff-picks.js';
+import { useReviewFiles, type Pick, type Picked } from './diff-picks.js';
+import { Diff, loadD2h, type DiffFolder } from './diff-view.js';
+import { WHOLE_FILE, type ThreadActions } from './diff-threads.js';
+import { elsewhere, threadsOf } from './review-threads.js';
+import { NoteLine } from './controls.js';
+import { Link } from '../ui/link.js';
 
 // The run's worktree: per folder what git says (branch, uncommitted counts, commits ahead), and the
 // diff of the run's changes against the commit its branch was made from, one block per file, drawn
@@ -19,11 +25,6 @@ interface Counts { readonly staged: number; readonly unstaged: number; readonly 
 type StatusFolder = { readonly folder: string; readonly branch: string; readonly directory: string } & (
   | { readonly head: string | null; readonly uncommitted: Counts; readonly defaultBranch: string | null; readonly commitsAhead: number }
   | { readonly detail: string });
-type DiffFolder = { readonly folder: string; readonly base: string } & ({ readonly diff: string; readonly truncated: boolean } | { readonly detail: string });
-
-type D2H = typeof import('./diff2html.js');
-let d2h: Promise<D2H> | null = null;
-const loadD2h = (): Promise<D2H> => (d2h ??= import('./diff2html.js'));
 
 const Status = ({ f }: { readonly f: StatusFolder }) => {
   if ('detail' in f) return <p class="error">{f.detail}</p>;
@@ -37,45 +38,12 @@ const Status = ({ f }: { readonly f: StatusFolder }) => {
   );
 };
 
-const Diff = ({ f, pick, chosen, commented }: { readonly f: DiffFolder; readonly pick: Pick; readonly chosen: Picked | null; readonly commented: readonly Picked[] }) => {
-  const box = useRef<HTMLDivElement>(null);
-  const [failed, setFailed] = useState<string | null>(null);
-  const [drawn, setDrawn] = useState(0);
-  useEffect(() => { if (box.current) markPicked(box.current, chosen); }, [chosen?.file, chosen?.side, chosen?.from, chosen?.to, drawn]);
-  const marks = JSON.stringify(commented);
-  useEffect(() => { if (box.current) markCommented(box.current, commented); }, [marks, drawn]);
-  const text = 'diff' in f ? f.diff : '';
-  useEffect(() => {
-    if (!text || !box.current) return;
-    let live = true;
-    loadD2h().then((m) => {
-      if (!live || !box.current) return;
-      m.drawDiff(box.current, text);
-      // Each file's block scrolls sideways on a narrow screen: focusable, so a keyboard can scroll it.
-      for (const el of box.current.querySelectorAll('.d2h-file-diff')) el.setAttribute('tabindex', '0');
-      revealFile(box.current);
-      setDrawn((n) => n + 1);
-    }, (e: Error) => { if (live) setFailed(e.message); });
-    return () => { live = false; };
-  }, [text]);
-  if ('detail' in f) return <p class="error">{f.detail}</p>;
-  if (failed) return <ErrorNote error={`The diff could not be shown: ${failed}`} />;
-  return (
-    <>
-      {f.diff ? null : <p class="muted">No changes against the base.</p>}
-      {f.truncated ? <p class="muted">The diff is too large to show whole; later files are left out.</p> : null}
-      {/* line numbers are picked with the mouse; the comment form above takes them from the keyboard */}
-      <div class="diff" ref={box} onClick={(e) => box.current && picked(box.current, e, pick)} />
-    </>
-  );
-};
-
 export const Worktree = ({ runId, changes }: { readonly runId: string; readonly changes: number }) => {
   const [status, setStatus] = useState<readonly StatusFolder[] | null>(null);
   const [diffs, setDiffs] = useState<readonly DiffFolder[] | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
   const [reviews, setReviews] = useState<readonly SentReview[]>([]);
-  const [sent, setSent] = useState(0);
+  const [sent, setSent] = useState<Sent | null>(null);
   useThrottledLoad((live) => {
     const enc = encodeURIComponent(runId);
     Promise.all([api<{ folders: StatusFolder[] }>(`runs/${enc}/worktree`), api<{ folders: DiffFolder[] }>(`runs/${enc}/diff`), api<{ reviews: SentReview[] }>(`runs/${enc}/reviews`)]).then(
@@ -85,55 +53,71 @@ export const Worktree = ({ runId, changes }: { readonly runId: string; readonly 
   }, [runId, changes, sent], 1000);
   const files = useReviewFiles(diffs, loadD2h);
   const [draft, save] = useDraft(runId);
-  const [target, setTarget] = useState<Target | null>(null);
-  // set by a click in the diff: a bar at the bottom of the window leads to the form, which is above
-  const [picking, setPicking] = useState(false);
+  const [open, setOpen] = useState<Target | null>(null);
+  const sentList = sentComments(reviews);
+  const act: ThreadActions = {
+    edit: (id, body) => save({ ...draft, comments: draft.comments.map((c) => (c.id === id ? { ...c, body } : c)) }),
+    remove: (id) => save({ ...draft, comments: draft.comments.filter((c) => c.id !== id) }),
+    cancel: () => setOpen(null),
+    add: (t, body) => {
+      const file = files.all.find((x) => x.path === t.path);
+      const at = t.whole ? (file ? wholeFile(file, t.side) : null) : { line: t.line, ...(t.endLine !== undefined && t.endLine !== t.line ? { endLine: t.endLine } : {}) };
+      if (!at) return;
+      save({ ...draft, comments: [...draft.comments, { id: `${Date.now()}-${draft.comments.length}`, path: t.path, side: t.side, ...at, body: t.whole ? `${WHOLE_FILE}${body}` : body }] });
+      setOpen(null);
+    },
+  };
+  const openWhole = (f: ReviewFile) => setOpen({ path: f.path, side: f.new.length === 0 ? 'old' : 'new', line: 1, whole: true });
+  const [viewed, markViewed] = useViewed(runId);
+  const header = (f: ReviewFile) => (
+    <>
+      <label class="viewed-check"><input type="checkbox" checked={viewed.has(f.path)} onChange={(e) => markViewed(f.path, (e.target as HTMLInputElement).checked)} /> Viewed<span class="sr-only"> {f.path}</span></label>
+      <button type="button" class="small" onClick={() => openWhole(f)}>Comment on file<span class="sr-only"> {f.path}</span></button>
+    </>
+  );
+  const layout = useRef<HTMLDivElement>(null);
+  const tree = files.all.map((f) => ({ ...f, viewed: viewed.has(f.path), comments: sentList.filter((c) => c.path === f.path).length + draft.comments.filter((c) => c.path === f.path).length }));
   const chosenIn = (folder: string): Picked | null => {
-    const i = target ? (files.byFolder.get(folder) ?? []).findIndex((x) => x.path === target.path) : -1;
-    return target && i >= 0 ? { file: i, side: target.side, from: target.line, to: target.endLine ?? target.line } : null;
+    const i = open && !open.whole ? (files.byFolder.get(folder) ?? []).findIndex((x) => x.path === open.path) : -1;
+    return open && i >= 0 ? { file: i, side: open.side, from: open.line, to: open.endLine ?? open.line } : null;
   };
-  // the rows each current sent comment stands on now, in this folder's drawing
-  const commentedIn = (folder: string): Picked[] => {
-    const inFolder = files.byFolder.get(folder) ?? [];
-    return reviews.flatMap((r) => r.comments).flatMap((c) => {
-      const i = c.now ? inFolder.findIndex((x) => x.path === c.path) : -1;
-      return c.now && i >= 0 ? [{ file: i, side: c.side, from: c.now.line, to: c.now.endLine ?? c.now.line }] : [];
-    });
-  };
-  const pickIn = (folder: string): Pick => (i, side, line, extend) => {
+  const pickIn = (folder: string): Pick => (i, side, line, extend, to) => {
     const path = files.byFolder.get(folder)?.[i]?.path;
     if (path === undefined) return;
-    const from = target && extend && target.path === path && target.side === side ? target.line : null;
-    setTarget(from === null ? { path, side, line } : { path, side, line: Math.min(from, line), endLine: Math.max(from, line) });
-    setPicking(true);
+    const from = to !== undefined ? line : open && !open.whole && extend && open.path === path && open.side === side ? open.line : null;
+    const end = to ?? line;
+    setOpen(from === null ? { path, side, line } : { path, side, line: Math.min(from, end), endLine: Math.max(from, end) });
   };
   if (error) return <p class="muted" role="status">{error.detail}</p>;
   if (!status || !diffs) return <Loading what="the worktree" />;
+  const gone = elsewhere(files.all, sentList);
   return (
-    <div>
-      <SentReviews reviews={reviews} />
-      {files.all.length > 0 || draft.comments.length > 0 ? (
-        <DraftReview runId={runId} draft={draft} save={save} onSent={() => setSent((n) => n + 1)} />
+    <div class={`worktree${draft.comments.length ? ' has-review-bar' : ''}`}>
+      {sent ? <NoteLine note={sent.note} /> : null}
+      {sent?.followUp ? <p><Link href={`/runs/${encodeURIComponent(sent.followUp)}`}>Open the follow-up run</Link></p> : null}
+      {gone.length ? (
+        <section class="panel" aria-labelledby="gone-title">
+          <h3 id="gone-title">Comments on files no longer in the diff</h3>
+          <ul>{gone.map((c) => <li key={`${c.reviewId}-${c.index}`}><code>{placeOf(c)}</code> <span class="prose">{c.body}</span></li>)}</ul>
+        </section>
       ) : null}
-      {files.all.length > 0 ? (
-        <CommentForm files={files.all} target={target} setTarget={setTarget}
-          onAdd={(c) => { setPicking(false); save({ ...draft, comments: [...draft.comments, { ...c, id: `${Date.now()}-${draft.comments.length}` }] }); }} />
-      ) : null}
-      {target && picking ? (
-        <button type="button" class="pick-bar" onClick={() => { setPicking(false); document.getElementById('review-comment')?.focus(); }}>
-          Comment on {placeOf(target)}
-        </button>
-      ) : null}
-      {status.map((f) => {
-        const d = diffs.find((x) => x.folder === f.folder);
-        return (
-          <section key={f.folder} class="folder" aria-label={`Folder ${f.folder}`}>
-            <h3>{f.folder}</h3>
-            <Status f={f} />
-            {d ? <Diff f={d} pick={pickIn(f.folder)} chosen={chosenIn(f.folder)} commented={commentedIn(f.folder)} /> : null}
-          </section>
-        );
-      })}
+      <div class={`diff-layout${tree.length ? ' with-tree' : ''}`} ref={layout}>
+        {tree.length ? <FileTree files={tree} onOpen={(p) => openFile(layout.current, p)} /> : null}
+        <div class="diff-main">
+          {status.map((f) => {
+            const d = diffs.find((x) => x.folder === f.folder);
+            const inFolder = files.byFolder.get(f.folder) ?? [];
+            return (
+              <section key={f.folder} class="folder" aria-label={`Folder ${f.folder}`}>
+                <h3>{f.folder}</h3>
+                <Status f={f} />
+                {d ? <Diff f={d} files={inFolder} pick={pickIn(f.folder)} chosen={chosenIn(f.folder)} threads={threadsOf(inFolder, sentList, draft.comments, open, act, header)} /> : null}
+              </section>
+            );
+          })}
+        </div>
+      </div>
+      <ReviewBar runId={runId} draft={draft} save={save} onSent={(s) => { setOpen(null); setSent(s); }} />
     </div>
   );
 };

@@ -31,6 +31,7 @@ export const EXAMPLES: Readonly<Record<string, Examples>> = {
   },
   get_run: runOnly(),
   list_projects: { valid: [{}], bad: [bad({ project: 'p1' }, /unknown argument: project/)] },
+  list_workers: { valid: [{}], bad: [bad({ worker: 'w1' }, /unknown argument: worker/)] },
   read_run_thread: {
     valid: [{ run: 'r1' }, { run: 'r1', before: '12', pageSize: 200 }],
     bad: [missingRun, bad({ run: 'r1', pageSize: 0 }, /pageSize/), bad({ run: 'r1', before: 3 }, /before: must be a cursor that read_run_thread returned/), bad({ run: 'r1', before: '0x1' }, /before: must be a cursor that read_run_thread returned \(got "0x1"\)/)],

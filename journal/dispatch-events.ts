@@ -1,0 +1,22 @@
+import * as t from 'io-ts';
+import { oneOf } from './codec-util.js';
+
+// Steps dispatched to the worker pool are one journal ('dispatch', docs/workers.md): each
+// dispatch, each claim with its delivery number (the fencing token), the one result applied, and
+// every message from an older claim, refused and kept as evidence. JetStream does not fence (a
+// partitioned worker's late ack is taken): this journal does.
+
+export const MESSAGE_KINDS = ['claim', 'result', 'event', 'renewal'] as const;
+
+export const DISPATCH_EVENT_CODECS = {
+  StepDispatched: t.type({ runId: t.string, stepId: t.string }),
+  StepClaimed: t.type({ stepId: t.string, workerId: t.string, token: t.number }),
+  StepResultApplied: t.type({ stepId: t.string, workerId: t.string, token: t.number }),
+  StepMessageDiscarded: t.type({ stepId: t.string, workerId: t.string, token: t.number, kind: oneOf(MESSAGE_KINDS), reason: t.string }),
+  // the pool gave up on it (its last delivery's lease lapsed): the step fails with this reason
+  StepLost: t.type({ stepId: t.string, reason: t.string }),
+} as const;
+
+type Codecs = typeof DISPATCH_EVENT_CODECS;
+export type DispatchEvent = { [K in keyof Codecs]: { readonly type: K; readonly data: t.TypeOf<Codecs[K]> } }[keyof Codecs];
+export type MessageKind = (typeof MESSAGE_KINDS)[number];

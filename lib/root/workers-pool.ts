@@ -1,0 +1,109 @@
+import { join } from 'node:path';
+import { isLeft, right } from 'fp-ts/lib/Either.js';
+import type { Outcome } from '../../commands/refusal.js';
+import { activeWorkers, type WorkerRecord } from '../../projections/workers.js';
+import { createWorkerToken, joinWorker, revokeWorker } from '../service/workers.js';
+import type { ServiceCore } from '../service/core.js';
+import { DEFAULT_PRESENCE_TTL_MS, Hub, type Presence } from '../workers/hub.js';
+
+// The worker pool as the server holds it: the hub runs only once workers are on (a join token
+// exists, or SVC_NATS_URL names the user's own NATS); with none, nothing starts and nothing needs
+// NATS (docs/workers.md). Who may connect follows the 'workers' journal: a token made or a worker
+// revoked rewrites the server's users and reloads it.
+
+export interface WorkerRow {
+  readonly workerId: string;
+  readonly name: string;
+  readonly state: 'online' | 'lost' | 'never-joined' | 'revoked';
+  readonly slots: number | null;
+  readonly slotsInUse: number | null;
+  readonly harnesses: readonly string[];
+  readonly sandbox: boolean | null;
+  readonly host: string | null;
+}
+
+const ttl = (env: NodeJS.ProcessEnv): number => {
+  const n = Number(env['SVC_WORKER_TTL_MS']);
+  return Number.isInteger(n) && n >= 1000 ? n : DEFAULT_PRESENCE_TTL_MS;
+};
+
+const stateOf = (w: WorkerRecord, p: Presence | undefined): WorkerRow['state'] =>
+  w.revoked ? 'revoked' : p ? 'online' : w.announced ? 'lost' : 'never-joined';
+
+const rowOf = (w: WorkerRecord, p: Presence | undefined): WorkerRow => ({
+  workerId: w.workerId, name: w.name, state: stateOf(w, p),
+  slots: w.announced?.slots ?? null, slotsInUse: p && !w.revoked ? p.heartbeat.busy : null,
+  harnesses: w.announced?.harnesses ?? [], sandbox: w.announced?.sandbox ?? null, host: w.announced?.host ?? null,
+});
+
+export class WorkerPool {
+  private hub: Promise<Hub> | null = null;
+  private serving = false;
+
+  constructor(private readonly core: ServiceCore, private readonly env: NodeJS.ProcessEnv = process.env) {}
+
+  /** the server is up: start the hub if workers are on */
+  start(): void {
+    this.serving = true;
+    if (this.on()) void this.ensure().catch((e: unknown) => console.error(`svc: the worker hub did not start: ${e instanceof Error ? e.message : String(e)}`));
+  }
+
+  /** the hub's NATS URL, once started (a worker joins with it) */
+  async url(): Promise<string | null> {
+    return this.hub ? (await this.hub).url : null;
+  }
+
+  async createToken(name: string): Promise<Outcome<{ worker: WorkerRow; token: string; hub: string | null; hubProblem?: string }>> {
+    const made = createWorkerToken(this.core, name);
+    if (isLeft(made)) return made;
+    // the token is recorded either way: a hub that cannot start now (no nats-server on PATH) starts
+    // with the next `svc serve`, and the answer says why there is no hub yet
+    const hub = this.serving ? await this.ensure().catch((e: unknown) => String(e instanceof Error ? e.message : e)) : null;
+    const started = hub !== null && typeof hub !== 'string' ? hub : null;
+    return right({ worker: rowOf(made.right.worker, undefined), token: made.right.token, hub: started?.url ?? null, ...(typeof hub === 'string' ? { hubProblem: hub } : {}) });
+  }
+
+  async revoke(workerId: string): Promise<Outcome<{ worker: WorkerRow }>> {
+    const r = revokeWorker(this.core, workerId);
+    if (isLeft(r)) return r;
+    if (this.hub) (await this.hub.catch(() => null))?.reload(this.users());
+    return right({ worker: rowOf(r.right.worker, undefined) });
+  }
+
+  async list(): Promise<{ workers: WorkerRow[]; hub: string | null }> {
+    const hub = this.hub ? await this.hub.catch(() => null) : null;
+    const present = new Map((hub ? await hub.present() : []).map((p) => [p.workerId, p]));
+    return { workers: [...this.core.workers.current.values()].map((w) => rowOf(w, present.get(w.workerId))), hub: hub?.url ?? null };
+  }
+
+  async close(): Promise<void> {
+    const hub = this.hub;
+    this.hub = null;
+    if (hub) await (await hub.catch(() => null))?.close();
+  }
+
+  private on(): boolean {
+    return this.env['SVC_NATS_URL'] !== undefined || activeWorkers(this.core.workers.current).length > 0;
+  }
+
+  private users() {
+    return activeWorkers(this.core.workers.current).map((w) => ({ workerId: w.workerId, publicKey: w.publicKey }));
+  }
+
+  private async ensure(): Promise<Hub> {
+    const running = this.hub ? await this.hub.catch(() => null) : null;
+    if (running) {
+      running.reload(this.users());
+      return running;
+    }
+    const externalUrl = this.env['SVC_NATS_URL'];
+    this.hub = Hub.start({
+      dir: join(this.core.home, 'nats'), listen: this.env['SVC_NATS_LISTEN'] ?? '127.0.0.1:4222', presenceTtlMs: ttl(this.env),
+      ...(externalUrl ? { externalUrl } : {}),
+      onJoin: async (workerId, j) => joinWorker(this.core, workerId, j),
+    }, this.users());
+    const starting = this.hub;
+    starting.catch(() => { if (this.hub === starting) this.hub = null; });
+    return starting;
+  }
+}

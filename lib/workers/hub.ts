@@ -1,0 +1,99 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { connect, nkeyAuthenticator, nkeys, type NatsConnection } from '@nats-io/transport-node';
+import { Kvm, type KV } from '@nats-io/kv';
+import { writePrivateFile } from '../private-file.js';
+import { PRESENCE_BUCKET, type WorkerUser } from './nats-config.js';
+import { startNatsServer, type NatsServer } from './nats-server.js';
+import { decodeHeartbeat, decodeJoin, encode, type Heartbeat, type JoinMessage, type JoinReply } from './messages.js';
+
+// The hub's side of the worker pool: its NATS server (started from PATH, or the user's own at
+// SVC_NATS_URL), its connection, the presence bucket and the join subject. It holds no state of
+// its own: who may connect comes from the 'workers' journal (given as `users`), and what a join
+// means is decided by the caller (`onJoin`), which records it.
+
+export interface HubOptions {
+  /** ~/.svc/nats: the config, the store and the hub's own key, owner-only */
+  readonly dir: string;
+  /** host:port the server listens on (default 127.0.0.1:4222; port -1 picks a free one) */
+  readonly listen: string;
+  /** the user's own NATS (its users and permissions are then the user's to set); none: start nats-server */
+  readonly externalUrl?: string;
+  /** a presence entry lives this long after the last heartbeat */
+  readonly presenceTtlMs: number;
+  onJoin(workerId: string, join: JoinMessage | string): Promise<JoinReply>;
+}
+
+export interface Presence {
+  readonly workerId: string;
+  readonly heartbeat: Heartbeat;
+}
+
+export const DEFAULT_PRESENCE_TTL_MS = 15_000;
+
+const hubSeed = (dir: string): Uint8Array => {
+  const file = join(dir, 'hub.nk');
+  if (!existsSync(file)) writePrivateFile(file, new TextDecoder().decode(nkeys.createUser().getSeed()));
+  return new TextEncoder().encode(readFileSync(file, 'utf8').trim());
+};
+
+export class Hub {
+  private constructor(
+    readonly url: string,
+    private readonly nc: NatsConnection,
+    private readonly kv: KV,
+    private readonly server: NatsServer | undefined,
+    private readonly hubKey: string,
+  ) {}
+
+  static async start(o: HubOptions, users: readonly WorkerUser[]): Promise<Hub> {
+    const seed = hubSeed(o.dir);
+    const hubKey = nkeys.fromSeed(seed).getPublicKey();
+    const server = o.externalUrl ? undefined : await startNatsServer(o.dir, o.listen, { hubKey, workers: users });
+    const url = o.externalUrl ?? server!.url;
+    try {
+      const nc = await connect({ servers: url, ...(server ? { authenticator: nkeyAuthenticator(seed) } : {}), name: 'svc hub' });
+      const kv = await new Kvm(nc).create(PRESENCE_BUCKET, { ttl: o.presenceTtlMs, history: 1 });
+      const hub = new Hub(url, nc, kv, server, hubKey);
+      hub.listen(o);
+      return hub;
+    } catch (e) {
+      await server?.stop();
+      throw e;
+    }
+  }
+
+  /** the workers that may connect changed (a token made, a worker revoked) */
+  reload(users: readonly WorkerUser[]): void {
+    this.server?.reload({ hubKey: this.hubKey, workers: users });
+  }
+
+  /** the workers whose heartbeat has not lapsed, with what it said */
+  async present(): Promise<Presence[]> {
+    const keys: string[] = [];
+    for await (const k of await this.kv.keys()) keys.push(k);
+    const found = await Promise.all(keys.map(async (workerId) => {
+      const e = await this.kv.get(workerId);
+      const heartbeat = e && e.operation === 'PUT' ? decodeHeartbeat(e.value) : undefined;
+      return heartbeat ? [{ workerId, heartbeat }] : [];
+    }));
+    return found.flat();
+  }
+
+  async close(): Promise<void> {
+    await this.nc.drain().catch(() => undefined);
+    await this.server?.stop();
+  }
+
+  // The subject names the worker: its credentials let it publish on its own subjects only, so
+  // the id in the subject is the id it proved.
+  private listen(o: HubOptions): void {
+    this.nc.subscribe('svc.w.*.join', {
+      callback: (err, m) => {
+        if (err) return;
+        const workerId = m.subject.split('.')[2] ?? '';
+        void o.onJoin(workerId, decodeJoin(m.data)).then((r) => m.respond(encode(r)), (e: unknown) => m.respond(encode({ ok: false, reason: String(e) })));
+      },
+    });
+  }
+}

@@ -1,0 +1,72 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensurePrivateDir } from '../paths.js';
+import { writePrivateFile } from '../private-file.js';
+import { hubConfigText, type HubConfig } from './nats-config.js';
+
+// The hub's own JetStream server: Debian's nats-server from PATH, its config and store under
+// ~/.svc/nats (owner-only). It is started only when workers are on; a restart of svc starts it
+// again on the same store, so what workers sent while svc was down is still there.
+
+export interface NatsServer {
+  /** nats://127.0.0.1:PORT, as the hub connects */
+  readonly url: string;
+  readonly port: number;
+  /** writes the config anew and has the server read it (SIGHUP): a revoked worker's connection closes */
+  reload(config: Omit<HubConfig, 'storeDir' | 'listen'>): void;
+  stop(): Promise<void>;
+}
+
+const LISTENING = /Listening for client connections on (\S+):(\d+)/;
+
+const portOf = (child: ChildProcess): Promise<number> => new Promise((resolve, reject) => {
+  let seen = '';
+  const fail = (why: string) => reject(new Error(`nats-server did not start: ${why}${seen ? `\n${seen.slice(-2000)}` : ''}`));
+  child.once('error', (e) => fail(String(e)));
+  child.once('exit', (code) => fail(`it exited with code ${code}`));
+  child.stderr?.on('data', (d: Buffer) => {
+    seen += d.toString();
+    const m = LISTENING.exec(seen);
+    if (m) resolve(Number(m[2]));
+  });
+});
+
+// svc killed hard leaves its nats-server behind, holding the port and the store: the next start
+// ends it first, known by its pid file and by its command line naming this very config
+const endLeftover = (dir: string, file: string): void => {
+  const pidFile = join(dir, 'nats.pid');
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, 'utf8').trim());
+  let cmdline = '';
+  try { cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8'); } catch { return; }
+  if (Number.isInteger(pid) && pid > 1 && cmdline.includes('nats-server') && cmdline.includes(file)) {
+    try { process.kill(pid, 'SIGKILL'); } catch { /* gone already */ }
+    // its port is free once it is gone: wait for that (a moment), not for a fixed time
+    const pause = new Int32Array(new SharedArrayBuffer(4));
+    for (let i = 0; i < 100 && existsSync(`/proc/${pid}`); i++) Atomics.wait(pause, 0, 0, 20);
+  }
+};
+
+/** starts nats-server on `listen` (host:port; port -1 picks a free one) with its files under `dir` */
+export const startNatsServer = async (dir: string, listen: string, config: Omit<HubConfig, 'storeDir' | 'listen'>): Promise<NatsServer> => {
+  ensurePrivateDir(dir);
+  const file = join(dir, 'nats.conf');
+  const storeDir = ensurePrivateDir(join(dir, 'jetstream'));
+  // a fixed port is kept across reloads; a picked one is pinned once known
+  let bound = listen;
+  const write = (c: Omit<HubConfig, 'storeDir' | 'listen'>) => writePrivateFile(file, hubConfigText({ ...c, listen: bound, storeDir }));
+  write(config);
+  endLeftover(dir, file);
+  const child = spawn('nats-server', ['-c', file], { stdio: ['ignore', 'ignore', 'pipe'] });
+  if (child.pid) writePrivateFile(join(dir, 'nats.pid'), String(child.pid));
+  const port = await portOf(child).catch((e: unknown) => { child.kill('SIGKILL'); throw e; });
+  child.stderr?.resume();
+  bound = `${listen.slice(0, listen.lastIndexOf(':'))}:${port}`;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    url: `nats://127.0.0.1:${port}`, port,
+    reload: (c) => { write(c); child.kill('SIGHUP'); },
+    stop: async () => { child.kill('SIGTERM'); await exited; },
+  };
+};

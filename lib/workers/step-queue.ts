@@ -1,0 +1,77 @@
+import { nanos, type NatsConnection } from '@nats-io/transport-node';
+import { AckPolicy, jetstream, jetstreamManager, RetentionPolicy, type JsMsg } from '@nats-io/jetstream';
+import { STEP_CONSUMER, STEP_STREAM } from './nats-config.js';
+
+// The queue agent steps are to be dispatched through (docs/workers.md, "Dispatch"; the engine
+// does not use it yet). One work-queue stream, one pull consumer all workers share: a claim is a
+// pull, the lease is the in-progress ack (`working()`) the claimer renews, a claim whose lease
+// lapses is delivered again after `ackWaitMs`, and after `maxDeliver` deliveries the server
+// gives up and says so in an advisory. The delivery number is the claim's fencing token:
+// JetStream does not fence (a late ack is taken), so the hub's journal must.
+
+const SUBJECT = 'svc.steps';
+
+export interface QueueOptions {
+  readonly ackWaitMs: number;
+  readonly maxDeliver: number;
+  /** at most this many steps claimed and not yet done across the pool (backpressure) */
+  readonly maxAckPending: number;
+}
+
+/** the hub's side: make the stream and consumer, dispatch, hear of steps the pool gave up on */
+export const openStepQueue = async (nc: NatsConnection, o: QueueOptions) => {
+  const jsm = await jetstreamManager(nc);
+  await jsm.streams.add({ name: STEP_STREAM, subjects: [`${SUBJECT}.>`], retention: RetentionPolicy.Workqueue });
+  await jsm.consumers.add(STEP_STREAM, {
+    durable_name: STEP_CONSUMER, ack_policy: AckPolicy.Explicit,
+    ack_wait: nanos(o.ackWaitMs), max_deliver: o.maxDeliver, max_ack_pending: o.maxAckPending,
+  });
+  const js = jetstream(nc);
+  const dispatched = new Map<number, string>();
+  return {
+    /** the step's id is its message id: a dispatch repeated (a hub restarted mid-dispatch) is stored once */
+    async dispatch(stepId: string, job: Uint8Array): Promise<{ seq: number; duplicate: boolean }> {
+      const ack = await js.publish(`${SUBJECT}.${stepId}`, job, { msgID: stepId });
+      dispatched.set(ack.seq, stepId);
+      return { seq: ack.seq, duplicate: ack.duplicate };
+    },
+    /** calls `lost(stepId)` for each step the pool gave up on (its last delivery's lease lapsed) */
+    onGivenUp(lost: (stepId: string) => void): void {
+      nc.subscribe(`$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.${STEP_STREAM}.${STEP_CONSUMER}`, {
+        callback: (err, m) => {
+          if (err) return;
+          const seq = (m.json() as { stream_seq?: number }).stream_seq;
+          const stepId = seq === undefined ? undefined : dispatched.get(seq);
+          if (stepId === undefined || seq === undefined) return;
+          dispatched.delete(seq);
+          // out of the work queue, so it is not held there for ever
+          void jsm.streams.deleteMessage(STEP_STREAM, seq).catch(() => undefined);
+          lost(stepId);
+        },
+      });
+    },
+  };
+};
+
+export interface Claim {
+  readonly stepId: string;
+  readonly job: Uint8Array;
+  /** the delivery number: the fencing token a result must carry */
+  readonly token: number;
+  /** renew the lease (an in-progress ack) */
+  renew(): void;
+  /** the step is done: out of the queue */
+  done(): void;
+}
+
+const claimOf = (m: JsMsg): Claim => ({
+  stepId: m.subject.slice(SUBJECT.length + 1), job: m.data, token: m.info.deliveryCount,
+  renew: () => m.working(), done: () => m.ack(),
+});
+
+/** a worker's side: one claim, when it has a free slot (null when none came within `waitMs`) */
+export const claimStep = async (nc: NatsConnection, waitMs: number): Promise<Claim | null> => {
+  const c = await jetstream(nc).consumers.get(STEP_STREAM, STEP_CONSUMER);
+  const m = await c.next({ expires: Math.max(1000, waitMs) });
+  return m ? claimOf(m) : null;
+};

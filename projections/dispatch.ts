@@ -1,0 +1,31 @@
+import type { DispatchEvent } from '../journal/dispatch-events.js';
+
+// Each dispatched step's current claim, folded from the 'dispatch' journal: who holds it, with
+// which token, and whether it has ended (a result applied, or lost).
+
+export interface DispatchedStep {
+  readonly runId: string;
+  readonly stepId: string;
+  /** the latest claim; none while it waits in the queue */
+  readonly claim?: { readonly workerId: string; readonly token: number };
+  readonly ended?: 'applied' | 'lost';
+}
+
+export type Dispatches = ReadonlyMap<string, DispatchedStep>;
+
+export const NO_DISPATCHES: Dispatches = new Map();
+
+const update = (s: Dispatches, stepId: string, f: (d: DispatchedStep) => DispatchedStep): Dispatches => {
+  const d = s.get(stepId);
+  return d ? new Map(s).set(stepId, f(d)) : s;
+};
+
+export const evolveDispatches = (s: Dispatches, e: DispatchEvent): Dispatches => {
+  switch (e.type) {
+    case 'StepDispatched': return new Map(s).set(e.data.stepId, { runId: e.data.runId, stepId: e.data.stepId });
+    case 'StepClaimed': return update(s, e.data.stepId, (d) => ({ ...d, claim: { workerId: e.data.workerId, token: e.data.token } }));
+    case 'StepResultApplied': return update(s, e.data.stepId, (d) => ({ ...d, ended: 'applied' }));
+    case 'StepLost': return update(s, e.data.stepId, (d) => ({ ...d, ended: 'lost' }));
+    case 'StepMessageDiscarded': return s;
+  }
+};

@@ -1,0 +1,51 @@
+import test from 'ava';
+import { decideClaim, decideDispatch, decideLoseStep, decideWorkerMessage } from '../../commands/dispatch.js';
+import type { DispatchEvent } from '../../journal/dispatch-events.js';
+import { evolveDispatches, NO_DISPATCHES, type Dispatches } from '../../projections/dispatch.js';
+
+// The fence a dispatched step is held by (docs/workers.md): JetStream takes a partitioned
+// worker's late ack, so the journal decides whose messages count. A partition, told as decides:
+// worker wa claims (delivery 1), is cut off, its lease lapses, wb claims (delivery 2); wa comes
+// back with its result and its renewals, and they are refused and recorded; wb's result is the
+// one applied.
+
+const run = (s: Dispatches, d: { _tag: string; right?: readonly DispatchEvent[] }): [Dispatches, readonly DispatchEvent[]] => {
+  if (d._tag !== 'Right' || !d.right) throw new Error(JSON.stringify(d));
+  return [d.right.reduce(evolveDispatches, s), d.right];
+};
+
+test('a partitioned worker\'s late result and renewal are discarded; the current claim\'s result is applied once', (t) => {
+  let s = NO_DISPATCHES;
+  [s] = run(s, decideDispatch(s, { runId: 'r1', stepId: 's1' }));
+  [s] = run(s, decideClaim(s, { stepId: 's1', workerId: 'wa', token: 1 }));
+  // wa's events are taken while its claim is the current one
+  t.deepEqual(run(s, decideWorkerMessage(s, { stepId: 's1', workerId: 'wa', token: 1, kind: 'event' }))[1], []);
+  [s] = run(s, decideClaim(s, { stepId: 's1', workerId: 'wb', token: 2 }));
+  let es: readonly DispatchEvent[];
+  [s, es] = run(s, decideWorkerMessage(s, { stepId: 's1', workerId: 'wa', token: 1, kind: 'renewal' }));
+  t.like(es[0], { type: 'StepMessageDiscarded', data: { workerId: 'wa', token: 1, kind: 'renewal', reason: 'claim 1 of wa is not the current one (2 of wb)' } });
+  [s, es] = run(s, decideWorkerMessage(s, { stepId: 's1', workerId: 'wa', token: 1, kind: 'result' }));
+  t.like(es[0], { type: 'StepMessageDiscarded', data: { kind: 'result' } });
+  // an older delivery number claimed again (a late claim) is refused too
+  [s, es] = run(s, decideClaim(s, { stepId: 's1', workerId: 'wa', token: 1 }));
+  t.like(es[0], { type: 'StepMessageDiscarded', data: { kind: 'claim' } });
+  [s, es] = run(s, decideWorkerMessage(s, { stepId: 's1', workerId: 'wb', token: 2, kind: 'result' }));
+  t.deepEqual(es, [{ type: 'StepResultApplied', data: { stepId: 's1', workerId: 'wb', token: 2 } }]);
+  // once applied: the same result again is a redelivery (nothing), anyone else's is discarded, and it cannot be lost
+  t.deepEqual(run(s, decideWorkerMessage(s, { stepId: 's1', workerId: 'wb', token: 2, kind: 'result' }))[1], []);
+  t.like(run(s, decideWorkerMessage(s, { stepId: 's1', workerId: 'wa', token: 1, kind: 'result' }))[1][0], { type: 'StepMessageDiscarded', data: { reason: 'the step has ended (applied)' } });
+  t.deepEqual(run(s, decideLoseStep(s, { stepId: 's1', reason: 'worker lost' }))[1], []);
+});
+
+test('the same worker claiming with the same delivery number is a repeat; a worker speaking for a step never dispatched is refused', (t) => {
+  let s = NO_DISPATCHES;
+  [s] = run(s, decideDispatch(s, { runId: 'r1', stepId: 's1' }));
+  [s] = run(s, decideClaim(s, { stepId: 's1', workerId: 'wa', token: 1 }));
+  t.deepEqual(run(s, decideClaim(s, { stepId: 's1', workerId: 'wa', token: 1 }))[1], []);
+  // another worker claiming with the same number speaks for no claim the server made
+  t.like(run(s, decideClaim(s, { stepId: 's1', workerId: 'wb', token: 1 }))[1][0], { type: 'StepMessageDiscarded' });
+  t.like(decideWorkerMessage(s, { stepId: 's9', workerId: 'wa', token: 1, kind: 'result' }), { _tag: 'Left', left: { _tag: 'NotFound' } });
+  // lost once: the step ends with the reason, and a late result is discarded
+  [s] = run(s, decideLoseStep(s, { stepId: 's1', reason: 'worker lost' }));
+  t.like(run(s, decideWorkerMessage(s, { stepId: 's1', workerId: 'wa', token: 1, kind: 'result' }))[1][0], { type: 'StepMessageDiscarded', data: { reason: 'the step has ended (lost)' } });
+});
