@@ -16,6 +16,8 @@ import { benchService, createRuns } from './service-setup.js';
 //     until that row leaves the DOM: the POST, the append, the push stream's frame, the re-render
 //   first load: gzipped bytes of every file the browser fetches for `/` (html, css, js chunks),
 //     against the issue's 150 KB budget
+//   a run page's bytes: every response the browser reads for /runs/<id> (the push streams aside)
+//     at 10,000 runs against at 1 run; a page fetches what it shows, not the whole board (issue 32)
 
 const BENCH = 'runs-page';
 const RUNS = 10_000;
@@ -80,6 +82,26 @@ const firstLoadBytes = async (browser: Browser, side: Side): Promise<{ gz: numbe
   return { gz: all.reduce((n, b) => n + gzipSync(b).byteLength, 0), files: all.length };
 };
 
+/** bytes of every response the browser reads for one run's page, the push streams aside */
+const runPageBytes = async (browser: Browser, side: Side): Promise<{ bytes: number; board: number }> => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const bodies: Promise<number>[] = [];
+  let board = 0;
+  page.on('response', (r) => {
+    const path = new URL(r.url()).pathname;
+    if (path === '/api/events') return; // a stream: its body never ends
+    if (path === '/api/board') board++;
+    bodies.push(r.body().then((b) => b.byteLength, () => 0));
+  });
+  await page.goto(`${side.server.url}/runs/${encodeURIComponent(side.runIds[0]!)}`);
+  await page.locator('.run-facts').waitFor({ timeout: 60_000 });
+  await page.waitForTimeout(1500); // what the page reads after its first render
+  const bytes = (await Promise.all(bodies)).reduce((n, b) => n + b, 0);
+  await context.close();
+  return { bytes, board };
+};
+
 export const run = async (): Promise<BenchResult> => {
   const t0 = Date.now();
   const tmp = benchTmp(BENCH);
@@ -110,9 +132,13 @@ export const run = async (): Promise<BenchResult> => {
       }
     }
     const load = await firstLoadBytes(browser, full);
+    const pageFull = await runPageBytes(browser, full);
+    const pageOne = await runPageBytes(browser, one);
+    notes.push(`run page bytes, ${RUNS.toLocaleString('en-US')} runs: ${pageFull.bytes} (${pageFull.board} board reads); 1 run: ${pageOne.bytes}`);
     const rows: Row[] = [
       row({ bench: BENCH, measure: `Runs page first render, ${RUNS.toLocaleString('en-US')} runs (Chromium, median of ${ROUNDS})`, measured: median(render['full']!), baseline: median(render['one']!), unit: 'ms', baselineLabel: 'the same page with 1 run', target: { op: '<', value: 3 } }),
       row({ bench: BENCH, measure: `Runs page update after one event, ${RUNS.toLocaleString('en-US')} runs (archive → row gone)`, measured: median(update['full']!), baseline: median(update['one']!), unit: 'ms', baselineLabel: 'the same page with 1 run', target: { op: '<', value: 2 } }),
+      row({ bench: BENCH, measure: `a run page's bytes, ${RUNS.toLocaleString('en-US')} runs (every response but the push streams)`, measured: pageFull.bytes / 1024, baseline: pageOne.bytes / 1024, unit: 'KB', baselineLabel: 'the same page with 1 run', target: { op: '<', value: 1.5 } }),
       row({ bench: BENCH, measure: `app first load of / (${load.files} files, gzipped)`, measured: load.gz / 1024, baseline: BUDGET_KB, unit: 'KB', baselineLabel: 'the 150 KB budget', target: { op: '<', value: 1 } }),
     ];
     notes.push(`first render ms, full: ${render['full']!.map((x) => x.toFixed(0)).join(' ')}; one: ${render['one']!.map((x) => x.toFixed(0)).join(' ')}`);

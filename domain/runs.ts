@@ -42,7 +42,8 @@ export interface StartedBy {
 }
 
 /** what a follow-up is asked to do: a person's text, or the message text of a review sent to an ended run */
-export type FollowUpWhat = { readonly text: string; readonly reason?: string } | { readonly review: string; readonly reason?: string };
+/** `title`: the new run's title where the caller knows better than the text's first line (a review's) */
+export type FollowUpWhat = { readonly text: string; readonly reason?: string } | { readonly review: string; readonly title?: string; readonly reason?: string };
 
 
 export interface ForkLink {

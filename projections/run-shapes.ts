@@ -63,7 +63,17 @@ export interface RunDetail extends RunSummary {
   readonly forks?: readonly string[];
   /** the step ends a fork can start from (each folder snapshotted), oldest first (only when there are any) */
   readonly forkable?: readonly { readonly at: number; readonly stepId: string; readonly node: string; readonly outcome: 'success' | 'failure' }[];
+  /** the runs this one names (follow-ups, forks, restarts), by id: their titles, so the app links them by title */
+  readonly linked?: Readonly<Record<string, LinkedRun>>;
+  /** the local merges of the run's branches (Merge locally), oldest first (only when there are any) */
+  readonly merged?: readonly { readonly folder: string; readonly base: string; readonly commit: string; readonly method: string; readonly at: string }[];
 }
+
+/**
+ * a run another run's detail names: enough to link it by its title. Only what does not change
+ * (a detail is rebuilt when its own run moves, not when a linked one does).
+ */
+export interface LinkedRun { readonly title: string; readonly forkStep?: string }
 
 /** HTTP API shape */
 export interface HttpRun {

@@ -23,6 +23,8 @@ export interface ThreadRow {
   /** on a step's start: the CLI and model it runs on */
   readonly harness?: string;
   readonly model?: string;
+  /** on a step's start: the node's kind (agent, gate, wait, …), so a gate is not read as running */
+  readonly stepKind?: string;
 }
 
 const from = (by: Actor): Pick<ThreadRow, 'author' | 'authorName'> =>
@@ -63,7 +65,7 @@ export const threadRow = (e: RunEvent): Omit<ThreadRow, 'id' | 'at'> | null => {
     case 'QuestionAsked': return { kind: 'question', author: 'run-agent', text: e.data.options.length ? `${e.data.prompt} [${e.data.options.join(' | ')}]` : e.data.prompt };
     case 'QuestionAnswered': return { kind: 'answer', ...from(e.data.by), text: typeof e.data.answer === 'string' ? e.data.answer : e.data.answer.join(', '), ...why(e.data) };
     case 'QuestionWithdrawn': return { kind: 'note', author: 'service', text: `question withdrawn: ${e.data.reason}` };
-    case 'StepStarted': return { kind: 'step', node: e.data.node, author: 'service', text: `step ${e.data.node} started`, stepId: e.data.stepId, ...runsOn(e.data) };
+    case 'StepStarted': return { kind: 'step', node: e.data.node, author: 'service', text: `step ${e.data.node} started`, stepId: e.data.stepId, stepKind: e.data.kind, ...runsOn(e.data) };
     case 'StepSucceeded': return { kind: 'step', node: e.data.node, author: 'service', text: `step ${e.data.node} succeeded: ${e.data.summary}`, stepId: e.data.stepId };
     case 'StepFailed': return { kind: 'step', node: e.data.node, author: 'service', text: `step ${e.data.node} failed: ${e.data.summary}`, stepId: e.data.stepId };
     case 'StepInterrupted': return { kind: 'step', node: e.data.node, author: 'service', text: `step ${e.data.node} interrupted: ${e.data.reason}`, stepId: e.data.stepId };

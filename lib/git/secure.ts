@@ -106,7 +106,8 @@ const secureOne = async (runId: string, c: RunCheckout): Promise<SecuredFolder> 
   // a run's own repository: the secured branch shows in the user's repository as well
   const unpublished = !c.clone ? '' : await publishRun(c.path, c.directory, runId, branch).then(() => '', (e: unknown) => `; ${errorText(e)}`);
   const origin = await checkoutGit(c.directory, ['remote', 'get-url', 'origin']);
-  if (origin.code !== 0) return { ...none, commit, detail: `no origin remote; the work is committed on ${branch} locally only${unpublished}` };
+  // no origin is no failure: committing on the run's branch is all there is to do
+  if (origin.code !== 0) return { ...none, commit, localOnly: true, ...(unpublished ? { detail: `no origin remote; the work is committed on ${branch} locally only${unpublished}` } : {}) };
   try {
     return { ...none, commit, ...(await pushWork(c.directory, runId, branch)) };
   } catch (e) {

@@ -73,6 +73,8 @@ export interface SecuredFolder {
   readonly pushedTo: string | null;
   /** true when pushed to `svc-backup/<run>/<commit>` because origin's run branch had moved on */
   readonly backup: boolean;
+  /** true when the checkout has no origin: the work is committed on the run's branch, and that is all */
+  readonly localOnly?: boolean;
   readonly detail?: string;
 }
 

@@ -5,7 +5,7 @@ import { localDay } from '../../domain/supervisor.js';
 import { queueHold } from '../../commands/engine-steps.js';
 import type { Projects } from '../../projections/projects.js';
 import { currentNodeOf, type RunState } from '../../projections/run-state.js';
-import type { RunDetail, RunSummary } from '../../projections/run-shapes.js';
+import type { LinkedRun, RunDetail, RunSummary } from '../../projections/run-shapes.js';
 import type { RunStreams } from '../state/run-stream.js';
 import type { Journal, Stored } from '../../journal/journal.js';
 import { resolveStepSettings, toolClasses } from '../workflows/step-settings.js';
@@ -55,10 +55,27 @@ export const queueHoldOf = (core: RunViewSource, s: RunState): string | undefine
   return queueHold({ held: 0, cap: 1, project: { dailyBudgetUsd: project.dailyBudgetUsd, spentTodayUsd: core.spend.spent(s.projectId, localDay(core.now())) } }) ?? undefined;
 };
 
+// The runs a detail names, each with its title: a page shows "Forked from <title>", not an id, and
+// need not read the whole board to know it.
+const linkedOf = (core: RunViewSource, s: RunState, forks: readonly string[]): Record<string, LinkedRun> => {
+  const ids = [s.continues?.runId, ...(s.continuedBy ?? []), s.forkedFrom?.run, ...forks, s.restartOf, s.restartedAs];
+  const linked: Record<string, LinkedRun> = {};
+  for (const id of ids) {
+    const r = id ? core.runs.get(id) : undefined;
+    if (!id || !r) continue;
+    linked[id] = { title: r.title, ...(r.forkedFrom ? { forkStep: r.forkedFrom.step } : {}) };
+  }
+  return linked;
+};
+
 /** the run as get_run gives it, built now from its state and the facts outside it */
 export const buildDetail = (core: RunViewSource, s: RunState): RunDetail => {
   const forks = core.forks.of(s.runId);
-  return { ...runDetail(s, projectOf(core, s), stepFacts(core, s), core.supervisors.ownerOf(s), queueHoldOf(core, s)), ...(forks.length ? { forks } : {}) };
+  const linked = linkedOf(core, s, forks);
+  return {
+    ...runDetail(s, projectOf(core, s), stepFacts(core, s), core.supervisors.ownerOf(s), queueHoldOf(core, s)),
+    ...(forks.length ? { forks } : {}), ...(Object.keys(linked).length ? { linked } : {}),
+  };
 };
 
 /** the run as get_run gives it: built at most once per append (RunDetails) */

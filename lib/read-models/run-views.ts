@@ -104,5 +104,6 @@ export const runDetail = (s: RunState, project: ProjectView | undefined, step: S
     ...(s.paused && s.pauseReason ? { pauseReason: s.pauseReason } : {}),
     ...(waiting ? { waiting } : {}),
     ...forkViews(s),
+    ...(s.merges?.length ? { merged: s.merges } : {}),
   };
 };

@@ -41,6 +41,7 @@ import { chatList, chatPage, writeChat } from './supervisor-chat.js';
 import { SupervisorLoop } from './supervisor-loop.js';
 import { notifierFor } from '../notify/wire.js';
 import { boardJson } from '../read-models/runs-board.js';
+import { runNeeds } from '../../projections/needs-you.js';
 import { UsageIndex, type UsageQuest } from '../read-models/usage.js';
 import type { UsageGroupBy } from '../../domain/usage.js';
 import { localDay } from '../../projections/usage-days.js';
@@ -121,8 +122,10 @@ export class Service implements ServiceApi {
   }
 
   /** The app's runs board: every run's BoardRow as JSON, newest first (archived ones when asked). */
-  boardJson(archived: boolean): string {
-    return boardJson(this.core.runs.all(), archived, (id) => this.list.entry(id), (s) => queueHoldOf(this.core, s));
+  /** `needs`: only the runs that need a person (the app's shell counts them on every page) */
+  boardJson(archived: boolean, needs = false): string {
+    const runs = needs ? [...this.core.runs.all()].filter((s) => runNeeds(s) !== null) : this.core.runs.all();
+    return boardJson(runs, archived, (id) => this.list.entry(id), (s) => queueHoldOf(this.core, s));
   }
 
   /** Names the current GET /api/runs body without building it: an ETag's worth. */

@@ -70,7 +70,7 @@ export const followUp = (core: ServiceCore, runId: string, what: FollowUpWhat, b
   // the harness of the session it resumes, so the same CLI picks the conversation up
   const harness = continues.session?.harness ?? s.harnessOverride ?? s.harness;
   const input: StartRunInput = {
-    project: s.projectId, goal: text, title: titleFrom(`Follow-up: ${text}`), workflow: 'follow-up',
+    project: s.projectId, goal: text, title: 'title' in what && what.title ? titleFrom(what.title) : titleFrom(`Follow-up: ${text}`), workflow: 'follow-up',
     ...(harness ? { harness } : {}), ...(s.model && harness === (s.harnessOverride ?? s.harness) ? { model: s.model } : {}), ...(what.reason ? { reason: what.reason } : {}),
   };
   const project = core.projects.current.get(s.projectId);

@@ -4,7 +4,10 @@ import { decideAbandonMerge, decideRecordMerge, decideStartMerge } from '../../c
 import type { Decision } from '../../commands/guards.js';
 import { conflict, notFound, type Outcome } from '../../commands/refusal.js';
 import type { RunState } from '../../projections/run-state.js';
-import { errorText } from '../git/checkout-git.js';
+import { existsSync } from 'node:fs';
+import { errorText, unreadableReason } from '../git/checkout-git.js';
+import { commitAll } from '../git/secure.js';
+import type { RunCheckout } from '../git/types.js';
 import { planMerge, type MergedFolder, type MergeMethod } from '../git/local-merge.js';
 import { applyMerge, baseTip, finishCheckout, type BuiltMerge } from '../git/merge-apply.js';
 import { git } from '../git/git.js';
@@ -37,6 +40,20 @@ const runWithCheckouts = (core: ServiceCore, runId: string): Outcome<RunState> =
   return right(s);
 };
 
+// Merge locally merges what the person saw in the diff, as Create pull request does: the run's
+// uncommitted and new files are committed on its branch first (one step, no separate Secure work).
+const commitRunWork = async (checkouts: readonly RunCheckout[], runId: string): Promise<string | null> => {
+  for (const c of checkouts) {
+    if (!existsSync(c.directory) || await unreadableReason(c.directory)) continue;
+    try {
+      await commitAll(c.directory, runId);
+    } catch (e) {
+      return `could not commit the run's uncommitted changes in folder ${c.folder}: ${errorText(e)}; nothing was merged`;
+    }
+  }
+  return null;
+};
+
 const pending = (b: BuiltMerge) => ({ folder: b.c.folder, base: b.base, from: b.from, commit: b.commit });
 
 const applyAll = async (core: ServiceCore, runId: string, built: readonly BuiltMerge[], method: MergeMethod, by: Actor): Promise<Outcome<MergedFolder[]>> => {
@@ -62,6 +79,8 @@ const mergeLocked = async (core: ServiceCore, runId: string, method: MergeMethod
   if (isLeft(found)) return found;
   const s = found.right;
   if (s.merging) return left(conflict(`a merge of run ${runId} is under way (started ${s.merging.at}); wait for it to end`));
+  const committed = await commitRunWork(s.checkouts!, runId);
+  if (committed) return left(conflict(committed));
   const built = await planMerge(s.checkouts!, method, `${s.title}\n\nMerged from svc run ${runId} (${runUrl}).`);
   if (isLeft(built)) return left(conflict(built.left));
   core.probe?.('merge:before-record');

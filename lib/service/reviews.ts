@@ -93,11 +93,23 @@ export const submitReview = async (core: ServiceCore, runId: string, input: Revi
   return right({ review, delivered, detail, run: detailOf(core, after) });
 };
 
+// A review's follow-up is titled as a person would title it: the run reviewed, how many comments
+// on which files (or the review's own summary line), never the message with its quoted code.
+const reviewTitle = (source: string, paths: readonly string[], summary?: string): string => {
+  const line = summary?.split('\n').map((l) => l.trim()).find((l) => l !== '');
+  if (line) return `Review of ${source}: ${line}`;
+  const files = [...new Set(paths)];
+  const on = files.length === 0 ? '' : files.length <= 2 ? ` on ${files.join(' and ')}` : ` on ${files.length} files`;
+  return `Review of ${source}: ${paths.length} comment${paths.length === 1 ? '' : 's'}${on}`;
+};
+
 // An ended run takes no message: the review becomes a follow-up run whose goal is the review's
 // message (it resumes the run's last session where the CLI can), and is recorded on this run.
 const asFollowUp = (core: ServiceCore, runId: string, c: SubmitReview): Outcome<ReviewAnswer> => {
   // the follow-up, its link and the review on this run: one transaction (a crash leaves all or none)
-  const made = followUp(core, runId, { review: c.text, ...(c.reason !== undefined ? { reason: c.reason } : {}) }, c.by, (now, next) => decideRecordFollowUpReview(now, { ...c, followUp: next }));
+  const source = core.runs.get(runId);
+  const title = source ? reviewTitle(source.title, c.comments.map((m) => m.path), c.summary) : undefined;
+  const made = followUp(core, runId, { review: c.text, ...(title ? { title } : {}), ...(c.reason !== undefined ? { reason: c.reason } : {}) }, c.by, (now, next) => decideRecordFollowUpReview(now, { ...c, followUp: next }));
   if (isLeft(made)) return made;
   const next = made.right.runId;
   const after = core.runs.get(runId)!;

@@ -170,7 +170,7 @@ test('a detached checkout counts as another branch', async (t) => {
   t.is(await sh(c.directory, 'status', '--porcelain'), '?? work.txt');
 });
 
-test('a folder without origin carries detail while the others are secured', async (t) => {
+test('a folder without origin is committed on the run branch, locally only, with no failure', async (t) => {
   const p = await makeProject(t);
   const local = await makeLocalRepo(t);
   const checkouts = await createRunWorktrees(p.home, 'sec8', [
@@ -183,7 +183,8 @@ test('a folder without origin carries detail while the others are secured', asyn
 
   t.is(app.detail, undefined);
   t.is(app.pushedTo, 'svc/sec8');
-  t.regex(loc.detail ?? '', /origin/);
+  t.is(loc.detail, undefined);
+  t.true(loc.localOnly);
   t.is(loc.pushedTo, null);
   t.false(loc.backup);
   // Committed locally all the same: the work survives the worktree's removal on the branch.
@@ -213,11 +214,23 @@ test('when no folder is secured the call is an error', async (t) => {
     { name: 'gone', path: p.user },
     { name: 'local', path: local },
   ]);
-  rmSync(checkouts[0].directory, { recursive: true, force: true });
+  // both gone (a folder without origin is secured locally: not a failure)
+  for (const c of checkouts) rmSync(c.directory, { recursive: true, force: true });
 
   const r = await secureRunWork('sec10', checkouts);
 
   t.true(E.isLeft(r));
   t.regex(E.isLeft(r) ? r.left : '', /no folder.*gone.*local/);
   t.true(E.isLeft(await secureRunWork('sec10', [])));
+});
+
+// issue 32: Secure work on a project with no origin committed and then answered with an error
+test('a run whose only folder has no origin is secured: committed, not refused', async (t) => {
+  const local = await makeLocalRepo(t);
+  const [c] = await createRunWorktrees(join(tempDir(t), '.svc'), 'sec11', [{ name: 'local', path: local }]);
+  write(c!.directory, 'work.txt', 'work\n');
+  const [loc] = right(t, await secureRunWork('sec11', [c!]));
+  t.true(loc!.localOnly);
+  t.is(loc!.detail, undefined);
+  t.is(loc!.commit, await sh(local, 'rev-parse', 'refs/heads/svc/sec11'));
 });

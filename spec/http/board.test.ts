@@ -1,6 +1,7 @@
 import '../helpers/env.js';
 import test from 'ava';
-import { testServer } from '../helpers/server.js';
+import { GATE_ONLY, testServer } from '../helpers/server.js';
+import { eventually } from '../helpers/env.js';
 import { openSse } from '../helpers/sse.js';
 import { startRun } from '../helpers/steer.js';
 
@@ -42,4 +43,19 @@ test('the runs stream sends board rows', async (t) => {
   const fromBoard = ((await s.get('/api/board')).body as any[])[0];
   t.is(row.runId, id);
   t.deepEqual(row, fromBoard);
+});
+
+// issue 32: every page read the whole board to count what needs the person; `needs=true` gives those rows only
+test('needs=true lists only the runs that need a person', async (t) => {
+  const s = await testServer({ workflows: { gate: GATE_ONLY } });
+  t.teardown(() => s.close());
+  const idle = await startRun(s, { goal: 'idle', workflow: 'linear', start: false });
+  const gated = await startRun(s, { goal: 'gated', workflow: 'gate' });
+  await eventually(() => s.get(`/api/runs/${gated}/detail`), (r) => r.body.phase === 'AtGate', 60_000);
+  const needs = (await s.get('/api/board?needs=true')).body as any[];
+  t.deepEqual(needs.map((r) => r.runId), [gated]);
+  t.deepEqual(((await s.get('/api/board?needs=false')).body as any[]).map((r) => r.runId).sort(), [gated, idle].sort());
+  const bad = await s.get('/api/board?needs=1');
+  t.is(bad.status, 400);
+  t.is(bad.body.detail, 'needs is true or false');
 });

@@ -1,5 +1,5 @@
 import anyTest, { type TestFn } from 'ava';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { fixtureRepository } from '../fixtures/github/fixture.js';
@@ -179,6 +179,20 @@ test.serial('merge locally over HTTP: refused with the dirty files, then squashe
   t.true(existsSync(join(work, 'merged.txt')));
   const merged = (await history(s, runId)).find((e) => e.type === 'RunMerged');
   t.deepEqual(merged?.data, { folder: r.body.merged[0].folder, method: 'squash', base: 'main', commit: r.body.merged[0].commit, by: { kind: 'person' } });
+});
+
+// issue 32: Merge locally needed a separate Secure work first; Create pull request commits by itself
+test.serial('merge locally commits the run\'s uncommitted work and merges it in one step', async (t) => {
+  const { s, work } = t.context;
+  const runId = await finished(s, '[write:onestep.txt=one step]');
+  const wt = await worktreeOf(s, runId);
+  t.not(git(wt, 'status', '--porcelain'), '', 'the agent left its work uncommitted');
+  const r = await s.post(`/api/runs/${runId}/merge`, { method: 'squash' });
+  t.is(r.status, 200, JSON.stringify(r.body));
+  t.is(git(wt, 'status', '--porcelain'), '');
+  t.is(git(work, 'rev-parse', 'main'), r.body.merged[0].commit);
+  t.is(readFileSync(join(work, 'onestep.txt'), 'utf8'), 'one step');
+  t.is((await s.get(`/api/runs/${runId}/detail`)).body.merged?.[0]?.commit, r.body.merged[0].commit, 'the detail says it is merged');
 });
 
 test.serial('update from base over HTTP: a conflict left to the person is aborted and recorded with its files', async (t) => {

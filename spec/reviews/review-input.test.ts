@@ -101,6 +101,8 @@ test.serial('a review to an ended run with its worktree becomes a follow-up run 
   const follow = await detail(s, next);
   t.true(JSON.stringify(follow).includes(done), 'the follow-up names the run it continues');
   t.regex(follow.goal, /done\.txt:1[\s\S]*all done[\s\S]*Not quite \(note 8812\)\./, 'its goal is the review\'s message');
+  // issue 32: titled as a person would title it, not with the raw prompt and its fences
+  t.is(follow.title, `Review of ${(await detail(s, done)).title}: 1 comment on done.txt`);
   const rows = (await s.get(`/api/runs/${done}/thread?pageSize=50`)).body.rows as { kind: string; text: string }[];
   t.regex(rows.find((x) => x.kind === 'review')!.text, new RegExp(`sent to follow-up run ${next}`));
   await eventually(() => detail(s, next), (d) => ['Succeeded', 'Failed'].includes(d.standing));

@@ -68,7 +68,7 @@ for (const viewport of VIEWPORTS) {
       ['command', WAITING, 'ok'],
       ['command', 'ls does-not-exist', 'error'],
       ['command', WAITING_AGAIN, 'ok'],
-      ['mcp', 'svc.report_outcome', 'ok'],
+      ['mcp', 'how the step went', 'ok'],
     ]);
     const step = thread.locator('li.step-group').first();
     t.regex(await step.getByRole('heading', { level: 3 }).innerText(), /Step work[\s\S]*claude[\s\S]*succeeded/);

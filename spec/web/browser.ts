@@ -71,6 +71,8 @@ export interface AppOptions {
   readonly secret?: string;
   /** the system's colour scheme the page sees (prefers-color-scheme); Playwright's default is light */
   readonly colorScheme?: 'light' | 'dark';
+  /** the browser's time zone (an IANA name); otherwise the machine's */
+  readonly timezoneId?: string;
   /** a touch screen, as a phone has: `locator.tap()` then works */
   readonly hasTouch?: boolean;
 }
@@ -79,7 +81,7 @@ export const openApp = async (t: ExecutionContext, o: AppOptions): Promise<AppSe
   await webBuilt();
   const server = o.server ?? await testServer({ ...(o.workflows ? { workflows: o.workflows } : {}) });
   if (!o.server) t.teardown(() => server.close());
-  const context = await (await sharedBrowser()).newContext({ viewport: { width: o.viewport.width, height: o.viewport.height }, baseURL: server.url, colorScheme: o.colorScheme ?? 'light', hasTouch: o.hasTouch ?? false });
+  const context = await (await sharedBrowser()).newContext({ viewport: { width: o.viewport.width, height: o.viewport.height }, baseURL: server.url, colorScheme: o.colorScheme ?? 'light', hasTouch: o.hasTouch ?? false, ...(o.timezoneId ? { timezoneId: o.timezoneId } : {}) });
   t.teardown(() => context.close());
   if (o.secret) await context.addInitScript((secret) => sessionStorage.setItem('svc.secret', secret), o.secret);
   const page = await context.newPage();

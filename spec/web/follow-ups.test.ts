@@ -31,7 +31,9 @@ for (const viewport of VIEWPORTS) {
     // the page opens the follow-up, which names the run it continues
     await app.page.waitForURL((u) => u.pathname.startsWith('/runs/') && !u.pathname.endsWith(first));
     const next = decodeURIComponent(new URL(app.page.url()).pathname.split('/').pop()!);
-    await app.page.getByText(`Follows up ${first}`).waitFor();
+    // linked by its title, the id in the tooltip (issue 32: "Follows up r1m8…")
+    await app.page.getByText('Follows up Add the first file.').waitFor();
+    t.is(await app.page.getByRole('link', { name: 'Add the first file' }).getAttribute('title'), `run ${first}`);
     await untilStanding(app.server, next, 'Succeeded');
     const dir = worktreeDir(app.server.home, first, basename(app.server.repo));
     await eventually(() => existsSync(join(dir, 'second.txt')), (x) => x);

@@ -37,7 +37,9 @@ for (const viewport of VIEWPORTS) {
 
     await app.page.waitForURL((u) => u.pathname.startsWith('/runs/') && !u.pathname.endsWith(source));
     const forkId = decodeURIComponent(new URL(app.page.url()).pathname.split('/').pop()!);
-    await app.page.getByText(`Forked from ${source} after step work (#${workEnd.at}): try the review again.`).waitFor();
+    // linked by its title, the id in the tooltip (issue 32: "Forked from r1m8…")
+    await app.page.getByText(`Forked from Write the first file after step work (#${workEnd.at}): try the review again.`).waitFor();
+    t.is(await app.page.locator('.fork-links a').first().getAttribute('title'), `run ${source}`);
     await untilStanding(app.server, forkId, 'Succeeded');
     await app.page.locator('.run-facts .badge', { hasText: 'Succeeded' }).waitFor({ timeout: 20_000 });
     const dir = worktreeDir(app.server.home, forkId, basename(app.server.repo));
@@ -48,7 +50,8 @@ for (const viewport of VIEWPORTS) {
 
     await app.goto(`/runs/${source}`);
     // each fork says where it went on from, on which agent and how it did
-    await app.page.getByText(`Forks: ${forkId} (after work, claude, Succeeded).`).waitFor();
+    await app.page.getByText(`Forks: ${(await detail(app.server, forkId)).title} (after work, claude, Succeeded).`).waitFor();
+    t.is(await app.page.locator('.fork-links a').first().getAttribute('title'), `run ${forkId}`);
     const heads = app.page.locator('.step-group').getByRole('button', { name: /^Fork from here/ });
     await heads.first().waitFor();
     t.is(await heads.count(), 1, 'the thread\'s step headings offer it too, on the step a fork can go on from');
@@ -83,10 +86,13 @@ test('A fork made elsewhere shows on its source\'s open page without a reload', 
   t.is(made.status, 200, JSON.stringify(made.body));
   const links = app.page.locator('.fork-links').getByRole('link');
   await links.first().waitFor({ timeout: 15_000 });
-  t.deepEqual(await links.allTextContents(), [made.body.runId]);
+  // linked by title, the id in each link's tooltip
+  const ids = () => links.evaluateAll((as) => as.map((a) => a.getAttribute('title')));
+  t.deepEqual(await ids(), [`run ${made.body.runId}`]);
+  t.deepEqual(await links.allTextContents(), ['Write the first file']);
   const again = await app.server.post(`/api/runs/${source}/forks`, { at });
   await links.nth(1).waitFor({ timeout: 15_000 });
-  t.deepEqual(await links.allTextContents(), [made.body.runId, again.body.runId]);
+  t.deepEqual(await ids(), [`run ${made.body.runId}`, `run ${again.body.runId}`]);
   t.is(await app.page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded), marker, 'the same page, not a reload');
   app.noErrors(t);
 });

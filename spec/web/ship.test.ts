@@ -85,12 +85,14 @@ for (const viewport of VIEWPORTS) {
     await app.page.waitForFunction(() => document.activeElement?.textContent === 'Merge locally', undefined, { timeout: 10_000 });
     await mergeForm.getByRole('combobox', { name: 'Method' }).selectOption('merge');
     await mergeForm.getByRole('button', { name: 'Merge locally' }).click();
-    await mergeForm.getByRole('button', { name: 'Archive the run' }).waitFor();
+    // merged, the form becomes the run's merged marker (a region, no longer a form)
+    const merged = app.page.locator('.ship[data-merged]');
+    await merged.getByRole('button', { name: 'Archive the run' }).waitFor();
     await app.axe(t, 'merged, offering to archive');
     await shot(app, 'merged', viewport.width);
     // archiving removes its own button: the keyboard's focus stays in the form, on its heading
-    await mergeForm.getByRole('button', { name: 'Archive the run' }).click();
-    await mergeForm.getByText(/^Archived: /).waitFor();
+    await merged.getByRole('button', { name: 'Archive the run' }).click();
+    await merged.getByText(/^Archived: /).waitFor();
     await app.page.waitForFunction(() => document.activeElement?.id === 'ship-merge', undefined, { timeout: 10_000 });
     app.noErrors(t);
   });

@@ -66,10 +66,12 @@ export const runRoutes = (router: Router, service: Service): void => {
   // The app's runs board: the rows of GET /api/runs with what triage needs (see runs-board.ts).
   router.get('/api/board', (ctx: Context) => {
     const archived = ctx.query['archived'];
+    const needs = ctx.query['needs'];
     if (archived !== undefined && archived !== 'true' && archived !== 'false') throw new BodyError(400, 'archived is true or false');
+    if (needs !== undefined && needs !== 'true' && needs !== 'false') throw new BodyError(400, 'needs is true or false');
     ctx.set('svc-event-id', service.events.runs.cursor());
     ctx.type = 'application/json';
-    ctx.body = service.boardJson(archived === 'true');
+    ctx.body = service.boardJson(archived === 'true', needs === 'true');
   });
   router.get('/api/runs/:runId', (ctx: Context) => reply(ctx, service.getHttpRun(ctx.params['runId']!)));
   router.get('/api/runs/:runId/detail', (ctx: Context) => reply(ctx, service.getRun(ctx.params['runId']!)));

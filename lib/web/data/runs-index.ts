@@ -18,14 +18,18 @@ export interface RunsIndex {
   readonly stream: Signal<StreamState>;
 }
 
-/** Follows the board until the returned function is called; `archived` keeps archived runs. */
-export const followRunsIndex = (index: RunsIndex, archived: boolean): (() => void) => {
+/**
+ * Follows the board until the returned function is called; `archived` keeps archived runs.
+ * `needs`: only the runs that need a person (`GET /api/board?needs=true`), a row the stream brings
+ * kept while the rule says so: what the shell follows on every page, a few rows however many runs.
+ */
+export const followRunsIndex = (index: RunsIndex, archived: boolean, needs?: (r: BoardRow) => boolean): (() => void) => {
   let stop = () => {};
   let stopped = false;
   const load = async () => {
     stop();
     try {
-      const { body, headers } = await apiResponse<BoardRow[]>(`board?archived=${archived}`);
+      const { body, headers } = await apiResponse<BoardRow[]>(`board?archived=${archived}${needs ? '&needs=true' : ''}`);
       if (stopped) return;
       index.rows.value = new Map(body.map((r) => [r.runId, r]));
       index.loaded.value = true;
@@ -35,7 +39,7 @@ export const followRunsIndex = (index: RunsIndex, archived: boolean): (() => voi
         runs: (d: { rows: BoardRow[] }) => {
           const next = new Map(index.rows.value);
           for (const r of d.rows) {
-            if (r.archived && !archived) next.delete(r.runId);
+            if ((r.archived && !archived) || (needs && !needs(r))) next.delete(r.runId);
             else next.set(r.runId, r);
           }
           index.rows.value = next;
@@ -75,4 +79,14 @@ export const useRunsIndex = (archived = false): RunsIndex => {
     return followRunsIndex(own, true);
   }, [own, archived]);
   return archived ? own : sharedIndex();
+};
+
+// The shell's index: only the runs that need the person, one per page, held while it is shown.
+const needing = { index: null as RunsIndex | null };
+
+/** The runs that need a person (`keep`: the rule, the same as the board's "Needs you"). */
+export const useNeedsIndex = (keep: (r: BoardRow) => boolean): RunsIndex => {
+  const index = (needing.index ??= newIndex());
+  useEffect(() => followRunsIndex(index, false, keep), [index]);
+  return index;
 };

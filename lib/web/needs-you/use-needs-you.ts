@@ -1,6 +1,7 @@
 import { effect } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
-import { useRunsIndex } from '../data/runs-index.js';
+import { useNeedsIndex } from '../data/runs-index.js';
+import { rowNeeds } from '../pages/runs/groups.js';
 import { openEvents } from '../events.js';
 import { navigate } from '../router.js';
 import { badgedFavicon, needsCount, titleWith } from './count.js';
@@ -9,7 +10,7 @@ import { pendingCards as cards, type PendingCard } from './cards.js';
 import { pageTitle } from './page-title.js';
 import { readPrefs, readSeen, writeSeen } from './prefs.js';
 
-// The shell's "needs you": follows the runs index (the push stream the Runs page uses) and the
+// The shell's "needs you": follows the runs that need the person (the push stream the Runs page uses) and the
 // supervisors' waiting cards (the `cards` push scope), keeps the tab's title and favicon carrying
 // the count, and when a run or card comes to need the person shows a browser notification, if
 // this browser turned them on (Settings) and granted the permission. What already needed the
@@ -44,7 +45,8 @@ const notify = (find: (seen: ReadonlySet<string>) => Notice[], show: boolean): v
 };
 
 export const useNeedsYou = (): void => {
-  const index = useRunsIndex(false);
+  // only the runs that need the person: a page must not fetch the whole board to count them
+  const index = useNeedsIndex((r) => rowNeeds(r) !== null);
   useEffect(() => {
     const events = openEvents('cards', { cards: (d: { cards: PendingCard[] }) => { cards.value = d.cards; } });
     return () => events.close();

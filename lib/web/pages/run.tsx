@@ -20,9 +20,9 @@ import { Thread } from '../run/thread.js';
 import { Worktree } from '../run/worktree.js';
 import { StandingBadge } from '../ui/badge.js';
 import { waitingText } from './runs/quota.js';
-import { Link } from '../ui/link.js';
 import { ErrorNote, Loading, PageHeading } from '../ui/page.js';
 import { CompareWith } from '../attempts/compare-with.js';
+import { RunLink } from '../ui/run-link.js';
 import { GoalLine } from '../run/goal-line.js';
 
 // One run, live over `/api/events?run=<id>&log`: a compact header (title and one line of facts,
@@ -47,17 +47,26 @@ const SandboxFact = ({ sandbox }: { readonly sandbox: NonNullable<RunDetail['san
     ? <span class="muted" data-sandbox="on">sandboxed</span>
     : <span class="badge warning" data-sandbox="off" title={sandbox.reason}>unsandboxed: {sandbox.reason}</span>;
 
+// The phase in words, where it says more than the standing's badge (a Paused run at a gate waits
+// for the person; "phase AtGate" was the engine's word). An ended run's step is its exit node
+// ("step done"), which says nothing the badge does not.
+const PHASE_WORDS: Readonly<Record<string, string>> = {
+  AtGate: 'at a gate, waiting for you', AwaitingAnswer: 'waiting for your answer', Preparing: 'preparing its folders',
+};
+
 const Facts = ({ run }: { readonly run: RunDetail }) => {
   const s = run.currentStepSettings;
   return (
     <p class="row run-facts">
       <StandingBadge standing={run.standing} />
-      {run.currentStep ? <span>step <strong>{run.currentStep}</strong></span> : null}
+      {PHASE_WORDS[run.phase] ? <span data-phase={run.phase}>{PHASE_WORDS[run.phase]}</span> : null}
+      {run.currentStep && run.phase !== 'Ended' ? <span>at step <strong>{run.currentStep}</strong></span> : null}
       <span class="muted">{run.project} · {run.workflow}</span>
       {s ? <span class="muted">{s.harness.value}{s.model.value ? ` · ${s.model.value}` : ''}</span> : null}
       <RunCost run={run} />
       {run.pullRequestLoop ? <span class="pr-loop-fact">{run.pullRequestLoop.text}</span> : null}
       {run.outcome ? <span class="muted">outcome {run.outcome}</span> : null}
+      {run.merged?.length ? <span class="badge" data-merged="">merged</span> : null}
       {run.archived ? <span class="badge">archived</span> : null}
       {run.resolved ? <span class="badge">resolved</span> : null}
       {run.sandbox ? <SandboxFact sandbox={run.sandbox} /> : null}
@@ -70,7 +79,7 @@ const Facts = ({ run }: { readonly run: RunDetail }) => {
 const RestartedAs = ({ data }: { readonly data: ReturnType<typeof useRun> }) => {
   const e = [...data.history.items.value].reverse().find((h) => h.type === 'RunRestarted');
   const as = (e?.data as { as?: unknown } | undefined)?.as;
-  return typeof as === 'string' ? <p class="note">Restarted as <Link href={`/runs/${encodeURIComponent(as)}`}>{as}</Link>.</p> : null;
+  return typeof as === 'string' && data.run.value ? <p class="note">Restarted as <RunLink run={data.run.value} id={as} />.</p> : null;
 };
 
 export const Page = ({ params, query }: PageProps) => {

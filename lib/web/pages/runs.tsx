@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { ProjectView } from '../../../domain/runs.js';
 import { api, ApiError } from '../api.js';
 import { useRunsIndex, type BoardRow } from '../data/runs-index.js';
@@ -58,12 +58,19 @@ export const Page = ({ query }: PageProps) => {
   const previews = useRunningPreviews(rows);
   // a chain's card is titled by its first run: the search finds it by that title too
   const shownTitle = (r: BoardRow): string | undefined => attemptsOf(chains, r)?.[0]?.title;
+  const typing = useRef(false);
   const grouped = useMemo(() => groupRuns(attemptGroups.cards, filters, cards, shownTitle), [attemptGroups, chains, cards, filters.project, filters.workflow, filters.standing, filters.text, filters.archived]);
   const workflows = useMemo(() => [...new Set([...rows.values()].map((r) => r.workflowName))].sort(), [rows]);
   const projectName = useMemo(() => new Map(projects.map((p) => [p.id, p.name])), [projects]);
   const queued = grouped.queued.filter((r) => r.standing === 'Queued');
 
-  const setFilters = (f: Filters) => navigate(`/${filtersQuery(f)}`, { replace: true });
+  // Each change is a Back step (docs/app.md: Back undoes it), except that the keystrokes of one
+  // search are one step: typing replaces the step its first keystroke made.
+  const setFilters = (f: Filters) => {
+    const typed = f.text !== filters.text && f.project === filters.project && f.workflow === filters.workflow && f.standing === filters.standing && f.archived === filters.archived;
+    navigate(`/${filtersQuery(f)}`, { replace: typed && typing.current });
+    typing.current = typed;
+  };
 
   const moveToFront = async (row: BoardRow) => {
     setNote(null);

@@ -14,10 +14,10 @@ import { ArchiveKeeping } from './keeping-text.js';
 
 const ENDED = ['Succeeded', 'Failed', 'Aborted'];
 
-interface SecuredFolder { readonly folder: string; readonly commit: string | null; readonly pushedTo: string | null; readonly detail?: string }
+interface SecuredFolder { readonly folder: string; readonly branch: string; readonly commit: string | null; readonly pushedTo: string | null; readonly localOnly?: boolean; readonly detail?: string }
 
 const securedText = (folders: readonly SecuredFolder[]) => folders.map((f) =>
-  f.detail ? `${f.folder}: ${f.detail}` : `${f.folder}: ${f.commit ? `committed ${f.commit.slice(0, 10)}` : 'nothing to commit'}${f.pushedTo ? `, pushed to ${f.pushedTo}` : ''}`).join('; ');
+  f.detail ? `${f.folder}: ${f.detail}` : `${f.folder}: ${f.commit ? `committed ${f.commit.slice(0, 10)}` : 'nothing to commit'}${f.pushedTo ? `, pushed to ${f.pushedTo}` : ''}${f.localOnly ? ` on ${f.branch} (no origin to push to: kept in this repository)` : ''}`).join('; ');
 
 // The export is fetched (so the window's Bearer header goes along) and handed to the browser as a
 // file; an <a href> to /api could not carry the header.
@@ -88,7 +88,8 @@ export const RunActions = ({ data, run }: { readonly data: RunData; readonly run
         ) : null}
         <MoreMenu label="More" items={[
           { label: 'Export', run: () => void act(async () => { await download(run.id); return 'Export downloaded.'; }) },
-          ...(run.allowedActions.includes('Restart') ? [{ label: 'Restart', run: () => void restart() }] : []),
+          // a run merged locally is shipped: a Restart would redo work already in its base
+          ...(run.allowedActions.includes('Restart') && !run.merged?.length ? [{ label: 'Restart', run: () => void restart() }] : []),
         ]} />
       </div>
       <NoteLine note={note} />

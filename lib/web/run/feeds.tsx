@@ -3,11 +3,10 @@ import type { HistoryEvent } from '../../read-models/pages.js';
 import type { LogLine } from '../../state/log-store.js';
 import type { Feed, FeedState, RunData } from './data.js';
 import { ForkButton, forkableAt } from './fork.js';
+import { LocalTime } from '../ui/local-time.js';
 
 // The log and the history (the thread is thread.tsx): oldest first, new rows appended as the push stream brings
 // them, and a button for the page before the oldest row held. All of it is text.
-
-const time = (at: string) => at.slice(11, 19);
 
 const Earlier = ({ data, feed, state }: { readonly data: RunData; readonly feed: Feed; readonly state: FeedState<unknown> }) =>
   state.before.value !== null
@@ -24,7 +23,7 @@ export const Log = ({ data }: { readonly data: RunData }) => {
       {lines.length === 0 ? <Empty>No log lines yet.</Empty> : (
         <ol class="log" aria-label="Log">
           {lines.map((l: LogLine) => (
-            <li key={l.n} class={`l-${l.source}`}><time dateTime={l.at} class="muted">{time(l.at)}</time> <span class="muted">{l.source}</span> <span class="line">{l.text}</span></li>
+            <li key={l.n} class={`l-${l.source}`}><LocalTime at={l.at} class="muted" /> <span class="muted">{l.source}</span> <span class="line">{l.text}</span></li>
           ))}
         </ol>
       )}
@@ -59,7 +58,7 @@ export const History = ({ data }: { readonly data: RunData }) => {
         <ol class="history" aria-label="History">
           {events.map((e: HistoryEvent) => (
             <li key={e.seq}>
-              <span class="muted">#{e.seq}</span> <time dateTime={e.at} class="muted">{time(e.at)}</time> <strong>{eventLabel(e.type)}</strong> <span class="muted type">{e.type}</span>
+              <span class="muted">#{e.seq}</span> <LocalTime at={e.at} class="muted" /> <strong>{eventLabel(e.type)}</strong> <span class="muted type">{e.type}</span>
               {e.detail ? <span class="error"> {e.detail}</span> : null}
               {e.data !== undefined ? <code class="data">{dataText(e.data)}</code> : null}
               {forkAt(data, e.seq)}

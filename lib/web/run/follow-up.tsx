@@ -2,8 +2,8 @@ import { useState } from 'preact/hooks';
 import type { RunDetail } from '../../../projections/run-shapes.js';
 import { api, ApiError } from '../api.js';
 import { navigate } from '../router.js';
-import { Link } from '../ui/link.js';
 import { NoteLine, type Note } from './controls.js';
+import { RunLink } from '../ui/run-link.js';
 
 // Follow up an ended run: a new run on the same branch and worktree that resumes the agent's
 // session with this text (POST /api/runs/{id}/follow-ups). Offered on an ended, unarchived run;
@@ -47,8 +47,8 @@ export const FollowUpLinks = ({ run }: { readonly run: RunDetail }) => {
   if (!run.continues && !run.continuedBy?.length) return null;
   return (
     <p class="note">
-      {run.continues ? <>Follows up <Link href={runHref(run.continues)}>{run.continues}</Link>. </> : null}
-      {run.continuedBy?.length ? <>Followed up by {run.continuedBy.map((id, i) => <span key={id}>{i > 0 ? ', ' : ''}<Link href={runHref(id)}>{id}</Link></span>)}.</> : null}
+      {run.continues ? <>Follows up <RunLink run={run} id={run.continues} />. </> : null}
+      {run.continuedBy?.length ? <>Followed up by {run.continuedBy.map((id, i) => <span key={id}>{i > 0 ? ', ' : ''}<RunLink run={run} id={id} /></span>)}.</> : null}
     </p>
   );
 };

@@ -1,10 +1,10 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { RunDetail } from '../../../projections/run-shapes.js';
 import { api, ApiError } from '../api.js';
-import { useRunsIndex, type BoardRow } from '../data/runs-index.js';
 import { navigate } from '../router.js';
-import { Link } from '../ui/link.js';
 import { NoteLine, type Note } from './controls.js';
+import { RunLink } from '../ui/run-link.js';
+import { useRunsIndex, type BoardRow } from '../data/runs-index.js';
 
 // "Fork from here" on a step end (History, and the thread's step headings): a small modal dialog
 // (goal, harness, model, note; each optional) that POSTs /api/runs/{id}/forks and opens the new
@@ -85,18 +85,24 @@ export const ForkButton = ({ run, end }: { readonly run: RunDetail; readonly end
 
 // Forks of one run differ by where they went on from, their agent and how they did: said beside
 // each id, from the runs index the app already follows (an archived fork is not in it: its id alone).
+// Only a run with forks reads the index (live: a fork's standing moves on); any other run page
+// reads no board at all.
 const forkFacts = (row: BoardRow | undefined): string =>
   row ? ` (${[row.forkOf ? `after ${row.forkOf.step}` : null, row.harness, row.standing].filter((x) => x).join(', ')})` : '';
 
+const Forks = ({ run, forks }: { readonly run: RunDetail; readonly forks: readonly string[] }) => {
+  const rows = useRunsIndex().rows.value;
+  return <>Forks: {forks.map((id, i) => <span key={id}>{i > 0 ? ', ' : ''}<RunLink run={run} id={id} />{forkFacts(rows.get(id))}</span>)}.</>;
+};
+
 /** Both ends of a fork: the run and step end this one was forked from, and the forks made of it. */
 export const ForkLinks = ({ run }: { readonly run: RunDetail }) => {
-  const rows = useRunsIndex().rows.value;
   const from = run.forkedFrom;
   if (!from && !run.forks?.length) return null;
   return (
     <p class="note fork-links">
-      {from ? <>Forked from <Link href={runHref(from.run)}>{from.run}</Link> after step {from.step} (#{from.at}){from.note ? <>: <span class="prose">{from.note}</span></> : null}. </> : null}
-      {run.forks?.length ? <>Forks: {run.forks.map((id, i) => <span key={id}>{i > 0 ? ', ' : ''}<Link href={runHref(id)}>{id}</Link>{forkFacts(rows.get(id))}</span>)}.</> : null}
+      {from ? <>Forked from <RunLink run={run} id={from.run} /> after step {from.step} (#{from.at}){from.note ? <>: <span class="prose">{from.note}</span></> : null}. </> : null}
+      {run.forks?.length ? <Forks run={run} forks={run.forks} /> : null}
     </p>
   );
 };

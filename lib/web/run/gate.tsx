@@ -4,6 +4,8 @@ import type { RunWorkflowView } from '../../read-models/run-page-reads.js';
 import { api, ApiError } from '../api.js';
 import { NoteLine, sendControl, type Note } from './controls.js';
 import type { RunData } from './data.js';
+import { diffHref } from './activity.js';
+import { Link } from '../ui/link.js';
 
 // A run at a gate waits for a person: the panel says which gate (its label) and what it asks (its
 // prompt, from the run's own workflow), and offers the two answers. Approve passes the gate (the
@@ -25,9 +27,37 @@ const useRunWorkflow = (runId: string, wanted: boolean): RunWorkflowView | null 
   return wf;
 };
 
+// What the person is asked to approve: the files the run changed, each a link to its diff.
+const changedPaths = (diff: string): string[] =>
+  [...new Set([...diff.matchAll(/^diff --git a\/.+? b\/(.+)$/gm)].map((m) => m[1]!))];
+
+const useChangedFiles = (runId: string, wanted: boolean, changes: number): readonly string[] | null => {
+  const [files, setFiles] = useState<readonly string[] | null>(null);
+  useEffect(() => {
+    if (!wanted) return;
+    let live = true;
+    api<{ folders: { diff?: string }[] }>(`runs/${encodeURIComponent(runId)}/diff`).then(
+      (r) => { if (live) setFiles(r.folders.flatMap((f) => changedPaths(f.diff ?? ''))); }, () => { if (live) setFiles(null); });
+    return () => { live = false; };
+  }, [runId, wanted, changes]);
+  return files;
+};
+
+const ChangedFiles = ({ runId, files }: { readonly runId: string; readonly files: readonly string[] | null }) => {
+  if (files === null) return null;
+  if (files.length === 0) return <p class="muted">The run has changed no files.</p>;
+  return (
+    <div class="gate-files">
+      <p>{files.length === 1 ? '1 file changed' : `${files.length} files changed`}; look before approving:</p>
+      <ul>{files.map((f) => <li key={f}><Link href={diffHref(runId, f)}><code>{f}</code></Link></li>)}</ul>
+    </div>
+  );
+};
+
 export const Gate = ({ data, run }: { readonly data: RunData; readonly run: RunDetail }) => {
   const atGate = run.phase === 'AtGate' && run.allowedActions.includes('Resume');
   const wf = useRunWorkflow(run.id, atGate);
+  const files = useChangedFiles(run.id, atGate, data.changes.value);
   const [text, setText] = useState('');
   const [busy, setBusy] = useState(false);
   const [note, setNote] = useState<Note>(null);
@@ -60,6 +90,7 @@ export const Gate = ({ data, run }: { readonly data: RunData; readonly run: RunD
       <h2 id="gate-title">{title}</h2>
       {gate?.label ? <p class="muted">The run waits at the gate <code>{gate.id}</code> for a person.</p> : <p class="muted">The run waits here for a person.</p>}
       {gate?.prompt ? <p class="prose gate-prompt">{gate.prompt}</p> : null}
+      <ChangedFiles runId={run.id} files={files} />
       <div class="row">
         <button type="button" disabled={busy} onClick={() => void approve()}>Approve</button>
       </div>

@@ -103,8 +103,10 @@ export const PullRequest = ({ run, changes }: { readonly run: RunDetail; readonl
     );
   }, [run.id, ref?.number, changes, asked], 15_000);
   // shipping: a pull request to create when there is none; a local merge and an update from base always
-  const ship = <><MergeLocally run={run} /><UpdateFromBase run={run} /></>;
-  if (!ref) return <div class="pr"><CreatePullRequest run={run} />{ship}</div>;
+  // once merged locally, nothing is left to ship: the merge panel marks it merged
+  const merged = (run.merged?.length ?? 0) > 0;
+  const ship = <><MergeLocally run={run} />{merged ? null : <UpdateFromBase run={run} />}</>;
+  if (!ref) return <div class="pr">{merged ? null : <CreatePullRequest run={run} />}{ship}</div>;
   return (
     <div class="pr">
       <p class="row"><a ref={link} href={webHref(ref.url)} target="_blank" rel="noopener noreferrer">{ref.repository}#{ref.number}</a>{pr ? <span> · {pr.title}</span> : null}

@@ -70,22 +70,33 @@ type Method = 'fast-forward' | 'merge' | 'squash';
 
 export const MergeLocally = ({ run }: { readonly run: RunDetail }) => {
   const [method, setMethod] = useState<Method>('squash');
-  const [merged, setMerged] = useState(false);
   const { busy, note, go } = useAction();
   const submit = () => go(async () => {
     const r = await api<{ merged: { folder: string; base: string; commit: string }[] }>(runPath(run, 'merge'), { body: { method } });
-    setMerged(true);
     return { kind: 'ok', text: `Merged: ${r.merged.map((m) => `${m.folder} into ${m.base} at ${m.commit.slice(0, 10)}`).join('; ')}` };
   });
+  // gone with the answer, not when the push stream brings the archived run: the focus goes back
+  // to the panel's heading when the button it was on is gone
+  const [archivedHere, setArchivedHere] = useState(false);
   const archive = () => go(async () => {
     await api(runPath(run, 'archive'), { body: { state: 'Archived', reason: 'merged locally' } });
-    setMerged(false);
+    setArchivedHere(true);
     return { kind: 'ok', text: 'Archived: the run\'s worktree is removed; its branch stays.' };
   });
+  const done = run.merged ?? [];
+  // a merged run is marked so, and offers only what is left to do with it: archive it
+  if (done.length > 0) return (
+    <section class="panel ship" aria-labelledby="ship-merge" data-merged="">
+      <h3 id="ship-merge" tabIndex={-1}>Merged locally</h3>
+      <p><span class="badge">merged</span> {done.map((m) => `${m.folder} into ${m.base} at ${m.commit.slice(0, 10)} (${m.method})`).join('; ')}</p>
+      <NoteLine note={note} />
+      {!run.archived && !archivedHere ? <p class="row">Done with this run? <button type="button" disabled={busy} onClick={() => void archive()}>Archive the run</button></p> : null}
+    </section>
+  );
   return (
     <form class="panel ship" aria-labelledby="ship-merge" onSubmit={(e) => { e.preventDefault(); void submit(); }}>
       <h3 id="ship-merge">Merge locally</h3>
-      <p class="muted">Into the base branch of the project's own checkout, which must be clean and on that branch. Never forced.</p>
+      <p class="muted">Into the base branch of the project's own checkout, which must be clean and on that branch. Never forced. The run's uncommitted work is committed on its branch first.</p>
       <div class="ship-row">
         <label>Method
           <select value={method} onChange={(e) => setMethod(value(e) as Method)}>
@@ -95,7 +106,6 @@ export const MergeLocally = ({ run }: { readonly run: RunDetail }) => {
         <button type="submit" disabled={busy}>Merge locally</button>
       </div>
       <NoteLine note={note} />
-      {merged && !run.archived ? <p class="row">Done with this run? <button type="button" disabled={busy} onClick={() => void archive()}>Archive the run</button></p> : null}
     </form>
   );
 };

@@ -4,20 +4,19 @@ import type { RunData } from './data.js';
 import { ForkButton, forkableAt } from './fork.js';
 import { useFollow } from './follow.js';
 import { StepCost, stepUsageOf } from './step-cost.js';
-import { timeline, type Item } from './timeline.js';
+import { heldFrom, shownFrom, stepsOf, timeline, type Item } from './timeline.js';
+import { LocalTime } from '../ui/local-time.js';
 
 // The Thread: what was said and done, oldest first. Each step's rows and its agent's tool calls
 // (activity cards) sit under a step heading; the rest (the goal, messages, controls) between
 // them. A live page follows the newest row unless the person has scrolled up; then a button
 // takes them back down.
 
-const time = (at: string) => at.slice(11, 19);
-
 const who = (r: ThreadRow) => (r.authorName ? `${r.author} ${r.authorName}` : r.author === 'run-agent' ? 'agent' : r.author);
 
 const Row = ({ r }: { readonly r: ThreadRow }) => (
   <li class={`t-${r.kind} a-${r.author}`} data-kind={r.kind}>
-    <div class="meta"><span class="who">{who(r)}</span> <span class="muted">{r.kind}</span> <time dateTime={r.at} class="muted">{time(r.at)}</time></div>
+    <div class="meta"><span class="who">{who(r)}</span> <span class="muted">{r.kind}</span> <LocalTime at={r.at} class="muted" /></div>
     <p class="prose">{r.text}</p>
     {r.reason ? <p class="muted reason">Reason: {r.reason}</p> : null}
   </li>
@@ -43,7 +42,8 @@ export const Thread = ({ data }: { readonly data: RunData }) => {
   const loading = data.thread.loading.value || data.activity.loading.value;
   const follow = useFollow(loading || rows.length === 0 ? null : `${rows.at(-1)?.id}:${activity.at(-1)?.id}:${ended}`);
   const earlier = data.thread.before.value !== null || data.activity.before.value !== null;
-  const blocks = timeline(rows, activity);
+  const held = heldFrom(shownFrom(rows, activity, data.thread.before.value !== null, data.activity.before.value !== null), rows, activity);
+  const blocks = timeline(held.thread, held.activity, stepsOf(rows));
   const run = data.run.value;
   return (
     <div>
@@ -58,7 +58,7 @@ export const Thread = ({ data }: { readonly data: RunData }) => {
                 {/* a group, not a section: a step visited twice has the same heading, and two region
                     landmarks may not share a name */}
                 <div role="group" aria-labelledby={id}>
-                  <StepHead step={b.step} continued={b.continued} id={id} cost={<StepCost usage={stepUsageOf(run, b.step.stepId)} />} />
+                  <StepHead step={b.step} continued={b.continued} id={id} paused={run?.standing === 'Paused'} cost={<StepCost usage={stepUsageOf(run, b.step.stepId)} />} />
                   {stepFork(data, b.step.stepId, b.continued)}
                   <ol class="step-items" aria-label={`Step ${b.step.node ?? ''}`.trim()}>
                     {b.items.filter(shown).map((i) => <ItemView key={'thread' in i ? `r${i.thread.id}` : `a${i.activity.id}`} runId={data.runId} item={i} />)}

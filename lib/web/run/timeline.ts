@@ -13,6 +13,8 @@ export interface StepInfo {
   readonly harness?: string;
   readonly model?: string;
   readonly startedAt?: string;
+  /** the node's kind (agent, gate, wait, …) */
+  readonly kind?: string;
   /** the step's end row: when and how it ended */
   readonly end?: ThreadRow;
 }
@@ -32,7 +34,7 @@ export const stepsOf = (rows: readonly ThreadRow[]): Map<string, StepInfo> => {
     const s = steps.get(r.stepId) ?? { stepId: r.stepId };
     const started = / started$/.test(r.text) && !s.startedAt;
     steps.set(r.stepId, started
-      ? { ...s, node: r.node, harness: r.harness, model: r.model, startedAt: r.at }
+      ? { ...s, node: r.node, harness: r.harness, model: r.model, startedAt: r.at, ...(r.stepKind ? { kind: r.stepKind } : {}) }
       : { ...s, node: s.node ?? r.node, end: r });
   }
   return steps;
@@ -44,8 +46,8 @@ const ordered = (thread: readonly ThreadRow[], activity: readonly ActivityRow[])
   return items.sort((a, b) => (atOf(a) < atOf(b) ? -1 : atOf(a) > atOf(b) ? 1 : 0));
 };
 
-export const timeline = (thread: readonly ThreadRow[], activity: readonly ActivityRow[]): Block[] => {
-  const steps = stepsOf(thread);
+// `steps` from all rows held: a step's start may be before what is shown
+export const timeline = (thread: readonly ThreadRow[], activity: readonly ActivityRow[], steps = stepsOf(thread)): Block[] => {
   const blocks: Block[] = [];
   const seen = new Set<string>();
   let current: string | undefined;
@@ -67,6 +69,26 @@ export const timeline = (thread: readonly ThreadRow[], activity: readonly Activi
   }
   return blocks;
 };
+
+/**
+ * Where the held pages of the two feeds start together. The thread and the tool calls are paged
+ * apart (50 rows, 100 calls): on a long run the thread's page reaches back far beyond the calls'
+ * page, and its older messages would stand there without their calls. Shown is only what both
+ * pages cover, cut at a message so the first message shown has all its calls; "Show earlier"
+ * moves the cut back. Undefined: everything held is shown.
+ */
+export const shownFrom = (thread: readonly ThreadRow[], activity: readonly ActivityRow[], threadMore: boolean, activityMore: boolean): string | undefined => {
+  const fromThread = threadMore ? thread[0]?.at : undefined;
+  const oldestCall = activityMore ? activity[0]?.startedAt : undefined;
+  // the calls before the first message after the oldest held call belong to a message not shown
+  const fromCalls = oldestCall === undefined ? undefined : thread.find((r) => r.at >= oldestCall && r.kind !== 'step')?.at ?? oldestCall;
+  if (fromThread === undefined) return fromCalls;
+  return fromCalls === undefined || fromThread > fromCalls ? fromThread : fromCalls;
+};
+
+/** the rows and calls at or after `from` (see shownFrom) */
+export const heldFrom = (from: string | undefined, thread: readonly ThreadRow[], activity: readonly ActivityRow[]): { thread: readonly ThreadRow[]; activity: readonly ActivityRow[] } =>
+  from === undefined ? { thread, activity } : { thread: thread.filter((r) => r.at >= from), activity: activity.filter((a) => a.startedAt >= from) };
 
 /** "1m 05s" between two times; "" when either is missing. */
 export const duration = (from: string | undefined, to: string | undefined): string => {

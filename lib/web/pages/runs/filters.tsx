@@ -1,7 +1,7 @@
 import { STANDINGS } from '../../../../domain/runs.js';
 import type { Filters } from './groups.js';
 
-// The board's filters; each change replaces the page's query, so a filtered board can be linked.
+// The board's filters; each change is in the page's query, so a filtered board can be linked.
 
 export interface FilterBarProps {
   readonly filters: Filters;

@@ -45,13 +45,17 @@ const Attempts = ({ attempts }: { readonly attempts: readonly BoardRow[] }) => (
   </div>
 );
 
+// how long a run has gone: a paused or waiting run is not "running"
+const ranText = (row: BoardRow, ran: string): string =>
+  row.endedAt ? `ran ${ran}` : row.standing === 'Paused' ? `paused, started ${ran} ago` : row.standing === 'Running' ? `running for ${ran}` : `started ${ran} ago`;
+
 // `cost`: off on an attempts card, where each attempt shows its own
 const Times = ({ row, now, cost }: { readonly row: BoardRow; readonly now: number; readonly cost: boolean }) => {
   const ran = row.startedAt ? span((row.endedAt ? Date.parse(row.endedAt) : now) - Date.parse(row.startedAt)) : null;
   return (
     <div class="board-times muted">
       <span title={row.createdAt}>created {ago(row.createdAt, now)}</span>
-      {ran ? <> · <span>{row.endedAt ? `ran ${ran}` : `running for ${ran}`}</span></> : null}
+      {ran ? <> · <span>{ranText(row, ran)}</span></> : null}
       {row.harness ? <> · <span>{row.harness}</span></> : null}
       {cost && hasUsage(row) ? <> · <span class="board-cost" title="what this run's agent turns cost">{costText(row.costUsd, row.unknownTurns)}</span></> : null}
       {' · '}<span title={row.updatedAt}>last activity {ago(row.updatedAt, now)}</span>
