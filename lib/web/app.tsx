@@ -31,7 +31,11 @@ export const App = () => {
   const main = useRef<HTMLElement>(null);
   const nav = useRef<HTMLElement>(null);
   const shortcuts = useShortcuts();
-  useNeedsYou();
+  // Once a page of this window followed the whole board, the shell keeps reading its count from
+  // that index (already loaded, one stream) rather than opening a second stream on the next page.
+  const wholeBoard = useRef(false);
+  if (route.wholeBoard) wholeBoard.current = true;
+  useNeedsYou(wholeBoard.current);
   const first = useRef(true);
   const mod = loaded.get(route);
 

@@ -15,10 +15,12 @@ export interface Route {
   readonly nav?: string;
   /** the navigation entry marked current on this route, when it is not the route's own */
   readonly section?: string;
+  /** the page follows the whole board: the shell's needs-you count is read from that index */
+  readonly wholeBoard?: true;
 }
 
 export const ROUTES: readonly Route[] = [
-  { path: '/', nav: 'Runs', load: () => import('./pages/runs.js') },
+  { path: '/', nav: 'Runs', wholeBoard: true, load: () => import('./pages/runs.js') },
   { path: '/runs/:id', section: '/', load: () => import('./pages/run.js') },
   { path: '/compare', section: '/', load: () => import('./pages/compare.js') },
   { path: '/new', nav: 'New run', load: () => import('./pages/new-run.js') },

@@ -4,8 +4,12 @@
 import test from 'ava';
 import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync, lstatSync } from 'node:fs';
 import { join } from 'node:path';
+import { bundledSkills } from '../../lib/skills/bundle.js';
 import { tempDir } from '../helpers/env.js';
 import { testServer, type TestServer } from '../helpers/server.js';
+
+// the version skill.json gives: raising it (with its hashes recorded) needs no edit here
+const VERSION = bundledSkills().find((k) => k.name === 'svc-mcp')!.version;
 
 process.env['XDG_CONFIG_HOME'] = tempDir('svc-xdg-');
 const HOME = process.env['HOME']!;
@@ -25,7 +29,7 @@ test.serial('lists the bundled skill, and per harness where it would go and that
   const r = await s.get('/api/skills');
   t.is(r.status, 200);
   const skill = r.body.skills.find((k: any) => k.name === 'svc-mcp');
-  t.like(skill, { name: 'svc-mcp', version: '1.2.0' });
+  t.like(skill, { name: 'svc-mcp', version: VERSION });
   const by = await states(s);
   t.deepEqual(by['claude'], { harness: 'claude', supported: true, folder: join(HOME, '.claude', 'skills', 'svc-mcp'), installed: { _tag: 'NotInstalled' } });
   t.is(by['codex'].folder, join(HOME, '.agents', 'skills', 'svc-mcp'));
@@ -36,13 +40,13 @@ test.serial('installs into each harness folder, then an untouched copy is simply
   for (const harness of ['claude', 'codex', 'opencode']) {
     const r = await install(s, { skill: 'svc-mcp', harness });
     t.is(r.status, 200, JSON.stringify(r.body));
-    t.like(r.body, { skill: 'svc-mcp', harness, version: '1.2.0', replaced: 'Nothing', backup: null });
+    t.like(r.body, { skill: 'svc-mcp', harness, version: VERSION, replaced: 'Nothing', backup: null });
     t.true(readFileSync(join(r.body.folder, 'SKILL.md'), 'utf8').startsWith('---\nname: svc-mcp\n'));
     t.true(existsSync(join(r.body.folder, 'reference.md')));
     t.regex(readFileSync(join(r.body.folder, 'setup.md'), 'utf8'), new RegExp(`${harness} mcp add`));
   }
   const by = await states(s);
-  for (const h of ['claude', 'codex', 'opencode']) t.deepEqual(by[h].installed, { _tag: 'Installed', version: '1.2.0', upToDate: true });
+  for (const h of ['claude', 'codex', 'opencode']) t.deepEqual(by[h].installed, { _tag: 'Installed', version: VERSION, upToDate: true });
   const again = await install(s, { skill: 'svc-mcp', harness: 'claude' });
   t.like(again.body, { replaced: 'Bundled', backup: null });
 });
@@ -52,8 +56,8 @@ test.serial('a copy the user changed is never overwritten without force; with fo
   const edited = readFileSync(join(folder, 'SKILL.md'), 'utf8') + '\nMy own rule: always say please.\n';
   writeFileSync(join(folder, 'SKILL.md'), edited);
   const by = await states(s);
-  t.like(by['claude'].installed, { _tag: 'Changed', version: '1.2.0' });
-  t.regex(by['claude'].installed.detail, /differ from svc's version 1\.2\.0/);
+  t.like(by['claude'].installed, { _tag: 'Changed', version: VERSION });
+  t.regex(by['claude'].installed.detail, new RegExp(`differ from svc's version ${VERSION.replaceAll('.', '\\.')}`));
 
   const refused = await install(s, { skill: 'svc-mcp', harness: 'claude' });
   t.is(refused.status, 409);
@@ -67,7 +71,7 @@ test.serial('a copy the user changed is never overwritten without force; with fo
   t.is(readFileSync(join(forced.body.backup, 'SKILL.md'), 'utf8'), edited, 'the backup holds the edit');
   t.is(statSync(forced.body.backup).mode & 0o777, 0o700);
   t.is(statSync(join(forced.body.backup, 'SKILL.md')).mode & 0o777, 0o600);
-  t.deepEqual((await states(s))['claude'].installed, { _tag: 'Installed', version: '1.2.0', upToDate: true });
+  t.deepEqual((await states(s))['claude'].installed, { _tag: 'Installed', version: VERSION, upToDate: true });
 
   // An extra file counts as a change too.
   writeFileSync(join(HOME, '.agents', 'skills', 'svc-mcp', 'notes.md'), 'mine');

@@ -1,4 +1,4 @@
-import { signal, type Signal } from '@preact/signals';
+import { computed, signal, type ReadonlySignal, type Signal } from '@preact/signals';
 import { useEffect, useMemo } from 'preact/hooks';
 import type { BoardRow } from '../../read-models/runs-board.js';
 import { apiResponse, type ApiError } from '../api.js';
@@ -81,12 +81,26 @@ export const useRunsIndex = (archived = false): RunsIndex => {
   return archived ? own : sharedIndex();
 };
 
-// The shell's index: only the runs that need the person, one per page, held while it is shown.
+// The shell's index: only the runs that need the person, one per page. On a page that follows the
+// whole board anyway (the Runs page) it is that index filtered, so the page opens one `?runs`
+// stream and reads the board once; elsewhere it follows `GET /api/board?needs=true` on its own.
 const needing = { index: null as RunsIndex | null };
 
-/** The runs that need a person (`keep`: the rule, the same as the board's "Needs you"). */
-export const useNeedsIndex = (keep: (r: BoardRow) => boolean): RunsIndex => {
-  const index = (needing.index ??= newIndex());
-  useEffect(() => followRunsIndex(index, false, keep), [index]);
-  return index;
+/** What a reader of an index sees: the rows and how the following goes. */
+export type RunsView = { readonly [K in keyof RunsIndex]: ReadonlySignal<RunsIndex[K]['value']> };
+
+const filtered = (source: RunsIndex, keep: (r: BoardRow) => boolean): RunsView => ({
+  ...source,
+  rows: computed(() => new Map([...source.rows.value].filter(([, r]) => keep(r)))),
+});
+
+/**
+ * The runs that need a person (`keep`: the rule, the same as the board's "Needs you"); `whole`:
+ * the current page follows the whole board, so this one is read from it.
+ */
+export const useNeedsIndex = (keep: (r: BoardRow) => boolean, whole: boolean): RunsView => {
+  const own = (needing.index ??= newIndex());
+  const view = useMemo(() => (whole ? filtered(sharedIndex(), keep) : own), [whole]);
+  useEffect(() => (whole ? holdShared() : followRunsIndex(own, false, keep)), [whole]);
+  return view;
 };

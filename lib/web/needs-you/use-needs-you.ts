@@ -44,9 +44,10 @@ const notify = (find: (seen: ReadonlySet<string>) => Notice[], show: boolean): v
   if (show) fresh.forEach(showNotice);
 };
 
-export const useNeedsYou = (): void => {
+/** `wholeBoard`: the current page follows the whole board (the Runs page), so the count is read from it. */
+export const useNeedsYou = (wholeBoard: boolean): void => {
   // only the runs that need the person: a page must not fetch the whole board to count them
-  const index = useNeedsIndex((r) => rowNeeds(r) !== null);
+  const index = useNeedsIndex((r) => rowNeeds(r) !== null, wholeBoard);
   useEffect(() => {
     const events = openEvents('cards', { cards: (d: { cards: PendingCard[] }) => { cards.value = d.cards; } });
     return () => events.close();
