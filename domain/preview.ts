@@ -55,7 +55,7 @@ export const stopNote = (reason: PreviewStopReason, detail: string | null): stri
   const why: Record<PreviewStopReason, string> = {
     stopped: 'Stopped by request',
     archived: 'Stopped: the run was archived',
-    idle: 'Stopped after its idle time without a request',
+    idle: 'Stopped: unused for its idle time',
     limit: 'Stopped to make room: at most the preview limit run at once, the oldest idle one goes first',
     exited: 'The preview command exited',
     failed: 'The preview could not start',

@@ -129,7 +129,8 @@ export class PreviewManager {
     if (this.live.size < limit) return null;
     const oldest = [...this.live.values()].sort((a, b) => a.lastRequest - b.lastRequest)[0]!;
     await this.stop(oldest.runId, 'limit', `to start the preview of run ${runId}`);
-    return `Stopped the preview of run ${oldest.runId}, the oldest idle one, to stay within ${limit} at once`;
+    const title = this.d.run(oldest.runId)?.title;
+    return `Stopped the preview of ${title ? `“${title}” (run ${oldest.runId})` : `run ${oldest.runId}`}, the oldest idle one, to stay within ${limit} at once`;
   }
 
   private async launch(l: Live, folder: string, command: NonNullable<ReturnType<typeof previewCommandOf>['command']>): Promise<boolean> {

@@ -29,7 +29,7 @@ const DOING: Record<Live['state'], string> = { 'setting-up': 'Running setup', st
 export const previewView = (runId: string, l: Live | undefined, rec: PreviewRecord | undefined, found: FoundCommand, baseUrl: string): PreviewView => {
   const path = l?.state === 'running' ? previewPath(runId) : null;
   const state: PreviewState = l ? l.state : rec?.stopReason ? 'stopped' : 'off';
-  const note = l ? [DOING[l.state], l.note].filter(Boolean).join('. ') : rec?.stopReason ? stopNote(rec.stopReason, rec.stopDetail) : null;
+  const note = l ? (l.note ?? DOING[l.state]) : rec?.stopReason ? stopNote(rec.stopReason, rec.stopDetail) : null;
   return {
     runId, state, path, url: path ? `${baseUrl}${path}` : null, port: l?.port ?? null,
     startedAt: l ? rec?.startedAt ?? null : rec?.startedAt ?? null, stoppedAt: l ? null : rec?.stoppedAt ?? null,

@@ -70,7 +70,7 @@ test('past the limit the oldest idle preview is stopped, and the new one says wh
   clock.set(new Date(t0 + 3000));
   const started = await s.post(`/api/runs/${c}/preview`);
   t.is(started.status, 200);
-  t.regex(started.body.note, new RegExp(`Stopped the preview of run ${b}, the oldest idle one, to stay within 2 at once`));
+  t.regex(started.body.note, new RegExp(`Stopped the preview of “preview me” \\(run ${b}\\), the oldest idle one, to stay within 2 at once`));
   const vb = (await s.get(`/api/runs/${b}/preview`)).body;
   t.is(vb.state, 'stopped');
   t.is(vb.stopReason, 'limit');

@@ -1,6 +1,6 @@
 import '../helpers/env.js';
 import test from 'ava';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eventually } from '../helpers/env.js';
 import { GATE_ONLY, testServer, type TestServer } from '../helpers/server.js';
@@ -62,6 +62,13 @@ test('two runs preview at once on two ports, each page through svc, WebSocket ec
   await s.post(`/api/runs/${a}/preview`);
   await running(s, a);
   t.true((await (await fetch(`${s.url}/preview/${a}/`)).text()).includes('setup ran 1'));
+  // and again when the folder's lockfile changed since
+  const runDir = join(s.home, 'worktrees', a);
+  writeFileSync(join(runDir, readdirSync(runDir)[0]!, 'package-lock.json'), '{"lockfileVersion":3,"changed":true}\n');
+  t.is((await s.send('DELETE', `/api/runs/${a}/preview`)).status, 200);
+  await s.post(`/api/runs/${a}/preview`);
+  await running(s, a);
+  t.true((await (await fetch(`${s.url}/preview/${a}/`)).text()).includes('setup ran 2'));
   const log = (await s.get(`/api/runs/${a}/log?pageSize=200`)).body.lines as { text: string }[];
   t.true(log.some((l) => l.text.includes('fixture app listening')), 'the server output is in the run log');
   // in svc's sandbox (bubblewrap leads the group) where this machine has one, as a command step is

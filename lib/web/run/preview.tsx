@@ -20,7 +20,10 @@ const usePreview = (data: RunData, runId: string) => {
   const [view, setView] = useState<PreviewView | null>(null);
   const read = () => api<PreviewView>(`runs/${encodeURIComponent(runId)}/preview`).then(setView, () => undefined);
   const changes = data.changes.value;
-  useEffect(() => { void read(); }, [runId, changes]);
+  // a stop svc makes itself (idle, the limit) is no run event, but it writes the run's log: the
+  // preview's log lines arriving are what tells an open page to read the preview again
+  const logged = data.log.items.value.filter((l) => l.text.startsWith('preview')).length;
+  useEffect(() => { void read(); }, [runId, changes, logged]);
   useEffect(() => {
     if (!view || !BUSY.has(view.state)) return;
     const t = setInterval(() => void read(), 1000);
