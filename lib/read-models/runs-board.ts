@@ -42,6 +42,10 @@ export type BoardRow = ReturnType<typeof listedRun> & {
   readonly pauseReason?: string;
   /** who paused a paused run: svc's own pauses wait for a person (projections/needs-you.ts) */
   readonly pausedBy?: RunState['pausedBy'];
+  /** the agent's open question, so a person can answer it from the board */
+  readonly question?: { readonly id: string; readonly prompt: string; readonly options: readonly string[]; readonly allowText: boolean };
+  /** a run with a branch merged locally (Merge locally): the card says Merged */
+  readonly merged?: true;
   /** why a queued run waits whatever slots are free (its project's daily budget); not kept with the row */
   readonly waiting?: string;
 };
@@ -61,6 +65,8 @@ const extra = (s: RunState) => ({
   ...(s.attempt ? { attempt: { ...s.attempt, kept: s.kept !== undefined, costUsd: recordedCostUsd(s) } } : {}),
   ...(s.paused && s.pauseReason ? { pauseReason: s.pauseReason } : {}),
   ...(s.paused && s.pausedBy ? { pausedBy: s.pausedBy } : {}),
+  ...(s.question ? { question: { id: s.question.id, prompt: s.question.prompt, options: s.question.options, allowText: s.question.allowText } } : {}),
+  ...(s.merges?.length ? { merged: true as const } : {}),
   ...(s.forkedFrom ? { forkOf: { run: s.forkedFrom.run, step: s.forkedFrom.step, at: s.forkedFrom.at } } : {}),
 });
 

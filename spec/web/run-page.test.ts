@@ -150,12 +150,12 @@ test('paging back through the thread and the history', async (t) => {
   t.is(await app.page.getByRole('button', { name: 'Show earlier' }).count(), 0);
   await tab(app, 'History');
   const history = app.page.getByRole('list', { name: 'History' });
-  await history.getByText('MessageSent').first().waitFor();
+  await history.getByText(/sent a message for the next turn: note 60/).waitFor();
   t.is(await history.locator('li').count(), 50, 'the newest page of events');
   await app.page.getByRole('button', { name: 'Show earlier' }).click();
-  await history.getByText('RunCreated').waitFor();
+  await history.getByText(/created the run “Quiet run”/).waitFor();
   t.is(await history.locator('li').count(), 61);
-  t.regex(await history.locator('li').last().textContent() ?? '', /#61 .*MessageSent.*note 60/);
+  t.regex(await history.locator('li').last().textContent() ?? '', /sent a message for the next turn: note 60\.$/);
   app.noErrors(t);
 });
 

@@ -1,9 +1,11 @@
 import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
 import type { HistoryEvent } from '../../read-models/pages.js';
 import type { LogLine } from '../../state/log-store.js';
 import type { Feed, FeedState, RunData } from './data.js';
 import { ForkButton, forkableAt } from './fork.js';
 import { LocalTime } from '../ui/local-time.js';
+import { eventLabel, historyWords } from './history-words.js';
 
 // The log and the history (the thread is thread.tsx): oldest first, new rows appended as the push stream brings
 // them, and a button for the page before the oldest row held. All of it is text.
@@ -37,30 +39,37 @@ const dataText = (d: unknown): string => {
   return s.length > 600 ? `${s.slice(0, 600)}…` : s;
 };
 
-/** An event's name as words: StepStarted → "Step started" (the name itself stays beside it, for searching the API). */
-export const eventLabel = (type: string): string => {
-  const words = type.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
-  return words.charAt(0).toUpperCase() + words.slice(1);
-};
-
 const forkAt = (data: RunData, seq: number) => {
   const run = data.run.value;
   const end = forkableAt(run, { at: seq });
   return run && end ? <> <ForkButton run={run} end={end} /></> : null;
 };
 
+// The event as it is stored: its sequence number, type and data (for those who want the raw form)
+const RawEvent = ({ e }: { readonly e: HistoryEvent }) => (
+  <>
+    <span class="muted">#{e.seq}</span> <strong>{eventLabel(e.type)}</strong> <span class="muted type">{e.type}</span>
+    {e.data !== undefined ? <code class="data">{dataText(e.data)}</code> : null}
+  </>
+);
+
+// History in words (history-words.ts); "Show raw events" shows each event as stored instead
 export const History = ({ data }: { readonly data: RunData }) => {
   const events = data.history.items.value;
+  const [raw, setRaw] = useState(false);
+  const titleOf = (id: string) => data.run.value?.linked?.[id]?.title ?? id;
   return (
     <div>
-      <Earlier data={data} feed="history" state={data.history} />
+      <div class="history-bar">
+        <Earlier data={data} feed="history" state={data.history} />
+        {events.length ? <button type="button" class="small" aria-pressed={raw} onClick={() => setRaw(!raw)}>Show raw events</button> : null}
+      </div>
       {events.length === 0 ? <Empty>No events yet.</Empty> : (
-        <ol class="history" aria-label="History">
+        <ol class={`history${raw ? ' raw' : ''}`} aria-label="History">
           {events.map((e: HistoryEvent) => (
             <li key={e.seq}>
-              <span class="muted">#{e.seq}</span> <LocalTime at={e.at} class="muted" /> <strong>{eventLabel(e.type)}</strong> <span class="muted type">{e.type}</span>
+              <LocalTime at={e.at} class="muted" /> {raw ? <RawEvent e={e} /> : <span class="words">{historyWords(e, titleOf)}</span>}
               {e.detail ? <span class="error"> {e.detail}</span> : null}
-              {e.data !== undefined ? <code class="data">{dataText(e.data)}</code> : null}
               {forkAt(data, e.seq)}
             </li>
           ))}

@@ -7,6 +7,7 @@ import { ago, span } from './time.js';
 import { costText, hasUsage } from '../../ui/usage-text.js';
 import { waitingText } from './quota.js';
 import { AttemptGroup } from '../../attempts/group-card.js';
+import { BoardQuestion } from './board-question.js';
 
 // One run on the board: what it is, where it stands, its age, how long it has run (or ran), its
 // harness and last activity, why it failed; MoveToFront for a queued run; Start, and a checkbox for
@@ -77,6 +78,7 @@ export const RunRow = ({ row, projectName, now, queuePlace, onMoveToFront, onSta
         ) : null}
         <StandingBadge standing={row.standing} />
         {reason && reason !== row.standing ? <span class="chip" data-needs>{reason}</span> : null}
+        {row.merged ? <span class="chip" data-merged title="a branch of this run was merged locally">Merged</span> : null}
         {row.archived ? <span class="chip">Archived</span> : null}
         <Link href={`/runs/${encodeURIComponent(row.runId)}`} class="title">{attempts?.[0]?.title ?? row.title}</Link>
       </div>
@@ -89,6 +91,7 @@ export const RunRow = ({ row, projectName, now, queuePlace, onMoveToFront, onSta
         {row.currentStep ? <> · <span>at {row.currentStep}</span></> : null}
       </div>
       <Times row={row} now={now} cost={!group} />
+      {row.question ? <BoardQuestion key={row.question.id} row={row} question={row.question} /> : null}
       {waiting ? <p class="board-reason" data-quota={row.waitingOn?.harness}>{waiting}</p> : null}
       {row.endReason ? <p class="board-reason">{row.standing === 'Failed' ? 'Failed: ' : `${row.standing}: `}{row.endReason}</p> : null}
       {row.pauseReason && row.standing === 'Paused' ? <p class="board-reason">Paused: {row.pauseReason}</p> : null}
