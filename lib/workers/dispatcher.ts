@@ -1,0 +1,163 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Msg, NatsConnection } from '@nats-io/transport-node';
+import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, RetentionPolicy, type JsMsg } from '@nats-io/jetstream';
+import type { HarnessName } from '../../domain/workflow.js';
+import type { TurnInput, TurnResult } from '../harness/adapter.js';
+import { encode } from './messages.js';
+import { AskCodec, asReport, asResult, decodeWith, OutCodec, type Ask, type Job, type Out } from './remote-messages.js';
+import { applyResult, bundleForDispatch } from './run-bundle.js';
+import { openStepQueue, type QueueOptions } from './step-queue.js';
+import { relayToolsCall } from './tools-relay.js';
+
+// The hub's side of a dispatched turn (docs/workers.md). The turn is recorded, its folder bundled,
+// the job put on the step queue for the chosen worker; then what the worker sends comes back
+// through a durable stream (Nats-Msg-Id: a message re-sent is stored once), and each message passes
+// the fence (the journal's current claim) before anything of it is applied to the turn.
+
+export const OUT_STREAM = 'SVC_OUT';
+export const BUNDLE_CHUNK = 256 * 1024;
+
+/** the journal's fence (lib/service/dispatch.ts) as the dispatcher uses it */
+export interface Fence {
+  dispatched(runId: string, stepId: string): void;
+  claimed(m: { stepId: string; workerId: string; token: number }): boolean;
+  admit(m: { stepId: string; workerId: string; token: number }, kind: 'result' | 'event' | 'renewal'): boolean;
+  holds(m: { stepId: string; workerId: string; token: number }): boolean;
+  lost(stepId: string, reason: string): void;
+}
+
+interface Pending {
+  readonly input: TurnInput;
+  readonly bundle: string;
+  readonly parts: Map<number, string>;
+  readonly end: (r: TurnResult) => void;
+}
+
+const jobOf = (i: TurnInput, harness: HarnessName): Job => ({
+  runId: i.runId, stepId: i.stepId, harness, cwd: i.cwd, prompt: i.prompt, tools: i.tools, watchdogMs: i.watchdogMs,
+  ...(i.systemPrompt ? { systemPrompt: i.systemPrompt } : {}), ...(i.model ? { model: i.model } : {}),
+  ...(i.resumeSession ? { resumeSession: i.resumeSession } : {}), ...(i.forkSession ? { forkSession: true } : {}),
+});
+
+export class Dispatcher {
+  private readonly pending = new Map<string, Pending>();
+  private readonly dir = mkdtempSync(join(tmpdir(), 'svc-dispatch-'));
+
+  private constructor(private readonly nc: NatsConnection, private readonly fence: Fence, private readonly queue: Awaited<ReturnType<typeof openStepQueue>>) {}
+
+  static async open(nc: NatsConnection, fence: Fence, o: QueueOptions): Promise<Dispatcher> {
+    const jsm = await jetstreamManager(nc);
+    await jsm.streams.add({ name: OUT_STREAM, subjects: ['svc.w.*.out.*'], retention: RetentionPolicy.Workqueue });
+    await jsm.consumers.add(OUT_STREAM, { durable_name: 'hub', ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All });
+    const d = new Dispatcher(nc, fence, await openStepQueue(nc, o));
+    d.queue.onGivenUp((stepId) => d.lose(stepId, 'worker lost: its lease lapsed on the last delivery'));
+    d.serve();
+    void d.consume();
+    return d;
+  }
+
+  /** the turn, on worker `to`: resolves with its result once the worker's result is applied */
+  async start(input: TurnInput, harness: HarnessName, to: string): Promise<TurnResult> {
+    this.fence.dispatched(input.runId, input.stepId);
+    const bundle = join(this.dir, `${input.stepId}.bundle`);
+    await bundleForDispatch(input.cwd, input.runId, input.stepId, bundle);
+    const result = new Promise<TurnResult>((resolve) => this.pending.set(input.stepId, { input, bundle, parts: new Map(), end: resolve }));
+    // paused or aborted: the turn ends here; what the worker sends later finds no turn to apply to
+    input.signal.addEventListener('abort', () => this.end(input.stepId, { outcome: 'interrupted', summary: 'the run was stopped while the step ran on a worker' }), { once: true });
+    await this.queue.dispatch(input.stepId, encode(jobOf(input, harness)), to);
+    return result;
+  }
+
+  async close(): Promise<void> {
+    for (const id of [...this.pending.keys()]) this.end(id, { outcome: 'failure', summary: 'the hub stopped', failure: 'error' });
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  private end(stepId: string, r: TurnResult): void {
+    const p = this.pending.get(stepId);
+    if (!p) return;
+    this.pending.delete(stepId);
+    rmSync(p.bundle, { force: true });
+    p.end(r);
+  }
+
+  private lose(stepId: string, reason: string): void {
+    this.fence.lost(stepId, reason);
+    this.end(stepId, { outcome: 'failure', summary: reason, failure: 'error' });
+  }
+
+  // Requests name the worker in their subject (its credentials allow only its own): a claim, a
+  // part of the dispatch bundle, a run-tools call. Each is answered only for the current claim.
+  private serve(): void {
+    const on = (what: string, answer: (workerId: string, a: Ask) => Promise<unknown>) => this.nc.subscribe(`svc.w.*.${what}`, {
+      callback: (err, m: Msg) => {
+        if (err) return;
+        const workerId = m.subject.split('.')[2] ?? '';
+        const a = decodeWith(AskCodec, m.data, `a ${what} request`);
+        const reply = typeof a === 'string' ? Promise.resolve({ ok: false, reason: a }) : answer(workerId, a).catch((e: unknown) => ({ ok: false, reason: String(e) }));
+        void reply.then((r) => m.respond(encode(r)));
+      },
+    });
+    on('claim', async (workerId, a) => (this.fence.claimed({ stepId: a.stepId, workerId, token: a.token }) ? { ok: true } : { ok: false, reason: 'not the current claim' }));
+    on('bundle', async (workerId, a) => {
+      const p = this.pending.get(a.stepId);
+      if (!p || !this.fence.holds({ stepId: a.stepId, workerId, token: a.token })) return { ok: false, reason: 'not the current claim' };
+      const bytes = readFileSync(p.bundle);
+      const index = a.index ?? 0;
+      return { ok: true, of: Math.max(1, Math.ceil(bytes.length / BUNDLE_CHUNK)), data: bytes.subarray(index * BUNDLE_CHUNK, (index + 1) * BUNDLE_CHUNK).toString('base64') };
+    });
+    on('tools', async (workerId, a) => {
+      const p = this.pending.get(a.stepId);
+      if (!p || !this.fence.holds({ stepId: a.stepId, workerId, token: a.token })) return { status: 409, type: 'application/json', body: JSON.stringify({ detail: 'not the current claim' }) };
+      return relayToolsCall(p.input.runTools, a.body ?? '');
+    });
+  }
+
+  private async consume(): Promise<void> {
+    const c = await jetstream(this.nc).consumers.get(OUT_STREAM, 'hub');
+    for await (const m of await c.consume()) {
+      await this.take(m).catch((e: unknown) => console.error(`svc: a worker's message could not be applied: ${String(e)}`));
+      m.ack();
+    }
+  }
+
+  private async take(m: JsMsg): Promise<void> {
+    const [, , workerId = '', , stepId = ''] = m.subject.split('.');
+    const out = decodeWith(OutCodec, m.data, 'a worker message');
+    if (typeof out === 'string') return;
+    const claim = { stepId, workerId, token: out.token };
+    if (!this.fence.admit(claim, out.kind === 'result' ? 'result' : 'event')) return;
+    const p = this.pending.get(stepId);
+    if (p) await this.apply(p, out);
+  }
+
+  private async apply(p: Pending, out: Out): Promise<void> {
+    const i = p.input;
+    switch (out.kind) {
+      case 'log': return i.onLog({ text: out.text });
+      case 'activity': return i.onActivity?.(asReport(out.report));
+      case 'message': return i.onMessage(out.text);
+      case 'session': return i.onSession?.(out.sessionId);
+      case 'bundle': return void p.parts.set(out.index, out.data);
+      case 'result': return this.finish(p, out.chunks, asResult(out.result));
+    }
+  }
+
+  private async finish(p: Pending, chunks: number, r: TurnResult): Promise<void> {
+    const { stepId, runId, cwd } = p.input;
+    const parts = Array.from({ length: chunks }, (_, n) => p.parts.get(n));
+    if (parts.some((x) => x === undefined)) return this.end(stepId, { outcome: 'failure', summary: 'the worker\'s work did not arrive whole', failure: 'error' });
+    const file = join(this.dir, `${stepId}.result.bundle`);
+    writeFileSync(file, Buffer.concat(parts.map((x) => Buffer.from(x!, 'base64'))));
+    try {
+      await applyResult(cwd, runId, stepId, file);
+      this.end(stepId, r);
+    } catch (e) {
+      this.end(stepId, { outcome: 'failure', summary: `the worker's work could not be applied: ${String(e)}`, failure: 'error' });
+    } finally {
+      rmSync(file, { force: true });
+    }
+  }
+}
