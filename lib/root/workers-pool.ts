@@ -68,7 +68,9 @@ export class WorkerPool {
   }
 
   private dispatching(): Promise<Dispatcher> {
-    this.dispatcher ??= this.ensure().then((hub) => hub.dispatcher(fenceOf(this.dispatches, this.core.now), queueOptions(this.env)));
+    // the running hub as it is: ensure() would reload its server, and JetStream answers "not
+    // enabled" for a moment while a reload is read
+    this.dispatcher ??= (this.hub ?? this.ensure()).then((hub) => hub.dispatcher(fenceOf(this.dispatches, this.core.now), queueOptions(this.env)));
     const d = this.dispatcher;
     d.catch(() => { if (this.dispatcher === d) this.dispatcher = null; });
     return d;

@@ -48,6 +48,19 @@ export class Dispatcher {
   private constructor(private readonly nc: NatsConnection, private readonly fence: Fence, private readonly queue: Awaited<ReturnType<typeof openStepQueue>>) {}
 
   static async open(nc: NatsConnection, fence: Fence, o: QueueOptions): Promise<Dispatcher> {
+    // while the server reads a reloaded config (a token made, a worker revoked) JetStream answers
+    // "not enabled" for a moment: try again a few times before the step fails
+    for (let tries = 1; ; tries++) {
+      try {
+        return await Dispatcher.openOnce(nc, fence, o);
+      } catch (e) {
+        if (tries >= 10 || !String(e).includes('not enabled')) throw e;
+        await new Promise((r) => setTimeout(r, 300));
+      }
+    }
+  }
+
+  private static async openOnce(nc: NatsConnection, fence: Fence, o: QueueOptions): Promise<Dispatcher> {
     const jsm = await jetstreamManager(nc);
     await jsm.streams.add({ name: OUT_STREAM, subjects: ['svc.w.*.out.*'], retention: RetentionPolicy.Workqueue });
     await jsm.consumers.add(OUT_STREAM, { durable_name: 'hub', ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All });

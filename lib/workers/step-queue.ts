@@ -2,8 +2,9 @@ import { nanos, type NatsConnection } from '@nats-io/transport-node';
 import { AckPolicy, jetstream, jetstreamManager, RetentionPolicy, type JsMsg } from '@nats-io/jetstream';
 import { pinnedConsumer, STEP_CONSUMER, STEP_STREAM } from './nats-config.js';
 
-// The queue agent steps are to be dispatched through (docs/workers.md, "Dispatch"; the engine
-// does not use it yet). One work-queue stream, one pull consumer all workers share: a claim is a
+// The queue agent steps are dispatched through (docs/workers.md, "Run on"). One work-queue
+// stream; one pull consumer all workers share (for placement on any worker, not used by the
+// engine yet) and one per worker for the steps pinned to it: a claim is a
 // pull, the lease is the in-progress ack (`working()`) the claimer renews, a claim whose lease
 // lapses is delivered again after `ackWaitMs`, and after `maxDeliver` deliveries the server
 // gives up and says so in an advisory. The delivery number is the claim's fencing token:
@@ -47,7 +48,7 @@ export const openStepQueue = async (nc: NatsConnection, o: QueueOptions) => {
     },
     /** calls `lost(stepId)` for each step the pool gave up on (its last delivery's lease lapsed) */
     onGivenUp(lost: (stepId: string) => void): void {
-      nc.subscribe(`$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.${STEP_STREAM}.${STEP_CONSUMER}`, {
+      nc.subscribe(`$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.${STEP_STREAM}.*`, {
         callback: (err, m) => {
           if (err) return;
           const seq = (m.json() as { stream_seq?: number }).stream_seq;

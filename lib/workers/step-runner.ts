@@ -11,6 +11,8 @@ import { bundleResult, folderFromBundle } from './run-bundle.js';
 import { claimStep, type Claim } from './step-queue.js';
 import { BUNDLE_CHUNK } from './dispatcher.js';
 import { serveToolsRelay } from './worker-tools.js';
+import { workerSandbox } from './worker-sandbox.js';
+import type { StepSandbox } from '../sandbox/sandbox.js';
 
 // A worker's steps (docs/workers.md): it pulls only while a slot is free, claims at the hub (the
 // journal's fence), renews its lease while the turn runs, makes the run folder at the hub's path
@@ -62,11 +64,16 @@ const runTurn = async (nc: NatsConnection, workerId: string, adapters: Record<Ha
   const dir = mkdtempSync(join(tmpdir(), 'svc-step-'));
   const relay = await serveToolsRelay(job.runId, (body) => ask('tools', { stepId, token, body }, 2 ** 31 - 1));
   let result: TurnResult;
+  let sandbox: StepSandbox | undefined;
   try {
     await fetchBundle(ask, stepId, token, join(dir, 'in.bundle'));
     await folderFromBundle(job.cwd, job.runId, stepId, join(dir, 'in.bundle'));
-    const turn = adapters[job.harness].startTurn({
-      ...job, runTools: relay.tools, env: {}, signal: new AbortController().signal,
+    const adapter = adapters[job.harness];
+    const boxed = workerSandbox(job, adapter.bin, relay.tools.url, (report) => void send({ kind: 'activity', report }));
+    sandbox = 'sandbox' in boxed ? boxed.sandbox : undefined;
+    void send({ kind: 'log', text: sandbox ? `[worker ${workerId}] the turn runs in svc's sandbox here` : `[worker ${workerId}] the turn runs outside svc's sandbox here: ${'why' in boxed ? boxed.why : ''}` });
+    const turn = adapter.startTurn({
+      ...job, runTools: relay.tools, env: {}, signal: new AbortController().signal, ...(sandbox ? { sandbox } : {}),
       onLog: (l) => void send({ kind: 'log', text: l.text }),
       onActivity: (report) => void send({ kind: 'activity', report }),
       onMessage: (text) => void send({ kind: 'message', text }),
@@ -78,6 +85,7 @@ const runTurn = async (nc: NatsConnection, workerId: string, adapters: Record<Ha
     result = { outcome: 'failure', summary: `the worker could not run the step: ${String(e)}`, failure: 'error' };
   } finally {
     clearInterval(renew);
+    await sandbox?.close();
     await relay.close();
   }
   const chunks = await sendBundle(send, join(dir, 'out.bundle'));

@@ -7,6 +7,7 @@ import { connect, nkeyAuthenticator } from '@nats-io/transport-node';
 import { jetstream } from '@nats-io/jetstream';
 import { worktreeDir } from '../../lib/git/worktrees.js';
 import { inboxOf } from '../../lib/workers/nats-config.js';
+import { sandboxProbe } from '../../lib/sandbox/probe.js';
 import { startModelServer } from '../fixtures/model-server/server.js';
 import { callMcp, say, writeFile } from '../fixtures/model-server/script.js';
 import { CLI } from '../helpers/cli.js';
@@ -127,6 +128,10 @@ test('an agent step pinned to a worker runs there; its file, log, thread and out
   const log = (await s.get(`/api/runs/${runId}/log?pageSize=200`)).body.lines;
   t.true(log.filter((l: any) => l.source === 'agent').length >= 2, 'the worker\'s CLI output is in the hub\'s log');
   t.true(log.some((l: any) => l.source === 'service' && l.text.includes(`on worker ${workerId}`)));
+  // in svc's sandbox on the worker when this machine can start one (the same probe the worker ran)
+  const probe = await sandboxProbe();
+  const sandboxLine = log.find((l: any) => l.text.includes(`[worker ${workerId}] the turn runs`))?.text ?? '';
+  t.is(sandboxLine.includes('runs in svc\'s sandbox here'), probe._tag === 'Ready', sandboxLine);
   const thread = (await s.get(`/api/runs/${runId}/thread?pageSize=100`)).body.rows;
   t.true(thread.some((r: any) => r.kind === 'agent' && r.text.includes('All done on the worker.')));
 
