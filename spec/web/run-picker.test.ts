@@ -1,6 +1,6 @@
 import test from 'ava';
 import { startRun, untilStanding } from '../helpers/steer.js';
-import { closeBrowser, openApp, VIEWPORTS } from './browser.js';
+import { closeBrowser, openApp, PHONE, VIEWPORTS } from './browser.js';
 
 // The run pickers (the run page's "Compare with…", the Compare page's Run A and Run B) name each run
 // as a person knows it: its title, with what tells two of one title apart (the agent, the attempt,
@@ -12,8 +12,10 @@ test.after.always(closeBrowser);
 const TITLE = 'Tidy the README';
 
 for (const viewport of VIEWPORTS) {
-  test(`run pickers name runs by title, told apart, never by id (${viewport.name})`, async (t) => {
-    const app = await openApp(t, { viewport });
+  // one size in each theme: the native select's options are drawn in the theme's colours
+  const colorScheme = viewport === PHONE ? 'dark' : 'light';
+  test(`run pickers name runs by title, told apart, never by id (${viewport.name}, ${colorScheme})`, async (t) => {
+    const app = await openApp(t, { viewport, colorScheme });
     const { page, server } = app;
     // two attempts of one title on two agents, and two runs of that title on one agent, not started
     const r = await server.post('/api/runs', { project: server.projectId, workflow: 'linear', goal: '[write:a.txt=x][report:success]', title: TITLE, attempts: [{ harness: 'claude' }, { harness: 'codex' }] });
@@ -45,7 +47,7 @@ for (const viewport of VIEWPORTS) {
     // the attempt on the other agent says so; the two runs not started say when they were made
     t.regex(options.find((o) => o.value === second)!.text, /codex.*attempt 2 of 2/);
     await app.axe(t, 'the Compare with picker');
-    await page.screenshot({ path: `/tmp/shots/run-picker-${viewport.width}.png`, fullPage: true });
+    await page.screenshot({ path: `/tmp/shots/run-picker-${viewport.width}-${colorScheme}.png`, fullPage: true });
 
     // picking by what the person reads opens Compare with that run
     await picker.selectOption({ label: options.find((o) => o.value === third)!.text });
