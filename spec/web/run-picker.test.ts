@@ -44,6 +44,7 @@ for (const viewport of VIEWPORTS) {
     await picker.locator(`option[value="${fourth}"]`).waitFor({ state: 'attached' });
     const options = await optionsOf('Compare with');
     check(options, 3);
+    t.log(options.map((o) => o.text).join(' | '));
     // the attempt on the other agent says so; the two runs not started say when they were made
     t.regex(options.find((o) => o.value === second)!.text, /codex.*attempt 2 of 2/);
     await app.axe(t, 'the Compare with picker');

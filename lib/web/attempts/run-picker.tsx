@@ -10,7 +10,7 @@ const when = (r: BoardRow): string => (r.startedAt ? `started ${dayTimeText(r.st
 
 const runLabel = (r: BoardRow): string => [
   r.title, r.harness ?? 'agent', ...(r.attempt ? [`attempt ${r.attempt.index + 1} of ${r.attempt.of}`] : []),
-  r.standing.toLowerCase() + (r.archived ? ', archived' : ''), when(r),
+  (r.standing === 'Created' ? 'not started' : r.standing.toLowerCase()) + (r.archived ? ', archived' : ''), when(r),
 ].join(' · ');
 
 // run ids are time-ordered, so the newest sort last by id
