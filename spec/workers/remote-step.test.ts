@@ -22,7 +22,7 @@ import { control, history, untilStanding } from '../helpers/steer.js';
 // its own (a veth pair with its own addresses) and a mount namespace where the hub's home is an
 // empty folder, so the worker cannot read the hub's files and makes the run folder at the same path
 // in a directory of its own. The real claude runs there against the scripted model server, reached
-// over the veth; its report_outcome goes through the worker's run-tools relay to the hub.
+// over the veth; its ask_question and report_outcome go through the worker's run-tools relay.
 
 const n = process.pid % 250;
 const NS = `svcw${process.pid}`;
@@ -95,10 +95,19 @@ test('an agent step pinned to a worker runs there; its file, log, thread and out
   const headBefore = execFileSync('git', ['-C', s.repo, 'rev-parse', 'main']).toString().trim();
   model.push(
     writeFile(join(dir, 'remote.txt'), 'written on the worker\n', 'Writing the file.'),
+    callMcp('ask_question', { prompt: 'Which colour?', options: ['red', 'blue'], allowText: false }),
     callMcp('report_outcome', { outcome: 'success', summary: 'remote.txt written on the worker' }),
     say('All done on the worker.'),
   );
   t.is((await control(s, runId, 'Resume')).body.outcome, 'Applied');
+  const failed = async (e: Error) => {
+    const log = (await s.get(`/api/runs/${runId}/log?pageSize=200`)).body.lines.map((l: any) => `${l.source} ${l.text}`).join('\n');
+    throw new Error(`${e.message}\n--- run log ---\n${log}\n--- worker ---\n${worker.output()}`);
+  };
+  // the agent's question reaches the hub through the worker's run-tools relay; the answer goes back the same way
+  const asked = await untilStanding(s, runId, 'Question', 200_000).catch(failed);
+  t.deepEqual(asked.question.options, ['red', 'blue']);
+  t.is((await s.post(`/api/runs/${runId}/answers`, { question: asked.question.id, answer: ['blue'] })).body.delivered, true);
   const done = await untilStanding(s, runId, 'Succeeded', 200_000).catch(async (e: Error) => {
     const log = (await s.get(`/api/runs/${runId}/log?pageSize=200`)).body.lines.map((l: any) => `${l.source} ${l.text}`).join('\n');
     throw new Error(`${e.message}\n--- run log ---\n${log}\n--- worker ---\n${worker.output()}`);
@@ -110,6 +119,7 @@ test('an agent step pinned to a worker runs there; its file, log, thread and out
   t.true(scripted.length >= 3);
   t.true(scripted.every((r) => r.from === WORKER_IP), JSON.stringify(scripted.map((r) => r.from)));
   t.true(JSON.stringify(scripted[0]!.body).includes(goal), 'the step\'s prompt reached the model on the worker');
+  t.true(JSON.stringify(model.scriptedBodies()).includes('blue'), 'the answer reached the model on the worker');
   // the journal's claim names the worker; the result was applied from that claim
   const fence = s.service.workers.dispatches.current;
   const step = [...fence.values()].find((d) => d.runId === runId);
@@ -132,6 +142,7 @@ test('an agent step pinned to a worker runs there; its file, log, thread and out
   const probe = await sandboxProbe();
   const sandboxLine = log.find((l: any) => l.text.includes(`[worker ${workerId}] the turn runs`))?.text ?? '';
   t.is(sandboxLine.includes('runs in svc\'s sandbox here'), probe._tag === 'Ready', sandboxLine);
+  t.log(sandboxLine);
   const thread = (await s.get(`/api/runs/${runId}/thread?pageSize=100`)).body.rows;
   t.true(thread.some((r: any) => r.kind === 'agent' && r.text.includes('All done on the worker.')));
 
