@@ -160,6 +160,8 @@ export class Dispatcher {
 
   private async finish(p: Pending, chunks: number, r: TurnResult): Promise<void> {
     const { stepId, runId, cwd } = p.input;
+    // a turn that could not run there sends no work: its result is all there is
+    if (chunks === 0) return this.end(stepId, r);
     const parts = Array.from({ length: chunks }, (_, n) => p.parts.get(n));
     if (parts.some((x) => x === undefined)) return this.end(stepId, { outcome: 'failure', summary: 'the worker\'s work did not arrive whole', failure: 'error' });
     const file = join(this.dir, `${stepId}.result.bundle`);

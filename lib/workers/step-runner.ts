@@ -12,7 +12,6 @@ import { claimStep, type Claim } from './step-queue.js';
 import { BUNDLE_CHUNK } from './dispatcher.js';
 import { serveToolsRelay } from './worker-tools.js';
 import { workerSandbox } from './worker-sandbox.js';
-import type { StepSandbox } from '../sandbox/sandbox.js';
 
 // A worker's steps (docs/workers.md): it pulls only while a slot is free, claims at the hub (the
 // journal's fence), renews its lease while the turn runs, makes the run folder at the hub's path
@@ -31,6 +30,19 @@ type Ask = (what: string, body: unknown, timeoutMs?: number) => Promise<any>;
 const asker = (nc: NatsConnection, workerId: string): Ask => async (what, body, timeoutMs = 30_000) =>
   JSON.parse((await nc.request(`svc.w.${workerId}.${what}`, encode(body), { timeout: timeoutMs })).string());
 
+// a publish that got no ack (the hub's server away a moment) is sent again with the same id: the
+// stream stores it once
+const publishSurely = async (js: ReturnType<typeof jetstream>, subject: string, data: Uint8Array, msgID: string): Promise<void> => {
+  for (let tries = 1; ; tries++) {
+    try {
+      return void (await js.publish(subject, data, { msgID }));
+    } catch (e) {
+      if (tries >= 30) throw e;
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+};
+
 // each message in order, each with its own id: a re-sent one is stored once
 const sender = (nc: NatsConnection, workerId: string, stepId: string, token: number) => {
   const js = jetstream(nc);
@@ -38,7 +50,7 @@ const sender = (nc: NatsConnection, workerId: string, stepId: string, token: num
   let chain: Promise<unknown> = Promise.resolve();
   const send = (m: Omit<Out, 'token'> & Record<string, unknown>): Promise<unknown> => {
     const id = `${stepId}.${token}.${++seq}`;
-    chain = chain.then(() => js.publish(`svc.w.${workerId}.out.${stepId}`, encode({ ...m, token }), { msgID: id })).catch(() => undefined);
+    chain = chain.then(() => publishSurely(js, `svc.w.${workerId}.out.${stepId}`, encode({ ...m, token }), id)).catch(() => undefined);
     return chain;
   };
   return send;
@@ -55,6 +67,39 @@ const fetchBundle = async (ask: Ask, stepId: string, token: number, file: string
   writeFileSync(file, Buffer.concat(parts));
 };
 
+interface Turning {
+  readonly workerId: string;
+  readonly token: number;
+  readonly ask: Ask;
+  readonly send: ReturnType<typeof sender>;
+  readonly dir: string;
+  readonly tools: { readonly url: string; readonly token: string };
+}
+
+// the run folder from the hub's bundle, the turn with the local adapter (in svc's sandbox when
+// it can start here), and the folder as the turn left it, bundled
+const turnInFolder = async (job: Job, adapter: HarnessAdapter, w: Turning): Promise<TurnResult> => {
+  const { stepId } = job;
+  await fetchBundle(w.ask, stepId, w.token, join(w.dir, 'in.bundle'));
+  await folderFromBundle(job.cwd, job.runId, stepId, join(w.dir, 'in.bundle'));
+  const boxed = workerSandbox(job, adapter.bin, w.tools.url, (report) => void w.send({ kind: 'activity', report }));
+  const sandbox = 'sandbox' in boxed ? boxed.sandbox : undefined;
+  void w.send({ kind: 'log', text: sandbox ? `[worker ${w.workerId}] the turn runs in svc's sandbox here` : `[worker ${w.workerId}] the turn runs outside svc's sandbox here: ${'why' in boxed ? boxed.why : ''}` });
+  try {
+    const result = await adapter.startTurn({
+      ...job, runTools: w.tools, env: {}, signal: new AbortController().signal, ...(sandbox ? { sandbox } : {}),
+      onLog: (l) => void w.send({ kind: 'log', text: l.text }),
+      onActivity: (report) => void w.send({ kind: 'activity', report }),
+      onMessage: (text) => void w.send({ kind: 'message', text }),
+      onSession: (sessionId) => void w.send({ kind: 'session', sessionId }),
+    }).result;
+    await bundleResult(job.cwd, job.runId, stepId, join(w.dir, 'out.bundle'));
+    return result;
+  } finally {
+    await sandbox?.close();
+  }
+};
+
 const runTurn = async (nc: NatsConnection, workerId: string, adapters: Record<HarnessName, HarnessAdapter>, claim: Claim, job: Job): Promise<void> => {
   const ask = asker(nc, workerId);
   const { stepId, token } = { stepId: job.stepId, token: claim.token };
@@ -64,30 +109,15 @@ const runTurn = async (nc: NatsConnection, workerId: string, adapters: Record<Ha
   const dir = mkdtempSync(join(tmpdir(), 'svc-step-'));
   const relay = await serveToolsRelay(job.runId, (body) => ask('tools', { stepId, token, body }, 2 ** 31 - 1));
   let result: TurnResult;
-  let sandbox: StepSandbox | undefined;
   try {
-    await fetchBundle(ask, stepId, token, join(dir, 'in.bundle'));
-    await folderFromBundle(job.cwd, job.runId, stepId, join(dir, 'in.bundle'));
-    const adapter = adapters[job.harness];
-    const boxed = workerSandbox(job, adapter.bin, relay.tools.url, (report) => void send({ kind: 'activity', report }));
-    sandbox = 'sandbox' in boxed ? boxed.sandbox : undefined;
-    void send({ kind: 'log', text: sandbox ? `[worker ${workerId}] the turn runs in svc's sandbox here` : `[worker ${workerId}] the turn runs outside svc's sandbox here: ${'why' in boxed ? boxed.why : ''}` });
-    const turn = adapter.startTurn({
-      ...job, runTools: relay.tools, env: {}, signal: new AbortController().signal, ...(sandbox ? { sandbox } : {}),
-      onLog: (l) => void send({ kind: 'log', text: l.text }),
-      onActivity: (report) => void send({ kind: 'activity', report }),
-      onMessage: (text) => void send({ kind: 'message', text }),
-      onSession: (sessionId) => void send({ kind: 'session', sessionId }),
-    });
-    result = await turn.result;
-    await bundleResult(job.cwd, job.runId, stepId, join(dir, 'out.bundle'));
+    result = await turnInFolder(job, adapters[job.harness], { workerId, token, ask, send, dir, tools: relay.tools });
   } catch (e) {
     result = { outcome: 'failure', summary: `the worker could not run the step: ${String(e)}`, failure: 'error' };
   } finally {
     clearInterval(renew);
-    await sandbox?.close();
     await relay.close();
   }
+  // the work first, then the result that names how many parts it came in
   const chunks = await sendBundle(send, join(dir, 'out.bundle'));
   const { sessionTotals: _t, quota: _q, ...plain } = result;
   await send({ kind: 'result', result: plain, chunks });
