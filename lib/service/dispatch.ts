@@ -1,22 +1,11 @@
 import { isLeft } from 'fp-ts/lib/Either.js';
-import { decideClaim, decideDispatch, decideLoseStep, decideWorkerMessage, type WorkerMessage } from '../../commands/dispatch.js';
-import type { MessageKind } from '../../journal/dispatch-events.js';
+import { decideClaim, decideDispatch, decideLoseStep, decideWorkerMessage } from '../../commands/dispatch.js';
 import type { DispatchStream } from '../state/dispatch.js';
+import type { Fence } from '../workers/dispatch-port.js';
 
 // The write handlers of the fence (docs/workers.md): each asks one decide of commands/dispatch.ts
 // and records it in the 'dispatch' journal. A worker's message is applied only when its answer is
 // true; otherwise it was recorded as discarded (or refused as unknown) and nothing of it applies.
-
-export interface Fence {
-  dispatched(runId: string, stepId: string): void;
-  /** true: this claim is the step's current one */
-  claimed(m: WorkerMessage): boolean;
-  /** true: the message speaks for the current claim and may be applied */
-  admit(m: WorkerMessage, kind: Exclude<MessageKind, 'claim'>): boolean;
-  /** true while the step's current claim is this one and it has not ended (a read, nothing recorded) */
-  holds(m: WorkerMessage): boolean;
-  lost(stepId: string, reason: string): void;
-}
 
 export const fenceOf = (stream: DispatchStream, now: () => Date): Fence => {
   const at = () => ({ at: now().toISOString(), onStale: 'retry' as const });

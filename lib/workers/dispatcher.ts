@@ -1,15 +1,16 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Msg, NatsConnection } from '@nats-io/transport-node';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, RetentionPolicy, type JsMsg } from '@nats-io/jetstream';
 import type { HarnessName } from '../../domain/workflow.js';
 import type { TurnInput, TurnResult } from '../harness/adapter.js';
 import { encode } from './messages.js';
-import { AskCodec, asReport, asResult, decodeWith, OutCodec, type Ask, type Job, type Out } from './remote-messages.js';
+import { asReport, asResult, decodeWith, OutCodec, type Job, type Out } from './remote-messages.js';
 import { applyResult, bundleForDispatch } from './run-bundle.js';
 import { openStepQueue, type QueueOptions } from './step-queue.js';
-import { relayToolsCall } from './tools-relay.js';
+import { serveRequests } from './dispatch-requests.js';
+import { BUNDLE_CHUNK, type Fence, type Pending } from './dispatch-port.js';
 
 // The hub's side of a dispatched turn (docs/workers.md). The turn is recorded, its folder bundled,
 // the job put on the step queue for the chosen worker; then what the worker sends comes back
@@ -17,23 +18,6 @@ import { relayToolsCall } from './tools-relay.js';
 // the fence (the journal's current claim) before anything of it is applied to the turn.
 
 export const OUT_STREAM = 'SVC_OUT';
-export const BUNDLE_CHUNK = 256 * 1024;
-
-/** the journal's fence (lib/service/dispatch.ts) as the dispatcher uses it */
-export interface Fence {
-  dispatched(runId: string, stepId: string): void;
-  claimed(m: { stepId: string; workerId: string; token: number }): boolean;
-  admit(m: { stepId: string; workerId: string; token: number }, kind: 'result' | 'event' | 'renewal'): boolean;
-  holds(m: { stepId: string; workerId: string; token: number }): boolean;
-  lost(stepId: string, reason: string): void;
-}
-
-interface Pending {
-  readonly input: TurnInput;
-  readonly bundle: string;
-  readonly parts: Map<number, string>;
-  readonly end: (r: TurnResult) => void;
-}
 
 const jobOf = (i: TurnInput, harness: HarnessName): Job => ({
   runId: i.runId, stepId: i.stepId, harness, cwd: i.cwd, prompt: i.prompt, tools: i.tools, watchdogMs: i.watchdogMs,
@@ -101,31 +85,8 @@ export class Dispatcher {
     this.end(stepId, { outcome: 'failure', summary: reason, failure: 'error' });
   }
 
-  // Requests name the worker in their subject (its credentials allow only its own): a claim, a
-  // part of the dispatch bundle, a run-tools call. Each is answered only for the current claim.
   private serve(): void {
-    const on = (what: string, answer: (workerId: string, a: Ask) => Promise<unknown>) => this.nc.subscribe(`svc.w.*.${what}`, {
-      callback: (err, m: Msg) => {
-        if (err) return;
-        const workerId = m.subject.split('.')[2] ?? '';
-        const a = decodeWith(AskCodec, m.data, `a ${what} request`);
-        const reply = typeof a === 'string' ? Promise.resolve({ ok: false, reason: a }) : answer(workerId, a).catch((e: unknown) => ({ ok: false, reason: String(e) }));
-        void reply.then((r) => m.respond(encode(r)));
-      },
-    });
-    on('claim', async (workerId, a) => (this.fence.claimed({ stepId: a.stepId, workerId, token: a.token }) ? { ok: true } : { ok: false, reason: 'not the current claim' }));
-    on('bundle', async (workerId, a) => {
-      const p = this.pending.get(a.stepId);
-      if (!p || !this.fence.holds({ stepId: a.stepId, workerId, token: a.token })) return { ok: false, reason: 'not the current claim' };
-      const bytes = readFileSync(p.bundle);
-      const index = a.index ?? 0;
-      return { ok: true, of: Math.max(1, Math.ceil(bytes.length / BUNDLE_CHUNK)), data: bytes.subarray(index * BUNDLE_CHUNK, (index + 1) * BUNDLE_CHUNK).toString('base64') };
-    });
-    on('tools', async (workerId, a) => {
-      const p = this.pending.get(a.stepId);
-      if (!p || !this.fence.holds({ stepId: a.stepId, workerId, token: a.token })) return { status: 409, type: 'application/json', body: JSON.stringify({ detail: 'not the current claim' }) };
-      return relayToolsCall(p.input.runTools, a.body ?? '');
-    });
+    serveRequests(this.nc, this.fence, (stepId) => this.pending.get(stepId));
   }
 
   private async consume(): Promise<void> {

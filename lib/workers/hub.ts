@@ -6,7 +6,8 @@ import { writePrivateFile } from '../private-file.js';
 import { PRESENCE_BUCKET, type WorkerUser } from './nats-config.js';
 import { startNatsServer, type NatsServer } from './nats-server.js';
 import { decodeHeartbeat, decodeJoin, encode, type Heartbeat, type JoinMessage, type JoinReply } from './messages.js';
-import { Dispatcher, type Fence } from './dispatcher.js';
+import { Dispatcher } from './dispatcher.js';
+import type { Fence } from './dispatch-port.js';
 import type { QueueOptions } from './step-queue.js';
 
 // The hub's side of the worker pool: its NATS server (started from PATH, or the user's own at

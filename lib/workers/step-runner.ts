@@ -9,7 +9,7 @@ import { encode } from './messages.js';
 import { decodeWith, JobCodec, type Job, type Out } from './remote-messages.js';
 import { bundleResult, folderFromBundle } from './run-bundle.js';
 import { claimStep, type Claim } from './step-queue.js';
-import { BUNDLE_CHUNK } from './dispatcher.js';
+import { BUNDLE_CHUNK } from './dispatch-port.js';
 import { serveToolsRelay } from './worker-tools.js';
 import { workerSandbox } from './worker-sandbox.js';
 
