@@ -62,9 +62,12 @@ export class WorkerPool {
 
   /** the run's project is pinned to a worker ("Run on"): the adapter that dispatches there */
   remote(run: RunState, harness: HarnessName): { adapter: HarnessAdapter; workerId: string } | undefined {
-    const runOn = this.core.projects.current.get(run.projectId)?.runOn;
-    if (!runOn || runOn === 'here') return undefined;
-    return { workerId: runOn, adapter: remoteAdapter(harness, runOn, () => this.dispatching()) };
+    const project = this.core.projects.current.get(run.projectId);
+    const runOn = project?.runOn;
+    if (!project || !runOn || runOn === 'here') return undefined;
+    // as the hub's own sandbox allows (lib/service/sandbox.ts): edit steps the allowlist, full steps its full list too
+    const egress = (tools: string) => (tools === 'read-only' ? [] : [...(project.egressAllow ?? []), ...(tools === 'full' ? project.egressAllowFull ?? [] : [])]);
+    return { workerId: runOn, adapter: remoteAdapter(harness, runOn, () => this.dispatching(), egress) };
   }
 
   private dispatching(): Promise<Dispatcher> {

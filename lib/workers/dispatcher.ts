@@ -19,7 +19,8 @@ import { BUNDLE_CHUNK, type Fence, type Pending } from './dispatch-port.js';
 
 export const OUT_STREAM = 'SVC_OUT';
 
-const jobOf = (i: TurnInput, harness: HarnessName): Job => ({
+const jobOf = (i: TurnInput, harness: HarnessName, egress: readonly string[]): Job => ({
+  egress: [...egress],
   runId: i.runId, stepId: i.stepId, harness, cwd: i.cwd, prompt: i.prompt, tools: i.tools, watchdogMs: i.watchdogMs,
   ...(i.systemPrompt ? { systemPrompt: i.systemPrompt } : {}), ...(i.model ? { model: i.model } : {}),
   ...(i.resumeSession ? { resumeSession: i.resumeSession } : {}), ...(i.forkSession ? { forkSession: true } : {}),
@@ -56,14 +57,15 @@ export class Dispatcher {
   }
 
   /** the turn, on worker `to`: resolves with its result once the worker's result is applied */
-  async start(input: TurnInput, harness: HarnessName, to: string): Promise<TurnResult> {
+  /** `egress`: the project's allowlist for this step, which the worker's sandbox lets through besides the model API */
+  async start(input: TurnInput, harness: HarnessName, to: string, egress: readonly string[]): Promise<TurnResult> {
     this.fence.dispatched(input.runId, input.stepId);
     const bundle = join(this.dir, `${input.stepId}.bundle`);
     await bundleForDispatch(input.cwd, input.runId, input.stepId, bundle);
     const result = new Promise<TurnResult>((resolve) => this.pending.set(input.stepId, { input, bundle, parts: new Map(), end: resolve }));
     // paused or aborted: the turn ends here; what the worker sends later finds no turn to apply to
     input.signal.addEventListener('abort', () => this.end(input.stepId, { outcome: 'interrupted', summary: 'the run was stopped while the step ran on a worker' }), { once: true });
-    await this.queue.dispatch(input.stepId, encode(jobOf(input, harness)), to);
+    await this.queue.dispatch(input.stepId, encode(jobOf(input, harness, egress)), to);
     return result;
   }
 

@@ -1,6 +1,7 @@
 import * as t from 'io-ts';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { HARNESSES, type HarnessName } from '../../domain/workflow.js';
+import { validEntry } from '../../commands/sandbox.js';
 import type { ActivityReport } from '../harness/activity.js';
 import type { TurnResult } from '../harness/adapter.js';
 
@@ -16,11 +17,14 @@ const Id = new t.Type<string, string, unknown>('Id', (u): u is string => typeof 
   (u, c) => (typeof u === 'string' && /^[A-Za-z0-9_-]{1,100}$/.test(u) ? t.success(u) : t.failure(u, c, 'an id')), (s) => s);
 const AbsolutePath = new t.Type<string, string, unknown>('AbsolutePath', (u): u is string => typeof u === 'string',
   (u, c) => (typeof u === 'string' && u.startsWith('/') && !u.split('/').includes('..') && !u.includes('\0') && u.length < 4096 ? t.success(u) : t.failure(u, c, 'an absolute path')), (s) => s);
+const HostPattern = new t.Type<string, string, unknown>('HostPattern', (u): u is string => typeof u === 'string',
+  (u, c) => (typeof u === 'string' && u.length <= 300 && validEntry(u) ? t.success(u) : t.failure(u, c, 'a host pattern')), (s) => s);
 const Token = t.refinement(t.number, (n) => Number.isInteger(n) && n >= 0, 'Token');
 
 export const JobCodec = t.intersection([
   t.type({ runId: Id, stepId: Id, harness: Harness, cwd: AbsolutePath, prompt: Text(1_000_000), tools: Tools, watchdogMs: t.number }),
-  t.partial({ systemPrompt: Text(1_000_000), model: Text(200), resumeSession: Text(200), forkSession: t.boolean }),
+  // egress: what the project's steps may reach besides the model API (its allowlist, as the hub read it for this step)
+  t.partial({ systemPrompt: Text(1_000_000), model: Text(200), resumeSession: Text(200), forkSession: t.boolean, egress: t.array(HostPattern) }),
 ]);
 export type Job = t.TypeOf<typeof JobCodec>;
 

@@ -8,7 +8,8 @@ import type { Job } from './remote-messages.js';
 
 // The worker runs a dispatched turn in svc's sandbox when this machine can start it (the probe
 // `svc worker join` ran), as the hub would: the run folder writable (read-only steps: not), this
-// worker's svc home hidden, and egress only to the harness's model API and the run-tools relay.
+// worker's svc home hidden, egress to the harness's model API, the project's allowlist for the
+// step (as the hub sent it) and the run-tools relay.
 // What the proxy refuses becomes an activity row, sent to the hub as the turn's other rows are.
 
 export type Sandboxed = { readonly sandbox: StepSandbox } | { readonly why: string };
@@ -27,7 +28,7 @@ export const workerSandbox = (job: Job, program: string | undefined, runTools: s
       sandbox: openStepSandbox({
         bwrap: bwrapBin(), tool: job.harness, checkouts: [job.cwd], writable: job.tools !== 'read-only',
         hidden: [svcHome()], env: process.env, programs: [process.execPath, LIFELINE, ...(program ? [program] : [])],
-        egress: { allow: modelHosts(job.harness, process.env), runTools }, onRefused,
+        egress: { allow: [...modelHosts(job.harness, process.env), ...(job.egress ?? [])], runTools }, onRefused,
       }),
     };
   } catch (e) {
