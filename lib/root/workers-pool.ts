@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { isLeft, right } from 'fp-ts/lib/Either.js';
 import type { Outcome } from '../../commands/refusal.js';
 import { activeWorkers, type WorkerRecord } from '../../projections/workers.js';
-import { createWorkerToken, joinWorker, revokeWorker } from '../service/workers.js';
+import { createWorkerToken, joinWorker, refuseWorkerMessage, revokeWorker } from '../service/workers.js';
 import type { ServiceCore } from '../service/core.js';
 import { DEFAULT_PRESENCE_TTL_MS, Hub, type Presence } from '../workers/hub.js';
 import type { Dispatcher } from '../workers/dispatcher.js';
@@ -73,7 +73,7 @@ export class WorkerPool {
   private dispatching(): Promise<Dispatcher> {
     // the running hub as it is: ensure() would reload its server, and JetStream answers "not
     // enabled" for a moment while a reload is read
-    this.dispatcher ??= (this.hub ?? this.ensure()).then((hub) => hub.dispatcher(fenceOf(this.dispatches, this.core.now), queueOptions(this.env)));
+    this.dispatcher ??= (this.hub ?? this.ensure()).then((hub) => hub.dispatcher(fenceOf(this.dispatches, this.core.now, (w, subject, reason) => refuseWorkerMessage(this.core, w, subject, reason)), queueOptions(this.env)));
     const d = this.dispatcher;
     d.catch(() => { if (this.dispatcher === d) this.dispatcher = null; });
     return d;

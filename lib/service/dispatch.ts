@@ -7,7 +7,8 @@ import type { Fence } from '../workers/dispatch-port.js';
 // and records it in the 'dispatch' journal. A worker's message is applied only when its answer is
 // true; otherwise it was recorded as discarded (or refused as unknown) and nothing of it applies.
 
-export const fenceOf = (stream: DispatchStream, now: () => Date): Fence => {
+/** `refused`: records a worker's message that did not decode (the 'workers' journal's WorkerMessageRefused) */
+export const fenceOf = (stream: DispatchStream, now: () => Date, refused: Fence['refused']): Fence => {
   const at = () => ({ at: now().toISOString(), onStale: 'retry' as const });
   const appended = (d: ReturnType<DispatchStream['transact']>, refused: string): boolean =>
     !isLeft(d) && !(d.right._tag === 'Appended' && d.right.events.some((e) => e.type === refused));
@@ -20,5 +21,6 @@ export const fenceOf = (stream: DispatchStream, now: () => Date): Fence => {
       return !!d && !d.ended && d.claim?.workerId === m.workerId && d.claim.token === m.token;
     },
     lost: (stepId, reason) => void stream.transact((s) => decideLoseStep(s, { stepId, reason }), at()),
+    refused,
   };
 };

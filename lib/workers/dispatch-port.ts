@@ -12,6 +12,8 @@ export interface Fence {
   admit(m: { stepId: string; workerId: string; token: number }, kind: 'result' | 'event' | 'renewal'): boolean;
   holds(m: { stepId: string; workerId: string; token: number }): boolean;
   lost(stepId: string, reason: string): void;
+  /** a worker's message that did not decode: kept as evidence, nothing of it applied */
+  refused(workerId: string, subject: string, reason: string): void;
 }
 
 export interface Pending {

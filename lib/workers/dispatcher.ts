@@ -102,7 +102,7 @@ export class Dispatcher {
   private async take(m: JsMsg): Promise<void> {
     const [, , workerId = '', , stepId = ''] = m.subject.split('.');
     const out = decodeWith(OutCodec, m.data, 'a worker message');
-    if (typeof out === 'string') return;
+    if (typeof out === 'string') return this.fence.refused(workerId, m.subject, out);
     const claim = { stepId, workerId, token: out.token };
     if (!this.fence.admit(claim, out.kind === 'result' ? 'result' : 'event')) return;
     const p = this.pending.get(stepId);

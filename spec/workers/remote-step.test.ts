@@ -155,6 +155,10 @@ test('an agent step pinned to a worker runs there; its file, log, thread and out
   await jetstream(nc).publish(`svc.w.${workerId}.out.${stepId}`, JSON.stringify({ token: 0, kind: 'log', text: 'LATE LINE from an old claim' }), { msgID: `${stepId}.0.late` });
   const discarded = await eventually(() => s.service.core.journal.read('dispatch').filter((e) => e.type === 'StepMessageDiscarded'), (xs) => xs.length > 0, 30_000);
   t.like(discarded[0]!.data, { stepId, workerId, token: 0, kind: 'event' });
+  // a message that does not decode is refused at the door and kept as evidence
+  await jetstream(nc).publish(`svc.w.${workerId}.out.${stepId}`, JSON.stringify({ token: step!.claim!.token, kind: 'shell', run: 'rm -rf /' }), { msgID: `${stepId}.x.bad` });
+  const refused = await eventually(() => s.service.core.journal.read('workers').filter((e) => e.type === 'WorkerMessageRefused'), (xs) => xs.length > 0, 30_000);
+  t.like(refused[0]!.data, { workerId, subject: `svc.w.${workerId}.out.${stepId}`, reason: 'a worker message does not decode' });
   const after = (await s.get(`/api/runs/${runId}/log?pageSize=200`)).body.lines;
   t.false(after.some((l: any) => l.text.includes('LATE LINE')));
 });
