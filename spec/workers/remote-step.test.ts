@@ -131,6 +131,8 @@ test('an agent step pinned to a worker runs there; its file, log, thread and out
   t.is(readFileSync(join(dir, 'remote.txt'), 'utf8'), 'written on the worker\n');
   t.is(execFileSync('git', ['-C', dir, 'rev-parse', 'HEAD']).toString().trim(), headBefore);
   const events = await history(s, runId);
+  const at = (type: string) => Date.parse(events.find((e: any) => e.type === type)?.at ?? '');
+  t.log(`step on the worker, StepStarted to StepSucceeded (question answered at once): ${at('StepSucceeded') - at('StepStarted')} ms`);
   const snapshot = events.find((e: any) => e.type === 'SnapshotTaken');
   t.truthy(snapshot, 'the step end was snapshotted on the hub, as a local step');
   t.is(execFileSync('git', ['-C', dir, 'show', `${snapshot.data.commit}:remote.txt`]).toString(), 'written on the worker\n');
