@@ -5,18 +5,22 @@ import { quoted } from '../domain/quoted.js';
 import { invalid, notFound, type Refusal } from './refusal.js';
 
 // A project's "Run on" (docs/workers.md): 'here' runs its agent steps on this machine, as always;
-// a worker's id pins them to that worker. Only a worker that has a token and is not revoked can be
+// 'any' places each on an online worker with the harness ready (lib/workers/placement.ts); a
+// worker's id pins them to that worker. Only a worker that has a token and is not revoked can be
 // chosen: whether it is online is presence, and a step waits in the queue until it is.
 
 /** what the caller read of the worker named (absent for 'here') */
 export type RunOnWorker = 'active' | 'revoked' | 'unknown';
 
+/** the choices that name no worker */
+export const isPlaceChoice = (runOn: string): boolean => runOn === 'here' || runOn === 'any';
+
 export const decideChooseRunOn = (ps: Projects, c: { projectId: string; runOn: string; worker?: RunOnWorker }): Either<Refusal, ProjectEvent[]> => {
   const p = ps.get(c.projectId);
   if (!p) return left(notFound('project', c.projectId));
-  if (c.runOn !== 'here' && c.worker !== 'active') {
+  if (!isPlaceChoice(c.runOn) && c.worker !== 'active') {
     const why = c.worker === 'revoked' ? 'is revoked' : 'is not a worker of this hub (`svc worker list`)';
-    return left(invalid(`runOn must be "here" or an active worker's id: ${JSON.stringify(quoted(c.runOn))} ${why}`));
+    return left(invalid(`runOn must be "here", "any" or an active worker's id: ${JSON.stringify(quoted(c.runOn))} ${why}`));
   }
   return right((p.runOn ?? 'here') === c.runOn ? [] : [{ type: 'RunOnChosen', data: { projectId: p.id, runOn: c.runOn } }]);
 };

@@ -29,3 +29,10 @@ export const evolveDispatches = (s: Dispatches, e: DispatchEvent): Dispatches =>
     case 'StepMessageDiscarded': return s;
   }
 };
+
+/** the worker of the run's latest dispatched step whose result was applied: where placement sticks */
+export const previousWorker = (s: Dispatches, runId: string): string | undefined => {
+  let found: string | undefined;
+  for (const d of s.values()) if (d.runId === runId && d.ended === 'applied' && d.claim) found = d.claim.workerId;
+  return found;
+};

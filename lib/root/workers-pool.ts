@@ -13,6 +13,9 @@ import type { RunState } from '../../projections/run-state.js';
 import { openDispatch, type DispatchStream } from '../state/dispatch.js';
 import { fenceOf } from '../service/dispatch.js';
 import { projectAllow } from '../service/sandbox.js';
+import { previousWorker } from '../../projections/dispatch.js';
+import { seatsOf } from '../workers/placing.js';
+import { sessionStore } from '../workers/session-files.js';
 
 // The worker pool as the server holds it: the hub runs only once workers are on (a join token
 // exists, or SVC_NATS_URL names the user's own NATS); with none, nothing starts and nothing needs
@@ -61,19 +64,35 @@ export class WorkerPool {
     this.dispatches = openDispatch(core.journal);
   }
 
-  /** the run's project is pinned to a worker ("Run on"): the adapter that dispatches there */
+  /** a run's own pin ('here' or a worker id; "Move to…" on a paused run): beats the project's Run on */
+  runPin: (runId: string) => string | undefined = () => undefined;
+
+  /** the run's agent steps run on workers ("Run on" a worker or `any`, or a run pin): the adapter that dispatches them */
   remote(run: RunState, harness: HarnessName): { adapter: HarnessAdapter; workerId: string } | undefined {
     const project = this.core.projects.current.get(run.projectId);
-    const runOn = project?.runOn;
-    if (!project || !runOn || runOn === 'here') return undefined;
+    const runOn = project?.runOn ?? 'here';
+    const runPin = this.runPin(run.runId);
+    if (!project || runPin === 'here' || (runOn === 'here' && !runPin)) return undefined;
+    const ask = () => {
+      const previous = previousWorker(this.dispatches.current, run.runId);
+      return { harness, runOn, ...(runPin ? { runPin } : {}), ...(previous ? { previous } : {}) };
+    };
     // the same project allowlist as the hub's own sandbox (the worker adds its model's hosts)
-    return { workerId: runOn, adapter: remoteAdapter(harness, runOn, () => this.dispatching(), (tools) => projectAllow(project, tools)) };
+    const adapter = remoteAdapter(harness, ask, () => this.dispatching(), (tools) => projectAllow(project, tools));
+    return { workerId: runPin ?? (runOn === 'any' ? 'any (placed by the hub)' : runOn), adapter };
+  }
+
+  /** the steps waiting for a worker with a free slot, in line */
+  async line(): Promise<{ runId: string; stepId: string; position: number; why: string }[]> {
+    const d = this.dispatcher ? await this.dispatcher.catch(() => null) : null;
+    return d ? d.line() : [];
   }
 
   private dispatching(): Promise<Dispatcher> {
     // the running hub as it is: ensure() would reload its server, and JetStream answers "not
     // enabled" for a moment while a reload is read
-    this.dispatcher ??= (this.hub ?? this.ensure()).then((hub) => hub.dispatcher(fenceOf(this.dispatches, this.core.now, (w, subject, reason) => refuseWorkerMessage(this.core, w, subject, reason)), queueOptions(this.env)));
+    const world = (hub: Hub) => ({ seats: async () => seatsOf(this.core.workers.current, await hub.present()), sessions: sessionStore(join(this.core.home, 'sessions')) });
+    this.dispatcher ??= (this.hub ?? this.ensure()).then((hub) => hub.dispatcher(fenceOf(this.dispatches, this.core.now, (w, subject, reason) => refuseWorkerMessage(this.core, w, subject, reason)), queueOptions(this.env), world(hub)));
     const d = this.dispatcher;
     d.catch(() => { if (this.dispatcher === d) this.dispatcher = null; });
     return d;
@@ -107,10 +126,11 @@ export class WorkerPool {
     return right({ worker: rowOf(r.right.worker, undefined) });
   }
 
-  async list(): Promise<{ workers: WorkerRow[]; hub: string | null }> {
+  /** `queue`: the steps waiting for a worker with a free slot, in line */
+  async list(): Promise<{ workers: WorkerRow[]; hub: string | null; queue: Awaited<ReturnType<WorkerPool['line']>> }> {
     const hub = this.hub ? await this.hub.catch(() => null) : null;
     const present = new Map((hub ? await hub.present() : []).map((p) => [p.workerId, p]));
-    return { workers: [...this.core.workers.current.values()].map((w) => rowOf(w, present.get(w.workerId))), hub: hub?.url ?? null };
+    return { workers: [...this.core.workers.current.values()].map((w) => rowOf(w, present.get(w.workerId))), hub: hub?.url ?? null, queue: await this.line() };
   }
 
   async close(): Promise<void> {

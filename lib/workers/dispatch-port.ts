@@ -1,4 +1,7 @@
+import type { HarnessName } from '../../domain/workflow.js';
 import type { TurnInput, TurnResult } from '../harness/adapter.js';
+import type { PlacementAsk } from './placement.js';
+import type { Job } from './remote-messages.js';
 
 // What the dispatcher's parts share (dispatcher.ts, dispatch-requests.ts, step-runner.ts).
 
@@ -18,8 +21,37 @@ export interface Fence {
 
 export interface Pending {
   readonly input: TurnInput;
+  readonly harness: HarnessName;
+  readonly job: Job;
   readonly bundle: string;
   readonly parts: Map<number, string>;
+  /** the session's files as of its last step end, sent to the worker that resumes it */
+  readonly session: Buffer | null;
+  /** the session's files as the worker's turn left them, in parts */
+  readonly sessionParts: Map<number, string>;
   readonly end: (r: TurnResult) => void;
+  readonly place: Placing;
 }
+
+/** where the step is, and where it was: each placement is an attempt; a lapsed lease avoids that worker */
+export interface Placing {
+  readonly ask: PlacementAsk;
+  workerId?: string;
+  attempt: number;
+  readonly avoid: string[];
+  /** the position it last told the run it waits at */
+  told?: string;
+}
+
+/** a worker as the hub sees it now (presence and what it announced) */
+export interface SeatFacts {
+  readonly workerId: string;
+  readonly online: boolean;
+  readonly slots: number;
+  readonly busy: number;
+  readonly harnesses: readonly HarnessName[];
+}
+
+/** the fencing token of a claim: the placement's attempt and the delivery number on its worker's queue */
+export const tokenOf = (attempt: number, delivery: number): number => attempt * 1000 + delivery;
 

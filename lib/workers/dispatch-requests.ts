@@ -6,7 +6,7 @@ import { relayToolsCall } from './tools-relay.js';
 import { BUNDLE_CHUNK, type Fence, type Pending } from './dispatch-port.js';
 
 // What a worker asks the hub about the step it holds (docs/workers.md): to take its claim, a part
-// of the dispatch bundle, a run-tools call. The subject names the worker (its credentials allow
+// of the dispatch bundle or of the resumed session's files, a run-tools call. The subject names the worker (its credentials allow
 // only its own), the request is decoded at the door, and each is answered only for the step's
 // current claim, as the journal's fence has it.
 
@@ -27,12 +27,15 @@ export const serveRequests = (nc: NatsConnection, fence: Fence, pending: (stepId
     return p && fence.holds({ stepId: a.stepId, workerId, token: a.token }) ? p : undefined;
   };
   on('claim', async (workerId, a) => (fence.claimed({ stepId: a.stepId, workerId, token: a.token }) ? { ok: true } : { ok: false, reason: NOT_CURRENT }));
+  const part = (bytes: Buffer, index: number) => ({ ok: true, of: Math.max(1, Math.ceil(bytes.length / BUNDLE_CHUNK)), data: bytes.subarray(index * BUNDLE_CHUNK, (index + 1) * BUNDLE_CHUNK).toString('base64') });
   on('bundle', async (workerId, a) => {
     const p = held(workerId, a);
-    if (!p) return { ok: false, reason: NOT_CURRENT };
-    const bytes = readFileSync(p.bundle);
-    const index = a.index ?? 0;
-    return { ok: true, of: Math.max(1, Math.ceil(bytes.length / BUNDLE_CHUNK)), data: bytes.subarray(index * BUNDLE_CHUNK, (index + 1) * BUNDLE_CHUNK).toString('base64') };
+    return p ? part(readFileSync(p.bundle), a.index ?? 0) : { ok: false, reason: NOT_CURRENT };
+  });
+  // the resumed session's files as of its last step end (sessions move)
+  on('session', async (workerId, a) => {
+    const p = held(workerId, a);
+    return !p ? { ok: false, reason: NOT_CURRENT } : p.session ? part(p.session, a.index ?? 0) : { ok: false, reason: 'the hub has no files of this session' };
   });
   on('tools', async (workerId, a) => {
     const p = held(workerId, a);

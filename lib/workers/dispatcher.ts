@@ -10,7 +10,10 @@ import { asReport, asResult, decodeWith, OutCodec, type Job, type Out } from './
 import { applyResult, bundleForDispatch } from './run-bundle.js';
 import { openStepQueue, type QueueOptions } from './step-queue.js';
 import { serveRequests } from './dispatch-requests.js';
-import { BUNDLE_CHUNK, type Fence, type Pending } from './dispatch-port.js';
+import { type Fence, type Pending, type SeatFacts } from './dispatch-port.js';
+import type { PlacementAsk } from './placement.js';
+import { Placer } from './placing.js';
+import { gatherSession, type SessionStore } from './session-files.js';
 
 // The hub's side of a dispatched turn (docs/workers.md). The turn is recorded, its folder bundled,
 // the job put on the step queue for the chosen worker; then what the worker sends comes back
@@ -26,18 +29,37 @@ const jobOf = (i: TurnInput, harness: HarnessName, egress: readonly string[]): J
   ...(i.resumeSession ? { resumeSession: i.resumeSession } : {}), ...(i.forkSession ? { forkSession: true } : {}),
 });
 
+/** what the hub knows besides the journal: the workers as they are now, and the sessions it keeps */
+export interface DispatchWorld {
+  seats(): Promise<readonly SeatFacts[]>;
+  readonly sessions: SessionStore;
+}
+
+const TICK_MS = 1000;
+
 export class Dispatcher {
   private readonly pending = new Map<string, Pending>();
   private readonly dir = mkdtempSync(join(tmpdir(), 'svc-dispatch-'));
+  private readonly placer: Placer;
+  private readonly timer: NodeJS.Timeout;
 
-  private constructor(private readonly nc: NatsConnection, private readonly fence: Fence, private readonly queue: Awaited<ReturnType<typeof openStepQueue>>) {}
+  private constructor(private readonly nc: NatsConnection, private readonly fence: Fence, private readonly queue: Awaited<ReturnType<typeof openStepQueue>>, private readonly world: DispatchWorld, o: QueueOptions) {
+    this.placer = new Placer(this.pending, {
+      seats: () => world.seats(), maxAttempts: o.maxDeliver,
+      publish: (p) => this.publish(p),
+      reclaim: (workerId) => queue.reclaim(workerId, TICK_MS),
+      lose: (stepId, reason) => this.lose(stepId, reason),
+    });
+    this.timer = setInterval(() => void this.placer.tick(), TICK_MS);
+    this.timer.unref();
+  }
 
-  static async open(nc: NatsConnection, fence: Fence, o: QueueOptions): Promise<Dispatcher> {
+  static async open(nc: NatsConnection, fence: Fence, o: QueueOptions, world: DispatchWorld): Promise<Dispatcher> {
     // while the server reads a reloaded config (a token made, a worker revoked) JetStream answers
     // "not enabled" for a moment: try again a few times before the step fails
     for (let tries = 1; ; tries++) {
       try {
-        return await Dispatcher.openOnce(nc, fence, o);
+        return await Dispatcher.openOnce(nc, fence, o, world);
       } catch (e) {
         if (tries >= 10 || !String(e).includes('not enabled')) throw e;
         await new Promise((r) => setTimeout(r, 300));
@@ -45,31 +67,51 @@ export class Dispatcher {
     }
   }
 
-  private static async openOnce(nc: NatsConnection, fence: Fence, o: QueueOptions): Promise<Dispatcher> {
+  private static async openOnce(nc: NatsConnection, fence: Fence, o: QueueOptions, world: DispatchWorld): Promise<Dispatcher> {
     const jsm = await jetstreamManager(nc);
     await jsm.streams.add({ name: OUT_STREAM, subjects: ['svc.w.*.out.*'], retention: RetentionPolicy.Workqueue });
     await jsm.consumers.add(OUT_STREAM, { durable_name: 'hub', ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All });
-    const d = new Dispatcher(nc, fence, await openStepQueue(nc, o));
+    const d = new Dispatcher(nc, fence, await openStepQueue(nc, o), world, o);
     d.queue.onGivenUp((stepId) => d.lose(stepId, 'worker lost: its lease lapsed on the last delivery'));
     d.serve();
     void d.consume();
     return d;
   }
 
-  /** the turn, on worker `to`: resolves with its result once the worker's result is applied */
-  /** `egress`: the project's allowlist for this step, which the worker's sandbox lets through besides the model API */
-  async start(input: TurnInput, harness: HarnessName, to: string, egress: readonly string[]): Promise<TurnResult> {
+  /**
+   * the turn, on the worker placement.ts names for `ask`: resolves with its result once the
+   * worker's result is applied. `egress`: the project's allowlist for this step, which the
+   * worker's sandbox lets through besides the model API. The bundle (the step-start snapshot) and
+   * the session's files as of its last step end are made once: every attempt starts from them.
+   */
+  async start(input: TurnInput, harness: HarnessName, ask: PlacementAsk, egress: readonly string[]): Promise<TurnResult> {
     this.fence.dispatched(input.runId, input.stepId);
     const bundle = join(this.dir, `${input.stepId}.bundle`);
     await bundleForDispatch(input.cwd, input.runId, input.stepId, bundle);
-    const result = new Promise<TurnResult>((resolve) => this.pending.set(input.stepId, { input, bundle, parts: new Map(), end: resolve }));
+    const session = input.resumeSession ? this.world.sessions.get(harness, input.resumeSession) ?? gatherSession(harness, input.resumeSession, process.env) : null;
+    const result = new Promise<TurnResult>((resolve) => this.pending.set(input.stepId, {
+      input, harness, job: jobOf(input, harness, egress), bundle, parts: new Map(), session, sessionParts: new Map(), end: resolve,
+      place: { ask, attempt: 0, avoid: [] },
+    }));
     // paused or aborted: the turn ends here; what the worker sends later finds no turn to apply to
     input.signal.addEventListener('abort', () => this.end(input.stepId, { outcome: 'interrupted', summary: 'the run was stopped while the step ran on a worker' }), { once: true });
-    await this.queue.dispatch(input.stepId, encode(jobOf(input, harness, egress)), to);
+    this.placer.enqueue(input.stepId);
     return result;
   }
 
+  /** the steps waiting for a worker, in line */
+  line(): ReturnType<Placer['line']> {
+    return this.placer.line();
+  }
+
+  private async publish(p: Pending): Promise<void> {
+    const { attempt, workerId } = p.place;
+    const job = { ...p.job, attempt, ...(p.session ? { session: true } : {}) };
+    await this.queue.dispatch(p.input.stepId, encode(job), workerId, attempt === 0 ? p.input.stepId : `${p.input.stepId}.a${attempt}`);
+  }
+
   async close(): Promise<void> {
+    clearInterval(this.timer);
     for (const id of [...this.pending.keys()]) this.end(id, { outcome: 'failure', summary: 'the hub stopped', failure: 'error' });
     rmSync(this.dir, { recursive: true, force: true });
   }
@@ -89,6 +131,7 @@ export class Dispatcher {
 
   private serve(): void {
     serveRequests(this.nc, this.fence, (stepId) => this.pending.get(stepId));
+
   }
 
   private async consume(): Promise<void> {
@@ -117,8 +160,16 @@ export class Dispatcher {
       case 'message': return i.onMessage(out.text);
       case 'session': return i.onSession?.(out.sessionId);
       case 'bundle': return void p.parts.set(out.index, out.data);
-      case 'result': return this.finish(p, out.chunks, asResult(out.result));
+      case 'sessionPart': return void p.sessionParts.set(out.index, out.data);
+      case 'result': return (this.keepSession(p, out.sessionChunks ?? 0, out.result.sessionId), this.finish(p, out.chunks, asResult(out.result)));
     }
+  }
+
+  // the session's files as this step left them: what the next step that resumes it starts from
+  private keepSession(p: Pending, chunks: number, sessionId: string | undefined): void {
+    const parts = Array.from({ length: chunks }, (_, n) => p.sessionParts.get(n));
+    if (!sessionId || chunks === 0 || parts.some((x) => x === undefined)) return;
+    this.world.sessions.put(p.harness, sessionId, Buffer.concat(parts.map((x) => Buffer.from(x!, 'base64'))));
   }
 
   private async finish(p: Pending, chunks: number, r: TurnResult): Promise<void> {

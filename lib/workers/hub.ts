@@ -6,7 +6,7 @@ import { writePrivateFile } from '../private-file.js';
 import { PRESENCE_BUCKET, type WorkerUser } from './nats-config.js';
 import { startNatsServer, type NatsServer } from './nats-server.js';
 import { decodeHeartbeat, decodeJoin, encode, type Heartbeat, type JoinMessage, type JoinReply } from './messages.js';
-import { Dispatcher } from './dispatcher.js';
+import { Dispatcher, type DispatchWorld } from './dispatcher.js';
 import type { Fence } from './dispatch-port.js';
 import type { QueueOptions } from './step-queue.js';
 
@@ -84,8 +84,8 @@ export class Hub {
   }
 
   /** dispatching steps to workers, through this hub's connection; `fence`: the journal's */
-  dispatcher(fence: Fence, o: QueueOptions): Promise<Dispatcher> {
-    return Dispatcher.open(this.nc, fence, o);
+  dispatcher(fence: Fence, o: QueueOptions, world: DispatchWorld): Promise<Dispatcher> {
+    return Dispatcher.open(this.nc, fence, o, world);
   }
 
   async close(): Promise<void> {

@@ -24,7 +24,9 @@ const Token = t.refinement(t.number, (n) => Number.isInteger(n) && n >= 0, 'Toke
 export const JobCodec = t.intersection([
   t.type({ runId: Id, stepId: Id, harness: Harness, cwd: AbsolutePath, prompt: Text(1_000_000), tools: Tools, watchdogMs: t.number }),
   // egress: what the project's steps may reach besides the model API (its allowlist, as the hub read it for this step)
-  t.partial({ systemPrompt: Text(1_000_000), model: Text(200), resumeSession: Text(200), forkSession: t.boolean, egress: t.array(HostPattern) }),
+  t.partial({ systemPrompt: Text(1_000_000), model: Text(200), resumeSession: Text(200), forkSession: t.boolean, egress: t.array(HostPattern),
+    // attempt: the placement's number (a step redone elsewhere is the next); session: the hub has the resumed session's files to fetch
+    attempt: t.refinement(t.number, (n) => Number.isInteger(n) && n >= 0 && n < 1000, 'Attempt'), session: t.boolean }),
 ]);
 export type Job = t.TypeOf<typeof JobCodec>;
 
@@ -49,7 +51,9 @@ export const OutCodec = t.intersection([t.type({ token: Token }), t.union([
   t.type({ kind: t.literal('message'), text: Text(1_000_000) }),
   t.type({ kind: t.literal('session'), sessionId: Text(200) }),
   t.type({ kind: t.literal('bundle'), index: Token, data: Text(1_000_000) }),
-  t.type({ kind: t.literal('result'), result: Result, chunks: Token }),
+  t.type({ kind: t.literal('sessionPart'), index: Token, data: Text(1_000_000) }),
+  // chunks: the work's bundle parts; sessionChunks: the session's files' parts (sessions move)
+  t.intersection([t.type({ kind: t.literal('result'), result: Result, chunks: Token }), t.partial({ sessionChunks: Token })]),
 ])]);
 export type Out = t.TypeOf<typeof OutCodec>;
 

@@ -40,11 +40,22 @@ export const openStepQueue = async (nc: NatsConnection, o: QueueOptions) => {
      * the step's id is its message id: a dispatch repeated (a hub restarted mid-dispatch) is stored
      * once. `to`: only this worker may claim it (its own consumer, made on its first pinned step).
      */
-    async dispatch(stepId: string, job: Uint8Array, to?: string): Promise<{ seq: number; duplicate: boolean }> {
+    async dispatch(stepId: string, job: Uint8Array, to?: string, msgID = stepId): Promise<{ seq: number; duplicate: boolean }> {
       if (to && !pinned.has(to)) (await consumer(pinnedConsumer(to), pinnedSubject(to)), pinned.add(to));
-      const ack = await js.publish(`${to ? pinnedSubject(to) : ANY}.${stepId}`, job, { msgID: stepId });
+      const ack = await js.publish(`${to ? pinnedSubject(to) : ANY}.${stepId}`, job, { msgID });
       dispatched.set(ack.seq, stepId);
       return { seq: ack.seq, duplicate: ack.duplicate };
+    },
+    /**
+     * the hub pulls from a lost worker's own queue: a step it never claimed comes at once, a step it
+     * claimed only once its lease has lapsed (ack_wait after its last renewal). Null: nothing came.
+     */
+    async reclaim(workerId: string, waitMs: number): Promise<{ stepId: string; done(): void; back(): void } | null> {
+      if (!pinned.has(workerId)) return null;
+      const m = await (await js.consumers.get(STEP_STREAM, pinnedConsumer(workerId))).next({ expires: Math.max(1000, waitMs) });
+      if (!m) return null;
+      if (!dispatched.has(m.seq)) dispatched.set(m.seq, m.subject.slice(m.subject.lastIndexOf('.') + 1));
+      return { stepId: m.subject.slice(m.subject.lastIndexOf('.') + 1), done: () => (dispatched.delete(m.seq), m.ack()), back: () => m.nak() };
     },
     /** calls `lost(stepId)` for each step the pool gave up on (its last delivery's lease lapsed) */
     onGivenUp(lost: (stepId: string) => void): void {

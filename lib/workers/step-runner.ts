@@ -9,7 +9,8 @@ import { encode } from './messages.js';
 import { decodeWith, JobCodec, type Job, type Out } from './remote-messages.js';
 import { bundleResult, folderFromBundle } from './run-bundle.js';
 import { claimStep, type Claim } from './step-queue.js';
-import { BUNDLE_CHUNK } from './dispatch-port.js';
+import { BUNDLE_CHUNK, tokenOf } from './dispatch-port.js';
+import { gatherSession, placeSession } from './session-files.js';
 import { serveToolsRelay } from './worker-tools.js';
 import { workerSandbox } from './worker-sandbox.js';
 
@@ -56,15 +57,16 @@ const sender = (nc: NatsConnection, workerId: string, stepId: string, token: num
   return send;
 };
 
-const fetchBundle = async (ask: Ask, stepId: string, token: number, file: string): Promise<void> => {
+// the dispatch bundle, or the resumed session's files: asked for in parts
+const fetchParts = async (ask: Ask, what: 'bundle' | 'session', stepId: string, token: number): Promise<Buffer> => {
   const parts: Buffer[] = [];
   for (let index = 0, of = 1; index < of; index++) {
-    const r = await ask('bundle', { stepId, token, index });
-    if (!r.ok) throw new Error(`the hub gave no bundle: ${r.reason}`);
+    const r = await ask(what, { stepId, token, index });
+    if (!r.ok) throw new Error(`the hub gave no ${what}: ${r.reason}`);
     of = r.of;
     parts.push(Buffer.from(r.data, 'base64'));
   }
-  writeFileSync(file, Buffer.concat(parts));
+  return Buffer.concat(parts);
 };
 
 interface Turning {
@@ -80,8 +82,10 @@ interface Turning {
 // it can start here), and the folder as the turn left it, bundled
 const turnInFolder = async (job: Job, adapter: HarnessAdapter, w: Turning): Promise<TurnResult> => {
   const { stepId } = job;
-  await fetchBundle(w.ask, stepId, w.token, join(w.dir, 'in.bundle'));
+  writeFileSync(join(w.dir, 'in.bundle'), await fetchParts(w.ask, 'bundle', stepId, w.token));
   await folderFromBundle(job.cwd, job.runId, stepId, join(w.dir, 'in.bundle'));
+  // the session as of its last step end, where this machine's CLI looks for it (sessions move)
+  if (job.session && job.resumeSession) placeSession(job.harness, await fetchParts(w.ask, 'session', stepId, w.token), process.env);
   const boxed = workerSandbox(job, adapter.bin, w.tools.url, (report) => void w.send({ kind: 'activity', report }));
   const sandbox = 'sandbox' in boxed ? boxed.sandbox : undefined;
   void w.send({ kind: 'log', text: sandbox ? `[worker ${w.workerId}] the turn runs in svc's sandbox here` : `[worker ${w.workerId}] the turn runs outside svc's sandbox here: ${'why' in boxed ? boxed.why : ''}` });
@@ -102,7 +106,7 @@ const turnInFolder = async (job: Job, adapter: HarnessAdapter, w: Turning): Prom
 
 const runTurn = async (nc: NatsConnection, workerId: string, adapters: Record<HarnessName, HarnessAdapter>, claim: Claim, job: Job): Promise<void> => {
   const ask = asker(nc, workerId);
-  const { stepId, token } = { stepId: job.stepId, token: claim.token };
+  const { stepId, token } = { stepId: job.stepId, token: tokenOf(job.attempt ?? 0, claim.token) };
   if (!(await ask('claim', { stepId, token })).ok) return;
   const renew = setInterval(() => claim.renew(), RENEW_MS);
   const send = sender(nc, workerId, stepId, token);
@@ -117,19 +121,23 @@ const runTurn = async (nc: NatsConnection, workerId: string, adapters: Record<Ha
     clearInterval(renew);
     await relay.close();
   }
-  // the work first, then the result that names how many parts it came in
-  const chunks = await sendBundle(send, join(dir, 'out.bundle'));
+  // the work and the session's files first, then the result that names how many parts each came in
+  const chunks = sendParts(send, 'bundle', readOrNull(join(dir, 'out.bundle')));
+  const sessionChunks = sendParts(send, 'sessionPart', result.sessionId ? gatherSession(job.harness, result.sessionId, process.env) : null);
   const { sessionTotals: _t, quota: _q, ...plain } = result;
-  await send({ kind: 'result', result: plain, chunks });
+  await send({ kind: 'result', result: plain, chunks, sessionChunks });
   rmSync(dir, { recursive: true, force: true });
   claim.done();
 };
 
-const sendBundle = async (send: ReturnType<typeof sender>, file: string): Promise<number> => {
-  let bytes: Buffer;
-  try { bytes = readFileSync(file); } catch { return 0; }
+const readOrNull = (file: string): Buffer | null => {
+  try { return readFileSync(file); } catch { return null; }
+};
+
+const sendParts = (send: ReturnType<typeof sender>, kind: 'bundle' | 'sessionPart', bytes: Buffer | null): number => {
+  if (!bytes) return 0;
   const n = Math.ceil(bytes.length / BUNDLE_CHUNK);
-  for (let index = 0; index < n; index++) void send({ kind: 'bundle', index, data: bytes.subarray(index * BUNDLE_CHUNK, (index + 1) * BUNDLE_CHUNK).toString('base64') });
+  for (let index = 0; index < n; index++) void send({ kind, index, data: bytes.subarray(index * BUNDLE_CHUNK, (index + 1) * BUNDLE_CHUNK).toString('base64') });
   return n;
 };
 
@@ -146,7 +154,7 @@ export const runSteps = (nc: NatsConnection, workerId: string, slots: number, ad
       const job = decodeWith(JobCodec, claim.job, 'a step');
       if (typeof job === 'string') { log(`a step from the hub did not decode; left alone`); continue; }
       busy++;
-      log(`step ${job.stepId} of run ${job.runId} claimed (delivery ${claim.token})`);
+      log(`step ${job.stepId} of run ${job.runId} claimed (attempt ${(job.attempt ?? 0) + 1}, delivery ${claim.token})`);
       void runTurn(nc, workerId, adapters, claim, job).catch((e: unknown) => log(`step ${job.stepId} failed here: ${String(e)}`)).finally(() => { busy--; });
     }
   })();

@@ -17,6 +17,13 @@ test('an active worker is recorded; here on a new project is nothing; back to he
   t.deepEqual(decideChooseRunOn(given(added, onW1), { projectId: 'p1', runOn: 'here' }), right([{ type: 'RunOnChosen', data: { projectId: 'p1', runOn: 'here' } }]));
 });
 
+test("'any' is recorded with no worker named, and back to here", (t) => {
+  const any: ProjectEvent = { type: 'RunOnChosen', data: { projectId: 'p1', runOn: 'any' } };
+  t.deepEqual(decideChooseRunOn(given(added), { projectId: 'p1', runOn: 'any' }), right([any]));
+  t.deepEqual(decideChooseRunOn(given(added, any), { projectId: 'p1', runOn: 'any' }), right([]));
+  t.is(given(added, any).get('p1')?.runOn, 'any');
+});
+
 test('an unknown or revoked worker, or an unknown project, is refused', (t) => {
   const unknown = decideChooseRunOn(given(added), { projectId: 'p1', runOn: 'w9', worker: 'unknown' });
   t.true(isLeft(unknown) && unknown.left._tag === 'Invalid' && /not a worker/.test(unknown.left.detail));

@@ -55,7 +55,7 @@ test('no workers: GET /api/workers is empty, no hub runs and nothing of NATS is 
   const home = freshHome();
   const s = await spawnServer(home);
   try {
-    t.deepEqual(await get(s, '/api/workers'), { workers: [], hub: null });
+    t.deepEqual(await get(s, '/api/workers'), { workers: [], hub: null, queue: [] });
     t.false(existsSync(join(home, 'nats')));
   } finally {
     s.child.kill('SIGTERM');

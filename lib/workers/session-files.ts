@@ -1,0 +1,66 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { HarnessName } from '../../domain/workflow.js';
+import { writePrivateFile } from '../private-file.js';
+
+// A session moves between machines as its files (docs/workers.md, "Sessions move"). claude keeps
+// a session as one JSONL file under its config dir, `projects/<cwd with every non-alphanumeric
+// as '-'>/<session id>.jsonl`; `--resume <id>` from the same cwd (a run folder has the same path on
+// every machine) finds it there, on a fresh config dir too. The files travel as one blob,
+// {files: [{path, data}]} with paths relative to the CLI's config dir. codex and opencode keep
+// theirs elsewhere (docs/workers.md says where); they do not move yet.
+
+interface SessionFile { readonly path: string; readonly data: string }
+
+const CLAUDE_SESSION = /^projects\/[A-Za-z0-9._-]{1,400}\/[A-Za-z0-9-]{1,100}\.jsonl$/;
+
+/** the CLI's config dir on this machine, as the CLI itself finds it */
+export const claudeConfigDir = (env: NodeJS.ProcessEnv): string => env['CLAUDE_CONFIG_DIR'] || join(env['HOME'] || homedir(), '.claude');
+
+const claudeFiles = (sessionId: string, env: NodeJS.ProcessEnv): SessionFile[] => {
+  const projects = join(claudeConfigDir(env), 'projects');
+  if (!/^[A-Za-z0-9-]{1,100}$/.test(sessionId) || !existsSync(projects)) return [];
+  return readdirSync(projects).flatMap((slug) => {
+    const file = join(projects, slug, `${sessionId}.jsonl`);
+    return existsSync(file) ? [{ path: `projects/${slug}/${sessionId}.jsonl`, data: readFileSync(file).toString('base64') }] : [];
+  });
+};
+
+/** the session's files on this machine as one blob, or null when this CLI's sessions do not move (or none is here) */
+export const gatherSession = (harness: HarnessName, sessionId: string, env: NodeJS.ProcessEnv): Buffer | null => {
+  const files = harness === 'claude' ? claudeFiles(sessionId, env) : [];
+  return files.length > 0 ? Buffer.from(JSON.stringify({ files })) : null;
+};
+
+/** writes a session's files where this machine's CLI looks for them; a path of any other shape is not written */
+export const placeSession = (harness: HarnessName, blob: Buffer, env: NodeJS.ProcessEnv): number => {
+  if (harness !== 'claude') return 0;
+  const parsed = JSON.parse(blob.toString()) as { files?: unknown };
+  const files = Array.isArray(parsed.files) ? parsed.files as Partial<SessionFile>[] : [];
+  let written = 0;
+  for (const f of files) {
+    if (typeof f.path !== 'string' || typeof f.data !== 'string' || !CLAUDE_SESSION.test(f.path) || f.path.includes('..')) continue;
+    const to = join(claudeConfigDir(env), f.path);
+    mkdirSync(dirname(to), { recursive: true, mode: 0o700 });
+    writeFileSync(to, Buffer.from(f.data, 'base64'), { mode: 0o600 });
+    written++;
+  }
+  return written;
+};
+
+/** the hub's copies of sessions as of their last step end (~/.svc/sessions, owner-only), keyed by harness and session id */
+export const sessionStore = (dir: string) => {
+  const file = (harness: HarnessName, sessionId: string): string | null => (/^[A-Za-z0-9_-]{1,100}$/.test(sessionId) ? join(dir, `${harness}-${sessionId}.json`) : null);
+  return {
+    put(harness: HarnessName, sessionId: string, blob: Buffer): void {
+      const f = file(harness, sessionId);
+      if (f) writePrivateFile(f, blob);
+    },
+    get(harness: HarnessName, sessionId: string): Buffer | null {
+      const f = file(harness, sessionId);
+      return f && existsSync(f) ? readFileSync(f) : null;
+    },
+  };
+};
+export type SessionStore = ReturnType<typeof sessionStore>;
