@@ -74,7 +74,8 @@ export class WorkerPool {
     const runPin = this.runPin(run.runId);
     if (!project || runPin === 'here' || (runOn === 'here' && !runPin)) return undefined;
     const ask = () => {
-      const previous = previousWorker(this.dispatches.current, run.runId);
+      // a follow-up works in the folder of the run it continues: sticky to that run's machine too
+      const previous = previousWorker(this.dispatches.current, run.runId) ?? (run.continues ? previousWorker(this.dispatches.current, run.continues.runId) : undefined);
       return { harness, runOn, ...(runPin ? { runPin } : {}), ...(previous ? { previous } : {}) };
     };
     // the same project allowlist as the hub's own sandbox (the worker adds its model's hosts)

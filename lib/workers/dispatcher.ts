@@ -7,7 +7,7 @@ import type { HarnessName } from '../../domain/workflow.js';
 import type { TurnInput, TurnResult } from '../harness/adapter.js';
 import { encode } from './messages.js';
 import { asReport, asResult, decodeWith, OutCodec, type Job, type Out } from './remote-messages.js';
-import { applyResult, bundleForDispatch } from './run-bundle.js';
+import { applyResult, branchRunOf, bundleForDispatch } from './run-bundle.js';
 import { openStepQueue, type QueueOptions } from './step-queue.js';
 import { serveRequests } from './dispatch-requests.js';
 import { type Fence, type Pending, type SeatFacts } from './dispatch-port.js';
@@ -87,10 +87,11 @@ export class Dispatcher {
   async start(input: TurnInput, harness: HarnessName, ask: PlacementAsk, egress: readonly string[]): Promise<TurnResult> {
     this.fence.dispatched(input.runId, input.stepId);
     const bundle = join(this.dir, `${input.stepId}.bundle`);
-    await bundleForDispatch(input.cwd, input.runId, input.stepId, bundle);
+    const branchRun = await branchRunOf(input.cwd, input.runId);
+    await bundleForDispatch(input.cwd, branchRun, input.stepId, bundle);
     const session = input.resumeSession ? this.world.sessions.get(harness, input.resumeSession) ?? gatherSession(harness, input.resumeSession, process.env) : null;
     const result = new Promise<TurnResult>((resolve) => this.pending.set(input.stepId, {
-      input, harness, job: jobOf(input, harness, egress), bundle, parts: new Map(), session, sessionParts: new Map(), end: resolve,
+      input, harness, job: { ...jobOf(input, harness, egress), branchRun }, bundle, parts: new Map(), session, sessionParts: new Map(), end: resolve,
       place: { ask, attempt: 0, avoid: [] },
     }));
     // paused or aborted: the turn ends here; what the worker sends later finds no turn to apply to
@@ -181,7 +182,7 @@ export class Dispatcher {
     const file = join(this.dir, `${stepId}.result.bundle`);
     writeFileSync(file, Buffer.concat(parts.map((x) => Buffer.from(x!, 'base64'))));
     try {
-      await applyResult(cwd, runId, stepId, file);
+      await applyResult(cwd, p.job.branchRun ?? runId, stepId, file);
       this.end(stepId, r);
     } catch (e) {
       this.end(stepId, { outcome: 'failure', summary: `the worker's work could not be applied: ${String(e)}`, failure: 'error' });

@@ -26,7 +26,8 @@ export const JobCodec = t.intersection([
   // egress: what the project's steps may reach besides the model API (its allowlist, as the hub read it for this step)
   t.partial({ systemPrompt: Text(1_000_000), model: Text(200), resumeSession: Text(200), forkSession: t.boolean, egress: t.array(HostPattern),
     // attempt: the placement's number (a step redone elsewhere is the next); session: the hub has the resumed session's files to fetch
-    attempt: t.refinement(t.number, (n) => Number.isInteger(n) && n >= 0 && n < 1000, 'Attempt'), session: t.boolean }),
+    // branchRun: the run whose branch the folder holds (a follow-up works on the branch of the run it continues)
+    branchRun: Id, attempt: t.refinement(t.number, (n) => Number.isInteger(n) && n >= 0 && n < 1000, 'Attempt'), session: t.boolean }),
 ]);
 export type Job = t.TypeOf<typeof JobCodec>;
 

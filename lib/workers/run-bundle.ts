@@ -18,6 +18,15 @@ const bundle = async (dir: string, file: string, refs: readonly string[]): Promi
   await gitOk(dir, [...GUARD, 'bundle', 'create', '-q', file, ...refs]);
 };
 
+/**
+ * hub: whose branch the run folder holds: the run's own, or for a follow-up (which shares the
+ * run it continues' folder) that run's
+ */
+export const branchRunOf = async (cwd: string, runId: string): Promise<string> => {
+  const head = (await gitOk(cwd, ['symbolic-ref', '-q', 'HEAD']).catch(() => '')).trim();
+  return head.startsWith('refs/heads/svc/') ? head.slice('refs/heads/svc/'.length) : runId;
+};
+
 /** hub: the bundle a worker makes the run folder from (the branch, and the folder's state as a snapshot) */
 export const bundleForDispatch = async (cwd: string, runId: string, stepId: string, file: string): Promise<string> => {
   const snapshot = await takeSnapshot(cwd, dispatchRef(stepId));

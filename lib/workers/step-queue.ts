@@ -82,12 +82,14 @@ export interface Claim {
   readonly token: number;
   /** renew the lease (an in-progress ack) */
   renew(): void;
+  /** the lease's length (the consumer's ack_wait): renew well inside it */
+  readonly leaseMs: number;
   /** the step is done: out of the queue */
   done(): void;
 }
 
-const claimOf = (m: JsMsg): Claim => ({
-  stepId: m.subject.slice(m.subject.lastIndexOf('.') + 1), job: m.data, token: m.info.deliveryCount,
+const claimOf = (m: JsMsg, leaseMs: number): Claim => ({
+  stepId: m.subject.slice(m.subject.lastIndexOf('.') + 1), job: m.data, token: m.info.deliveryCount, leaseMs,
   renew: () => m.working(), done: () => m.ack(),
 });
 
@@ -95,5 +97,5 @@ const claimOf = (m: JsMsg): Claim => ({
 export const claimStep = async (nc: NatsConnection, waitMs: number, pinnedTo?: string): Promise<Claim | null> => {
   const c = await jetstream(nc).consumers.get(STEP_STREAM, pinnedTo ? pinnedConsumer(pinnedTo) : STEP_CONSUMER);
   const m = await c.next({ expires: Math.max(1000, waitMs) });
-  return m ? claimOf(m) : null;
+  return m ? claimOf(m, Math.round(((await c.info(true)).config.ack_wait ?? 30e9) / 1e6)) : null;
 };

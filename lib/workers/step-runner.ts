@@ -83,7 +83,7 @@ interface Turning {
 const turnInFolder = async (job: Job, adapter: HarnessAdapter, w: Turning): Promise<TurnResult> => {
   const { stepId } = job;
   writeFileSync(join(w.dir, 'in.bundle'), await fetchParts(w.ask, 'bundle', stepId, w.token));
-  await folderFromBundle(job.cwd, job.runId, stepId, join(w.dir, 'in.bundle'));
+  await folderFromBundle(job.cwd, job.branchRun ?? job.runId, stepId, join(w.dir, 'in.bundle'));
   // the session as of its last step end, where this machine's CLI looks for it (sessions move)
   if (job.session && job.resumeSession) placeSession(job.harness, await fetchParts(w.ask, 'session', stepId, w.token), process.env);
   const boxed = workerSandbox(job, adapter.bin, w.tools.url, (report) => void w.send({ kind: 'activity', report }));
@@ -97,7 +97,7 @@ const turnInFolder = async (job: Job, adapter: HarnessAdapter, w: Turning): Prom
       onMessage: (text) => void w.send({ kind: 'message', text }),
       onSession: (sessionId) => void w.send({ kind: 'session', sessionId }),
     }).result;
-    await bundleResult(job.cwd, job.runId, stepId, join(w.dir, 'out.bundle'));
+    await bundleResult(job.cwd, job.branchRun ?? job.runId, stepId, join(w.dir, 'out.bundle'));
     return result;
   } finally {
     await sandbox?.close();
@@ -108,7 +108,8 @@ const runTurn = async (nc: NatsConnection, workerId: string, adapters: Record<Ha
   const ask = asker(nc, workerId);
   const { stepId, token } = { stepId: job.stepId, token: tokenOf(job.attempt ?? 0, claim.token) };
   if (!(await ask('claim', { stepId, token })).ok) return;
-  const renew = setInterval(() => claim.renew(), RENEW_MS);
+  // three renewals per lease: one lost does not lose the step
+  const renew = setInterval(() => claim.renew(), Math.max(250, Math.min(RENEW_MS, Math.floor(claim.leaseMs / 3))));
   const send = sender(nc, workerId, stepId, token);
   const dir = mkdtempSync(join(tmpdir(), 'svc-step-'));
   const relay = await serveToolsRelay(job.runId, (body) => ask('tools', { stepId, token, body }, 2 ** 31 - 1));

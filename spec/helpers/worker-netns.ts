@@ -1,0 +1,88 @@
+import { execFileSync, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { CLI } from './cli.js';
+import { repoRoot, tempDir } from './env.js';
+import { spawnGroup } from './process-groups.js';
+import { realCliEnv } from './real-run.js';
+import type { HarnessName } from '../../domain/workflow.js';
+
+// Worker machines for the workers specs: each a network namespace of its own (a veth pair, its own
+// address, a default route to the hub's side) and a mount namespace where the hub's home is an
+// empty folder, so a worker cannot read the hub's files. One /30 per worker in 10.<second>.<pid>.x
+// (each spec file its own second octet); the hub listens on the first worker's hub-side address,
+// which every worker reaches through its default route.
+
+const ip = (...args: string[]) => execFileSync('ip', args, { stdio: 'pipe' });
+
+export interface Machine {
+  readonly ns: string;
+  readonly ip: string;
+  readonly hostIp: string;
+}
+
+export interface Machines {
+  readonly hubIp: string;
+  readonly machines: readonly Machine[];
+  cleanup(): void;
+}
+
+/** `count` worker machines named `<prefix><pid><i>` */
+export const makeMachines = (prefix: string, second: number, count: number): Machines => {
+  const n = process.pid % 250;
+  const machines = Array.from({ length: count }, (_, i) => ({ ns: `${prefix}${process.pid}${i}`, link: `${prefix}${process.pid % 100000}${i}`, hostIp: `10.${second}.${n}.${4 * i + 1}`, ip: `10.${second}.${n}.${4 * i + 2}` }));
+  const cleanup = () => {
+    for (const m of machines) {
+      try { ip('netns', 'del', m.ns); } catch { /* gone */ }
+      try { ip('link', 'del', `${m.link}h`); } catch { /* went with the namespace */ }
+    }
+  };
+  cleanup();
+  for (const m of machines) {
+    ip('netns', 'add', m.ns);
+    ip('link', 'add', `${m.link}h`, 'type', 'veth', 'peer', 'name', `${m.link}w`);
+    ip('link', 'set', `${m.link}w`, 'netns', m.ns);
+    ip('addr', 'add', `${m.hostIp}/30`, 'dev', `${m.link}h`);
+    ip('link', 'set', `${m.link}h`, 'up');
+    const inNs = (...args: string[]) => ip('netns', 'exec', m.ns, 'ip', ...args);
+    inNs('addr', 'add', `${m.ip}/30`, 'dev', `${m.link}w`);
+    inNs('link', 'set', `${m.link}w`, 'up');
+    inNs('link', 'set', 'lo', 'up');
+    inNs('route', 'add', 'default', 'via', m.hostIp);
+  }
+  return { hubIp: machines[0]!.hostIp, machines: machines.map(({ ns, ip: address, hostIp }) => ({ ns, ip: address, hostIp })), cleanup };
+};
+
+export interface RunningWorker {
+  readonly child: ChildProcess;
+  /** the folder standing in for the hub's home inside the worker's mount namespace */
+  readonly cover: string;
+  readonly home: string;
+  output(): string;
+  /** every process in its namespace, killed hard (the machine dies) */
+  killAll(): void;
+  /** every process in its namespace stopped (SIGSTOP) or continued: its heartbeat stops and comes back */
+  signalAll(signal: 'STOP' | 'CONT' | 'KILL'): void;
+}
+
+/** `svc worker join` in the machine's namespaces, its own HOME, the hub's home hidden */
+export const startWorker = (m: Machine, hubIp: string, hubHome: string, url: string, token: string, modelUrl: string, slots = 1, harness: HarnessName = 'claude'): RunningWorker => {
+  const home = tempDir('svc-worker-home-');
+  const cover = tempDir('svc-worker-root-');
+  const cli = realCliEnv(harness);
+  const env = {
+    ...process.env, ...cli.env, HOME: home, SVC_HOME: join(home, '.svc'),
+    ANTHROPIC_BASE_URL: modelUrl, ANTHROPIC_API_KEY: 'sk-test', NO_PROXY: `127.0.0.1,localhost,${hubIp}`,
+  };
+  delete (env as Record<string, string | undefined>)['CLAUDE_CONFIG_DIR'];
+  const script = 'mount --bind "$1" "$2" && shift 2 && exec "$@"';
+  const child: ChildProcess = spawnGroup('ip', ['netns', 'exec', m.ns, 'unshare', '-m', '--propagation', 'private', 'sh', '-c', script, 'sh', cover, hubHome,
+    process.execPath, ...CLI, 'worker', 'join', url, token, '--slots', String(slots)], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (b: Buffer) => (out += b.toString()));
+  child.stderr!.on('data', (b: Buffer) => (out += b.toString()));
+  const signalAll = (signal: 'STOP' | 'CONT' | 'KILL') => {
+    const pids = execFileSync('ip', ['netns', 'pids', m.ns]).toString().split(/\s+/).filter(Boolean);
+    if (pids.length > 0) execFileSync('kill', [`-${signal}`, ...pids], { stdio: 'ignore' });
+  };
+  return { child, cover, home, output: () => out, killAll: () => signalAll('KILL'), signalAll };
+};
