@@ -68,7 +68,8 @@ test('a worker killed mid-turn: the step is redone on the other worker from its 
   const made = await s.post(`/api/runs/${first}/follow-ups`, { text: 'Commit two.txt.' });
   t.is(made.status, 200, JSON.stringify(made.body));
   const next = made.body.runId as string;
-  await Promise.race([model.waitForScripted(4), untilStanding(s, next, 'Failed', 200_000).then(() => { throw new Error('the follow-up failed'); })]).catch(failed(next));
+  const unlessFailed = (count: number) => Promise.race([model.waitForScripted(count), untilStanding(s, next, 'Failed', 200_000).then(() => { throw new Error('the follow-up failed'); })]).catch(failed(next));
+  await unlessFailed(4);
   t.is(model.requests.filter((r) => r.scripted)[3]!.from, xIp, 'the follow-up ran on the first run\'s machine (sticky)');
   const branch = `svc/${first}`;
   const dir = dispatches().find((d) => d.runId === next)!;
@@ -76,7 +77,7 @@ test('a worker killed mid-turn: the step is redone on the other worker from its 
   // the machine dies mid-turn, its commit made there
   const killedAt = Date.now();
   workers[xAt]!.killAll();
-  await model.waitForScripted(5);
+  await unlessFailed(5);
   t.log(`killed to the first model request on the other machine: ${Date.now() - killedAt} ms (ack_wait 6000 ms, presence ttl 3000 ms)`);
   const done = await untilStanding(s, next, 'Succeeded', 200_000).catch(failed(next));
   t.is(done.outcome, 'success');
