@@ -40,7 +40,7 @@ export const listProjects: Tool = defineTool({
 export const listWorkers: Tool = defineTool({
   name: 'list_workers',
   group: 'reading',
-  description: 'List the machines that run steps for this server: online, lost, never joined or revoked; slots, slots in use, harnesses, sandbox.',
+  description: 'List the machines that run steps for this server: online, lost, never joined or revoked; slots, slots in use, harnesses, sandbox; and the steps waiting for a worker with a free slot, in line.',
   args: ListWorkersArgs,
   call: async (_a, { api }) => right(await api.listWorkers()),
 });
