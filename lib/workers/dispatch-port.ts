@@ -39,8 +39,10 @@ export interface Placing {
   workerId?: string;
   attempt: number;
   readonly avoid: string[];
-  /** the position it last told the run it waits at */
+  /** what it last told the run about its wait (its place in line and why) */
   told?: string;
+  /** why it waits, as placement last said */
+  waits?: string;
 }
 
 /** a worker as the hub sees it now (presence and what it announced) */

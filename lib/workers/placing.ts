@@ -51,7 +51,7 @@ export class Placer {
   line(): { runId: string; stepId: string; position: number; why: string }[] {
     return this.waiting.flatMap((stepId, i) => {
       const p = this.pending.get(stepId);
-      return p ? [{ runId: p.input.runId, stepId, position: i + 1, why: p.place.told ?? 'waiting for a worker' }] : [];
+      return p ? [{ runId: p.input.runId, stepId, position: i + 1, why: p.place.waits ?? 'not placed yet' }] : [];
     });
   }
 
@@ -75,7 +75,8 @@ export class Placer {
     if (!p) return void this.waiting.splice(this.waiting.indexOf(stepId), 1);
     const choice = placeStep({ ...p.place.ask, avoid: p.place.avoid }, seats);
     if (choice._tag !== 'Worker') {
-      const why = `waiting for a worker, ${ordinal(this.waiting.indexOf(stepId) + 1)} in line: ${choice._tag === 'Wait' ? choice.why : 'it runs here'}`;
+      p.place.waits = choice._tag === 'Wait' ? choice.why : 'it runs here';
+      const why = `waiting for a worker, ${ordinal(this.waiting.indexOf(stepId) + 1)} in line: ${p.place.waits}`;
       if (why !== p.place.told) (p.place.told = why, p.input.onLog({ text: `[hub] ${why}` }));
       return;
     }

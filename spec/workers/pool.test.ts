@@ -61,10 +61,10 @@ test.serial('backpressure: 12 runs over 2 workers of 2 slots: never more than 2 
 
   // four turns run (two per worker), the other eight wait in the hub's line, in order, each told its place
   await model.waitForScripted(4);
-  const line = await eventually(() => s.get('/api/workers'), (r) => r.body.queue.length === 8, 60_000).catch((e: Error) => { throw new Error(`${e.message}\n${output()}`); });
+  const line = await eventually(() => s.get('/api/workers'), (r) => r.body.queue.length === 8 && r.body.queue.every((q: any) => q.why !== 'not placed yet'), 60_000).catch((e: Error) => { throw new Error(`${e.message}\n${output()}`); });
   t.deepEqual(line.body.queue.map((q: any) => q.position), [1, 2, 3, 4, 5, 6, 7, 8]);
   t.is(new Set(line.body.queue.map((q: any) => q.runId)).size, 8);
-  t.true(line.body.queue.every((q: any) => runs.includes(q.runId) && /in line/.test(q.why)), JSON.stringify(line.body.queue));
+  t.true(line.body.queue.every((q: any) => runs.includes(q.runId) && q.why === 'no online worker with claude ready has a free slot'), JSON.stringify(line.body.queue));
   const waiting = line.body.queue[7].runId as string;
   const waitingLog = (await s.get(`/api/runs/${waiting}/log?pageSize=200`)).body.lines.map((l: any) => l.text).join('\n');
   t.regex(waitingLog, /waiting for a worker, \d+(st|nd|rd|th) in line: no online worker with claude ready has a free slot/);
@@ -104,7 +104,10 @@ test.serial('presence: a worker whose heartbeat stops is shown lost within the t
 
   model.push({ kind: 'reply', text: 'PLACED-ELSEWHERE' });
   const runId = await startRun(s, 'Say where you ran.');
-  await untilStanding(s, runId, 'Succeeded', 200_000).catch((e: Error) => { throw new Error(`${e.message}\n${output()}`); });
+  await untilStanding(s, runId, 'Succeeded', 150_000).catch(async (e: Error) => {
+    const log = (await s.get(`/api/runs/${runId}/log?pageSize=200`)).body.lines?.map((l: any) => `${l.source} ${l.text}`).join('\n');
+    throw new Error(`${e.message}\n--- run log ---\n${log}\n${JSON.stringify((await s.get('/api/workers')).body)}\n${output()}`);
+  });
   const step = [...s.service.workers.dispatches.current.values()].find((d) => d.runId === runId)!;
   t.is(step.claim?.workerId, other, 'the step went to the worker still online');
   t.true(model.requests.filter((r) => r.scripted).every((r) => r.from === ipOf(other)));
