@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NatsConnection } from '@nats-io/transport-node';
@@ -6,8 +6,9 @@ import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, RetentionPolicy,
 import type { HarnessName } from '../../domain/workflow.js';
 import type { TurnInput, TurnResult } from '../harness/adapter.js';
 import { encode } from './messages.js';
-import { asReport, asResult, decodeWith, OutCodec, type Job, type Out } from './remote-messages.js';
-import { applyResult, branchRunOf, bundleForDispatch } from './run-bundle.js';
+import { asReport, decodeWith, OutCodec, type Job, type Out } from './remote-messages.js';
+import { takeResult } from './turn-result.js';
+import { branchRunOf, bundleForDispatch } from './run-bundle.js';
 import { openStepQueue, type QueueOptions } from './step-queue.js';
 import { serveRequests } from './dispatch-requests.js';
 import { type Fence, type Pending, type SeatFacts } from './dispatch-port.js';
@@ -162,32 +163,7 @@ export class Dispatcher {
       case 'session': return i.onSession?.(out.sessionId);
       case 'bundle': return void p.parts.set(out.index, out.data);
       case 'sessionPart': return void p.sessionParts.set(out.index, out.data);
-      case 'result': return (this.keepSession(p, out.sessionChunks ?? 0, out.result.sessionId), this.finish(p, out.chunks, asResult(out.result)));
-    }
-  }
-
-  // the session's files as this step left them: what the next step that resumes it starts from
-  private keepSession(p: Pending, chunks: number, sessionId: string | undefined): void {
-    const parts = Array.from({ length: chunks }, (_, n) => p.sessionParts.get(n));
-    if (!sessionId || chunks === 0 || parts.some((x) => x === undefined)) return;
-    this.world.sessions.put(p.harness, sessionId, Buffer.concat(parts.map((x) => Buffer.from(x!, 'base64'))));
-  }
-
-  private async finish(p: Pending, chunks: number, r: TurnResult): Promise<void> {
-    const { stepId, runId, cwd } = p.input;
-    // a turn that could not run there sends no work: its result is all there is
-    if (chunks === 0) return this.end(stepId, r);
-    const parts = Array.from({ length: chunks }, (_, n) => p.parts.get(n));
-    if (parts.some((x) => x === undefined)) return this.end(stepId, { outcome: 'failure', summary: 'the worker\'s work did not arrive whole', failure: 'error' });
-    const file = join(this.dir, `${stepId}.result.bundle`);
-    writeFileSync(file, Buffer.concat(parts.map((x) => Buffer.from(x!, 'base64'))));
-    try {
-      await applyResult(cwd, p.job.branchRun ?? runId, stepId, file);
-      this.end(stepId, r);
-    } catch (e) {
-      this.end(stepId, { outcome: 'failure', summary: `the worker's work could not be applied: ${String(e)}`, failure: 'error' });
-    } finally {
-      rmSync(file, { force: true });
+      case 'result': return this.end(p.input.stepId, await takeResult(this.dir, p, out, this.world.sessions));
     }
   }
 }

@@ -31,6 +31,14 @@ export const seatsOf = (workers: Workers, present: readonly { workerId: string; 
   }]));
 };
 
+const SEATS_MS = 5_000;
+
+const within = <A>(p: Promise<A>, ms: number): Promise<A> => {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms); });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+};
+
 const ordinal = (n: number): string => `${n}${n % 10 === 1 && n % 100 !== 11 ? 'st' : n % 10 === 2 && n % 100 !== 12 ? 'nd' : n % 10 === 3 && n % 100 !== 13 ? 'rd' : 'th'}`;
 
 const pinnedHere = (p: Pending): boolean => p.place.ask.runPin !== undefined || p.place.ask.runOn !== 'any';
@@ -62,7 +70,9 @@ export class Placer {
   }
 
   private async once(): Promise<void> {
-    const facts = await this.port.seats();
+    // a read of presence that never answers (seen once, a KV listing while the server was busy)
+    // must not hold the line for ever: this tick gives up and the next reads again
+    const facts = await within(this.port.seats(), SEATS_MS);
     const placed = new Map<string, number>();
     for (const p of this.pending.values()) if (p.place.workerId) placed.set(p.place.workerId, (placed.get(p.place.workerId) ?? 0) + 1);
     const seats: Seat[] = facts.map((f) => ({ ...f, inUse: Math.max(f.busy, placed.get(f.workerId) ?? 0) }));
@@ -85,7 +95,14 @@ export class Placer {
     if (seat) seats[seats.indexOf(seat)] = { ...seat, inUse: seat.inUse + 1 };
     p.place.workerId = choice.workerId;
     p.input.onLog({ text: `[hub] attempt ${p.place.attempt + 1} placed on worker ${choice.workerId} (${choice.why})` });
-    await this.port.publish(p);
+    try {
+      await this.port.publish(p);
+    } catch (e) {
+      // not on its worker's queue after all (the server away a moment): back to the head of the line
+      p.input.onLog({ text: `[hub] the step could not be put on worker ${choice.workerId}'s queue (${String(e)}); it waits in line again` });
+      p.place.workerId = undefined;
+      this.waiting.unshift(stepId);
+    }
   }
 
   // a lost worker's steps (placed there by `any`) come back once its lease on them has lapsed
