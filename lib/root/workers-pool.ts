@@ -73,10 +73,16 @@ export class WorkerPool {
   private dispatching(): Promise<Dispatcher> {
     // the running hub as it is: ensure() would reload its server, and JetStream answers "not
     // enabled" for a moment while a reload is read
-    this.dispatcher ??= (this.hub ?? this.ensure()).then((hub) => hub.dispatcher(fenceOf(this.dispatches, this.core.now, (w, subject, reason) => refuseWorkerMessage(this.core, w, subject, reason)), queueOptions(this.env)));
+    this.dispatcher ??= (this.hub ?? this.ensure()).then((hub) => hub.dispatcher(this.fence(), queueOptions(this.env)));
     const d = this.dispatcher;
     d.catch(() => { if (this.dispatcher === d) this.dispatcher = null; });
     return d;
+  }
+
+  // the journal's fence; a revoked worker's claims and messages are discarded
+  private fence() {
+    const refused = (w: string, subject: string, reason: string) => refuseWorkerMessage(this.core, w, subject, reason);
+    return fenceOf(this.dispatches, this.core.now, refused, (w) => this.core.workers.current.get(w)?.revoked === true);
   }
 
   /** the server is up: start the hub if workers are on */

@@ -11,6 +11,7 @@ import { applyResult, bundleForDispatch } from './run-bundle.js';
 import { openStepQueue, type QueueOptions } from './step-queue.js';
 import { serveRequests } from './dispatch-requests.js';
 import { BUNDLE_CHUNK, type Fence, type Pending } from './dispatch-port.js';
+import { Leases, tell } from './leases.js';
 
 // The hub's side of a dispatched turn (docs/workers.md). The turn is recorded, its folder bundled,
 // the job put on the step queue for the chosen worker; then what the worker sends comes back
@@ -29,8 +30,11 @@ const jobOf = (i: TurnInput, harness: HarnessName, egress: readonly string[]): J
 export class Dispatcher {
   private readonly pending = new Map<string, Pending>();
   private readonly dir = mkdtempSync(join(tmpdir(), 'svc-dispatch-'));
+  private readonly leases: Leases;
 
-  private constructor(private readonly nc: NatsConnection, private readonly fence: Fence, private readonly queue: Awaited<ReturnType<typeof openStepQueue>>) {}
+  private constructor(private readonly nc: NatsConnection, private readonly fence: Fence, private readonly queue: Awaited<ReturnType<typeof openStepQueue>>, o: QueueOptions) {
+    this.leases = new Leases(fence, o.ackWaitMs, (stepId, text) => this.pending.get(stepId)?.input.onLog({ text }));
+  }
 
   static async open(nc: NatsConnection, fence: Fence, o: QueueOptions): Promise<Dispatcher> {
     // while the server reads a reloaded config (a token made, a worker revoked) JetStream answers
@@ -49,7 +53,7 @@ export class Dispatcher {
     const jsm = await jetstreamManager(nc);
     await jsm.streams.add({ name: OUT_STREAM, subjects: ['svc.w.*.out.*'], retention: RetentionPolicy.Workqueue });
     await jsm.consumers.add(OUT_STREAM, { durable_name: 'hub', ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All });
-    const d = new Dispatcher(nc, fence, await openStepQueue(nc, o));
+    const d = new Dispatcher(nc, fence, await openStepQueue(nc, o), o);
     d.queue.onGivenUp((stepId) => d.lose(stepId, 'worker lost: its lease lapsed on the last delivery'));
     d.serve();
     void d.consume();
@@ -63,10 +67,25 @@ export class Dispatcher {
     const bundle = join(this.dir, `${input.stepId}.bundle`);
     await bundleForDispatch(input.cwd, input.runId, input.stepId, bundle);
     const result = new Promise<TurnResult>((resolve) => this.pending.set(input.stepId, { input, bundle, parts: new Map(), end: resolve }));
-    // paused or aborted: the turn ends here; what the worker sends later finds no turn to apply to
-    input.signal.addEventListener('abort', () => this.end(input.stepId, { outcome: 'interrupted', summary: 'the run was stopped while the step ran on a worker' }), { once: true });
+    // paused or aborted (or svc stopping): the step ends here, and its worker is told to stop its CLI
+    input.signal.addEventListener('abort', () => this.recall(input.stepId), { once: true });
     await this.queue.dispatch(input.stepId, encode(jobOf(input, harness, egress)), to);
     return result;
+  }
+
+  /** a message for the turn in flight, to its worker, whose CLI takes it mid-turn; false: no claim holds it now */
+  message(stepId: string, text: string): boolean {
+    const claim = this.fence.step(stepId)?.claim;
+    if (!this.pending.has(stepId) || !claim || claim.lapsed) return false;
+    tell(this.nc, claim.workerId, stepId, { kind: 'message', text });
+    return true;
+  }
+
+  private recall(stepId: string): void {
+    const claim = this.fence.step(stepId)?.claim;
+    this.fence.recalled(stepId, 'the run was paused or aborted while the step ran on a worker');
+    if (claim) tell(this.nc, claim.workerId, stepId, { kind: 'stop' });
+    this.end(stepId, { outcome: 'interrupted', summary: 'the run was stopped while the step ran on a worker' });
   }
 
   async close(): Promise<void> {
@@ -78,6 +97,7 @@ export class Dispatcher {
     const p = this.pending.get(stepId);
     if (!p) return;
     this.pending.delete(stepId);
+    this.leases.end(stepId);
     rmSync(p.bundle, { force: true });
     p.end(r);
   }
@@ -88,7 +108,14 @@ export class Dispatcher {
   }
 
   private serve(): void {
-    serveRequests(this.nc, this.fence, (stepId) => this.pending.get(stepId));
+    serveRequests(this.nc, this.fence, {
+      pending: (stepId) => this.pending.get(stepId),
+      leased: (c, fresh) => {
+        // a new claim's work starts afresh: parts an older claim sent are not its
+        if (fresh) this.pending.get(c.stepId)?.parts.clear();
+        this.leases.renewed(c);
+      },
+    });
   }
 
   private async consume(): Promise<void> {

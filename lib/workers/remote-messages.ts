@@ -53,6 +53,10 @@ export const OutCodec = t.intersection([t.type({ token: Token }), t.union([
 ])]);
 export type Out = t.TypeOf<typeof OutCodec>;
 
+/** the hub to a worker about a step it runs (svc.to.<worker>.<step>): stop its CLI (paused, aborted), or a message mid-turn */
+export const ControlCodec = t.union([t.type({ kind: t.literal('stop') }), t.type({ kind: t.literal('message'), text: Text(1_000_000) })]);
+export type Control = t.TypeOf<typeof ControlCodec>;
+
 /** a claim, a bundle part, a run-tools call: the step and the claim the worker speaks for */
 export const AskCodec = t.intersection([t.type({ stepId: Id, token: Token }), t.partial({ index: Token, body: Text(10_000_000) })]);
 export type Ask = t.TypeOf<typeof AskCodec>;

@@ -47,7 +47,7 @@ import { evolveSupervisor, type SupervisorState } from '../../projections/superv
 import { evolveTrigger, type TriggerRule } from '../../projections/trigger-rule.js';
 import { decideCreateWorkerToken, decideJoinWorker, decideRefuseWorkerMessage, decideRevokeWorker, type CreateWorkerToken } from '../../commands/workers.js';
 import type { WorkerEvent } from '../../journal/worker-events.js';
-import { decideClaim, decideDispatch, decideLoseStep, decideWorkerMessage } from '../../commands/dispatch.js';
+import { decideClaim, decideDispatch, decideLapse, decideLoseStep, decideRecall, decideWorkerMessage } from '../../commands/dispatch.js';
 import type { DispatchEvent } from '../../journal/dispatch-events.js';
 import { evolveDispatches, NO_DISPATCHES, type Dispatches } from '../../projections/dispatch.js';
 import { evolveWorkers, NO_WORKERS, type Workers } from '../../projections/workers.js';
@@ -275,6 +275,9 @@ const DISPATCH_ROWS: Row[] = [
   row('WorkerMessage', claimed, (s) => decideWorkerMessage(s, { stepId: 's1', workerId: 'wb', token: 2, kind: 'result' }), applyDispatch, NOTHING),
   row('WorkerMessage (older claim)', claimed, (s) => decideWorkerMessage(s, { stepId: 's1', workerId: 'wa', token: 1, kind: 'result' }), applyDispatch, { again: 'each discarded message is its own evidence' }),
   row('LoseStep', claimed, (s) => decideLoseStep(s, { stepId: 's1', reason: 'worker lost' }), applyDispatch, NOTHING),
+  row('Lapse', claimed, (s) => decideLapse(s, { stepId: 's1', workerId: 'wb', token: 2 }), applyDispatch, NOTHING),
+  row('Recall', claimed, (s) => decideRecall(s, { stepId: 's1', reason: 'paused' }), applyDispatch, NOTHING),
+  row('WorkerMessage (revoked worker)', claimed, (s) => decideWorkerMessage(s, { stepId: 's1', workerId: 'wb', token: 2, kind: 'result', revoked: true }), applyDispatch, { again: 'each discarded message is its own evidence' }),
 ];
 
 const ROWS = [...RUN_ROWS, ...PROJECT_ROWS, ...SUPERVISOR_ROWS, ...TRIGGER_ROWS, ...NOTIFY_ROWS, ...PREVIEW_ROWS, ...WORKER_ROWS, ...DISPATCH_ROWS];
