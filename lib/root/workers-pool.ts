@@ -70,6 +70,15 @@ export class WorkerPool {
     return { workerId: runOn, adapter: remoteAdapter(harness, runOn, () => this.dispatching(), (tools) => projectAllow(project, tools)) };
   }
 
+  /** a step the journal has dispatched and not ended (svc was killed while it ran): taken up, not dispatched again */
+  takeUp(run: RunState, harness: HarnessName, stepId: string): { adapter: HarnessAdapter; workerId: string } | undefined {
+    const d = this.dispatches.current.get(stepId);
+    const project = this.core.projects.current.get(run.projectId);
+    if (!d || d.ended || !project) return undefined;
+    const workerId = d.claim?.workerId ?? project.runOn ?? 'here';
+    return { workerId, adapter: remoteAdapter(harness, workerId, () => this.dispatching(), (tools) => projectAllow(project, tools)) };
+  }
+
   private dispatching(): Promise<Dispatcher> {
     // the running hub as it is: ensure() would reload its server, and JetStream answers "not
     // enabled" for a moment while a reload is read

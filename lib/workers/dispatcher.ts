@@ -7,11 +7,12 @@ import type { HarnessName } from '../../domain/workflow.js';
 import type { TurnInput, TurnResult } from '../harness/adapter.js';
 import { encode } from './messages.js';
 import { asReport, asResult, decodeWith, OutCodec, type Job, type Out } from './remote-messages.js';
-import { applyResult, bundleForDispatch } from './run-bundle.js';
+import { applyResult, bundleAgain, bundleForDispatch } from './run-bundle.js';
 import { openStepQueue, type QueueOptions } from './step-queue.js';
 import { serveRequests } from './dispatch-requests.js';
 import { BUNDLE_CHUNK, type Fence, type Pending } from './dispatch-port.js';
 import { Leases, tell } from './leases.js';
+import { Backlog } from './backlog.js';
 
 // The hub's side of a dispatched turn (docs/workers.md). The turn is recorded, its folder bundled,
 // the job put on the step queue for the chosen worker; then what the worker sends comes back
@@ -31,6 +32,7 @@ export class Dispatcher {
   private readonly pending = new Map<string, Pending>();
   private readonly dir = mkdtempSync(join(tmpdir(), 'svc-dispatch-'));
   private readonly leases: Leases;
+  private readonly backlog = new Backlog((m) => this.takeAndAck(m));
 
   private constructor(private readonly nc: NatsConnection, private readonly fence: Fence, private readonly queue: Awaited<ReturnType<typeof openStepQueue>>, o: QueueOptions) {
     this.leases = new Leases(fence, o.ackWaitMs, (stepId, text) => this.pending.get(stepId)?.input.onLog({ text }));
@@ -62,14 +64,22 @@ export class Dispatcher {
 
   /** the turn, on worker `to`: resolves with its result once the worker's result is applied */
   /** `egress`: the project's allowlist for this step, which the worker's sandbox lets through besides the model API */
+  /**
+   * A step already dispatched and not ended (the hub was killed while it ran) is taken up, not
+   * dispatched again: its worker goes on, and what it sent meanwhile waits in SVC_OUT.
+   */
   async start(input: TurnInput, harness: HarnessName, to: string, egress: readonly string[]): Promise<TurnResult> {
-    this.fence.dispatched(input.runId, input.stepId);
+    const known = this.fence.step(input.stepId);
+    const again = !!known && !known.ended;
+    if (!again) this.fence.dispatched(input.runId, input.stepId);
     const bundle = join(this.dir, `${input.stepId}.bundle`);
-    await bundleForDispatch(input.cwd, input.runId, input.stepId, bundle);
+    // a redelivery after a take-up needs the dispatch's bundle: made again from its snapshot
+    await (again ? bundleAgain : bundleForDispatch)(input.cwd, input.runId, input.stepId, bundle);
     const result = new Promise<TurnResult>((resolve) => this.pending.set(input.stepId, { input, bundle, parts: new Map(), end: resolve }));
     // paused or aborted (or svc stopping): the step ends here, and its worker is told to stop its CLI
     input.signal.addEventListener('abort', () => this.recall(input.stepId), { once: true });
-    await this.queue.dispatch(input.stepId, encode(jobOf(input, harness, egress)), to);
+    if (again) await this.backlog.release(input.stepId);
+    else await this.queue.dispatch(input.stepId, encode(jobOf(input, harness, egress)), to);
     return result;
   }
 
@@ -121,9 +131,18 @@ export class Dispatcher {
   private async consume(): Promise<void> {
     const c = await jetstream(this.nc).consumers.get(OUT_STREAM, 'hub');
     for await (const m of await c.consume()) {
-      await this.take(m).catch((e: unknown) => console.error(`svc: a worker's message could not be applied: ${String(e)}`));
-      m.ack();
+      const stepId = m.subject.split('.')[4] ?? '';
+      // a step the journal has in flight that this hub has not taken up yet (it was restarted):
+      // its messages wait, unacked, until the engine takes the step up
+      const d = this.fence.step(stepId);
+      if ((!this.pending.has(stepId) && d && !d.ended) || this.backlog.holds(stepId)) { this.backlog.hold(stepId, m); continue; }
+      await this.takeAndAck(m);
     }
+  }
+
+  private async takeAndAck(m: JsMsg): Promise<void> {
+    await this.take(m).catch((e: unknown) => console.error(`svc: a worker's message could not be applied: ${String(e)}`));
+    m.ack();
   }
 
   private async take(m: JsMsg): Promise<void> {

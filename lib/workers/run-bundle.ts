@@ -25,6 +25,10 @@ export const bundleForDispatch = async (cwd: string, runId: string, stepId: stri
   return snapshot;
 };
 
+/** hub, taking up a dispatched step after a restart: the same bundle again, from the snapshot made at the dispatch */
+export const bundleAgain = async (cwd: string, runId: string, stepId: string, file: string): Promise<void> =>
+  bundle(cwd, file, [branchOf(runId), dispatchRef(stepId)]);
+
 /** worker: the run folder at `cwd` (the hub's path), made afresh from the dispatch bundle */
 export const folderFromBundle = async (cwd: string, runId: string, stepId: string, file: string): Promise<void> => {
   rmSync(cwd, { recursive: true, force: true });
