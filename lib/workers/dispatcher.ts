@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NatsConnection } from '@nats-io/transport-node';
@@ -6,8 +6,8 @@ import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, RetentionPolicy,
 import type { HarnessName } from '../../domain/workflow.js';
 import type { TurnInput, TurnResult } from '../harness/adapter.js';
 import { encode } from './messages.js';
-import { asReport, asResult, decodeWith, OutCodec, type Job, type Out } from './remote-messages.js';
-import { applyResult, bundleAgain, bundleForDispatch } from './run-bundle.js';
+import { asReport, asResult, decodeWith, jobOf, OutCodec, type Out } from './remote-messages.js';
+import { bundleAgain, bundleForDispatch, workApplied } from './run-bundle.js';
 import { openStepQueue, type QueueOptions } from './step-queue.js';
 import { serveRequests } from './dispatch-requests.js';
 import { BUNDLE_CHUNK, type Fence, type Pending } from './dispatch-port.js';
@@ -20,13 +20,6 @@ import { Backlog } from './backlog.js';
 // the fence (the journal's current claim) before anything of it is applied to the turn.
 
 export const OUT_STREAM = 'SVC_OUT';
-
-const jobOf = (i: TurnInput, harness: HarnessName, egress: readonly string[]): Job => ({
-  egress: [...egress],
-  runId: i.runId, stepId: i.stepId, harness, cwd: i.cwd, prompt: i.prompt, tools: i.tools, watchdogMs: i.watchdogMs,
-  ...(i.systemPrompt ? { systemPrompt: i.systemPrompt } : {}), ...(i.model ? { model: i.model } : {}),
-  ...(i.resumeSession ? { resumeSession: i.resumeSession } : {}), ...(i.forkSession ? { forkSession: true } : {}),
-});
 
 export class Dispatcher {
   private readonly pending = new Map<string, Pending>();
@@ -62,19 +55,23 @@ export class Dispatcher {
     return d;
   }
 
-  /** the turn, on worker `to`: resolves with its result once the worker's result is applied */
-  /** `egress`: the project's allowlist for this step, which the worker's sandbox lets through besides the model API */
   /**
-   * A step already dispatched and not ended (the hub was killed while it ran) is taken up, not
-   * dispatched again: its worker goes on, and what it sent meanwhile waits in SVC_OUT.
+   * The turn, on worker `to`: resolves with its result once the worker's result is applied.
+   * `egress`: the project's allowlist for this step, which the worker's sandbox lets through besides
+   * the model API. A step already dispatched and not ended (the hub was killed while it ran) is
+   * taken up, not dispatched again: its worker goes on, and what it sent meanwhile waits in SVC_OUT.
    */
   async start(input: TurnInput, harness: HarnessName, to: string, egress: readonly string[]): Promise<TurnResult> {
-    const known = this.fence.step(input.stepId);
-    const again = !!known && !known.ended;
-    if (!again) this.fence.dispatched(input.runId, input.stepId);
-    const bundle = join(this.dir, `${input.stepId}.bundle`);
-    // a redelivery after a take-up needs the dispatch's bundle: made again from its snapshot
-    await (again ? bundleAgain : bundleForDispatch)(input.cwd, input.runId, input.stepId, bundle);
+    const { runId, stepId, cwd } = input;
+    const known = this.fence.step(stepId);
+    const bundle = join(this.dir, `${stepId}.bundle`);
+    // a redelivery after a take-up needs the dispatch's bundle: made again from its snapshot (a
+    // hub killed before it had one dispatches the step now; the queue stores a step id once)
+    const again = !!known && !known.ended && (await bundleAgain(cwd, runId, stepId, bundle).then(() => true, () => false));
+    if (!again) {
+      this.fence.dispatched(runId, stepId);
+      await bundleForDispatch(cwd, runId, stepId, bundle);
+    }
     const result = new Promise<TurnResult>((resolve) => this.pending.set(input.stepId, { input, bundle, parts: new Map(), end: resolve }));
     // paused or aborted (or svc stopping): the step ends here, and its worker is told to stop its CLI
     input.signal.addEventListener('abort', () => this.recall(input.stepId), { once: true });
@@ -168,20 +165,6 @@ export class Dispatcher {
   }
 
   private async finish(p: Pending, chunks: number, r: TurnResult): Promise<void> {
-    const { stepId, runId, cwd } = p.input;
-    // a turn that could not run there sends no work: its result is all there is
-    if (chunks === 0) return this.end(stepId, r);
-    const parts = Array.from({ length: chunks }, (_, n) => p.parts.get(n));
-    if (parts.some((x) => x === undefined)) return this.end(stepId, { outcome: 'failure', summary: 'the worker\'s work did not arrive whole', failure: 'error' });
-    const file = join(this.dir, `${stepId}.result.bundle`);
-    writeFileSync(file, Buffer.concat(parts.map((x) => Buffer.from(x!, 'base64'))));
-    try {
-      await applyResult(cwd, runId, stepId, file);
-      this.end(stepId, r);
-    } catch (e) {
-      this.end(stepId, { outcome: 'failure', summary: `the worker's work could not be applied: ${String(e)}`, failure: 'error' });
-    } finally {
-      rmSync(file, { force: true });
-    }
+    this.end(p.input.stepId, await workApplied(this.dir, p, chunks, r));
   }
 }

@@ -3,7 +3,7 @@ import { isLeft } from 'fp-ts/lib/Either.js';
 import { HARNESSES, type HarnessName } from '../../domain/workflow.js';
 import { validEntry } from '../../commands/sandbox.js';
 import type { ActivityReport } from '../harness/activity.js';
-import type { TurnResult } from '../harness/adapter.js';
+import type { TurnInput, TurnResult } from '../harness/adapter.js';
 
 // What crosses NATS for a dispatched step (docs/workers.md), decoded at each door: the job a worker
 // claims (serialised TurnInput: no callbacks, no token of the hub's), and what a worker sends back.
@@ -27,6 +27,14 @@ export const JobCodec = t.intersection([
   t.partial({ systemPrompt: Text(1_000_000), model: Text(200), resumeSession: Text(200), forkSession: t.boolean, egress: t.array(HostPattern) }),
 ]);
 export type Job = t.TypeOf<typeof JobCodec>;
+
+/** the job of a turn: its input without callbacks, signal or the hub's run-tools token */
+export const jobOf = (i: TurnInput, harness: HarnessName, egress: readonly string[]): Job => ({
+  egress: [...egress],
+  runId: i.runId, stepId: i.stepId, harness, cwd: i.cwd, prompt: i.prompt, tools: i.tools, watchdogMs: i.watchdogMs,
+  ...(i.systemPrompt ? { systemPrompt: i.systemPrompt } : {}), ...(i.model ? { model: i.model } : {}),
+  ...(i.resumeSession ? { resumeSession: i.resumeSession } : {}), ...(i.forkSession ? { forkSession: true } : {}),
+});
 
 const Started = t.intersection([
   t.type({ phase: t.literal('started'), callId: Text(500), tool: Text(500), kind: t.keyof({ read: null, edit: null, write: null, command: null, search: null, mcp: null, question: null, other: null }), title: Text(10_000) }),
