@@ -73,7 +73,6 @@ export interface RunDecideState extends StepEndsView {
   readonly previous: { readonly node: string; readonly outcome: 'success' | 'failure' | 'interrupted'; readonly summary: string } | null;
   readonly question: OpenQuestion | null;
   readonly answered: Readonly<Record<string, 'answered' | 'withdrawn'>>;
-  readonly answers: Readonly<Record<string, string | readonly string[]>>;
   /**
    * messages waiting for a turn; `forStep` marks one sent with Resume while that step's turn was in
    * flight but could not take it: the step's session continues with it before the step ends
@@ -93,8 +92,6 @@ export interface RunDecideState extends StepEndsView {
   readonly seq: number;
   readonly position: number;
   readonly unreadable: string | null;
-  /** the supervisor the run was handed to (optional: snapshots from before handovers lack it) */
-  readonly handedTo?: string;
   /** the supervisor that started the run: it counts against that supervisor's cap of runs at work */
   readonly startedBySupervisor?: string;
   /** the harness of the run's latest step: the window a turn's quota hit marks (lib/engine/quota-gate.ts) */
@@ -219,7 +216,7 @@ const sessionStarted = (s: RunDecideState, sessionId: string): RunDecideState =>
 export const createdDecideState = (e: Extract<RunEvent, { type: 'RunCreated' }>, at: string): RunDecideState => ({
   runId: e.data.runId, projectId: e.data.projectId, title: e.data.title, goal: e.data.goal, workflow: e.data.workflow,
   inputs: e.data.inputs, harness: e.data.harness, model: e.data.model, updatedAt: at, lifecycle: 'created', ending: null, endReason: null, queuePriority: Date.parse(at),
-  paused: false, node: null, step: null, previous: null, question: null, answered: {}, answers: {}, held: [], sessions: {},
+  paused: false, node: null, step: null, previous: null, question: null, answered: {}, held: [], sessions: {},
   harnessOverride: null, checkouts: null, archived: false, resolved: false, pullRequests: [], restartedAs: null, stepCount: 0,
   seq: 0, position: 0, unreadable: null, ...(e.data.continues ? { continues: e.data.continues } : {}), ...(e.data.attempt ? { attempt: e.data.attempt } : {}),
   ...(e.data.budgetUsd !== undefined ? { budgetUsd: e.data.budgetUsd } : {}),
@@ -272,12 +269,12 @@ export const evolveRun = (s: RunDecideState, e: RunEvent): RunDecideState => {
     case 'MessageDelivered': return { ...s, held: s.held.filter((m) => m.id !== e.data.messageId) };
     case 'MessageUndelivered': return undeliver(s, e.data.messageId);
     case 'QuestionAsked': return { ...s, question: { id: e.data.questionId, stepId: e.data.stepId, prompt: e.data.prompt, options: e.data.options, allowText: e.data.allowText } };
-    case 'QuestionAnswered': return { ...s, question: null, answered: { ...s.answered, [e.data.questionId]: 'answered' }, answers: { ...s.answers, [e.data.questionId]: e.data.answer } };
+    case 'QuestionAnswered': return { ...s, question: null, answered: { ...s.answered, [e.data.questionId]: 'answered' } };
     case 'QuestionWithdrawn': return { ...s, question: s.question?.id === e.data.questionId ? null : s.question, answered: { ...s.answered, [e.data.questionId]: 'withdrawn' } };
     case 'RunArchived': return { ...s, archived: true };
     case 'RunUnarchived': return { ...s, archived: false };
     case 'RunResolved': return { ...s, resolved: true };
-    case 'RunHandedOver': return { ...s, handedTo: e.data.to };
+    case 'RunHandedOver': return s;
     case 'PullRequestDelivered': return { ...s, pullRequests: [...s.pullRequests, e.data.pullRequest] };
     case 'ServiceNoted': return s;
     case 'PullRequestChecksFailed': return s;
