@@ -9,7 +9,7 @@ import { evolveStepEnds, type StepEndsView } from './step-ends.js';
 
 // The run's decide state: the part of its fold that the decides in commands/ and the engine read.
 // What only a view reads (the board's times, reviews' comments, undelivered messages, usage by day)
-// is folded apart (projections/run-state.ts composes them: docs/events.md, "Where a run's field
+// is folded apart (projections/run-state.ts composes them: docs/layers.md, "Where a run's field
 // goes"). A field goes here only when a decide or the engine reads it; spec/layout.test.ts holds it.
 // It is part of the snapshot stored beside the journal, so it holds plain JSON only.
 

@@ -68,7 +68,7 @@ test('the check sees a circle, a self-import and an upward import', (t) => {
 });
 
 // A decide reads the run's decide state only (projections/run-decide-state.ts); what only views read
-// is folded apart and composed in projections/run-state.ts (docs/events.md, "Where a run's field
+// is folded apart and composed in projections/run-state.ts (docs/layers.md, "Where a run's field
 // goes"). The views are the projections run-state.ts imports besides the decide state, so a view
 // part added there is held off commands/ too, with no list to keep.
 const RUN_STATE = 'projections/run-state.ts';

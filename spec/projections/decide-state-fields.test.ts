@@ -5,7 +5,7 @@ import { ROOT } from '../../scripts/import-graph.js';
 
 // The decide state holds what a decide or the engine reads, and nothing a view alone reads: a field
 // no decide in commands/ and no part of lib/engine reads belongs in a view (projections/run-state.ts
-// composes them; docs/events.md, "Where a run's field goes"). Read with TypeScript's own checker, so
+// composes them; docs/layers.md, "Where a run's field goes"). Read with TypeScript's own checker, so
 // a read through any name (`s.x`, `run.x`, a destructuring) counts and a comment or a string does not.
 
 /** fields kept for the stream or the doors' facts, not read by a decide from the state itself, and why */
