@@ -5,7 +5,7 @@ import type { Actor } from '../domain/runs.js';
 import { findNode, nextNodeId, startNode } from '../domain/workflow.js';
 import { addTurn, NO_USAGE, type RunUsage } from './run-usage.js';
 import { evolveWatch, type PullRequestWatch } from './pr-watch.js';
-import { evolveStepEnds, type StepEndsView } from './step-ends.js';
+import { evolveStepEnds, type StepEndsState } from './step-ends.js';
 
 // The run's decide state: the part of its fold that the decides in commands/ and the engine read.
 // What only a view reads (the board's times, reviews' comments, undelivered messages, usage by day)
@@ -51,7 +51,7 @@ export interface OpenQuestion {
   readonly allowText: boolean;
 }
 
-export interface RunDecideState extends StepEndsView {
+export interface RunDecideState extends StepEndsState {
   readonly runId: string;
   readonly projectId: string;
   readonly title: string;

@@ -1,7 +1,7 @@
 import test from 'ava';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
-import { ROOT } from '../../scripts/import-graph.js';
 
 // The decide state holds what a decide or the engine reads, and nothing a view alone reads: a field
 // no decide in commands/ and no part of lib/engine reads belongs in a view (projections/run-state.ts
@@ -14,6 +14,7 @@ const KEPT: Readonly<Record<string, string>> = {
   startedBySupervisor: "the supervisor whose cap of runs at work the run counts against (lib/state/supervisors.ts): start_run's refusal",
 };
 
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const DECIDE_STATE = join(ROOT, 'projections', 'run-decide-state.ts');
 const readers = (f: string): boolean => /^(commands|lib\/engine)\//.test(f.slice(ROOT.length + 1));
 
