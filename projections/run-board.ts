@@ -4,8 +4,7 @@ import type { RunDecideState } from './run-decide-state.js';
 
 // What the board and the run page show of a run that no decide reads: when it was made and by
 // whom, when it first left the queue and when it last ended, who paused it, and whether its latest
-// step ran in the sandbox; and the run's record that nothing reads yet (its questions' answers, the
-// supervisor it was handed to). Folded beside the decide state (projections/run-state.ts).
+// step ran in the sandbox; and its questions' answers, which nothing reads yet. Folded beside the decide state (projections/run-state.ts).
 
 /** whether the latest step that ran something in the run's folder ran in svc's sandbox, and why not */
 export interface SandboxMark {
@@ -27,8 +26,6 @@ export interface RunBoardView {
   readonly sandbox?: SandboxMark;
   /** each question's answer, by question id (the decide state keeps only whether it was answered) */
   readonly answers: Readonly<Record<string, string | readonly string[]>>;
-  /** the supervisor the run was last handed to (the decides read owners off projections/ownership.ts) */
-  readonly handedTo?: string;
 }
 
 export const createdBoard = (e: Extract<RunEvent, { type: 'RunCreated' }>, at: string): RunBoardView => ({
@@ -52,7 +49,6 @@ export const evolveRunBoard = (v: RunBoardView, e: RunEvent, before: RunDecideSt
     case 'StepStarted':
       return e.data.sandboxed === undefined ? v : { ...v, sandbox: { stepId: e.data.stepId, sandboxed: e.data.sandboxed, ...(e.data.unsandboxed ? { reason: e.data.unsandboxed } : {}) } };
     case 'QuestionAnswered': return { ...v, answers: { ...v.answers, [e.data.questionId]: e.data.answer } };
-    case 'RunHandedOver': return { ...v, handedTo: e.data.to };
     default: return v;
   }
 };

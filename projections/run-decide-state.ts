@@ -92,6 +92,8 @@ export interface RunDecideState extends StepEndsState {
   readonly seq: number;
   readonly position: number;
   readonly unreadable: string | null;
+  /** the supervisor the run was handed to: its owner (projections/ownership.ts), which a supervisor's decides check */
+  readonly handedTo?: string;
   /** the supervisor that started the run: it counts against that supervisor's cap of runs at work */
   readonly startedBySupervisor?: string;
   /** the harness of the run's latest step: the window a turn's quota hit marks (lib/engine/quota-gate.ts) */
@@ -274,7 +276,7 @@ export const evolveRun = (s: RunDecideState, e: RunEvent): RunDecideState => {
     case 'RunArchived': return { ...s, archived: true };
     case 'RunUnarchived': return { ...s, archived: false };
     case 'RunResolved': return { ...s, resolved: true };
-    case 'RunHandedOver': return s;
+    case 'RunHandedOver': return { ...s, handedTo: e.data.to };
     case 'PullRequestDelivered': return { ...s, pullRequests: [...s.pullRequests, e.data.pullRequest] };
     case 'ServiceNoted': return s;
     case 'PullRequestChecksFailed': return s;

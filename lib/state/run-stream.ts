@@ -42,11 +42,11 @@ const present = (fields: Record<string, unknown>) => Object.fromEntries(Object.e
 
 // A 15 kept every field flat; the fields no decide reads go under `views`, each in its part.
 const views15 = (state: unknown): unknown => {
-  const { createdAt, startedBy, restartOf, startedAt, endedAt, pausedBy, sandbox, answers, handedTo, reviews, undelivered, usageCells, ...decide } = state as Flat15;
+  const { createdAt, startedBy, restartOf, startedAt, endedAt, pausedBy, sandbox, answers, reviews, undelivered, usageCells, ...decide } = state as Flat15;
   return {
     ...decide, ...(reviews ? { reviewIds: reviews.map((r) => r.reviewId) } : {}),
     views: {
-      board: { createdAt, restartOf: restartOf ?? null, answers: answers ?? {}, ...present({ startedBy, startedAt, endedAt, pausedBy, sandbox, handedTo }) },
+      board: { createdAt, restartOf: restartOf ?? null, answers: answers ?? {}, ...present({ startedBy, startedAt, endedAt, pausedBy, sandbox }) },
       ...present({ reviews, undelivered, usageCells }),
     },
   };

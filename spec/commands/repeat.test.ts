@@ -98,7 +98,7 @@ const kept = [{ folder: 'f', commit: 'k1', ref: 'refs/svc/kept/r1/0', head: 'svc
 const archived: RunEvent[] = [...failed, { type: 'RunArchived', data: { by } }];
 const workKept: RunEvent[] = [...archived, { type: 'WorkKept', data: { kept } }];
 const unarchived: RunEvent[] = [...workKept, { type: 'WorktreesRemoved', data: {} }, { type: 'RunUnarchived', data: { by } }];
-const owned = (s: RunState) => ({ supervisor: { id: 'sp', project: 'p' }, run: { id: s.runId, owner: s.views.board.handedTo ?? 'sp' }, global: 'global', reason: 'too hard', by: { kind: 'supervisor' as const, name: 'sp' } });
+const owned = (s: RunState) => ({ supervisor: { id: 'sp', project: 'p' }, run: { id: s.runId, owner: s.handedTo ?? 'sp' }, global: 'global', reason: 'too hard', by: { kind: 'supervisor' as const, name: 'sp' } });
 
 const applyWindows = (w: HarnessWindows, es: readonly HarnessEvent[]): HarnessWindows => es.reduce(evolveHarnessWindows, w);
 const quota = { evidence: 'usage limit reached', now: at };

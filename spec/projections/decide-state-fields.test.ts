@@ -11,6 +11,7 @@ import ts from 'typescript';
 /** fields kept for the stream or the doors' facts, not read by a decide from the state itself, and why */
 const KEPT: Readonly<Record<string, string>> = {
   position: 'the seq of the last event that moved the run: a write handler refuses a stale position (lib/service/run-commands.ts)',
+  handedTo: 'the run\'s owner (projections/ownership.ts reads it as an OwnedRun): a supervisor\'s decides refuse a run it does not own',
   startedBySupervisor: "the supervisor whose cap of runs at work the run counts against (lib/state/supervisors.ts): start_run's refusal",
 };
 
