@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { profileDir } from '../../lib/app/browser.js';
 import { CHROMIUM } from './browser.js';
+import { CLI } from './cli.js';
 import { eventually, repoRoot, writtenLine } from './env.js';
 import { endGroup, spawnGroup } from './process-groups.js';
 
@@ -25,7 +26,7 @@ export interface AppProcess {
 
 export const spawnApp = (home: string, env: Record<string, string> = {}): Promise<AppProcess> =>
   new Promise((resolve, reject) => {
-    const child = spawnGroup(process.execPath, ['--import', 'tsx', join(repoRoot, 'lib', 'cli', 'run.ts'), 'app', '--port', '0'], {
+    const child = spawnGroup(process.execPath, [...CLI, 'app', '--port', '0'], {
       cwd: repoRoot,
       env: { ...process.env, SVC_HOME: home, SVC_BROWSER: CHROMIUM, SVC_BROWSER_ARGS: HEADLESS_ARGS, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

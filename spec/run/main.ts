@@ -4,10 +4,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findChromium, machineProbe, plan } from './chromium.js';
+import { prepareSuite, toBundles } from './suite.js';
 import { SUITE_VARIABLE, endSurvivors, settledSurvivors, survivorReport } from './survivors.js';
 
 // `npm test`: make sure the browser tests have a Chromium (installing Debian's when running as
-// root), type-check, build the browser app, then run ava with any arguments given (`npm test -- spec/web/app.test.ts`).
+// root), type-check, build the browser app, bundle the spec files (spec/run/suite.ts: each test
+// process then loads one file, not every module of lib/ through tsx; the slowest files go first),
+// then run ava with any arguments given (`npm test -- spec/web/app.test.ts` runs that file's bundle).
 // Chromium comes first so a machine without it fails in seconds, not after the type-check; when it
 // cannot be had, nothing else runs: a green run always includes the browser tests. Afterwards,
 // anything a test started that is still running fails the run (spec/run/survivors.ts).
@@ -72,7 +75,8 @@ const suiteDir = mkdtempSync(join(tmpdir(), 'svc-suite-'));
 let interrupted = false;
 process.on('SIGINT', () => { interrupted = true; });
 const ava = join(root, 'node_modules', 'ava', 'entrypoints', 'cli.mjs');
-const status = run(process.execPath, [ava, ...process.argv.slice(2)], { ...env, TMPDIR: suiteDir, [SUITE_VARIABLE]: suiteDir });
+const suite = await prepareSuite(root);
+const status = run(process.execPath, [ava, '--config', suite.config, ...process.argv.slice(2).map(toBundles)], { ...env, SVC_SPEC_CLI: suite.cli, TMPDIR: suiteDir, [SUITE_VARIABLE]: suiteDir });
 
 // A browser or server told to stop as the last test ended may take a moment to go: settled waits.
 const left = await settledSurvivors(suiteDir);
