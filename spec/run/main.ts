@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findChromium, machineProbe, plan } from './chromium.js';
+import { coreTestFiles } from './core-files.js';
 import { prepareSuite, toBundles } from './suite.js';
 import { SUITE_VARIABLE, endSurvivors, settledSurvivors, survivorReport } from './survivors.js';
 
@@ -66,7 +67,8 @@ debianPackage('bubblewrap', 'bwrap', 'the sandbox specs');
 debianPackage('nats-server', 'nats-server', 'the worker specs');
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 if (run(process.execPath, [tsc, '-p', 'tsconfig.json', '--noEmit']) !== 0) process.exit(1);
-// The browser app is generated (web-dist/ is not committed): the browser tests need it built.
+// The browser app is generated (web-dist/ is not committed): the browser tests need it built, and
+// with SVC_WEB_DIST_BUILT (below) they take this build instead of each building it again.
 if (run(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'build-web.ts')]) !== 0) process.exit(1);
 
 // One temp folder for the whole run, named in the environment every test process inherits: what
@@ -75,8 +77,16 @@ const suiteDir = mkdtempSync(join(tmpdir(), 'svc-suite-'));
 let interrupted = false;
 process.on('SIGINT', () => { interrupted = true; });
 const ava = join(root, 'node_modules', 'ava', 'entrypoints', 'cli.mjs');
-const suite = await prepareSuite(root);
-const status = run(process.execPath, [ava, '--config', suite.config, ...process.argv.slice(2).map(toBundles)], { ...env, SVC_SPEC_CLI: suite.cli, TMPDIR: suiteDir, [SUITE_VARIABLE]: suiteDir });
+const args = process.argv.slice(2);
+// The whole suite runs the spine's tests first as `npm run test:core` does, in worker threads of one
+// process (spec/run/core.ts: seconds, where a process per file costs one each); ava's processes
+// then run the rest. With arguments, ava runs what they name, whatever it is.
+const whole = args.length === 0;
+const testEnv = { ...env, TMPDIR: suiteDir, [SUITE_VARIABLE]: suiteDir };
+const coreStatus = whole ? run(process.execPath, ['--import', 'tsx', join(root, 'spec', 'run', 'core.ts')], testEnv) : 0;
+const suite = await prepareSuite(root, whole ? coreTestFiles(root) : []);
+const avaStatus = interrupted ? 130 : run(process.execPath, [ava, '--config', suite.config, ...args.map(toBundles)], { ...testEnv, SVC_SPEC_CLI: suite.cli, SVC_WEB_DIST_BUILT: '1' });
+const status = avaStatus !== 0 ? avaStatus : coreStatus;
 
 // A browser or server told to stop as the last test ended may take a moment to go: settled waits.
 const left = await settledSurvivors(suiteDir);
