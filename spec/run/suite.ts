@@ -39,8 +39,11 @@ export const prepareSuite = async (root: string, leaveOut: readonly string[] = [
   const ava = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { ava: Record<string, unknown> }).ava;
   const times = JSON.parse(readFileSync(join(root, 'spec', 'run', 'file-times.json'), 'utf8')) as FileTimes;
   const order = longestFirst(files, times).map((f) => join(root, bundleOf(f)));
+  // SVC_TEST_CONCURRENCY tries another number of files at once than package.json's (2, for CI's
+  // two cores) without editing it: some files spend most of their time waiting on a clock
+  const concurrency = Number(process.env['SVC_TEST_CONCURRENCY']) || ava['concurrency'];
   const config = {
-    ...ava, files: files.map(bundleOf), extensions: ['mjs'],
+    ...ava, concurrency, files: files.map(bundleOf), extensions: ['mjs'],
     nodeArguments: [...((ava['nodeArguments'] as string[] | undefined) ?? []), '--enable-source-maps'],
   };
   writeFileSync(join(out, 'ava.config.mjs'), [
