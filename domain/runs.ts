@@ -91,6 +91,8 @@ export interface ProjectView {
   /** hosts the project's sandboxed steps may reach besides their model API; `full` adds egressAllowFull ('*': anything) */
   readonly egressAllow?: readonly string[];
   readonly egressAllowFull?: readonly string[];
+  /** where its agent steps run (docs/workers.md): absent or 'here', this machine; else a worker's id */
+  readonly runOn?: string;
 }
 
 /** required: a run does not start without the sandbox; preferred: unsandboxed (and marked) where it cannot start; off: never */

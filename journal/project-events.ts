@@ -20,6 +20,8 @@ export const PROJECT_EVENT_CODECS = {
   SandboxChosen: t.type({ projectId: t.string, sandbox: t.union([t.literal('required'), t.literal('preferred'), t.literal('off')]) }),
   // what the project's sandboxed steps may reach besides their model API; `full` steps add `full`
   EgressAllowlistSet: t.type({ projectId: t.string, allow: t.array(t.string), full: t.array(t.string) }),
+  // where the project's agent steps run (docs/workers.md): 'here' (the hub itself) or a worker's id
+  RunOnChosen: t.type({ projectId: t.string, runOn: t.string }),
 } as const;
 
 type Codecs = typeof PROJECT_EVENT_CODECS;

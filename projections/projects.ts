@@ -37,6 +37,7 @@ export const evolveProjects = (ps: Projects, e: ProjectEvent): Projects => {
     case 'DailyBudgetSet': return change(ps, e.data.projectId, (p) => withBudget(p, e.data.dailyBudgetUsd));
     case 'PreviewCommandSet': return change(ps, e.data.projectId, (p) => withPreview(p, e.data.preview));
     case 'SandboxChosen': return change(ps, e.data.projectId, (p) => ({ ...p, sandbox: e.data.sandbox }));
+    case 'RunOnChosen': return change(ps, e.data.projectId, (p) => ({ ...p, runOn: e.data.runOn }));
     case 'EgressAllowlistSet': return change(ps, e.data.projectId, (p) => ({ ...p, egressAllow: e.data.allow, egressAllowFull: e.data.full }));
   }
 };

@@ -3,6 +3,7 @@ import type { HarnessName } from '../../domain/workflow.js';
 import { loadHarnesses } from '../root/open.js';
 import { sandboxProbe } from '../sandbox/probe.js';
 import { joinHub, parseToken } from '../workers/worker.js';
+import { runSteps, type StepRunner } from '../workers/step-runner.js';
 import { api, CliError } from './client.js';
 import { UsageError, type Parsed } from './args.js';
 
@@ -51,9 +52,11 @@ export const workerJoinCommand = async (p: Parsed, out: Out): Promise<number> =>
   if (typeof token === 'string') throw new CliError(token);
   const slots = slotsOf(p.flags['slots']);
   const [harnesses, probe] = await Promise.all([readyHarnesses(), sandboxProbe()]);
-  const joined = await joinHub(url!, token, { slots, harnesses, sandbox: probe._tag === 'Ready', host: hostname() });
+  let runner: StepRunner | null = null;
+  const joined = await joinHub(url!, token, { slots, harnesses, sandbox: probe._tag === 'Ready', host: hostname() }, () => runner?.busy() ?? 0);
   out(`joined ${url} as ${joined.workerId}: ${slots} slot(s), harnesses ${harnesses.join(', ') || 'none ready'}\n`);
-  const stop = () => void joined.close();
+  runner = runSteps(joined.nc, joined.workerId, slots, await loadHarnesses(), (line) => out(`${line}\n`));
+  const stop = () => (runner?.stop(), void joined.close());
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   await joined.closed;

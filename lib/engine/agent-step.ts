@@ -82,16 +82,18 @@ const drive = (ctx: EngineContext, run: RunState, node: StepNode, l: Launch, fir
   const { deps } = ctx;
   const { stepId, harness, plan } = l;
   const settings = deps.stepSettings(run, node);
-  const adapter = deps.harness(harness);
+  // a worker runs the turn in its own folder and sandbox: the hub opens neither for it
+  const remote = deps.remote?.(run, harness);
+  const adapter = remote?.adapter ?? deps.harness(harness);
   const cannot = (summary: string) => void ctx.apply(run.runId, (s) => decideFinishStep(s, { stepId, outcome: 'failure', summary, failure: 'unavailable' }));
   if (!adapter) return cannot(`harness ${harness} is not configured`);
-  if (plan.choice._tag === 'Unsandboxed' && plan.choice.required) return cannot(`the project requires svc's sandbox, and it cannot start: ${plan.choice.reason}`);
+  if (!remote && plan.choice._tag === 'Unsandboxed' && plan.choice.required) return cannot(`the project requires svc's sandbox, and it cannot start: ${plan.choice.reason}`);
   const persona = settings.persona.value ? deps.persona(run, settings.persona.value) : undefined;
   const tools = deps.runTools(run.runId, stepId);
-  const sandbox = openSandbox(ctx, run, stepId, plan, { tools: settings.tools.value as 'read-only' | 'edit' | 'full', runTools: tools.url, env: process.env, ...(adapter.bin ? { program: adapter.bin } : {}) });
+  const sandbox = remote ? undefined : openSandbox(ctx, run, stepId, plan, { tools: settings.tools.value as 'read-only' | 'edit' | 'full', runTools: tools.url, env: process.env, ...(adapter.bin ? { program: adapter.bin } : {}) });
   if (sandbox instanceof Error) return (tools.revoke(), cannot(`svc's sandbox could not be made: ${sandbox.message}`));
   const abort = new AbortController();
-  if (first) ctx.log(run.runId, `step ${node.id} started on ${harness}${l.session ? ' (resuming its session)' : ''}`);
+  if (first) ctx.log(run.runId, `step ${node.id} started on ${harness}${remote ? ` on worker ${remote.workerId}` : ''}${l.session ? ' (resuming its session)' : ''}`);
   const base: Omit<TurnInput, 'prompt'> = {
     runId: run.runId, stepId, cwd: workdir(run),
     systemPrompt: [persona?.prompt, RUN_TOOLS_GUIDE].filter(Boolean).join('\n\n'),

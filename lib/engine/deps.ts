@@ -31,6 +31,11 @@ export interface EngineDeps {
   harness(name: HarnessName): HarnessAdapter | undefined;
   /** a turn could not start this harness's CLI: check it again, so starts and the app know (optional: tests' engines) */
   recheckHarness?(name: HarnessName): void;
+  /**
+   * the run's project runs on a worker (docs/workers.md): the adapter that dispatches its turns
+   * there, and the worker's id; undefined: the step runs here, as always
+   */
+  remote?(run: RunState, harness: HarnessName): { readonly adapter: HarnessAdapter; readonly workerId: string } | undefined;
   stepSettings(run: RunState, node: StepNode): StepSettings;
   persona(run: RunState, name: string): Persona | undefined;
   renderPrompt(template: string, vars: PromptVars): string;

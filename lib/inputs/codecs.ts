@@ -30,4 +30,5 @@ export const ProjectPatchBody = t.partial({
   name: NonBlank, defaultWorkflow: NonBlank, primaryFolder: NonBlank, autoMerge: AutoMerge, dailyBudgetUsd: t.union([usdBudget(), t.null]),
   sandbox: SandboxMode, egressAllow: t.array(t.string), egressAllowFull: t.array(t.string),
   preview: t.union([PreviewCommandInput, t.null]),
+  runOn: NonBlank,
 });

@@ -172,6 +172,7 @@ export const startEngine = (service: Service): void => {
     settings: () => core.settings.current,
     harness: (name) => core.harnesses[name],
     recheckHarness: (name) => void recheckHarnesses(core, [name]),
+    remote: (run, harness) => service.workers.remote(run, harness),
     stepSettings: (run, node) => stepSettingsOf(core, run, node),
     persona: (run, name) => { const p = core.projects.current.get(run.projectId); return p ? catalog.persona(ref(p), name) : undefined; },
     renderPrompt: (template, vars) => renderPrompt(template, vars as Parameters<typeof renderPrompt>[1]),

@@ -2,9 +2,16 @@ import { join } from 'node:path';
 import { isLeft, right } from 'fp-ts/lib/Either.js';
 import type { Outcome } from '../../commands/refusal.js';
 import { activeWorkers, type WorkerRecord } from '../../projections/workers.js';
-import { createWorkerToken, joinWorker, revokeWorker } from '../service/workers.js';
+import { createWorkerToken, joinWorker, refuseWorkerMessage, revokeWorker } from '../service/workers.js';
 import type { ServiceCore } from '../service/core.js';
 import { DEFAULT_PRESENCE_TTL_MS, Hub, type Presence } from '../workers/hub.js';
+import type { Dispatcher } from '../workers/dispatcher.js';
+import { remoteAdapter } from '../workers/remote-adapter.js';
+import type { HarnessAdapter } from '../harness/adapter.js';
+import type { HarnessName } from '../../domain/workflow.js';
+import type { RunState } from '../../projections/run-state.js';
+import { openDispatch, type DispatchStream } from '../state/dispatch.js';
+import { fenceOf } from '../service/dispatch.js';
 
 // The worker pool as the server holds it: the hub runs only once workers are on (a join token
 // exists, or SVC_NATS_URL names the user's own NATS); with none, nothing starts and nothing needs
@@ -36,11 +43,41 @@ const rowOf = (w: WorkerRecord, p: Presence | undefined): WorkerRow => ({
   harnesses: w.announced?.harnesses ?? [], sandbox: w.announced?.sandbox ?? null, host: w.announced?.host ?? null,
 });
 
+// a lease lapses this long after the worker's last renewal; three deliveries, then "worker lost"
+const queueOptions = (env: NodeJS.ProcessEnv) => {
+  const n = Number(env['SVC_STEP_ACK_WAIT_MS']);
+  return { ackWaitMs: Number.isInteger(n) && n >= 1000 ? n : 30_000, maxDeliver: 3, maxAckPending: 1000 };
+};
+
 export class WorkerPool {
   private hub: Promise<Hub> | null = null;
+  private dispatcher: Promise<Dispatcher> | null = null;
   private serving = false;
+  /** the 'dispatch' journal: each dispatched step and its current claim (the fence) */
+  readonly dispatches: DispatchStream;
 
-  constructor(private readonly core: ServiceCore, private readonly env: NodeJS.ProcessEnv = process.env) {}
+  constructor(private readonly core: ServiceCore, private readonly env: NodeJS.ProcessEnv = process.env) {
+    this.dispatches = openDispatch(core.journal);
+  }
+
+  /** the run's project is pinned to a worker ("Run on"): the adapter that dispatches there */
+  remote(run: RunState, harness: HarnessName): { adapter: HarnessAdapter; workerId: string } | undefined {
+    const project = this.core.projects.current.get(run.projectId);
+    const runOn = project?.runOn;
+    if (!project || !runOn || runOn === 'here') return undefined;
+    // as the hub's own sandbox allows (lib/service/sandbox.ts): edit steps the allowlist, full steps its full list too
+    const egress = (tools: string) => (tools === 'read-only' ? [] : [...(project.egressAllow ?? []), ...(tools === 'full' ? project.egressAllowFull ?? [] : [])]);
+    return { workerId: runOn, adapter: remoteAdapter(harness, runOn, () => this.dispatching(), egress) };
+  }
+
+  private dispatching(): Promise<Dispatcher> {
+    // the running hub as it is: ensure() would reload its server, and JetStream answers "not
+    // enabled" for a moment while a reload is read
+    this.dispatcher ??= (this.hub ?? this.ensure()).then((hub) => hub.dispatcher(fenceOf(this.dispatches, this.core.now, (w, subject, reason) => refuseWorkerMessage(this.core, w, subject, reason)), queueOptions(this.env)));
+    const d = this.dispatcher;
+    d.catch(() => { if (this.dispatcher === d) this.dispatcher = null; });
+    return d;
+  }
 
   /** the server is up: start the hub if workers are on */
   start(): void {
@@ -77,6 +114,9 @@ export class WorkerPool {
   }
 
   async close(): Promise<void> {
+    const d = this.dispatcher;
+    this.dispatcher = null;
+    if (d) await (await d.catch(() => null))?.close();
     const hub = this.hub;
     this.hub = null;
     if (hub) await (await hub.catch(() => null))?.close();

@@ -61,6 +61,8 @@ const whyNot = (rules: EgressRules, url: URL): string | null => {
 };
 
 const tunnel = (rules: EgressRules, target: string, client: Socket, head: Buffer, refused: Refused): void => {
+  // a client that hung up while we answer (EPIPE, ECONNRESET) ends its own connection, nothing else
+  client.on('error', () => client.destroy());
   const m = /^(\[[^\]]+\]|[^:]+):(\d+)$/.exec(target);
   const host = m?.[1] ?? '';
   const port = Number(m?.[2] ?? 0);

@@ -8,6 +8,7 @@ import { evolveProjects, findProject } from '../../projections/projects.js';
 import { gitOk } from '../git/git.js';
 import type { ProjectView, SandboxMode } from '../../domain/runs.js';
 import { decideChooseSandbox, decideSetEgressAllowlist } from '../../commands/sandbox.js';
+import { decideChooseRunOn, type RunOnWorker } from '../../commands/run-on.js';
 import type { ServiceCore } from './core.js';
 import { quoted } from '../../domain/quoted.js';
 
@@ -106,7 +107,14 @@ export interface ProjectPatch {
   readonly egressAllow?: readonly string[];
   readonly egressAllowFull?: readonly string[];
   readonly preview?: Parameters<typeof decideSetPreviewCommand>[1]['preview'];
+  readonly runOn?: string;
 }
+
+const workerFact = (core: ServiceCore, runOn: string): RunOnWorker | undefined => {
+  if (runOn === 'here') return undefined;
+  const w = core.workers.current.get(runOn);
+  return !w ? 'unknown' : w.revoked ? 'revoked' : 'active';
+};
 
 export const updateProject = (core: ServiceCore, projectId: string, patch: ProjectPatch): Outcome<ProjectView> => {
   const p = core.projects.current.get(projectId);
@@ -140,6 +148,8 @@ export const updateProject = (core: ServiceCore, projectId: string, patch: Proje
   const lists = patch.egressAllow === undefined && patch.egressAllowFull === undefined ? null
     : step(decideSetEgressAllowlist(state, { projectId, ...(patch.egressAllow ? { allow: patch.egressAllow } : {}), ...(patch.egressAllowFull ? { full: patch.egressAllowFull } : {}) }));
   if (lists) return left(lists);
+  const runOn = patch.runOn === undefined ? null : step(decideChooseRunOn(state, { projectId, runOn: patch.runOn, ...(patch.runOn === 'here' ? {} : { worker: workerFact(core, patch.runOn) }) }));
+  if (runOn) return left(runOn);
   return commit(core, projectId, right(events));
 };
 

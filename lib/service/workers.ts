@@ -29,6 +29,10 @@ export const revokeWorker = (core: ServiceCore, workerId: string): Outcome<{ wor
   return right({ worker: core.workers.current.get(workerId)! });
 };
 
+/** a worker's message the hub could not decode, kept as evidence */
+export const refuseWorkerMessage = (core: ServiceCore, workerId: string, subject: string, reason: string): void =>
+  void core.workers.transact((s) => decideRefuseWorkerMessage(s, { workerId, subject, reason }), at(core));
+
 /** a worker's join as the hub received it (already decoded, or why it did not decode) */
 export const joinWorker = (core: ServiceCore, workerId: string, join: Announced | string): { ok: true } | { ok: false; reason: string } => {
   const refuse = (reason: string) => {

@@ -6,6 +6,9 @@ import { writePrivateFile } from '../private-file.js';
 import { PRESENCE_BUCKET, type WorkerUser } from './nats-config.js';
 import { startNatsServer, type NatsServer } from './nats-server.js';
 import { decodeHeartbeat, decodeJoin, encode, type Heartbeat, type JoinMessage, type JoinReply } from './messages.js';
+import { Dispatcher } from './dispatcher.js';
+import type { Fence } from './dispatch-port.js';
+import type { QueueOptions } from './step-queue.js';
 
 // The hub's side of the worker pool: its NATS server (started from PATH, or the user's own at
 // SVC_NATS_URL), its connection, the presence bucket and the join subject. It holds no state of
@@ -78,6 +81,11 @@ export class Hub {
       return heartbeat ? [{ workerId, heartbeat }] : [];
     }));
     return found.flat();
+  }
+
+  /** dispatching steps to workers, through this hub's connection; `fence`: the journal's */
+  dispatcher(fence: Fence, o: QueueOptions): Promise<Dispatcher> {
+    return Dispatcher.open(this.nc, fence, o);
   }
 
   async close(): Promise<void> {

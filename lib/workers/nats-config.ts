@@ -7,6 +7,8 @@ export const PRESENCE_BUCKET = 'svc-presence';
 // the step queue's names (lib/workers/step-queue.ts imports them from here)
 export const STEP_STREAM = 'SVC_STEPS';
 export const STEP_CONSUMER = 'steps';
+/** the consumer of the steps pinned to one worker (a project's "Run on") */
+export const pinnedConsumer = (workerId: string): string => `${STEP_CONSUMER}-${workerId}`;
 
 export interface WorkerUser {
   readonly workerId: string;
@@ -24,7 +26,9 @@ export interface HubConfig {
 export const workerPermissions = (workerId: string) => ({
   publish: [`svc.w.${workerId}.>`, `$KV.${PRESENCE_BUCKET}.${workerId}`, `$JS.API.STREAM.INFO.KV_${PRESENCE_BUCKET}`, '$JS.API.INFO',
     // claiming a step (lib/workers/step-queue.ts): read the shared consumer, pull from it, ack what it was given
-    `$JS.API.CONSUMER.INFO.${STEP_STREAM}.${STEP_CONSUMER}`, `$JS.API.CONSUMER.MSG.NEXT.${STEP_STREAM}.${STEP_CONSUMER}`, `$JS.ACK.${STEP_STREAM}.${STEP_CONSUMER}.>`],
+    `$JS.API.CONSUMER.INFO.${STEP_STREAM}.${STEP_CONSUMER}`, `$JS.API.CONSUMER.MSG.NEXT.${STEP_STREAM}.${STEP_CONSUMER}`, `$JS.ACK.${STEP_STREAM}.${STEP_CONSUMER}.>`,
+    // its own pinned steps, from its own consumer only
+    `$JS.API.CONSUMER.INFO.${STEP_STREAM}.${pinnedConsumer(workerId)}`, `$JS.API.CONSUMER.MSG.NEXT.${STEP_STREAM}.${pinnedConsumer(workerId)}`, `$JS.ACK.${STEP_STREAM}.${pinnedConsumer(workerId)}.>`],
   subscribe: [`${inboxOf(workerId)}.>`],
 });
 

@@ -64,8 +64,10 @@ export const startNatsServer = async (dir: string, listen: string, config: Omit<
   child.stderr?.resume();
   bound = `${listen.slice(0, listen.lastIndexOf(':'))}:${port}`;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // the hub connects where the server listens: loopback when it listens everywhere
+  const host = listen.slice(0, listen.lastIndexOf(':'));
   return {
-    url: `nats://127.0.0.1:${port}`, port,
+    url: `nats://${host === '0.0.0.0' || host === '' ? '127.0.0.1' : host}:${port}`, port,
     reload: (c) => { write(c); child.kill('SIGHUP'); },
     stop: async () => { child.kill('SIGTERM'); await exited; },
   };

@@ -1,15 +1,20 @@
 import { nanos, type NatsConnection } from '@nats-io/transport-node';
 import { AckPolicy, jetstream, jetstreamManager, RetentionPolicy, type JsMsg } from '@nats-io/jetstream';
-import { STEP_CONSUMER, STEP_STREAM } from './nats-config.js';
+import { pinnedConsumer, STEP_CONSUMER, STEP_STREAM } from './nats-config.js';
 
-// The queue agent steps are to be dispatched through (docs/workers.md, "Dispatch"; the engine
-// does not use it yet). One work-queue stream, one pull consumer all workers share: a claim is a
+// The queue agent steps are dispatched through (docs/workers.md, "Run on"). One work-queue
+// stream; one pull consumer all workers share (for placement on any worker, not used by the
+// engine yet) and one per worker for the steps pinned to it: a claim is a
 // pull, the lease is the in-progress ack (`working()`) the claimer renews, a claim whose lease
 // lapses is delivered again after `ackWaitMs`, and after `maxDeliver` deliveries the server
 // gives up and says so in an advisory. The delivery number is the claim's fencing token:
 // JetStream does not fence (a late ack is taken), so the hub's journal must.
 
 const SUBJECT = 'svc.steps';
+// a step any worker may take, and a step pinned to one worker (a project's "Run on"): separate
+// subjects, so each consumer's filter is its own (a work queue takes no overlapping filters)
+const ANY = `${SUBJECT}.any`;
+const pinnedSubject = (workerId: string): string => `${SUBJECT}.to.${workerId}`;
 
 export interface QueueOptions {
   readonly ackWaitMs: number;
@@ -22,22 +27,28 @@ export interface QueueOptions {
 export const openStepQueue = async (nc: NatsConnection, o: QueueOptions) => {
   const jsm = await jetstreamManager(nc);
   await jsm.streams.add({ name: STEP_STREAM, subjects: [`${SUBJECT}.>`], retention: RetentionPolicy.Workqueue });
-  await jsm.consumers.add(STEP_STREAM, {
-    durable_name: STEP_CONSUMER, ack_policy: AckPolicy.Explicit,
+  const consumer = (name: string, filter: string) => jsm.consumers.add(STEP_STREAM, {
+    durable_name: name, ack_policy: AckPolicy.Explicit, filter_subject: `${filter}.>`,
     ack_wait: nanos(o.ackWaitMs), max_deliver: o.maxDeliver, max_ack_pending: o.maxAckPending,
   });
+  await consumer(STEP_CONSUMER, ANY);
+  const pinned = new Set<string>();
   const js = jetstream(nc);
   const dispatched = new Map<number, string>();
   return {
-    /** the step's id is its message id: a dispatch repeated (a hub restarted mid-dispatch) is stored once */
-    async dispatch(stepId: string, job: Uint8Array): Promise<{ seq: number; duplicate: boolean }> {
-      const ack = await js.publish(`${SUBJECT}.${stepId}`, job, { msgID: stepId });
+    /**
+     * the step's id is its message id: a dispatch repeated (a hub restarted mid-dispatch) is stored
+     * once. `to`: only this worker may claim it (its own consumer, made on its first pinned step).
+     */
+    async dispatch(stepId: string, job: Uint8Array, to?: string): Promise<{ seq: number; duplicate: boolean }> {
+      if (to && !pinned.has(to)) (await consumer(pinnedConsumer(to), pinnedSubject(to)), pinned.add(to));
+      const ack = await js.publish(`${to ? pinnedSubject(to) : ANY}.${stepId}`, job, { msgID: stepId });
       dispatched.set(ack.seq, stepId);
       return { seq: ack.seq, duplicate: ack.duplicate };
     },
     /** calls `lost(stepId)` for each step the pool gave up on (its last delivery's lease lapsed) */
     onGivenUp(lost: (stepId: string) => void): void {
-      nc.subscribe(`$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.${STEP_STREAM}.${STEP_CONSUMER}`, {
+      nc.subscribe(`$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.${STEP_STREAM}.*`, {
         callback: (err, m) => {
           if (err) return;
           const seq = (m.json() as { stream_seq?: number }).stream_seq;
@@ -65,13 +76,13 @@ export interface Claim {
 }
 
 const claimOf = (m: JsMsg): Claim => ({
-  stepId: m.subject.slice(SUBJECT.length + 1), job: m.data, token: m.info.deliveryCount,
+  stepId: m.subject.slice(m.subject.lastIndexOf('.') + 1), job: m.data, token: m.info.deliveryCount,
   renew: () => m.working(), done: () => m.ack(),
 });
 
-/** a worker's side: one claim, when it has a free slot (null when none came within `waitMs`) */
-export const claimStep = async (nc: NatsConnection, waitMs: number): Promise<Claim | null> => {
-  const c = await jetstream(nc).consumers.get(STEP_STREAM, STEP_CONSUMER);
+/** a worker's side: one claim, when it has a free slot (null when none came within `waitMs`); `pinnedTo`: its own steps */
+export const claimStep = async (nc: NatsConnection, waitMs: number, pinnedTo?: string): Promise<Claim | null> => {
+  const c = await jetstream(nc).consumers.get(STEP_STREAM, pinnedTo ? pinnedConsumer(pinnedTo) : STEP_CONSUMER);
   const m = await c.next({ expires: Math.max(1000, waitMs) });
   return m ? claimOf(m) : null;
 };

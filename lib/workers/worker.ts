@@ -19,14 +19,17 @@ export const parseToken = (token: string): JoinToken | string => {
 
 export interface JoinedWorker {
   readonly workerId: string;
+  /** its connection to the hub, for the steps it runs (step-runner.ts) */
+  readonly nc: NatsConnection;
   /** resolves when the connection ends (revoked, the hub gone for good, closed) */
   readonly closed: Promise<void>;
   close(): Promise<void>;
 }
 
-const heartbeat = (kv: KV, workerId: string, slots: number): Promise<unknown> => kv.put(workerId, encode({ slots, busy: 0 }));
+const heartbeat = (kv: KV, workerId: string, slots: number, busy: () => number): Promise<unknown> => kv.put(workerId, encode({ slots, busy: busy() }));
 
-export const joinHub = async (url: string, token: JoinToken, announce: JoinMessage): Promise<JoinedWorker> => {
+/** `busy`: how many of its slots run a step now, told with each heartbeat */
+export const joinHub = async (url: string, token: JoinToken, announce: JoinMessage, busy: () => number = () => 0): Promise<JoinedWorker> => {
   const nc: NatsConnection = await connect({
     servers: url, name: `svc worker ${token.workerId}`,
     authenticator: nkeyAuthenticator(new TextEncoder().encode(token.seed)),
@@ -37,12 +40,12 @@ export const joinHub = async (url: string, token: JoinToken, announce: JoinMessa
     const reply = JSON.parse((await nc.request(`svc.w.${token.workerId}.join`, encode(announce), { timeout: 10_000 })).string()) as JoinReply;
     if (!reply.ok) throw new Error(`the hub refused this worker: ${reply.reason}`);
     const kv = await new Kvm(nc).open(PRESENCE_BUCKET);
-    await heartbeat(kv, token.workerId, announce.slots);
+    await heartbeat(kv, token.workerId, announce.slots, busy);
     // three beats per time to live: one lost beat does not make the worker look lost
     const heartbeatMs = Math.max(250, Math.floor((await kv.status()).ttl / 3));
-    const timer = setInterval(() => void heartbeat(kv, token.workerId, announce.slots).catch(() => undefined), heartbeatMs);
+    const timer = setInterval(() => void heartbeat(kv, token.workerId, announce.slots, busy).catch(() => undefined), heartbeatMs);
     const closed = nc.closed().then(() => clearInterval(timer));
-    return { workerId: token.workerId, closed, close: async () => { clearInterval(timer); await nc.close(); } };
+    return { workerId: token.workerId, nc, closed, close: async () => { clearInterval(timer); await nc.close(); } };
   } catch (e) {
     await nc.close();
     throw e;

@@ -28,6 +28,7 @@ import { decideRecordKeptWork, decideRecordRemoved, decideRecordRestored } from 
 import { decideReviseGoal } from '../../commands/revise-goal.js';
 import { decideEndCycle, decidePullRequestPoll, decideThreadsAnswered, decideWatchPullRequest } from '../../commands/pr-loop.js';
 import { decideChooseSandbox, decideSetEgressAllowlist } from '../../commands/sandbox.js';
+import { decideChooseRunOn } from '../../commands/run-on.js';
 import { decidePreviewStarted, decidePreviewStopped, decideSetupRan } from '../../commands/previews.js';
 import type { PreviewEvent } from '../../journal/preview-events.js';
 import { evolvePreviews, type Previews } from '../../projections/previews.js';
@@ -193,6 +194,7 @@ const PROJECT_ROWS: Row[] = [
   projectRow('ChoosePrimaryFolder', decideChoosePrimaryFolder, { projectId: 'p', name: 'b' }, NOTHING),
   projectRow('ChooseAutoMerge', decideChooseAutoMerge, { projectId: 'p', autoMerge: { method: 'squash' as const } }, NOTHING),
   projectRow('ChooseSandbox', decideChooseSandbox, { projectId: 'p', sandbox: 'required' as const }, NOTHING),
+  projectRow('ChooseRunOn', decideChooseRunOn, { projectId: 'p', runOn: 'w1', worker: 'active' as const }, NOTHING),
   projectRow('SetEgressAllowlist', decideSetEgressAllowlist, { projectId: 'p', allow: ['registry.npmjs.org'], full: ['*'] }, NOTHING),
   projectRow('SetDailyBudget', decideSetDailyBudget, { projectId: 'p', dailyBudgetUsd: 3 }, NOTHING),
 ];

@@ -157,6 +157,10 @@ const TABLE: readonly Row[] = [
   { name: 'a preview setup as a shell string', method: 'PATCH', path: `/api/projects/${P}`, body: { preview: { argv: ['node'], setup: 'npm install' } }, status: 400, detail: /setup/ },
   { name: 'a preview portEnv that is not a variable name', method: 'PATCH', path: `/api/projects/${P}`, body: { preview: { argv: ['node'], portEnv: 'MY PORT' } }, status: 400, detail: /portEnv/ },
   { name: 'a preview with an unknown field', method: 'PATCH', path: `/api/projects/${P}`, body: { preview: { argv: ['node'], shell: true } }, status: 400 },
+  // Run on (docs/workers.md)
+  { name: 'runOn naming no worker', method: 'PATCH', path: `/api/projects/${P}`, body: { runOn: 'w-nope' }, status: 400, detail: /not a worker of this hub/ },
+  { name: 'a blank runOn', method: 'PATCH', path: `/api/projects/${P}`, body: { runOn: ' ' }, status: 400, detail: /runOn/ },
+  { name: 'runOn as a number', method: 'PATCH', path: `/api/projects/${P}`, body: { runOn: 3 }, status: 400, detail: /runOn/ },
   { name: 'Previews idle minutes of 0', method: 'PUT', path: '/api/settings', body: { _tag: 'Previews', idleMinutes: 0, limit: 3 }, status: 400, detail: /idleMinutes/ },
   { name: 'Previews limit of 17', method: 'PUT', path: '/api/settings', body: { _tag: 'Previews', idleMinutes: 30, limit: 17 }, status: 400, detail: /limit/ },
   { name: 'Previews limit as a string', method: 'PUT', path: '/api/settings', body: { _tag: 'Previews', idleMinutes: 30, limit: '3' }, status: 400, detail: /limit/ },

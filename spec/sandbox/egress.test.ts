@@ -115,3 +115,23 @@ test('allowlist entries: host means web ports, host:port exact, *.domain subdoma
   t.true(allows(['*'], 'anything.example', 5432));
   t.false(allows([], 'api.anthropic.com', 443));
 });
+
+// A CLI inside the sandbox may hang up while the proxy answers it (a refusal, or a 502 for a
+// destination that is down). Writing to a socket whose peer is gone is EPIPE; it must end that
+// connection, never throw out of svc (seen: an uncaught EPIPE from the refusal's answer).
+test('a client that hangs up before its answer ends only its own connection', async (t) => {
+  const dead = createServer();
+  const closedPort = await listen(dead);
+  await new Promise<void>((r) => dead.close(() => r()));
+  const egress = openEgress({ allow: [`127.0.0.1:${closedPort}`] }, () => undefined);
+  t.teardown(() => egress.close());
+  const hangUp = (target: string): Promise<void> => new Promise((resolve) => {
+    const c = connect(egress.socket, () => { c.write(`CONNECT ${target} HTTP/1.1\r\nhost: ${target}\r\n\r\n`); c.destroy(); });
+    c.on('close', () => resolve());
+    c.on('error', () => resolve());
+  });
+  for (let round = 0; round < 20; round++) {
+    await Promise.all(Array.from({ length: 25 }, (_, i) => hangUp(i % 2 ? 'refused.example:443' : `127.0.0.1:${closedPort}`)));
+  }
+  t.is(await connectVia(egress.socket, 'refused.example:443'), 'HTTP/1.1 403 Forbidden', 'the proxy still answers');
+});

@@ -1,4 +1,5 @@
 import test from 'ava';
+import { startRun } from '../helpers/steer.js';
 import { closeBrowser, VIEWPORTS, openApp } from './browser.js';
 
 // Issue 32: Back after a filter change on the board left the board (each change replaced the
@@ -44,3 +45,17 @@ for (const viewport of VIEWPORTS) {
     app.noErrors(t);
   });
 }
+
+// A group left empty by the filters says so, not that nothing has happened yet.
+test('an empty group under filters says the filters hide its runs', async (t) => {
+  const app = await openApp(t, { viewport: VIEWPORTS[0]! });
+  const { page } = app;
+  await startRun(app.server, { title: 'Not started', goal: 'x', workflow: 'linear', start: false });
+  await app.goto('/?standing=Failed');
+  const done = page.locator('section[data-group="done"]');
+  await done.getByText('None here with these filters.').waitFor();
+  t.is(await done.getByText('Nothing has finished yet.').count(), 0);
+  await app.goto('/');
+  await done.getByText('Nothing has finished yet.').waitFor();
+  app.noErrors(t);
+});

@@ -1,10 +1,7 @@
 import test from 'ava';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { eventually } from '../helpers/env.js';
-import { worktreeOf } from '../helpers/http-kit.js';
-import { detail, startRun, untilStanding } from '../helpers/steer.js';
+import { diffRun } from '../helpers/diff-run.js';
+import { detail } from '../helpers/steer.js';
 import { closeBrowser, DESKTOP, openApp, VIEWPORTS, type AppSession } from './browser.js';
 
 // Issue 31, reading the diff, in real Chromium: a file tree beside the diff (above it on a phone)
@@ -14,25 +11,6 @@ import { closeBrowser, DESKTOP, openApp, VIEWPORTS, type AppSession } from './br
 
 test.after.always(closeBrowser);
 
-const CODE = (n: number, s: string) => `// tokens of every kind\nexport const answer = ${n};\nconst re = /ab+c/g;\nfunction greet(name: string): string { return \`hi \${name}\` + '${s}'; }\nclass A extends Array<number> { static x = null; }\n`;
-const LONG = Array.from({ length: 120 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
-
-/** a succeeded run whose worktree changes a file of the base (changed lines) and adds a few */
-const diffRun = async (app: AppSession) => {
-  const { server } = app;
-  mkdirSync(join(server.repo, 'src'), { recursive: true });
-  writeFileSync(join(server.repo, 'src', 'tokens.ts'), CODE(41, 'old'));
-  execFileSync('git', ['add', '.'], { cwd: server.repo });
-  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.org', 'commit', '-qm', 'tokens'], { cwd: server.repo });
-  const runId = await startRun(server, { goal: '[write:notes.txt=alpha\nbeta\n]', title: 'Reading run', workflow: 'linear' });
-  await untilStanding(server, runId, 'Succeeded');
-  const dir = await worktreeOf(server, runId);
-  writeFileSync(join(dir, 'src', 'tokens.ts'), CODE(42, 'new'));
-    writeFileSync(join(dir, 'zz-long.md'), LONG);
-  writeFileSync(join(dir, 'zz-last.txt'), 'the end\n');
-  return runId;
-};
-
 const focusedPath = (app: AppSession) => app.page.evaluate(() => (document.activeElement?.closest('.d2h-file-wrapper') as HTMLElement | null)?.dataset['path'] ?? null);
 const focusedThread = (app: AppSession) => app.page.evaluate(() => document.activeElement?.closest('.review-thread')?.querySelector('code')?.textContent ?? null);
 
@@ -41,7 +19,7 @@ for (const viewport of VIEWPORTS) {
     t.timeout(120_000);
     const app = await openApp(t, { viewport });
     const { page } = app;
-    const runId = await diffRun(app);
+    const runId = await diffRun(app.server);
     await app.goto(`/runs/${runId}?tab=worktree`);
     const tree = page.getByRole('navigation', { name: 'Changed files' });
     const entry = (path: string) => tree.locator(`li[data-path="${path}"]`);
@@ -97,7 +75,7 @@ for (const viewport of VIEWPORTS) {
 for (const colorScheme of ['light', 'dark'] as const) {
   test(`"Show file in the diff" scrolls the file to the top, and changed lines pass axe (${colorScheme})`, async (t) => {
     const app = await openApp(t, { viewport: DESKTOP, colorScheme });
-    const runId = await diffRun(app);
+    const runId = await diffRun(app.server);
     await app.goto(`/runs/${runId}?tab=worktree&file=src/tokens.ts`);
     // src/tokens.ts comes before a long file: the page can put it at the top of the window
     const file = app.page.locator('.d2h-file-wrapper.revealed', { hasText: 'src/tokens.ts' });

@@ -5,35 +5,13 @@
 // has all its calls under it; "Show earlier" brings the earlier ones, each again with its calls.
 // axe at both sizes; screenshots to /tmp.
 import test from 'ava';
-import { right } from 'fp-ts/lib/Either.js';
-import type { RunEvent } from '../../journal/run-events.js';
+import { callsOf, MESSAGES, seedLongThread } from '../helpers/long-thread.js';
 import { GATE_ONLY } from '../helpers/server.js';
 import { eventually } from '../helpers/env.js';
 import { detail, startRun } from '../helpers/steer.js';
 import { closeBrowser, openApp, VIEWPORTS, type AppSession } from './browser.js';
 
 test.after.always(closeBrowser);
-
-const MESSAGES = 21;
-const CALLS = 302;
-/** how many calls follow message k (1-based): 302 over 21 messages, the first ones one more */
-const callsOf = (k: number) => Math.floor(CALLS / MESSAGES) + (k <= CALLS % MESSAGES ? 1 : 0);
-
-const seed = (app: AppSession, runId: string) => {
-  const core = app.server.service.core;
-  let clock = Date.now() + 60_000;
-  const next = () => new Date(clock += 1000).toISOString();
-  for (let k = 1; k <= MESSAGES; k++) {
-    const e: RunEvent = { type: 'AgentReplied', data: { stepId: 's99', text: `Batch ${k}` } };
-    const r = core.runs.transact(runId, () => right([e]), { at: next(), onStale: 'retry' });
-    if (r._tag !== 'Right') throw new Error('not appended');
-    for (let c = 1; c <= callsOf(k); c++) {
-      const callId = `b${k}c${c}`;
-      core.logs.activity.record(runId, 's99', { phase: 'started', callId, tool: 'Bash', kind: 'command', title: `batch ${k} call ${c}`, at: next() }, next());
-      core.logs.activity.record(runId, 's99', { phase: 'ended', callId, status: 'ok', output: 'done', at: next() }, next());
-    }
-  }
-};
 
 // per message shown: its text and the titles of the cards after it, up to the next message
 const shownMessages = (app: AppSession) => app.page.getByRole('list', { name: 'Thread' }).evaluate((ol) => {
@@ -51,7 +29,7 @@ for (const viewport of VIEWPORTS) {
     const app = await openApp(t, { viewport, workflows: { gate: GATE_ONLY } });
     const runId = await startRun(app.server, { workflow: 'gate', goal: 'A long run' });
     await eventually(() => detail(app.server, runId), (d) => d.phase === 'AtGate', 60_000);
-    seed(app, runId);
+    seedLongThread(app.server, runId);
     await app.goto(`/runs/${runId}`);
     const thread = app.page.getByRole('list', { name: 'Thread' });
     await thread.locator('li.t-agent', { hasText: `Batch ${MESSAGES}` }).waitFor({ timeout: 60_000 });

@@ -34,6 +34,7 @@ for (const viewport of VIEWPORTS) {
       pr: await page.getByRole('form', { name: 'Create pull request' }).count(),
       merge: await page.getByRole('button', { name: 'Merge locally' }).count(),
       update: await page.getByRole('button', { name: 'Update from base' }).count(),
+      secure: await page.getByRole('button', { name: 'Secure work' }).count(),
       restart: await restartOffered(),
     });
     // Restart is in the run's More menu: open it to see what it offers
@@ -46,13 +47,13 @@ for (const viewport of VIEWPORTS) {
       await page.keyboard.press('Escape');
       return n;
     }
-    t.deepEqual(await offered(), { pr: 0, merge: 0, update: 0, restart: 0 });
+    t.deepEqual(await offered(), { pr: 0, merge: 0, update: 0, secure: 0, restart: 0 });
     await app.axe(t, 'merged');
     await merged.getByRole('button', { name: 'Archive the run' }).click();
     await page.locator('.run-facts .badge', { hasText: 'archived' }).waitFor();
     await page.reload();
     await page.locator('.ship[data-merged]').waitFor();
-    t.deepEqual(await offered(), { pr: 0, merge: 0, update: 0, restart: 0 });
+    t.deepEqual(await offered(), { pr: 0, merge: 0, update: 0, secure: 0, restart: 0 });
     t.is(await page.locator('.run-facts .badge[data-merged]').innerText(), 'merged');
     await page.screenshot({ path: `/tmp/ship-merge-merged-${viewport.width}.png`, fullPage: true });
     await app.axe(t, 'merged and archived');

@@ -27,7 +27,7 @@ export const projectRoutes = (router: Router, service: Service): void => {
   router.get('/api/projects/:projectId', (ctx: Context) => reply(ctx, service.getProject(id(ctx))));
   router.patch('/api/projects/:projectId', async (ctx: Context) => {
     const raw = await readJson(ctx);
-    refuseUnknownFields(raw, ['name', 'defaultWorkflow', 'primaryFolder', 'autoMerge', 'dailyBudgetUsd', 'sandbox', 'egressAllow', 'egressAllowFull', 'preview']);
+    refuseUnknownFields(raw, ['name', 'defaultWorkflow', 'primaryFolder', 'autoMerge', 'dailyBudgetUsd', 'sandbox', 'egressAllow', 'egressAllowFull', 'preview', 'runOn']);
     const b = decodeOr400(ProjectPatchBody, raw);
     const found = service.getProject(id(ctx));
     reply(ctx, isLeft(found) ? found : updateProject(service.core, found.right.id, b));

@@ -3,6 +3,7 @@ import type { PageProps } from '../page-props.js';
 import { navigate } from '../router.js';
 import { RunActions } from '../run/actions.js';
 import { RunPreview } from '../run/preview.js';
+import { RunHead } from '../run/run-head.js';
 import { Controls } from '../run/controls.js';
 import { useRun } from '../run/data.js';
 import { History, Log } from '../run/feeds.js';
@@ -99,8 +100,7 @@ export const Page = ({ params, query }: PageProps) => {
   const canFollowUp = !going && !run.archived;
   return (
     <article class="run-page" aria-labelledby="page-title">
-      {/* kept in view on a long thread (activity.css): the whole head on a wide screen, the heading on a phone */}
-      <div class="run-head">
+      <RunHead>
         <PageHeading title={run.title}>
           <Facts run={run} />
         </PageHeading>
@@ -109,7 +109,7 @@ export const Page = ({ params, query }: PageProps) => {
           <CompareWith runId={runId} project={run.projectId} />
           <RunActions data={data} run={run} />
         </div>
-      </div>
+      </RunHead>
       <ErrorNote error={error} />
       <RestartedAs data={data} />
       <FollowUpLinks run={run} />

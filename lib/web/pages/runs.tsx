@@ -134,7 +134,7 @@ export const Page = ({ query }: PageProps) => {
                         <span class="muted">Runs created without starting can be picked and started together.</span>
                       </div>
                     ) : null}
-                    {list.length === 0 ? <p class="muted">{g.empty}</p> : (
+                    {list.length === 0 ? <p class="muted">{total < rows.size ? 'None here with these filters.' : g.empty}</p> : (
                       <ul class="board-list">
                         {shown.map((r) => (
                           <RunRow key={r.runId} row={r} cards={cards} previews={previews} projectName={projectName.get(r.project) ?? r.project} now={now} attempts={attemptsOf(chains, r)} group={groupOfCard(attemptGroups, r)} forks={forks.get(r.runId)} rows={rows}

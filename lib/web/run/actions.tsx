@@ -61,7 +61,8 @@ export const RunActions = ({ data, run }: { readonly data: RunData; readonly run
   return (
     <section class="run-actions" aria-label="Run actions">
       <div class="row">
-        {!run.archived && run.standing !== 'Created' && run.standing !== 'Queued' ? (
+        {/* a merged run's work is already in its base: nothing is left to secure */}
+        {!run.archived && !run.merged && run.standing !== 'Created' && run.standing !== 'Queued' ? (
           <button type="button" disabled={busy} onClick={() => void act(async () => {
             const r = await api<{ folders: SecuredFolder[] }>(`runs/${enc}/secure`, { body: {} });
             return `Work secured. ${securedText(r.folders)}`;

@@ -17,3 +17,9 @@ export const fullTimeText = (at: string): string => {
 
 export const LocalTime = ({ at, class: cls }: { readonly at: string; readonly class?: string }) =>
   <time dateTime={at} title={fullTimeText(at)} class={cls}>{clockText(at)}</time>;
+
+/** "Nov 27, 15:59:07" in the browser's zone: a time of another day still says which */
+export const dayTimeText = (at: string): string => {
+  const d = new Date(at);
+  return valid(d) ? d.toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }) : at;
+};

@@ -1,0 +1,154 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { jetstream } from '@nats-io/jetstream';
+import type { HarnessName } from '../../domain/workflow.js';
+import type { HarnessAdapter, TurnResult } from '../harness/adapter.js';
+import { encode } from './messages.js';
+import { decodeWith, JobCodec, type Job, type Out } from './remote-messages.js';
+import { bundleResult, folderFromBundle } from './run-bundle.js';
+import { claimStep, type Claim } from './step-queue.js';
+import { BUNDLE_CHUNK } from './dispatch-port.js';
+import { serveToolsRelay } from './worker-tools.js';
+import { workerSandbox } from './worker-sandbox.js';
+
+// A worker's steps (docs/workers.md): it pulls only while a slot is free, claims at the hub (the
+// journal's fence), renews its lease while the turn runs, makes the run folder at the hub's path
+// from the hub's bundle, runs the turn with the local adapter, and sends back everything the
+// turn says, then its work as a bundle, then the result. Every message carries the claim's token.
+
+export interface StepRunner {
+  busy(): number;
+  stop(): void;
+}
+
+const RENEW_MS = 5_000;
+
+type Ask = (what: string, body: unknown, timeoutMs?: number) => Promise<any>;
+
+const asker = (nc: NatsConnection, workerId: string): Ask => async (what, body, timeoutMs = 30_000) =>
+  JSON.parse((await nc.request(`svc.w.${workerId}.${what}`, encode(body), { timeout: timeoutMs })).string());
+
+// a publish that got no ack (the hub's server away a moment) is sent again with the same id: the
+// stream stores it once
+const publishSurely = async (js: ReturnType<typeof jetstream>, subject: string, data: Uint8Array, msgID: string): Promise<void> => {
+  for (let tries = 1; ; tries++) {
+    try {
+      return void (await js.publish(subject, data, { msgID }));
+    } catch (e) {
+      if (tries >= 30) throw e;
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+};
+
+// each message in order, each with its own id: a re-sent one is stored once
+const sender = (nc: NatsConnection, workerId: string, stepId: string, token: number) => {
+  const js = jetstream(nc);
+  let seq = 0;
+  let chain: Promise<unknown> = Promise.resolve();
+  const send = (m: Omit<Out, 'token'> & Record<string, unknown>): Promise<unknown> => {
+    const id = `${stepId}.${token}.${++seq}`;
+    chain = chain.then(() => publishSurely(js, `svc.w.${workerId}.out.${stepId}`, encode({ ...m, token }), id)).catch(() => undefined);
+    return chain;
+  };
+  return send;
+};
+
+const fetchBundle = async (ask: Ask, stepId: string, token: number, file: string): Promise<void> => {
+  const parts: Buffer[] = [];
+  for (let index = 0, of = 1; index < of; index++) {
+    const r = await ask('bundle', { stepId, token, index });
+    if (!r.ok) throw new Error(`the hub gave no bundle: ${r.reason}`);
+    of = r.of;
+    parts.push(Buffer.from(r.data, 'base64'));
+  }
+  writeFileSync(file, Buffer.concat(parts));
+};
+
+interface Turning {
+  readonly workerId: string;
+  readonly token: number;
+  readonly ask: Ask;
+  readonly send: ReturnType<typeof sender>;
+  readonly dir: string;
+  readonly tools: { readonly url: string; readonly token: string };
+}
+
+// the run folder from the hub's bundle, the turn with the local adapter (in svc's sandbox when
+// it can start here), and the folder as the turn left it, bundled
+const turnInFolder = async (job: Job, adapter: HarnessAdapter, w: Turning): Promise<TurnResult> => {
+  const { stepId } = job;
+  await fetchBundle(w.ask, stepId, w.token, join(w.dir, 'in.bundle'));
+  await folderFromBundle(job.cwd, job.runId, stepId, join(w.dir, 'in.bundle'));
+  const boxed = workerSandbox(job, adapter.bin, w.tools.url, (report) => void w.send({ kind: 'activity', report }));
+  const sandbox = 'sandbox' in boxed ? boxed.sandbox : undefined;
+  void w.send({ kind: 'log', text: sandbox ? `[worker ${w.workerId}] the turn runs in svc's sandbox here` : `[worker ${w.workerId}] the turn runs outside svc's sandbox here: ${'why' in boxed ? boxed.why : ''}` });
+  try {
+    const result = await adapter.startTurn({
+      ...job, runTools: w.tools, env: {}, signal: new AbortController().signal, ...(sandbox ? { sandbox } : {}),
+      onLog: (l) => void w.send({ kind: 'log', text: l.text }),
+      onActivity: (report) => void w.send({ kind: 'activity', report }),
+      onMessage: (text) => void w.send({ kind: 'message', text }),
+      onSession: (sessionId) => void w.send({ kind: 'session', sessionId }),
+    }).result;
+    await bundleResult(job.cwd, job.runId, stepId, join(w.dir, 'out.bundle'));
+    return result;
+  } finally {
+    await sandbox?.close();
+  }
+};
+
+const runTurn = async (nc: NatsConnection, workerId: string, adapters: Record<HarnessName, HarnessAdapter>, claim: Claim, job: Job): Promise<void> => {
+  const ask = asker(nc, workerId);
+  const { stepId, token } = { stepId: job.stepId, token: claim.token };
+  if (!(await ask('claim', { stepId, token })).ok) return;
+  const renew = setInterval(() => claim.renew(), RENEW_MS);
+  const send = sender(nc, workerId, stepId, token);
+  const dir = mkdtempSync(join(tmpdir(), 'svc-step-'));
+  const relay = await serveToolsRelay(job.runId, (body) => ask('tools', { stepId, token, body }, 2 ** 31 - 1));
+  let result: TurnResult;
+  try {
+    result = await turnInFolder(job, adapters[job.harness], { workerId, token, ask, send, dir, tools: relay.tools });
+  } catch (e) {
+    result = { outcome: 'failure', summary: `the worker could not run the step: ${String(e)}`, failure: 'error' };
+  } finally {
+    clearInterval(renew);
+    await relay.close();
+  }
+  // the work first, then the result that names how many parts it came in
+  const chunks = await sendBundle(send, join(dir, 'out.bundle'));
+  const { sessionTotals: _t, quota: _q, ...plain } = result;
+  await send({ kind: 'result', result: plain, chunks });
+  rmSync(dir, { recursive: true, force: true });
+  claim.done();
+};
+
+const sendBundle = async (send: ReturnType<typeof sender>, file: string): Promise<number> => {
+  let bytes: Buffer;
+  try { bytes = readFileSync(file); } catch { return 0; }
+  const n = Math.ceil(bytes.length / BUNDLE_CHUNK);
+  for (let index = 0; index < n; index++) void send({ kind: 'bundle', index, data: bytes.subarray(index * BUNDLE_CHUNK, (index + 1) * BUNDLE_CHUNK).toString('base64') });
+  return n;
+};
+
+/** pulls steps (its own pinned ones) while a slot is free, until stopped */
+export const runSteps = (nc: NatsConnection, workerId: string, slots: number, adapters: Record<HarnessName, HarnessAdapter>, log: (line: string) => void): StepRunner => {
+  let busy = 0;
+  let stopped = false;
+  const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  void (async () => {
+    while (!stopped && !nc.isClosed()) {
+      if (busy >= slots) { await pause(200); continue; }
+      const claim = await claimStep(nc, 2_000, workerId).catch(() => null);
+      if (!claim) { await pause(500); continue; }
+      const job = decodeWith(JobCodec, claim.job, 'a step');
+      if (typeof job === 'string') { log(`a step from the hub did not decode; left alone`); continue; }
+      busy++;
+      log(`step ${job.stepId} of run ${job.runId} claimed (delivery ${claim.token})`);
+      void runTurn(nc, workerId, adapters, claim, job).catch((e: unknown) => log(`step ${job.stepId} failed here: ${String(e)}`)).finally(() => { busy--; });
+    }
+  })();
+  return { busy: () => busy, stop: () => { stopped = true; } };
+};
