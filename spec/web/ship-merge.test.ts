@@ -28,6 +28,7 @@ for (const viewport of VIEWPORTS) {
     const merged = page.locator('.ship[data-merged]');
     await merged.waitFor({ timeout: 30_000 });
     t.regex(await merged.innerText(), new RegExp(`merged[\\s\\S]*into main at ${git(server.repo, 'rev-parse', 'main').slice(0, 10)} \\(squash\\)`));
+    t.is((await merged.innerText()).match(/into main at/g)?.length, 1, 'the merge is said once, not again by the status line');
     t.true(existsSync(join(server.repo, 'feature.txt')), 'the uncommitted work was merged');
     await page.locator('.run-facts .badge[data-merged]').waitFor();
     const offered = async () => ({

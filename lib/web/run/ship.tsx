@@ -72,8 +72,9 @@ export const MergeLocally = ({ run }: { readonly run: RunDetail }) => {
   const [method, setMethod] = useState<Method>('squash');
   const { busy, note, go } = useAction();
   const submit = () => go(async () => {
-    const r = await api<{ merged: { folder: string; base: string; commit: string }[] }>(runPath(run, 'merge'), { body: { method } });
-    return { kind: 'ok', text: `Merged: ${r.merged.map((m) => `${m.folder} into ${m.base} at ${m.commit.slice(0, 10)}`).join('; ')}` };
+    // the panel that replaces the form states where and at which commit: the note only announces it
+    await api(runPath(run, 'merge'), { body: { method } });
+    return { kind: 'ok', text: 'Merged.' };
   });
   // gone with the answer, not when the push stream brings the archived run: the focus goes back
   // to the panel's heading when the button it was on is gone
