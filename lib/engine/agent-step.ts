@@ -93,6 +93,8 @@ const drive = (ctx: EngineContext, run: RunState, node: StepNode, l: Launch, fir
   const sandbox = remote ? undefined : openSandbox(ctx, run, stepId, plan, { tools: settings.tools.value as 'read-only' | 'edit' | 'full', runTools: tools.url, env: process.env, ...(adapter.bin ? { program: adapter.bin } : {}) });
   if (sandbox instanceof Error) return (tools.revoke(), cannot(`svc's sandbox could not be made: ${sandbox.message}`));
   const abort = new AbortController();
+  // a stopped step's sandbox goes with it, even when its turn is slow to settle (svc stopping)
+  abort.signal.addEventListener('abort', () => void sandbox?.close(), { once: true });
   if (first) ctx.log(run.runId, `step ${node.id} started on ${harness}${remote ? ` on worker ${remote.workerId}` : ''}${l.session ? ' (resuming its session)' : ''}`);
   const base: Omit<TurnInput, 'prompt'> = {
     runId: run.runId, stepId, cwd: workdir(run),
@@ -115,6 +117,7 @@ const drive = (ctx: EngineContext, run: RunState, node: StepNode, l: Launch, fir
     // spawn throws on what it cannot take (a NUL byte in a prompt stored before the doors refused
     // it): the step fails, the server goes on
     tools.revoke();
+    void sandbox?.close();
     ctx.apply(run.runId, (s) => decideFinishStep(s, { stepId, outcome: 'failure', summary: `the harness could not start: ${String(err)}`, failure: 'error' }));
     return;
   }

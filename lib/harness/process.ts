@@ -74,16 +74,32 @@ export const killTree = (child: ChildProcess, first?: () => void): void => {
 // lifeline inside is asked over fd 3 to send SIGTERM to its own group, the CLI's.
 const askInside = (child: ChildProcess): void => {
   const fd3 = child.stdio[3] as Writable | null | undefined;
-  if (fd3 && !fd3.destroyed) fd3.write(`${JSON.stringify({ signal: 'SIGTERM' })}\n`, () => undefined);
+  if (!fd3 || fd3.destroyed || !fd3.writable) return;
+  // the CLI may be gone already (EPIPE): then there is nothing to ask, and the group kill follows
+  fd3.on('error', () => undefined);
+  try {
+    fd3.write(`${JSON.stringify({ signal: 'SIGTERM' })}\n`, () => undefined);
+  } catch {
+    // a pipe closed under us: as above
+  }
 };
 
 export const LIFELINE = join(packageRoot(), 'lib', 'harness', 'lifeline.mjs');
 
-// What the wrapper says on fd 3: the CLI could not be started (ENOENT: not installed).
-const watchLifeline = (pipe: Readable | null | undefined, onError: (e: NodeJS.ErrnoException) => void): void => {
+/**
+ * Each line a child's pipe gives. readline re-emits the pipe's errors on its interface, so an
+ * EPIPE from a child that died as we wrote to it (the lifeline's fd 3) was an uncaught exception
+ * that ended svc: a pipe's error ends its lines, never the process.
+ */
+export const eachLine = (input: Readable, onLine: (line: string) => void): void => {
+  input.on('error', () => undefined);
+  createInterface({ input }).on('line', onLine).on('error', () => undefined);
+};
+
+/** What the wrapper says on fd 3: the CLI could not be started (ENOENT: not installed). */
+export const watchLifeline = (pipe: Readable | null | undefined, onError: (e: NodeJS.ErrnoException) => void): void => {
   if (!pipe) return;
-  pipe.on('error', () => undefined);
-  createInterface({ input: pipe }).on('line', (line) => {
+  eachLine(pipe, (line) => {
     try {
       const msg = JSON.parse(line) as { error?: { code: string; message: string } };
       if (msg.error) onError(Object.assign(new Error(msg.error.message), { code: msg.error.code }));
@@ -136,8 +152,8 @@ export const runCli = (spec: CliSpec): RunningCli => {
   const onAbort = (): void => stop('aborted');
   spec.signal.addEventListener('abort', onAbort, { once: true });
   arm();
-  createInterface({ input: child.stdout! }).on('line', (line) => (arm(), spec.onLine(line)));
-  createInterface({ input: child.stderr! }).on('line', (line) => {
+  eachLine(child.stdout!, (line) => (arm(), spec.onLine(line)));
+  eachLine(child.stderr!, (line) => {
     arm();
     stderr = (stderr + line + '\n').slice(-STDERR_TAIL);
     spec.onStderr(line);

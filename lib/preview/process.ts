@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
-import { LIFELINE } from '../harness/process.js';
+import { eachLine, LIFELINE, watchLifeline } from '../harness/process.js';
 import { procStartTime, type GroupLeader } from '../harness/process-group.js';
 
 // A preview's process (its setup or its server) runs as the agents' CLIs do: under the lifeline
@@ -23,30 +22,17 @@ export interface GroupSpec {
   readonly wrap?: ((file: string, args: readonly string[], env: NodeJS.ProcessEnv) => { readonly file: string; readonly args: string[]; readonly env: NodeJS.ProcessEnv }) | undefined;
 }
 
-const watchLifeline = (pipe: Readable | null | undefined, onError: (message: string) => void): void => {
-  if (!pipe) return;
-  pipe.on('error', () => undefined);
-  createInterface({ input: pipe }).on('line', (line) => {
-    try {
-      const msg = JSON.parse(line) as { error?: { code: string; message: string } };
-      if (msg.error) onError(msg.error.message);
-    } catch {
-      // not ours
-    }
-  });
-};
-
 export const startGroup = (spec: GroupSpec): GroupProcess => {
   const [bin, ...args] = spec.argv;
   const plain = { file: process.execPath, args: [LIFELINE, bin!, ...args], env: spec.env };
   const cmd = spec.wrap ? spec.wrap(plain.file, plain.args, plain.env) : plain;
   const child = spawn(cmd.file, cmd.args, { cwd: spec.cwd, env: cmd.env, stdio: ['ignore', 'pipe', 'pipe', 'pipe'], detached: true });
   let spawnError: string | null = null;
-  watchLifeline(child.stdio[3] as Readable | null, (m) => (spawnError = m));
+  watchLifeline(child.stdio[3] as Readable | null, (e) => (spawnError = e.message));
   const startTime = child.pid === undefined ? undefined : procStartTime(child.pid);
   const leader = child.pid !== undefined && startTime !== undefined ? { pid: child.pid, startTime } : null;
-  createInterface({ input: child.stdout! }).on('line', spec.onLine);
-  createInterface({ input: child.stderr! }).on('line', spec.onLine);
+  eachLine(child.stdout!, spec.onLine);
+  eachLine(child.stderr!, spec.onLine);
   const exit = new Promise<{ code: number | null; spawnError: string | null }>((resolve) => {
     child.once('error', (e) => resolve({ code: null, spawnError: e.message }));
     child.once('exit', (code) => {

@@ -12,6 +12,7 @@ import type { HarnessName } from '../../domain/workflow.js';
 import type { RunState } from '../../projections/run-state.js';
 import { openDispatch, type DispatchStream } from '../state/dispatch.js';
 import { fenceOf } from '../service/dispatch.js';
+import { projectAllow } from '../service/sandbox.js';
 
 // The worker pool as the server holds it: the hub runs only once workers are on (a join token
 // exists, or SVC_NATS_URL names the user's own NATS); with none, nothing starts and nothing needs
@@ -65,9 +66,8 @@ export class WorkerPool {
     const project = this.core.projects.current.get(run.projectId);
     const runOn = project?.runOn;
     if (!project || !runOn || runOn === 'here') return undefined;
-    // as the hub's own sandbox allows (lib/service/sandbox.ts): edit steps the allowlist, full steps its full list too
-    const egress = (tools: string) => (tools === 'read-only' ? [] : [...(project.egressAllow ?? []), ...(tools === 'full' ? project.egressAllowFull ?? [] : [])]);
-    return { workerId: runOn, adapter: remoteAdapter(harness, runOn, () => this.dispatching(), egress) };
+    // the same project allowlist as the hub's own sandbox (the worker adds its model's hosts)
+    return { workerId: runOn, adapter: remoteAdapter(harness, runOn, () => this.dispatching(), (tools) => projectAllow(project, tools)) };
   }
 
   private dispatching(): Promise<Dispatcher> {

@@ -110,13 +110,16 @@ export const openEgress = (rules: EgressRules, onRefused: Refused): Egress => {
   server.on('clientError', (_e, s: Socket) => s.destroy());
   // A pipe binds inside listen(): the socket accepts connections before this returns.
   server.listen(socket);
+  // a turn's proxy never holds svc up by itself: svc's own server decides when the process ends
+  server.unref();
   const sockets = new Set<Socket>();
+  let closing: Promise<void> | undefined;
   server.on('connection', (s: Socket) => (sockets.add(s), s.once('close', () => sockets.delete(s))));
   return {
     socket,
-    close: () => new Promise((resolve) => {
+    close: () => (closing ??= new Promise((resolve) => {
       for (const s of sockets) s.destroy();
       server.close(() => (rmSync(dir, { recursive: true, force: true }), resolve()));
-    }),
+    })),
   };
 };

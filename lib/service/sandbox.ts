@@ -53,11 +53,12 @@ export const sandboxStatus = (project: ProjectView): SandboxStatus => {
   return { mode: r.mode, sandboxed: r.unavailable === null, reason: r.unavailable, refusal: refused && refused._tag === 'Unavailable' ? refused.detail : null };
 };
 
-const allowFor = (project: ProjectView, tool: SandboxedTool, tools: SandboxOpen['tools'], env: NodeJS.ProcessEnv): string[] => {
-  const model = modelHosts(tool, env);
-  if (tools === 'read-only') return model;
-  return [...model, ...(project.egressAllow ?? []), ...(tools === 'full' ? project.egressAllowFull ?? [] : [])];
-};
+/** the project's own allowlist for a step's tools level: none read-only, the list to edit, the full list too for full */
+export const projectAllow = (project: ProjectView, tools: string): string[] =>
+  (tools === 'read-only' ? [] : [...(project.egressAllow ?? []), ...(tools === 'full' ? project.egressAllowFull ?? [] : [])]);
+
+const allowFor = (project: ProjectView, tool: SandboxedTool, tools: SandboxOpen['tools'], env: NodeJS.ProcessEnv): string[] =>
+  [...modelHosts(tool, env), ...projectAllow(project, tools)];
 
 // Never visible inside: svc's home (every run, the MCP token), and every project's folders.
 const hiddenOf = (core: ServiceCore): string[] => [core.home, ...[...core.projects.current.values()].flatMap((p) => p.folders.map((f) => f.path))];

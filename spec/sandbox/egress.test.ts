@@ -1,6 +1,11 @@
 import test from 'ava';
 import { createServer, request, type Server } from 'node:http';
 import { connect } from 'node:net';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { repoRoot } from '../helpers/env.js';
+import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { allows } from '../../lib/sandbox/allowlist.js';
 import { openEgress } from '../../lib/sandbox/egress.js';
 
@@ -134,4 +139,26 @@ test('a client that hangs up before its answer ends only its own connection', as
     await Promise.all(Array.from({ length: 25 }, (_, i) => hangUp(i % 2 ? 'refused.example:443' : `127.0.0.1:${closedPort}`)));
   }
   t.is(await connectVia(egress.socket, 'refused.example:443'), 'HTTP/1.1 403 Forbidden', 'the proxy still answers');
+});
+
+// A stopped step closes its sandbox at once and again when its turn settles: both resolve, the
+// socket's folder goes, and an open proxy never keeps the process alive on its own.
+test('closing twice is one close; the folder goes', async (t) => {
+  const egress = openEgress({ allow: [] }, () => undefined);
+  t.true(existsSync(egress.socket));
+  await Promise.all([egress.close(), egress.close()]);
+  await egress.close();
+  t.false(existsSync(dirname(egress.socket)));
+});
+
+test('a proxy left open does not keep the process alive', async (t) => {
+  const code = "import('./lib/sandbox/egress.ts').then((m) => { m.openEgress({ allow: [] }, () => undefined); console.log('open'); })";
+  const child = spawn(process.execPath, ['--import', 'tsx', '-e', code], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+  const killer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  const [exitCode, signal] = await once(child, 'exit') as [number | null, string | null];
+  clearTimeout(killer);
+  t.is(out.trim(), 'open');
+  t.deepEqual([exitCode, signal], [0, null], 'it ended by itself');
 });
