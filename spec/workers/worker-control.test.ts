@@ -93,7 +93,10 @@ const workerClis = (root: number): number[] => {
   const under = (pid: number): boolean => { for (let p = parents.get(pid); p; p = parents.get(p)) if (p === root) return true; return false; };
   return [...parents.keys()].filter((pid) => under(pid)).filter((pid) => { try { return /claude/.test(commandOf(pid)); } catch { return false; } });
 };
-const alive = (pid: number): boolean => { try { readFileSync(`/proc/${pid}/stat`); return true; } catch { return false; } };
+// a zombie (exited, not yet reaped by its parent) is not running
+const alive = (pid: number): boolean => {
+  try { return !/^[ZX]/.test(readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '')); } catch { return false; }
+};
 
 const scriptedCount = (m: ModelServer) => m.requests.filter((r) => r.scripted).length;
 
@@ -156,6 +159,31 @@ test.serial('an abort during a remote turn ends the CLI on the worker; the run i
   t.like(journal.find((e) => e.type === 'StepMessageDiscarded' && (e.data as any).kind === 'result')!.data, { workerId: w.workerId, reason: 'the step has ended (recalled)' });
 });
 
+test.serial('a pause during a remote turn ends the CLI on the worker; resumed, the step runs again there and its session goes on', async (t) => {
+  t.timeout(240_000);
+  const w = world!;
+  const before = scriptedCount(w.model);
+  w.model.push(hang());
+  const runId = await newRun(w, 'Pause me on the worker.');
+  t.is((await control(w.s, runId, 'Resume')).body.outcome, 'Applied');
+  await w.model.waitForScripted(before + 1);
+  const clis = workerClis(w.worker.child.pid!);
+  t.true(clis.length > 0, 'the CLI runs under the worker');
+  t.is((await control(w.s, runId, 'Pause')).body.outcome, 'Applied');
+  await untilStanding(w.s, runId, 'Paused', 30_000).catch(explain(w, runId));
+  await eventually(async () => clis.filter(alive), (left) => left.length === 0, 30_000).catch(explain(w, runId));
+  t.true(dispatchOf(w, runId).some((e) => e.type === 'StepRecalled'));
+  // resumed: a new dispatch to the same worker, which resumes the CLI's session it keeps
+  w.model.push(say('Resumed and done.'));
+  t.is((await control(w.s, runId, 'Resume')).body.outcome, 'Applied');
+  await untilStanding(w.s, runId, 'Succeeded', 200_000).catch(explain(w, runId));
+  const events = await history(w.s, runId);
+  const started = events.filter((e: any) => e.type === 'StepStarted');
+  t.is(started.length, 2);
+  t.truthy(started[1].data.resumeSession, 'the second turn resumes the first one\'s session');
+  t.is(dispatchOf(w, runId).filter((e) => e.type === 'StepResultApplied').length, 1);
+});
+
 test.serial('a partitioned worker: its lease lapses, its late result is discarded, its CLI is stopped, and the step runs again there: one commit', async (t) => {
   t.timeout(300_000);
   const w = world!;
@@ -179,7 +207,7 @@ test.serial('a partitioned worker: its lease lapses, its late result is discarde
   ip('netns', 'exec', NS, 'ip', 'link', 'set', WORKER_IF, 'up');
   await untilStanding(w.s, runId, 'Succeeded', 200_000).catch(explain(w, runId));
   // the first delivery's CLI was stopped when its renewal was refused
-  t.deepEqual(clis.filter(alive), []);
+  t.deepEqual(clis.filter(alive), [], clis.filter(alive).map((pid) => { try { return `${pid}: ${commandOf(pid)}`; } catch { return `${pid} gone`; } }).join('\n'));
   journal = await eventually(async () => dispatchOf(w, runId), (es) => es.some((e) => e.type === 'StepMessageDiscarded' && (e.data as any).kind === 'result'), 30_000);
   t.like(journal.find((e) => e.type === 'StepMessageDiscarded' && (e.data as any).kind === 'result')!.data, { workerId: w.workerId, token: 1, reason: `the lease of claim 1 of ${w.workerId} lapsed` });
   t.like(journal.find((e) => e.type === 'StepClaimed' && (e.data as any).token === 2)?.data, { workerId: w.workerId });
