@@ -61,10 +61,10 @@ export class WorkerPool {
     this.dispatches = openDispatch(core.journal);
   }
 
-  /** the run's project is pinned to a worker ("Run on"): the adapter that dispatches there */
+  /** the run's project is pinned to a worker ("Run on"), or the run was moved ("Move to…", which wins): the adapter that dispatches there */
   remote(run: RunState, harness: HarnessName): { adapter: HarnessAdapter; workerId: string } | undefined {
     const project = this.core.projects.current.get(run.projectId);
-    const runOn = project?.runOn;
+    const runOn = this.core.placement.current.get(run.runId)?.to ?? project?.runOn;
     if (!project || !runOn || runOn === 'here') return undefined;
     // the same project allowlist as the hub's own sandbox (the worker adds its model's hosts)
     return { workerId: runOn, adapter: remoteAdapter(harness, runOn, () => this.dispatching(), (tools) => projectAllow(project, tools)) };

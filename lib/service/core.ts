@@ -11,6 +11,7 @@ import type { Supervisors } from '../state/supervisors.js';
 import type { Clock } from '../clock.js';
 import type { HarnessWindowStream } from '../state/harness-windows.js';
 import type { WorkerStream } from '../state/workers.js';
+import type { PlacementStream } from '../state/placement.js';
 import type { RunToolsBackend } from './run-tools.js';
 import type { HarnessAdapter } from '../harness/adapter.js';
 import type { Availability } from '../../domain/harness.js';
@@ -66,6 +67,8 @@ export interface ServiceCore {
   readonly harnessWindows: HarnessWindowStream;
   /** the machines that run steps for this hub (docs/workers.md) */
   readonly workers: WorkerStream;
+  /** runs a person moved to a machine ("Move to…", lib/service/move-run.ts) */
+  readonly placement: PlacementStream;
   /** the service's clock: real, or one a test moves by hand (OpenOptions.clock) */
   readonly clock: Clock;
   now(): Date;
