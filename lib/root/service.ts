@@ -52,6 +52,7 @@ import { previewsStream } from '../state/previews.js';
 import { DEFAULT_PREVIEW_LIMITS, type PreviewCommand } from '../../domain/preview.js';
 import { WorkerPool } from './workers-pool.js';
 import { moveRun } from '../service/move-run.js';
+import { withRuns } from '../read-models/machines-list.js';
 
 // The facade: every door (HTTP, MCP, CLI, app) calls these methods. Each one decodes nothing and
 // holds no rule of its own: it finds the state, asks a command's decide or a projection, and maps.
@@ -149,8 +150,9 @@ export class Service implements ServiceApi {
     return s ? right({ ...httpRun(s), usage: usageOfRun(s) }) : left(notFound('run', runId));
   }
 
-  listWorkers() {
-    return this.workers.list();
+  /** the workers with the runs each holds now, and this machine's own row (the Machines page) */
+  async listWorkers() {
+    return withRuns(this.core, await this.workers.list());
   }
 
   listProjects(): readonly ProjectView[] {
