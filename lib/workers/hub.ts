@@ -5,6 +5,7 @@ import { Kvm, type KV } from '@nats-io/kv';
 import { writePrivateFile } from '../private-file.js';
 import { PRESENCE_BUCKET, type WorkerUser } from './nats-config.js';
 import { startNatsServer, type NatsServer } from './nats-server.js';
+import { pinnedTls } from './hub-tls.js';
 import { decodeHeartbeat, decodeJoin, encode, type Heartbeat, type JoinMessage, type JoinReply } from './messages.js';
 import { Dispatcher } from './dispatcher.js';
 import type { Fence } from './dispatch-port.js';
@@ -55,9 +56,11 @@ export class Hub {
     const server = o.externalUrl ? undefined : await startNatsServer(o.dir, o.listen, { hubKey, workers: users });
     const url = o.externalUrl ?? server!.url;
     try {
-      const nc = await connect({ servers: url, ...(server ? { authenticator: nkeyAuthenticator(seed) } : {}), name: 'svc hub' });
+      const tls = server?.tls ? { tls: pinnedTls(server.tls.pem, server.tls.fingerprint) } : {};
+      const nc = await connect({ servers: url, ...(server ? { authenticator: nkeyAuthenticator(seed) } : {}), ...tls, name: 'svc hub' });
       const kv = await new Kvm(nc).create(PRESENCE_BUCKET, { ttl: o.presenceTtlMs, history: 1 });
-      const hub = new Hub(url, nc, kv, server, hubKey);
+      // workers join by the server's join address (tls://…#sha256=… beyond loopback)
+      const hub = new Hub(o.externalUrl ?? server!.joinUrl, nc, kv, server, hubKey);
       hub.listen(o);
       return hub;
     } catch (e) {

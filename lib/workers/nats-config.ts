@@ -20,6 +20,8 @@ export interface HubConfig {
   readonly storeDir: string;
   readonly hubKey: string;
   readonly workers: readonly WorkerUser[];
+  /** the hub's certificate: every client connection is TLS (the server listens beyond loopback) */
+  readonly tls?: { readonly certFile: string; readonly keyFile: string };
 }
 
 /** what one worker may publish and subscribe to: its own subjects, its own presence key, its own inbox */
@@ -45,6 +47,7 @@ const workerEntry = (w: WorkerUser): string => {
 export const hubConfigText = (c: HubConfig): string => [
   `listen: ${JSON.stringify(c.listen)}`,
   `jetstream { store_dir: ${JSON.stringify(c.storeDir)} }`,
+  ...(c.tls ? [`tls { cert_file: ${JSON.stringify(c.tls.certFile)}, key_file: ${JSON.stringify(c.tls.keyFile)}, timeout: 5 }`] : []),
   'authorization {',
   '  users = [',
   [`    { nkey: ${JSON.stringify(c.hubKey)} }`, ...c.workers.map(workerEntry)].join(',\n'),

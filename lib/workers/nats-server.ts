@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { ensurePrivateDir } from '../paths.js';
 import { writePrivateFile } from '../private-file.js';
 import { hubConfigText, type HubConfig } from './nats-config.js';
+import { ensureHubCert, isLoopbackHost, joinUrlOf, type HubCert } from './hub-tls.js';
 
 // The hub's own JetStream server: Debian's nats-server from PATH, its config and store under
 // ~/.svc/nats (owner-only). It is started only when workers are on; a restart of svc starts it
@@ -13,6 +14,10 @@ export interface NatsServer {
   /** nats://127.0.0.1:PORT, as the hub connects */
   readonly url: string;
   readonly port: number;
+  /** what a worker joins with: the same address, or tls://…#sha256=… when the server listens beyond loopback */
+  readonly joinUrl: string;
+  /** the hub's certificate when connections are TLS (the hub's own connection trusts it too) */
+  readonly tls?: HubCert;
   /** writes the config anew and has the server read it (SIGHUP): a revoked worker's connection closes */
   reload(config: Omit<HubConfig, 'storeDir' | 'listen'>): void;
   stop(): Promise<void>;
@@ -55,7 +60,11 @@ export const startNatsServer = async (dir: string, listen: string, config: Omit<
   const storeDir = ensurePrivateDir(join(dir, 'jetstream'));
   // a fixed port is kept across reloads; a picked one is pinned once known
   let bound = listen;
-  const write = (c: Omit<HubConfig, 'storeDir' | 'listen'>) => writePrivateFile(file, hubConfigText({ ...c, listen: bound, storeDir }));
+  const host = listen.slice(0, listen.lastIndexOf(':'));
+  // beyond loopback every connection is TLS; on loopback nothing crosses a wire
+  const tls = isLoopbackHost(host) ? undefined : ensureHubCert(dir);
+  const write = (c: Omit<HubConfig, 'storeDir' | 'listen'>) =>
+    writePrivateFile(file, hubConfigText({ ...c, listen: bound, storeDir, ...(tls ? { tls: { certFile: tls.certFile, keyFile: tls.keyFile } } : {}) }));
   write(config);
   endLeftover(dir, file);
   const child = spawn('nats-server', ['-c', file], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -65,9 +74,11 @@ export const startNatsServer = async (dir: string, listen: string, config: Omit<
   bound = `${listen.slice(0, listen.lastIndexOf(':'))}:${port}`;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   // the hub connects where the server listens: loopback when it listens everywhere
-  const host = listen.slice(0, listen.lastIndexOf(':'));
+  const reach = host === '0.0.0.0' || host === '' ? '127.0.0.1' : host;
   return {
-    url: `nats://${host === '0.0.0.0' || host === '' ? '127.0.0.1' : host}:${port}`, port,
+    url: `nats://${reach}:${port}`, port,
+    joinUrl: tls ? joinUrlOf(reach, port, tls.fingerprint) : `nats://${reach}:${port}`,
+    ...(tls ? { tls } : {}),
     reload: (c) => { write(c); child.kill('SIGHUP'); },
     stop: async () => { child.kill('SIGTERM'); await exited; },
   };

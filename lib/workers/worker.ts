@@ -1,4 +1,5 @@
-import { connect, nkeyAuthenticator, type NatsConnection } from '@nats-io/transport-node';
+import { nkeyAuthenticator, type NatsConnection } from '@nats-io/transport-node';
+import { connectToHub } from './hub-connect.js';
 import { Kvm, type KV } from '@nats-io/kv';
 import { inboxOf, PRESENCE_BUCKET } from './nats-config.js';
 import { encode, type JoinMessage, type JoinReply } from './messages.js';
@@ -30,8 +31,8 @@ const heartbeat = (kv: KV, workerId: string, slots: number, busy: () => number):
 
 /** `busy`: how many of its slots run a step now, told with each heartbeat */
 export const joinHub = async (url: string, token: JoinToken, announce: JoinMessage, busy: () => number = () => 0): Promise<JoinedWorker> => {
-  const nc: NatsConnection = await connect({
-    servers: url, name: `svc worker ${token.workerId}`,
+  const nc: NatsConnection = await connectToHub(url, {
+    name: `svc worker ${token.workerId}`,
     authenticator: nkeyAuthenticator(new TextEncoder().encode(token.seed)),
     inboxPrefix: inboxOf(token.workerId),
     maxReconnectAttempts: -1,

@@ -62,6 +62,7 @@ const env = { ...process.env, SVC_CHROMIUM: chromium() };
 debianPackage('bubblewrap', 'bwrap', 'the sandbox specs');
 debianPackage('nats-server', 'nats-server', 'the worker specs');
 debianPackage('iproute2', 'ip', 'the remote worker spec (a worker in its own network namespace)');
+debianPackage('openssl', 'openssl', 'the worker specs (the hub makes its TLS certificate)');
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 if (run(process.execPath, [tsc, '-p', 'tsconfig.json', '--noEmit']) !== 0) process.exit(1);
 // The browser app is generated (web-dist/ is not committed): the browser tests need it built.

@@ -3,7 +3,8 @@ import test from 'ava';
 import { execFileSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { connect, nkeyAuthenticator } from '@nats-io/transport-node';
+import { nkeyAuthenticator } from '@nats-io/transport-node';
+import { connectToHub } from '../../lib/workers/hub-connect.js';
 import { jetstream } from '@nats-io/jetstream';
 import { worktreeDir } from '../../lib/git/worktrees.js';
 import { inboxOf } from '../../lib/workers/nats-config.js';
@@ -83,6 +84,7 @@ test('an agent step pinned to a worker runs there; its file, log, thread and out
   const { token, hub } = made.body as { token: string; hub: string };
   const workerId = token.split('.')[0]!;
   t.true(hub.includes(HUB_IP), hub);
+  t.regex(hub, /^tls:\/\/.*#sha256=[0-9a-f]{64}$/, 'beyond loopback the worker joins over TLS, pinned to the hub\'s certificate');
   const worker = startWorker(hubHome, hub, token, model.url);
   await eventually(() => s.get('/api/workers'), (r) => r.body.workers.some((w: any) => w.workerId === workerId && w.state === 'online'), 60_000)
     .catch((e: Error) => { throw new Error(`${e.message}\n--- worker ---\n${worker.output()}`); });
@@ -151,7 +153,7 @@ test('an agent step pinned to a worker runs there; its file, log, thread and out
   // a message for the step from an older claim, sent as the worker through the real NATS path,
   // is recorded discarded, and nothing of it lands in the log
   const seed = token.slice(workerId.length + 1);
-  const nc = await connect({ servers: hub, authenticator: nkeyAuthenticator(new TextEncoder().encode(seed)), inboxPrefix: inboxOf(workerId) });
+  const nc = await connectToHub(hub, { authenticator: nkeyAuthenticator(new TextEncoder().encode(seed)), inboxPrefix: inboxOf(workerId) });
   t.teardown(() => nc.close());
   const stepId = step!.stepId;
   await jetstream(nc).publish(`svc.w.${workerId}.out.${stepId}`, JSON.stringify({ token: 0, kind: 'log', text: 'LATE LINE from an old claim' }), { msgID: `${stepId}.0.late` });

@@ -19,7 +19,7 @@ const Made = ({ made, onDone }: { readonly made: MadeToken; readonly onDone: () 
       <p>It holds the machine's join token, <strong>shown this once</strong>: copy it now. svc installed there, with the agent CLIs logged in:</p>
       <pre class="line"><code>{joinCommand(made)}</code></pre>
       <div class="row"><CopyButton text={joinCommand(made)} what="the join command" /></div>
-      {loopback ? <p class="muted">This machine's NATS listens on loopback only: from another machine, start <code>svc serve</code> with <code>SVC_NATS_LISTEN=0.0.0.0:4222</code> behind a tunnel and put this machine's address in place of 127.0.0.1 (docs/second-machine.md).</p> : null}
+      {loopback ? <p class="muted">This machine's NATS listens on loopback only: reach it through an SSH tunnel from the other machine, or start <code>svc serve</code> with <code>SVC_NATS_LISTEN=&lt;an address it reaches&gt;:4222</code> (then the line is TLS); see docs/second-machine.md.</p> : null}
       {made.hubProblem ? <p class="warning" role="status">The hub has not started here yet: {made.hubProblem}</p> : null}
       <button type="button" onClick={onDone}>Done</button>
     </div>
