@@ -44,6 +44,19 @@ const rowOf = (w: WorkerRecord, p: Presence | undefined): WorkerRow => ({
   harnesses: w.announced?.harnesses ?? [], sandbox: w.announced?.sandbox ?? null, host: w.announced?.host ?? null,
 });
 
+// A revocation reloads the server, and JetStream answers "not enabled" while the reload is read:
+// the presence bucket is read again for a moment rather than answering the list with a 500.
+const presentSoon = async (hub: Hub): Promise<Presence[]> => {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await hub.present();
+    } catch (e) {
+      if (tries >= 30) throw e;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+};
+
 // a lease lapses this long after the worker's last renewal; three deliveries, then "worker lost"
 const queueOptions = (env: NodeJS.ProcessEnv) => {
   const n = Number(env['SVC_STEP_ACK_WAIT_MS']);
@@ -109,7 +122,7 @@ export class WorkerPool {
 
   async list(): Promise<{ workers: WorkerRow[]; hub: string | null }> {
     const hub = this.hub ? await this.hub.catch(() => null) : null;
-    const present = new Map((hub ? await hub.present() : []).map((p) => [p.workerId, p]));
+    const present = new Map((hub ? await presentSoon(hub) : []).map((p) => [p.workerId, p]));
     return { workers: [...this.core.workers.current.values()].map((w) => rowOf(w, present.get(w.workerId))), hub: hub?.url ?? null };
   }
 
