@@ -25,7 +25,8 @@ export interface Hosts {
   readonly projectId: string;
   readonly workers: readonly string[];
   /** runs a run to its end; the step's time on the journal's clock (StepStarted to its end) */
-  step(goal: string, on: string): Promise<{ runId: string; stepMs: number }>;
+  /** `phases` (a dispatched step): started→dispatched, dispatched→claimed, claimed→result applied, applied→step ended, in ms */
+  step(goal: string, on: string): Promise<{ runId: string; stepMs: number; phases: readonly number[] }>;
   close(): Promise<void>;
 }
 
@@ -107,7 +108,13 @@ export const startHosts = async (tmp: string, count: number, slots: number): Pro
     await until(() => server.service.core.runs.get(runId)!, (x) => x.lifecycle === 'ended', 120_000, `run ${runId} ended`);
     const events = server.service.core.journal.read(`run:${runId}`);
     const at = (type: string) => Date.parse(events.find((e) => e.type === type)?.at ?? '');
-    return { runId, stepMs: (Number.isNaN(at('StepSucceeded')) ? at('StepFailed') : at('StepSucceeded')) - at('StepStarted') };
+    const end = Number.isNaN(at('StepSucceeded')) ? at('StepFailed') : at('StepSucceeded');
+    // the dispatch journal's times for this step: started → dispatched → claimed → result applied → ended
+    const stepId = (events.find((e) => e.type === 'StepStarted')?.data as { stepId?: string } | undefined)?.stepId;
+    const d = server.service.core.journal.read('dispatch').filter((e) => (e.data as { stepId?: string }).stepId === stepId);
+    const dAt = (type: string) => Date.parse(d.find((e) => e.type === type)?.at ?? '');
+    const phases = d.length ? [dAt('StepDispatched') - at('StepStarted'), dAt('StepClaimed') - dAt('StepDispatched'), dAt('StepResultApplied') - dAt('StepClaimed'), end - dAt('StepResultApplied')] : [];
+    return { runId, stepMs: end - at('StepStarted'), phases };
   };
   return {
     server, projectId, workers, step,
