@@ -4,7 +4,8 @@ import type { Persona, StepNode } from '../../domain/workflow.js';
 import { localDay } from '../../domain/supervisor.js';
 import { queueHold } from '../../commands/engine-steps.js';
 import type { Projects } from '../../projections/projects.js';
-import { currentNodeOf, type RunState } from '../../projections/run-state.js';
+import { currentNodeOf } from '../../projections/run-decide-state.js';
+import type { RunState } from '../../projections/run-state.js';
 import type { LinkedRun, RunDetail, RunSummary } from '../../projections/run-shapes.js';
 import type { RunStreams } from '../state/run-stream.js';
 import type { Journal, Stored } from '../../journal/journal.js';
@@ -59,7 +60,7 @@ export const queueHoldOf = (core: RunViewSource, s: RunState): string | undefine
 // The runs a detail names, each with its title: a page shows "Forked from <title>", not an id, and
 // need not read the whole board to know it.
 const linkedOf = (core: RunViewSource, s: RunState, forks: readonly string[]): Record<string, LinkedRun> => {
-  const ids = [s.continues?.runId, ...(s.continuedBy ?? []), s.forkedFrom?.run, ...forks, s.restartOf, s.restartedAs];
+  const ids = [s.continues?.runId, ...(s.continuedBy ?? []), s.forkedFrom?.run, ...forks, s.views.board.restartOf, s.restartedAs];
   const linked: Record<string, LinkedRun> = {};
   for (const id of ids) {
     const r = id ? core.runs.get(id) : undefined;

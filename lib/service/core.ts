@@ -5,7 +5,7 @@ import type { SettingsEvent } from '../../journal/settings-events.js';
 import type { Store } from '../../journal/store.js';
 import type { Projects } from '../../projections/projects.js';
 import type { RunState } from '../../projections/run-state.js';
-import { currentNodeOf } from '../../projections/run-state.js';
+import { currentNodeOf } from '../../projections/run-decide-state.js';
 import { runDetail, runSummary, type StepFacts } from '../read-models/run-views.js';
 import type { Supervisors } from '../state/supervisors.js';
 import type { Clock } from '../clock.js';
