@@ -47,7 +47,7 @@ export const machineViewOf = (src: MachineSource, s: RunState): MachineView | un
   const steps = ids.map((id) => src.machines.current.steps.get(id)).flatMap((p) => (p ? [stepView(src, s, p)] : [])).filter((v): v is StepMachineView => v !== null);
   if (src.workers.current.size === 0 && steps.length === 0 && !src.placement.current.has(s.runId)) return undefined;
   // the latest step: the one in flight or the last one ended; a later step that stayed here (no dispatch) makes it here
-  const latest = s.step?.stepId ?? s.sandbox?.stepId;
+  const latest = s.step?.stepId ?? s.views.board.sandbox?.stepId;
   const current = latest ? steps.find((v) => v.stepId === latest) : steps.at(-1);
   return { current: current ? { workerId: current.workerId, name: current.name } : HERE, next: nextOf(src, s), steps };
 };
