@@ -44,6 +44,19 @@ const rowOf = (w: WorkerRecord, p: Presence | undefined): WorkerRow => ({
   harnesses: w.announced?.harnesses ?? [], sandbox: w.announced?.sandbox ?? null, host: w.announced?.host ?? null,
 });
 
+// A revocation reloads the server, and JetStream answers "not enabled" while the reload is read:
+// the presence bucket is read again for a moment rather than answering the list with a 500.
+const presentSoon = async (hub: Hub): Promise<Presence[]> => {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await hub.present();
+    } catch (e) {
+      if (tries >= 30) throw e;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+};
+
 // a lease lapses this long after the worker's last renewal; three deliveries, then "worker lost"
 const queueOptions = (env: NodeJS.ProcessEnv) => {
   const n = Number(env['SVC_STEP_ACK_WAIT_MS']);
@@ -61,10 +74,10 @@ export class WorkerPool {
     this.dispatches = openDispatch(core.journal);
   }
 
-  /** the run's project is pinned to a worker ("Run on"): the adapter that dispatches there */
+  /** the run's project is pinned to a worker ("Run on"), or the run was moved ("Move to…", which wins): the adapter that dispatches there */
   remote(run: RunState, harness: HarnessName): { adapter: HarnessAdapter; workerId: string } | undefined {
     const project = this.core.projects.current.get(run.projectId);
-    const runOn = project?.runOn;
+    const runOn = this.core.placement.current.get(run.runId)?.to ?? project?.runOn;
     if (!project || !runOn || runOn === 'here') return undefined;
     // the same project allowlist as the hub's own sandbox (the worker adds its model's hosts)
     return { workerId: runOn, adapter: remoteAdapter(harness, runOn, () => this.dispatching(), (tools) => projectAllow(project, tools)) };
@@ -124,7 +137,7 @@ export class WorkerPool {
 
   async list(): Promise<{ workers: WorkerRow[]; hub: string | null }> {
     const hub = this.hub ? await this.hub.catch(() => null) : null;
-    const present = new Map((hub ? await hub.present() : []).map((p) => [p.workerId, p]));
+    const present = new Map((hub ? await presentSoon(hub) : []).map((p) => [p.workerId, p]));
     return { workers: [...this.core.workers.current.values()].map((w) => rowOf(w, present.get(w.workerId))), hub: hub?.url ?? null };
   }
 
