@@ -12,7 +12,7 @@ export interface StepPlacement {
   readonly stepId: string;
   readonly dispatchedAt: string;
   readonly claims: readonly StepClaim[];
-  readonly ended?: 'applied' | 'lost';
+  readonly ended?: 'applied' | 'lost' | 'recalled';
   readonly lostReason?: string;
 }
 
@@ -39,7 +39,10 @@ export const evolveRunMachines = (s: RunMachines, e: DispatchEvent & { readonly 
     case 'StepClaimed': return update(s, e.data.stepId, (p) => ({ ...p, claims: [...p.claims, { workerId: e.data.workerId, token: e.data.token, at: e.at }] }));
     case 'StepResultApplied': return update(s, e.data.stepId, (p) => ({ ...p, ended: 'applied' }));
     case 'StepLost': return update(s, e.data.stepId, (p) => ({ ...p, ended: 'lost', lostReason: e.data.reason }));
-    case 'StepMessageDiscarded': return s;
+    // paused or aborted while it ran there: it ran there, and ended
+    case 'StepRecalled': return update(s, e.data.stepId, (p) => ({ ...p, ended: 'recalled' }));
+    // the claim's lease lapsed: the next claim (the next entry of `claims`) says where it went
+    case 'StepLeaseLapsed': case 'StepMessageDiscarded': return s;
   }
 };
 
