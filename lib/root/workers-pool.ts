@@ -131,7 +131,7 @@ export class WorkerPool {
   async revoke(workerId: string): Promise<Outcome<{ worker: WorkerRow }>> {
     const r = revokeWorker(this.core, workerId);
     if (isLeft(r)) return r;
-    if (this.hub) (await this.hub.catch(() => null))?.reload(this.users());
+    if (this.hub) await (await this.hub.catch(() => null))?.reload(this.users());
     return right({ worker: rowOf(r.right.worker, undefined) });
   }
 
@@ -161,7 +161,7 @@ export class WorkerPool {
   private async ensure(): Promise<Hub> {
     const running = this.hub ? await this.hub.catch(() => null) : null;
     if (running) {
-      running.reload(this.users());
+      await running.reload(this.users());
       return running;
     }
     const externalUrl = this.env['SVC_NATS_URL'];
