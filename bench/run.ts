@@ -24,6 +24,8 @@ const BENCHES: readonly { name: string; limitS: number }[] = [
   { name: 'usage', limitS: 240 },
   { name: 'sandbox', limitS: 60 },
   { name: 'preview', limitS: 120 },
+  { name: 'worker-dispatch', limitS: 240 },
+  { name: 'worker-spread', limitS: 900 },
 ];
 
 const runChild = (name: string, limitS: number): Promise<BenchResult | { bench: string; error: string }> => {

@@ -1,12 +1,12 @@
 import { left } from 'fp-ts/lib/Either.js';
-import type { RunState } from '../projections/run-state.js';
+import type { RunDecideState } from '../projections/run-decide-state.js';
 import type { CommandContext } from './context.js';
 import { byAndWhy } from './context.js';
 import { accept, readable, type Decision } from './guards.js';
 import { conflict, invalid, notFound } from './refusal.js';
 import { quoted } from '../domain/quoted.js';
 
-export const decideAnswerQuestion = (s: RunState, c: CommandContext & { questionId: string; answer: string | readonly string[] }): Decision => {
+export const decideAnswerQuestion = (s: RunDecideState, c: CommandContext & { questionId: string; answer: string | readonly string[] }): Decision => {
   const blocked = readable(s, 'answer_question');
   if (blocked) return left(blocked);
   const past = s.answered[c.questionId];

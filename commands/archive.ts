@@ -1,5 +1,5 @@
 import { left } from 'fp-ts/lib/Either.js';
-import type { RunState } from '../projections/run-state.js';
+import type { RunDecideState } from '../projections/run-decide-state.js';
 import { isGoing } from '../projections/standing.js';
 import type { CommandContext } from './context.js';
 import { byAndWhy } from './context.js';
@@ -14,7 +14,7 @@ export interface Archive extends CommandContext {
 
 // Archiving the state a run already has is no change and no error. An archive takes the run's
 // worktrees away, so it waits for a follow-up working in them to end.
-export const decideArchive = (s: RunState, c: Archive): Decision => {
+export const decideArchive = (s: RunDecideState, c: Archive): Decision => {
   if (c.state === 'Active') return s.archived ? accept({ type: 'RunUnarchived', data: byAndWhy(c) }) : nothing();
   if (s.archived) return nothing();
   if (isGoing(s)) return left(conflict('the run is still going; abort it or let it end before archiving'));

@@ -1,5 +1,5 @@
 import { left } from 'fp-ts/lib/Either.js';
-import type { RunState } from '../projections/run-state.js';
+import type { RunDecideState } from '../projections/run-decide-state.js';
 import { findNode, type HarnessName } from '../domain/workflow.js';
 import type { CommandContext } from './context.js';
 import { byAndWhy } from './context.js';
@@ -8,14 +8,14 @@ import { aboutToStart } from './jump.js';
 import { unavailable } from './refusal.js';
 
 /** The agent step ChangeHarness would retry: the one in flight, the one the run is at, or the one that failed. */
-export const retryableAgentNode = (s: RunState): string | null => {
+export const retryableAgentNode = (s: RunDecideState): string | null => {
   const id = s.step?.node ?? s.node ?? s.previous?.node ?? null;
   return id && findNode(s.workflow, id)?.kind === 'agent' ? id : null;
 };
 
 // ChangeHarness retries the current agent step on another harness, and only on one that is ready
 // (`available` is null when ready, else why not: the caller asked the adapter).
-export const decideChangeHarness = (s: RunState, c: CommandContext & { harness: HarnessName; available: string | null }): Decision => {
+export const decideChangeHarness = (s: RunDecideState, c: CommandContext & { harness: HarnessName; available: string | null }): Decision => {
   const reopenable = s.lifecycle === 'active' || (s.lifecycle === 'ended' && s.ending === 'Failed');
   if (!reopenable || retryableAgentNode(s) === null) return refuseAction('ChangeHarness');
   // the step is about to start again on this harness already: the change is made

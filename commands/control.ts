@@ -1,5 +1,5 @@
 import { isRight } from 'fp-ts/lib/Either.js';
-import type { RunState } from '../projections/run-state.js';
+import type { RunDecideState } from '../projections/run-decide-state.js';
 import { ACTIONS, type Action } from '../domain/runs.js';
 import type { ControlCommand } from './control-input.js';
 import { readable, refuseAction, type Decision } from './guards.js';
@@ -14,7 +14,7 @@ import { decideChangeHarness } from './change-harness.js';
 import { decideJump, jumpTargets } from './jump.js';
 import { decideRestart } from './restart.js';
 
-const dispatch = (s: RunState, c: ControlCommand): Decision => {
+const dispatch = (s: RunDecideState, c: ControlCommand): Decision => {
   switch (c.action) {
     case 'Pause': return decidePause(s, c);
     case 'Resume': return decideResume(s, c);
@@ -31,7 +31,7 @@ const dispatch = (s: RunState, c: ControlCommand): Decision => {
 // An unreadable history leaves Abort as the only safe action. An archived run never goes again
 // while archived (it is out of the list and its worktrees are gone): unarchive it first, or
 // Restart it as a new run.
-export const decideControl = (s: RunState, c: ControlCommand): Decision => {
+export const decideControl = (s: RunDecideState, c: ControlCommand): Decision => {
   const blocked = c.action === 'Abort' ? null : readable(s, c.action);
   if (blocked) return left(blocked);
   if (s.archived && c.action !== 'Restart' && c.action !== 'Abort') return refuseAction(c.action);
@@ -40,7 +40,7 @@ export const decideControl = (s: RunState, c: ControlCommand): Decision => {
 
 // A probe of each action with the most permissive arguments: allowedActions is exactly what decide
 // would accept now, so no view can disagree with what is enforced.
-const probe = (s: RunState, action: Action): ControlCommand => {
+const probe = (s: RunDecideState, action: Action): ControlCommand => {
   const base = { at: new Date(0).toISOString(), by: { kind: 'engine' as const } };
   if (action === 'ChangeHarness') return { ...base, action, harness: 'claude', available: null };
   if (action === 'Jump') return { ...base, action, node: jumpTargets(s)[0] ?? '' };
@@ -50,11 +50,11 @@ const probe = (s: RunState, action: Action): ControlCommand => {
   return { ...base, action };
 };
 
-export const allowedActions = (s: RunState): Action[] => ACTIONS.filter((a) => isRight(decideControl(s, probe(s, a))));
+export const allowedActions = (s: RunDecideState): Action[] => ACTIONS.filter((a) => isRight(decideControl(s, probe(s, a))));
 
 /** One action of allowedActions, for a view that needs only it (the runs board: MoveToFront). */
-export const isAllowed = (s: RunState, action: Action): boolean => isRight(decideControl(s, probe(s, action)));
+export const isAllowed = (s: RunDecideState, action: Action): boolean => isRight(decideControl(s, probe(s, action)));
 
 /** The refusal for an action that is not allowed names the allowed ones. */
-export const withAllowed = (s: RunState, d: Decision): Decision =>
+export const withAllowed = (s: RunDecideState, d: Decision): Decision =>
   isRight(d) || d.left._tag !== 'NotAllowed' ? d : left({ ...d.left, allowed: allowedActions(s) });

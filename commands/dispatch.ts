@@ -14,15 +14,20 @@ export interface WorkerMessage {
   readonly workerId: string;
   /** the delivery number of the claim the worker speaks for */
   readonly token: number;
+  /** the worker is revoked (read from the 'workers' journal): nothing it sends counts any more */
+  readonly revoked?: boolean;
 }
 
-const discard = (m: WorkerMessage, kind: MessageKind, reason: string): Decided =>
-  right([{ type: 'StepMessageDiscarded', data: { ...m, kind, reason } }]);
+const discard = ({ stepId, workerId, token }: WorkerMessage, kind: MessageKind, reason: string): Decided =>
+  right([{ type: 'StepMessageDiscarded', data: { stepId, workerId, token, kind, reason } }]);
 
-const isCurrent = (d: DispatchedStep, m: WorkerMessage): boolean => d.claim?.workerId === m.workerId && d.claim.token === m.token;
+const isCurrent = (d: DispatchedStep, m: WorkerMessage): boolean => !m.revoked && d.claim?.workerId === m.workerId && d.claim.token === m.token && !d.claim.lapsed;
 
 const staleReason = (d: DispatchedStep, m: WorkerMessage): string =>
-  d.ended ? `the step has ended (${d.ended})` : d.claim ? `claim ${m.token} of ${m.workerId} is not the current one (${d.claim.token} of ${d.claim.workerId})` : 'the step is not claimed';
+  m.revoked ? `worker ${m.workerId} is revoked`
+  : d.ended ? `the step has ended (${d.ended})`
+  : d.claim?.lapsed && d.claim.token === m.token && d.claim.workerId === m.workerId ? `the lease of claim ${m.token} of ${m.workerId} lapsed`
+  : d.claim ? `claim ${m.token} of ${m.workerId} is not the current one (${d.claim.token} of ${d.claim.workerId})` : 'the step is not claimed';
 
 export const decideDispatch = (s: Dispatches, c: { readonly runId: string; readonly stepId: string }): Decided =>
   right(s.has(c.stepId) ? [] : [{ type: 'StepDispatched', data: { ...c } }]);
@@ -33,8 +38,8 @@ export const decideClaim = (s: Dispatches, m: WorkerMessage): Decided => {
   const d = s.get(m.stepId);
   if (!d) return left(notFound('dispatched step', m.stepId));
   if (isCurrent(d, m) && !d.ended) return right([]);
-  if (d.ended || (d.claim && m.token <= d.claim.token)) return discard(m, 'claim', staleReason(d, m));
-  return right([{ type: 'StepClaimed', data: { ...m } }]);
+  if (m.revoked || d.ended || (d.claim && m.token <= d.claim.token)) return discard(m, 'claim', staleReason(d, m));
+  return right([{ type: 'StepClaimed', data: { stepId: m.stepId, workerId: m.workerId, token: m.token } }]);
 };
 
 // A result, an event or a renewal: the current claim's is taken (a result ends the step; the
@@ -45,7 +50,22 @@ export const decideWorkerMessage = (s: Dispatches, m: WorkerMessage & { readonly
   const { kind, ...msg } = m;
   if (d.ended === 'applied' && isCurrent(d, msg) && kind === 'result') return right([]);
   if (d.ended || !isCurrent(d, msg)) return discard(msg, kind, staleReason(d, msg));
-  return right(kind === 'result' ? [{ type: 'StepResultApplied', data: { ...msg } }] : []);
+  return right(kind === 'result' ? [{ type: 'StepResultApplied', data: { stepId: m.stepId, workerId: m.workerId, token: m.token } }] : []);
+};
+
+// No renewal of the current claim for a lease's length (the hub's clock): the claim stops being
+// the current one. A claim already lapsed, superseded or ended: nothing.
+export const decideLapse = (s: Dispatches, m: WorkerMessage): Decided => {
+  const d = s.get(m.stepId);
+  if (!d) return left(notFound('dispatched step', m.stepId));
+  return right(!d.ended && isCurrent(d, m) ? [{ type: 'StepLeaseLapsed', data: { stepId: m.stepId, workerId: m.workerId, token: m.token } }] : []);
+};
+
+/** the run was paused or aborted while the step ran on a worker: the step ends here */
+export const decideRecall = (s: Dispatches, c: { readonly stepId: string; readonly reason: string }): Decided => {
+  const d = s.get(c.stepId);
+  if (!d) return left(notFound('dispatched step', c.stepId));
+  return right(d.ended ? [] : [{ type: 'StepRecalled', data: { ...c } }]);
 };
 
 export const decideLoseStep = (s: Dispatches, c: { readonly stepId: string; readonly reason: string }): Decided => {

@@ -1,6 +1,6 @@
 import { left } from 'fp-ts/lib/Either.js';
-import type { HeldMessage, RunState } from '../projections/run-state.js';
-import { firstNode } from '../projections/run-state.js';
+import type { HeldMessage, RunDecideState } from '../projections/run-decide-state.js';
+import { firstNode } from '../projections/run-decide-state.js';
 import type { Checkout, RunEvent } from '../journal/run-events.js';
 import type { HarnessName } from '../domain/workflow.js';
 import { accept, nothing, type Decision } from './guards.js';
@@ -8,7 +8,7 @@ import { conflict } from './refusal.js';
 import { undeliverHeld } from './undelivered.js';
 import { heldRefusal, quotaEvents, quotaWaitEnded, type HoldQueued, type QuotaFacts } from './quota.js';
 import { dailyBudgetHold } from './budget.js';
-import { PAUSE_HARNESS } from '../projections/needs-you.js';
+import { PAUSE_HARNESS } from '../domain/pause-reasons.js';
 
 // The engine's own commands: it records what it did and what came of it. They are decided against
 // the state like any other command, so a late outcome of a turn that was interrupted (paused,
@@ -30,7 +30,7 @@ export const queueHold = (c: GrantSlot): string | null => (c.project ? dailyBudg
 // The cap is a rule of the command, not of the scheduler that asks: whoever grants a slot (the
 // engine's schedule, a future caller) is refused once every slot is held. A run whose project has
 // reached its daily budget stays queued (not failed) until the next day or a raise.
-export const decideGrantSlot = (s: RunState, c: GrantSlot): Decision => {
+export const decideGrantSlot = (s: RunDecideState, c: GrantSlot): Decision => {
   if (s.lifecycle !== 'queued') return nothing();
   const hold = queueHold(c);
   if (hold) return left(conflict(hold));
@@ -39,7 +39,7 @@ export const decideGrantSlot = (s: RunState, c: GrantSlot): Decision => {
   return accept({ type: 'RunStarted', data: { node: s.node ?? firstNode(s.workflow) } });
 };
 
-export const decideRecordWorktrees = (s: RunState, checkouts: readonly Checkout[]): Decision =>
+export const decideRecordWorktrees = (s: RunDecideState, checkouts: readonly Checkout[]): Decision =>
   s.lifecycle === 'active' && !s.checkouts ? accept({ type: 'WorktreesPrepared', data: { checkouts: [...checkouts] } }) : nothing();
 
 export interface StartStep {
@@ -57,7 +57,7 @@ export interface StartStep {
   readonly unsandboxed?: string;
 }
 
-export const decideStartStep = (s: RunState, c: StartStep): Decision => {
+export const decideStartStep = (s: RunDecideState, c: StartStep): Decision => {
   if (s.lifecycle !== 'active' || s.paused || s.step || s.node !== c.node) return nothing();
   const { messages, ...rest } = c;
   return accept({ type: 'StepStarted', data: messages && messages.length ? { ...rest, messages: [...messages] } : rest });
@@ -77,7 +77,7 @@ export interface FinishStep {
 // The agent's reported outcome (report_outcome, folded into the step) beats the CLI's result: a
 // CLI ends its turn "successfully" whether or not the work succeeded, and only the agent knows.
 // An interruption beats both: the turn did not end on its own.
-const chosen = (s: RunState, c: FinishStep): Pick<FinishStep, 'outcome' | 'summary'> => {
+const chosen = (s: RunDecideState, c: FinishStep): Pick<FinishStep, 'outcome' | 'summary'> => {
   const reported = s.step?.stepId === c.stepId ? s.step.reported : undefined;
   const pick = c.outcome !== 'interrupted' && reported ? reported : c;
   return { outcome: pick.outcome, summary: pick.summary || pick.outcome };
@@ -86,13 +86,13 @@ const chosen = (s: RunState, c: FinishStep): Pick<FinishStep, 'outcome' | 'summa
 // A CLI that cannot start (not installed, not logged in) says nothing about the agent's work: the
 // step is interrupted, not failed, so no failure edge is taken, and the run pauses with the reason
 // until a person fixes the harness (Resume runs the step again) or picks another (ChangeHarness).
-const harnessProblem = (s: RunState, c: FinishStep): RunEvent[] => {
+const harnessProblem = (s: RunDecideState, c: FinishStep): RunEvent[] => {
   const node = s.step!.node;
   const reason = `${PAUSE_HARNESS}: ${c.summary}`;
   return [{ type: 'StepInterrupted', data: { stepId: c.stepId, node, reason } }, { type: 'RunPaused', data: { by: { kind: 'engine' }, reason } }];
 };
 
-export const decideFinishStep = (s: RunState, c: FinishStep): Decision => {
+export const decideFinishStep = (s: RunDecideState, c: FinishStep): Decision => {
   if (s.step?.stepId !== c.stepId) return nothing();
   const node = s.step.node;
   // A question the step asked dies with it: the agent's call returns, and answering is refused.
@@ -112,33 +112,33 @@ export const decideFinishStep = (s: RunState, c: FinishStep): Decision => {
   return accept(...withdrawn, { type: 'StepFailed', data: { stepId: c.stepId, node, summary, ...cost, ...(c.failure ? { failure: c.failure } : {}) } });
 };
 
-export const decideAskQuestion = (s: RunState, c: { stepId: string; questionId: string; prompt: string; options: readonly string[]; allowText: boolean }): Decision => {
+export const decideAskQuestion = (s: RunDecideState, c: { stepId: string; questionId: string; prompt: string; options: readonly string[]; allowText: boolean }): Decision => {
   if (s.step?.stepId !== c.stepId || s.paused) return left(conflict('the step that asked is no longer running'));
   if (s.question) return left(conflict('a question is already open'));
   return accept({ type: 'QuestionAsked', data: { ...c, options: [...c.options] } });
 };
 
 // A report the step holds already (the agent's call retried) is nothing; a different one replaces it.
-export const decideReportOutcome = (s: RunState, c: { stepId: string; outcome: 'success' | 'failure'; summary: string }): Decision => {
+export const decideReportOutcome = (s: RunDecideState, c: { stepId: string; outcome: 'success' | 'failure'; summary: string }): Decision => {
   if (s.step?.stepId !== c.stepId) return left(conflict('the step that reported is no longer running'));
   const held = s.step.reported;
   return held?.outcome === c.outcome && held.summary === c.summary ? nothing() : accept({ type: 'OutcomeReported', data: c });
 };
 
-export const decideEndRun = (s: RunState, c: { success: boolean; text: string }): Decision => {
+export const decideEndRun = (s: RunDecideState, c: { success: boolean; text: string }): Decision => {
   if (s.lifecycle !== 'active' || s.step) return nothing();
   const end: RunEvent = c.success ? { type: 'RunSucceeded', data: { summary: c.text } } : { type: 'RunFailed', data: { reason: c.text } };
   return accept(end, ...undeliverHeld(s, `the run ${c.success ? 'succeeded' : 'failed'} before a turn took it`));
 };
 
 /** Messages sent with Resume during this step's turn that its CLI could not take mid-turn. */
-export const meantForTurn = (s: RunState, stepId: string): readonly HeldMessage[] =>
+export const meantForTurn = (s: RunDecideState, stepId: string): readonly HeldMessage[] =>
   s.held.filter((m) => m.forStep === stepId);
 
 // A turn ended with messages meant for it still held: they are delivered by continuing the same
 // session with them, before the step's outcome is accepted. Nothing when the step is no longer
 // the run's live one (paused, aborted, moved on): then they wait for the next turn as usual.
-export const decideContinueTurn = (s: RunState, c: { stepId: string }): Decision => {
+export const decideContinueTurn = (s: RunDecideState, c: { stepId: string }): Decision => {
   if (s.lifecycle !== 'active' || s.paused || s.step?.stepId !== c.stepId) return nothing();
   return accept(...meantForTurn(s, c.stepId).map((m): RunEvent => ({ type: 'MessageDelivered', data: { messageId: m.id, stepId: c.stepId } })));
 };

@@ -1,6 +1,6 @@
 import { left } from 'fp-ts/lib/Either.js';
 import type { Continues } from '../journal/run-events.js';
-import type { RunState } from '../projections/run-state.js';
+import type { RunDecideState } from '../projections/run-decide-state.js';
 import type { CommandContext } from './context.js';
 import { byAndWhy } from './context.js';
 import { accept, nothing, type Decision } from './guards.js';
@@ -19,7 +19,7 @@ export interface FollowUp extends CommandContext {
   readonly worktreesPresent: boolean;
 }
 
-const refusal = (s: RunState, c: FollowUp): string | null => {
+const refusal = (s: RunDecideState, c: FollowUp): string | null => {
   if (s.archived) return `run ${s.runId} is archived: its worktree is gone, so it cannot be followed up (start a new run instead)`;
   if (s.lifecycle !== 'ended') return `run ${s.runId} is still going: follow up once it has ended; message it instead`;
   if (!s.checkouts && !s.continues) return `run ${s.runId} never got a worktree: there is nothing to continue (restart it instead)`;
@@ -28,7 +28,7 @@ const refusal = (s: RunState, c: FollowUp): string | null => {
   return null;
 };
 
-export const decideFollowUp = (s: RunState, c: FollowUp): Decision => {
+export const decideFollowUp = (s: RunDecideState, c: FollowUp): Decision => {
   if (s.continuedBy?.includes(c.newRunId)) return nothing(); // followed up as that run already
   const refused = refusal(s, c);
   if (refused) return left(conflict(refused));
@@ -38,7 +38,7 @@ export const decideFollowUp = (s: RunState, c: FollowUp): Decision => {
 const clip = (text: string, max: number): string => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
 
 /** What a CLI that cannot resume the session is told of the run it continues. */
-export const threadSummary = (s: RunState): string => {
+export const threadSummary = (s: RunDecideState): string => {
   const last = s.previous ? `\nIts last step, ${s.previous.node}, ended with ${s.previous.outcome}: ${clip(s.previous.summary, 2000)}` : '';
   const ending = s.ending ? `\nThe run ended ${s.ending}${s.endReason ? ` (${clip(s.endReason, 500)})` : ''}.` : '';
   return `Run ${s.runId} worked in this worktree on the goal:\n${clip(s.goal, 4000)}${last}${ending}`;
@@ -47,7 +47,7 @@ export const threadSummary = (s: RunState): string => {
 /** What the follow-up takes over: the checkouts (a follow-up of a follow-up keeps the first run's), the latest session, the summary. */
 // The session's running totals go with it: the follow-up's first turn resumes that session, and
 // claude and codex report the session's totals, earlier runs' turns included (lib/harness/session-totals.ts).
-export const continuesOf = (s: RunState): Continues => {
+export const continuesOf = (s: RunDecideState): Continues => {
   const session = s.lastSession ?? s.continues?.session;
   const totals = session ? (s.usage?.sessions[session.sessionId] ?? (s.lastSession ? undefined : s.continues?.session?.totals)) : undefined;
   return {

@@ -1,6 +1,6 @@
 import { left, right } from 'fp-ts/lib/Either.js';
 import type { ForkedFrom, RunEvent } from '../journal/run-events.js';
-import type { RunState } from '../projections/run-state.js';
+import type { RunDecideState } from '../projections/run-decide-state.js';
 import type { HarnessName } from '../domain/workflow.js';
 import { findNode } from '../domain/workflow.js';
 import type { CommandContext } from './context.js';
@@ -18,7 +18,7 @@ export interface Fork extends CommandContext {
   /** the seq of a StepSucceeded or StepFailed of the source */
   readonly atSeq: number;
   /** the source as it stood right after that event (its journal folded up to it) */
-  readonly then: RunState;
+  readonly then: RunDecideState;
   readonly goal?: string;
   readonly harness?: HarnessName;
   readonly model?: string;
@@ -28,12 +28,12 @@ export interface Fork extends CommandContext {
 const clip = (text: string, max: number): string => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
 
 /** What a CLI that cannot fork the session is told of the source's thread up to the step end. */
-export const forkThread = (then: RunState): string => {
+export const forkThread = (then: RunDecideState): string => {
   const last = then.previous ? `\nIts step ${then.previous.node} ended with ${then.previous.outcome}: ${clip(then.previous.summary, 2000)}` : '';
   return `Run ${then.runId} worked on the goal:\n${clip(then.goal, 4000)}${last}\nThis worktree is as that step left it (its uncommitted changes included).`;
 };
 
-const refusal = (s: RunState, c: Fork): string | null => {
+const refusal = (s: RunDecideState, c: Fork): string | null => {
   const end = s.stepEnds?.find((e) => e.at === c.atSeq);
   const ends = (s.stepEnds ?? []).map((e) => `${e.at} (${e.node})`).join(', ') || 'none yet';
   if (s.archived) return `run ${s.runId} is archived: its snapshots are gone, so it cannot be forked`;
@@ -46,7 +46,7 @@ const refusal = (s: RunState, c: Fork): string | null => {
   return null;
 };
 
-const forkedFrom = (s: RunState, c: Fork): ForkedFrom => {
+const forkedFrom = (s: RunDecideState, c: Fork): ForkedFrom => {
   const end = s.stepEnds!.find((e) => e.at === c.atSeq)!;
   const bases = new Map((s.checkouts ?? s.continues?.checkouts ?? []).map((k) => [k.folder, k.base]));
   const session = c.then.lastSession;
@@ -61,7 +61,7 @@ const forkedFrom = (s: RunState, c: Fork): ForkedFrom => {
 };
 
 /** `s`: the source now. Decides the new run's first events (its stream is empty: a repeat is the caller's Stale). */
-export const decideFork = (s: RunState, c: Fork): Decision => {
+export const decideFork = (s: RunDecideState, c: Fork): Decision => {
   const refused = refusal(s, c);
   if (refused) return left(conflict(refused));
   if (c.goal !== undefined && c.goal.trim() === '') return left(invalid('goal must not be blank'));

@@ -1,5 +1,5 @@
 import { left } from 'fp-ts/lib/Either.js';
-import type { RunState } from '../projections/run-state.js';
+import type { RunDecideState } from '../projections/run-decide-state.js';
 import { findNode } from '../domain/workflow.js';
 import type { CommandContext } from './context.js';
 import { byAndWhy } from './context.js';
@@ -8,12 +8,12 @@ import { invalid } from './refusal.js';
 import { quoted } from '../domain/quoted.js';
 
 /** Nodes a run can jump to: every step but the start. */
-export const jumpTargets = (s: RunState): string[] => s.workflow.nodes.filter((n) => n.kind !== 'start').map((n) => n.id);
+export const jumpTargets = (s: RunDecideState): string[] => s.workflow.nodes.filter((n) => n.kind !== 'start').map((n) => n.id);
 
 /** going, not paused, nothing in flight, and its next step is `node`: the engine starts it next */
-export const aboutToStart = (s: RunState, node: string): boolean => s.lifecycle === 'active' && !s.paused && s.step === null && s.node === node;
+export const aboutToStart = (s: RunDecideState, node: string): boolean => s.lifecycle === 'active' && !s.paused && s.step === null && s.node === node;
 
-export const decideJump = (s: RunState, c: CommandContext & { node: string }): Decision => {
+export const decideJump = (s: RunDecideState, c: CommandContext & { node: string }): Decision => {
   const reopenable = s.lifecycle === 'active' || (s.lifecycle === 'ended' && s.ending === 'Failed');
   if (!reopenable) return refuseAction('Jump');
   const target = findNode(s.workflow, c.node);

@@ -1,5 +1,5 @@
 import { left } from 'fp-ts/lib/Either.js';
-import type { RunState } from '../projections/run-state.js';
+import type { RunDecideState } from '../projections/run-decide-state.js';
 import type { CommandContext } from './context.js';
 import { byAndWhy } from './context.js';
 import { accept, nothing, type Decision } from './guards.js';
@@ -27,7 +27,7 @@ export interface KeepAttempt extends CommandContext {
 
 const named = (o: Sibling) => `${o.runId}${o.harness ? ` (${o.harness})` : ''}`;
 
-export const decideKeepAttempt = (s: RunState, c: KeepAttempt): Decision => {
+export const decideKeepAttempt = (s: RunDecideState, c: KeepAttempt): Decision => {
   if (!s.attempt) return left(invalid(`run ${s.runId} is not one of several attempts: only an attempt can be kept over its group`));
   if (s.archived) return left(conflict('the run is archived: unarchive it before keeping it'));
   const following = c.others.find((o) => o.liveFollowUp !== null);

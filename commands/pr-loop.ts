@@ -1,8 +1,8 @@
 import type { CycleCause, CycleResult, FailingCheck, ReviewThread, RunEvent } from '../journal/run-events.js';
-import type { RunState } from '../projections/run-state.js';
+import type { RunDecideState } from '../projections/run-decide-state.js';
 import type { PullRequestWatch } from '../projections/pr-watch.js';
 import { accept, nothing, type Decision } from './guards.js';
-import { PAUSE_PR_LOOP } from '../projections/needs-you.js';
+import { PAUSE_PR_LOOP } from '../domain/pause-reasons.js';
 
 // The pull request loop's decisions (lib/engine/pr-loop.ts carries them out). A poll's reading of
 // the pull request becomes at most one thing: the step ends (merged, closed), a cycle starts on a
@@ -21,12 +21,12 @@ export interface PullRequestSeen {
   readonly threads: readonly ReviewThread[];
 }
 
-const watching = (s: RunState, stepId: string): PullRequestWatch | undefined =>
+const watching = (s: RunDecideState, stepId: string): PullRequestWatch | undefined =>
   s.lifecycle === 'active' && s.step?.stepId === stepId && s.prWatch?.stepId === stepId ? s.prWatch : undefined;
 
 /** the deliver step opened its pull request and watches it: recorded together, so a restart finds the watch */
 export const decideWatchPullRequest = (
-  s: RunState,
+  s: RunDecideState,
   c: { stepId: string; pullRequest: { repository: string; number: number; url: string }; cycles: number; resolveThreads: boolean; again?: boolean },
 ): Decision => {
   if (s.step?.stepId !== c.stepId || s.prWatch?.stepId === c.stepId) return nothing();
@@ -50,7 +50,7 @@ const limitReason = (w: PullRequestWatch, cause: CycleCause): string => {
   return `${PAUSE_PR_LOOP} ${w.cycles} cycle(s) and pull request #${w.pullRequest.number} has ${what} on ${cause.headCommit.slice(0, 7)}; fix it by hand and Resume, or raise cycles`;
 };
 
-export const decidePullRequestPoll = (s: RunState, c: { stepId: string; seen: PullRequestSeen }): Decision => {
+export const decidePullRequestPoll = (s: RunDecideState, c: { stepId: string; seen: PullRequestSeen }): Decision => {
   const w = watching(s, c.stepId);
   if (!w) return nothing();
   const node = s.step!.node;
@@ -67,11 +67,11 @@ export const decidePullRequestPoll = (s: RunState, c: { stepId: string; seen: Pu
   return accept({ type: 'PullRequestCycleStarted', data: { stepId: c.stepId, cycle: w.started + 1, of: w.cycles, cause } });
 };
 
-export const decideEndCycle = (s: RunState, c: { stepId: string; cycle: number; result: CycleResult }): Decision =>
+export const decideEndCycle = (s: RunDecideState, c: { stepId: string; cycle: number; result: CycleResult }): Decision =>
   s.prWatch?.stepId === c.stepId && s.prWatch.open?.cycle === c.cycle ? accept({ type: 'PullRequestCycleEnded', data: c }) : nothing();
 
 /** replies are made once: threads already answered in this cycle are not recorded again */
-export const decideThreadsAnswered = (s: RunState, c: { stepId: string; cycle: number; replied: readonly string[]; resolved: readonly string[] }): Decision => {
+export const decideThreadsAnswered = (s: RunDecideState, c: { stepId: string; cycle: number; replied: readonly string[]; resolved: readonly string[] }): Decision => {
   if (s.prWatch?.stepId !== c.stepId || s.prWatch.open?.cycle !== c.cycle || s.prWatch.open.answered || c.replied.length === 0) return nothing();
   const e: RunEvent = { type: 'PullRequestThreadsAnswered', data: { ...c, replied: [...c.replied], resolved: [...c.resolved] } };
   return accept(e);

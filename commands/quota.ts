@@ -1,6 +1,6 @@
 import { left } from 'fp-ts/lib/Either.js';
 import type { RunEvent } from '../journal/run-events.js';
-import type { RunState } from '../projections/run-state.js';
+import type { RunDecideState } from '../projections/run-decide-state.js';
 import type { HarnessName } from '../domain/workflow.js';
 import { accept, nothing, type Decision } from './guards.js';
 import { conflict } from './refusal.js';
@@ -33,7 +33,7 @@ const waitEnd = (q: QuotaFacts, attempt: number): string => {
 };
 
 /** The events of a step whose turn hit its harness's quota (the step is in flight: the caller checked). */
-export const quotaEvents = (s: RunState, stepId: string, q: QuotaFacts): RunEvent[] => {
+export const quotaEvents = (s: RunDecideState, stepId: string, q: QuotaFacts): RunEvent[] => {
   const step = s.step!;
   const harness = step.harness ?? 'claude';
   const attempt = (s.quotaAttempts ?? 0) + 1;
@@ -48,7 +48,7 @@ export const quotaEvents = (s: RunState, stepId: string, q: QuotaFacts): RunEven
 };
 
 /** A quota wait's end: its time came or a person skipped it. The step then runs again in its session. */
-export const quotaWaitEnded = (s: RunState): RunEvent[] =>
+export const quotaWaitEnded = (s: RunDecideState): RunEvent[] =>
   s.step?.quota ? [{ type: 'QuotaWaitEnded', data: { stepId: s.step.stepId, node: s.step.node } }] : [];
 
 export interface HoldQueued {
@@ -59,7 +59,7 @@ export interface HoldQueued {
 
 // The queue passes over a run whose harness is out of quota: it records why once (the board and
 // the run's detail say it), and the run stays queued for the next schedule.
-export const decideHoldQueued = (s: RunState, c: HoldQueued): Decision => {
+export const decideHoldQueued = (s: RunDecideState, c: HoldQueued): Decision => {
   if (s.lifecycle !== 'queued') return nothing();
   if (s.queueHeld?.harness === c.harness && s.queueHeld.until === c.until) return nothing();
   return accept({ type: 'QueueHeld', data: { harness: c.harness, until: c.until } });
@@ -70,7 +70,7 @@ export const heldRefusal = (c: HoldQueued) => left(conflict(`waiting: ${c.harnes
 
 // A run about to start a step on a harness that is out of quota, with a fallback ready: it
 // switches before the turn, not after a refused one.
-export const decideQuotaSwitch = (s: RunState, c: { from: HarnessName; to: HarnessName }): Decision => {
+export const decideQuotaSwitch = (s: RunDecideState, c: { from: HarnessName; to: HarnessName }): Decision => {
   if (s.lifecycle !== 'active' || s.paused || s.step || s.harnessOverride === c.to) return nothing();
   return accept({ type: 'HarnessChanged', data: { harness: c.to, by: { kind: 'engine' }, reason: 'quota' } });
 };

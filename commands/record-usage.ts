@@ -1,7 +1,7 @@
 import type { TurnTokens, UsageCost } from '../journal/run-events.js';
 import type { SessionTotals } from '../domain/harness.js';
 import type { HarnessName } from '../domain/workflow.js';
-import type { RunState } from '../projections/run-state.js';
+import type { RunDecideState } from '../projections/run-decide-state.js';
 import { accept, nothing, type Decision } from './guards.js';
 
 // One agent turn's usage, recorded whatever became of its step: a turn that was paused, aborted or
@@ -19,7 +19,7 @@ export interface RecordUsage {
   readonly sessionTotals?: SessionTotals;
 }
 
-export const decideRecordUsage = (s: RunState, c: RecordUsage): Decision => {
+export const decideRecordUsage = (s: RunDecideState, c: RecordUsage): Decision => {
   const recorded = s.usage?.steps.find((st) => st.stepId === c.stepId)?.turns ?? 0;
   if (recorded >= c.turn) return nothing();
   const { turn: _turn, ...data } = c;

@@ -1,4 +1,4 @@
-import type { RunState } from '../projections/run-state.js';
+import type { RunDecideState } from '../projections/run-decide-state.js';
 import type { CommandContext } from './context.js';
 import { byAndWhy } from './context.js';
 import { accept, nothing, refuseAction, stopInFlight, type Decision } from './guards.js';
@@ -6,7 +6,7 @@ import { undeliverHeld } from './undelivered.js';
 
 // Restart starts a new run from the beginning (same project, goal, workflow, inputs, harness).
 // The old run records which run replaced it; if it was still going it ends as Aborted.
-export const decideRestart = (s: RunState, c: CommandContext & { newRunId: string }): Decision => {
+export const decideRestart = (s: RunDecideState, c: CommandContext & { newRunId: string }): Decision => {
   if (s.restartedAs === c.newRunId) return nothing(); // restarted as that run already
   // a follow-up's workflow only makes sense on the run it continues: follow that up again instead
   if (s.continues) return refuseAction('Restart');

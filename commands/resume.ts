@@ -1,5 +1,5 @@
 import { isLeft } from 'fp-ts/lib/Either.js';
-import type { RunState } from '../projections/run-state.js';
+import type { RunDecideState } from '../projections/run-decide-state.js';
 import type { CommandContext } from './context.js';
 import { byAndWhy } from './context.js';
 import { budgetOnResume } from './budget.js';
@@ -8,7 +8,7 @@ import { accept, refuseAction, type Decision } from './guards.js';
 // Resume lets a paused run go on; at a gate it is the approval that passes the gate. A run that was
 // recorded without starting (start: false) is started by Resume: it joins the queue. `budgetUsd`
 // raises the run's budget (commands/budget.ts); a run left over its budget is not resumed.
-export const decideResume = (s: RunState, c: CommandContext & { readonly budgetUsd?: number }): Decision => {
+export const decideResume = (s: RunDecideState, c: CommandContext & { readonly budgetUsd?: number }): Decision => {
   if (s.lifecycle !== 'created' && (s.lifecycle !== 'active' || !s.paused)) return refuseAction('Resume');
   const raised = budgetOnResume(s, c);
   if (isLeft(raised)) return raised;

@@ -1,4 +1,4 @@
-import type { RunState } from '../projections/run-state.js';
+import type { RunDecideState } from '../projections/run-decide-state.js';
 import { findNode, nextNodeId, type Workflow } from '../domain/workflow.js';
 
 // "Send back" at a gate (a review there, or the app's note): the agent step that gets the
@@ -28,7 +28,7 @@ const reaches = (wf: Workflow, from: string, gate: string): boolean => {
 };
 
 /** where Send back goes from the gate the run stands at, or null (not at a gate, or no agent to send to) */
-export const sendBackRoute = (s: RunState): SendBackRoute | null => {
+export const sendBackRoute = (s: RunDecideState): SendBackRoute | null => {
   if (s.lifecycle !== 'active' || s.step?.kind !== 'gate') return null;
   const gate = s.step.node;
   const then = nextNodeId(s.workflow, gate, 'success');

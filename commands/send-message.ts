@@ -1,5 +1,5 @@
 import { left } from 'fp-ts/lib/Either.js';
-import type { RunState } from '../projections/run-state.js';
+import type { RunDecideState } from '../projections/run-decide-state.js';
 import type { CommandContext } from './context.js';
 import { byAndWhy } from './context.js';
 import { accept, nothing, readable, type Decision } from './guards.js';
@@ -15,7 +15,7 @@ export interface SendMessage extends CommandContext {
 // as the turn's next words. Reaching a turn in flight is not decided here: the engine reacts to
 // MessageSent (lib/engine/steering.ts) and records MessageDelivered when the CLI took it.
 // Anything not delivered is held and opens the run's next turn.
-export const decideSendMessage = (s: RunState, c: SendMessage): Decision => {
+export const decideSendMessage = (s: RunDecideState, c: SendMessage): Decision => {
   const blocked = readable(s, 'message_run');
   if (blocked) return left(blocked);
   if (c.text.trim() === '') return left(invalid('text must not be blank'));
@@ -29,7 +29,7 @@ export const decideSendMessage = (s: RunState, c: SendMessage): Decision => {
 
 // The engine handed a held message to the live turn of `stepId` and its CLI took it. Nothing when
 // that turn is no longer the run's (it ended, the run paused) or the message is not held for it.
-export const decideDeliverMessage = (s: RunState, c: { messageId: string; stepId: string }): Decision => {
+export const decideDeliverMessage = (s: RunDecideState, c: { messageId: string; stepId: string }): Decision => {
   if (s.step?.stepId !== c.stepId || s.paused) return nothing();
   return s.held.some((m) => m.id === c.messageId && m.forStep === c.stepId)
     ? accept({ type: 'MessageDelivered', data: { messageId: c.messageId, stepId: c.stepId } })

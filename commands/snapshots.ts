@@ -1,5 +1,5 @@
 import type { RunEvent } from '../journal/run-events.js';
-import type { RunState } from '../projections/run-state.js';
+import type { RunDecideState } from '../projections/run-decide-state.js';
 import { accept, nothing, type Decision } from './guards.js';
 
 // The engine records the snapshots it took of a step end (lib/engine/snapshots.ts): one
@@ -13,5 +13,5 @@ export interface RecordSnapshots {
   readonly records: readonly RunEvent[];
 }
 
-export const decideRecordSnapshots = (s: RunState, c: RecordSnapshots): Decision =>
+export const decideRecordSnapshots = (s: RunDecideState, c: RecordSnapshots): Decision =>
   s.snapshotDue?.at === c.at && c.records.length > 0 ? accept(...c.records) : nothing();

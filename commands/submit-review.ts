@@ -1,6 +1,6 @@
 import { isLeft, left, right } from 'fp-ts/lib/Either.js';
 import type { ReviewComment, RunEvent } from '../journal/run-events.js';
-import type { RunState } from '../projections/run-state.js';
+import type { RunDecideState } from '../projections/run-decide-state.js';
 import type { CommandContext } from './context.js';
 import { byAndWhy } from './context.js';
 import { nothing, readable, type Decision } from './guards.js';
@@ -26,10 +26,10 @@ export interface SubmitReview extends CommandContext {
 // step the gate leads to (Resume), or else of the agent step the run came from (Jump back to it).
 // An ended run takes no messages: a review for it is a follow-up (a new run continuing this one),
 // made first by the service and recorded here with the review (decideRecordFollowUpReview).
-export const decideSubmitReview = (s: RunState, c: SubmitReview): Decision => {
+export const decideSubmitReview = (s: RunDecideState, c: SubmitReview): Decision => {
   const blocked = readable(s, 'submit_review');
   if (blocked) return left(blocked);
-  if (s.reviews?.some((r) => r.reviewId === c.reviewId)) return nothing();
+  if (s.reviewIds?.includes(c.reviewId)) return nothing();
   if (s.lifecycle === 'ended') return left(ended(`the run has ended (${s.ending}); a review of it is sent as a follow-up run`));
   const sent = decideSendMessage(s, { ...c, delivery: 'Resume' });
   if (isLeft(sent)) return sent;
@@ -40,7 +40,7 @@ export const decideSubmitReview = (s: RunState, c: SubmitReview): Decision => {
   return right([reviewed, ...tagged, ...gate.right]);
 };
 
-const sendBack = (s: RunState, c: CommandContext): Decision => {
+const sendBack = (s: RunDecideState, c: CommandContext): Decision => {
   const route = sendBackRoute(s);
   if (route?.how === 'Resume') return decideResume(s, c);
   if (route?.how === 'Jump') return decideJump(s, { ...c, node: route.to });
@@ -56,7 +56,7 @@ const reviewEvent = (c: SubmitReview, followUp?: string): RunEvent => ({
 });
 
 /** An ended run's review, after the follow-up run that carries it was made: recorded, and sent no message here. */
-export const decideRecordFollowUpReview = (s: RunState, c: SubmitReview & { readonly followUp: string }): Decision => {
-  if (s.reviews?.some((r) => r.reviewId === c.reviewId)) return nothing();
+export const decideRecordFollowUpReview = (s: RunDecideState, c: SubmitReview & { readonly followUp: string }): Decision => {
+  if (s.reviewIds?.includes(c.reviewId)) return nothing();
   return s.lifecycle === 'ended' ? right([reviewEvent(c, c.followUp)]) : left(conflict('the run is going again: send the review to it'));
 };

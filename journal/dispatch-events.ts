@@ -15,6 +15,12 @@ export const DISPATCH_EVENT_CODECS = {
   StepMessageDiscarded: t.type({ stepId: t.string, workerId: t.string, token: t.number, kind: oneOf(MESSAGE_KINDS), reason: t.string }),
   // the pool gave up on it (its last delivery's lease lapsed): the step fails with this reason
   StepLost: t.type({ stepId: t.string, reason: t.string }),
+  // the hub heard no renewal of this claim for a lease's length: the claim is no longer the
+  // current one (its worker is told so and stops its CLI), and the step waits for its next delivery
+  StepLeaseLapsed: t.type({ stepId: t.string, workerId: t.string, token: t.number }),
+  // the run was paused or aborted while the step ran on a worker: the step ended on the hub, and
+  // whatever its worker sends later is discarded
+  StepRecalled: t.type({ stepId: t.string, reason: t.string }),
 } as const;
 
 type Codecs = typeof DISPATCH_EVENT_CODECS;

@@ -1,14 +1,15 @@
 import type { DispatchEvent } from '../journal/dispatch-events.js';
 
 // Each dispatched step's current claim, folded from the 'dispatch' journal: who holds it, with
-// which token, and whether it has ended (a result applied, or lost).
+// which token, whether its lease lapsed, and whether the step has ended (a result applied, lost,
+// or recalled by a pause or an abort).
 
 export interface DispatchedStep {
   readonly runId: string;
   readonly stepId: string;
   /** the latest claim; none while it waits in the queue */
-  readonly claim?: { readonly workerId: string; readonly token: number };
-  readonly ended?: 'applied' | 'lost';
+  readonly claim?: { readonly workerId: string; readonly token: number; readonly lapsed?: true };
+  readonly ended?: 'applied' | 'lost' | 'recalled';
 }
 
 export type Dispatches = ReadonlyMap<string, DispatchedStep>;
@@ -26,6 +27,8 @@ export const evolveDispatches = (s: Dispatches, e: DispatchEvent): Dispatches =>
     case 'StepClaimed': return update(s, e.data.stepId, (d) => ({ ...d, claim: { workerId: e.data.workerId, token: e.data.token } }));
     case 'StepResultApplied': return update(s, e.data.stepId, (d) => ({ ...d, ended: 'applied' }));
     case 'StepLost': return update(s, e.data.stepId, (d) => ({ ...d, ended: 'lost' }));
+    case 'StepRecalled': return update(s, e.data.stepId, (d) => ({ ...d, ended: 'recalled' }));
+    case 'StepLeaseLapsed': return update(s, e.data.stepId, (d) => (d.claim && d.claim.token === e.data.token ? { ...d, claim: { ...d.claim, lapsed: true } } : d));
     case 'StepMessageDiscarded': return s;
   }
 };

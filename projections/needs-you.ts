@@ -2,6 +2,7 @@ import type { Actor, Standing } from '../domain/runs.js';
 import type { NeedsKind } from '../domain/settings.js';
 import type { RunState } from './run-state.js';
 import { phaseOf, standingOf } from './standing.js';
+import { PAUSE_BUDGET, PAUSE_HARNESS, PAUSE_PR_LOOP } from '../domain/pause-reasons.js';
 
 // "Needs you": the one rule for whether a run waits for a person, and why, in words. The runs
 // board groups by it, the tab title counts it, browser notifications and the notification
@@ -10,11 +11,6 @@ import { phaseOf, standingOf } from './standing.js';
 // something only a person can settle (the pull request loop's cycle limit, its budget, a harness
 // that cannot start), or a supervisor's card about it waits for a decision. A run a person paused
 // does not: they know. An archived run never does.
-
-/** the starts of the reasons the engine pauses a run with; each names its cause */
-export const PAUSE_BUDGET = 'budget';
-export const PAUSE_HARNESS = 'harness problem';
-export const PAUSE_PR_LOOP = 'the pull request loop used its';
 
 export interface NeedsFacts {
   readonly standing: Standing;
@@ -33,10 +29,6 @@ export interface Needs {
   /** why, in a few words: what the board's chip and a notification say */
   readonly label: string;
 }
-
-/** a reason svc itself pauses a run with (its budget, a harness problem, the pull request loop's limit) */
-export const isSvcPauseReason = (reason: string): boolean =>
-  reason.startsWith(`${PAUSE_BUDGET}: `) || reason.startsWith(`${PAUSE_HARNESS}: `) || reason.startsWith(PAUSE_PR_LOOP);
 
 const pausedLabel = (reason: string | undefined): string =>
   reason?.startsWith(`${PAUSE_BUDGET}: `) ? 'Budget reached'
@@ -58,5 +50,5 @@ export const needsOf = (f: NeedsFacts): Needs | null => {
 export const runNeeds = (s: RunState): Needs | null =>
   needsOf({
     standing: standingOf(s), phase: phaseOf(s), resolved: s.resolved, archived: s.archived,
-    ...(s.paused && s.pausedBy ? { pausedBy: s.pausedBy } : {}), ...(s.paused && s.pauseReason ? { pauseReason: s.pauseReason } : {}),
+    ...(s.paused && s.views.board.pausedBy ? { pausedBy: s.views.board.pausedBy } : {}), ...(s.paused && s.pauseReason ? { pauseReason: s.pauseReason } : {}),
   });

@@ -1,4 +1,5 @@
 import type { UsageView } from './run-usage.js';
+import type { MachineView } from './run-machines.js';
 import type { Action, PullRequestLoopView, PullRequestRef, QuotaWaitingOn, StartedBy, StepSettings, ForkLink, Standing } from '../domain/runs.js';
 
 // The shapes a run is read in: the MCP list and detail shapes and the HTTP one (lib/read-models/run-views.ts builds them).
@@ -67,6 +68,8 @@ export interface RunDetail extends RunSummary {
   readonly linked?: Readonly<Record<string, LinkedRun>>;
   /** the local merges of the run's branches (Merge locally), oldest first (only when there are any) */
   readonly merged?: readonly { readonly folder: string; readonly base: string; readonly commit: string; readonly method: string; readonly at: string }[];
+  /** where its steps ran and where its next one goes, once this hub has workers (docs/workers.md) */
+  readonly machine?: MachineView;
 }
 
 /**

@@ -1,12 +1,12 @@
 import type { Standing } from '../domain/runs.js';
-import type { RunState } from './run-state.js';
+import type { RunDecideState } from './run-decide-state.js';
 
 // Standing and phase are read off the run state; nothing stores them.
 
 /** a deliver step watching its pull request between cycles: the run waits on the code host */
-export const watchingIdle = (s: RunState): boolean => s.step !== null && s.prWatch?.stepId === s.step.stepId && !s.prWatch.open;
+export const watchingIdle = (s: RunDecideState): boolean => s.step !== null && s.prWatch?.stepId === s.step.stepId && !s.prWatch.open;
 
-export const standingOf = (s: RunState): Standing => {
+export const standingOf = (s: RunDecideState): Standing => {
   if (s.lifecycle === 'created') return 'Created';
   if (s.lifecycle === 'queued') return 'Queued';
   if (s.lifecycle === 'ended') return s.ending ?? 'Failed';
@@ -16,7 +16,7 @@ export const standingOf = (s: RunState): Standing => {
   return 'Running';
 };
 
-export const phaseOf = (s: RunState): string => {
+export const phaseOf = (s: RunDecideState): string => {
   if (s.lifecycle === 'created') return 'Created';
   if (s.lifecycle === 'queued') return 'Queued';
   if (s.lifecycle === 'ended') return 'Ended';
@@ -27,11 +27,11 @@ export const phaseOf = (s: RunState): string => {
   return 'Executing';
 };
 
-export const outcomeOf = (s: RunState): string | undefined => {
+export const outcomeOf = (s: RunDecideState): string | undefined => {
   if (s.lifecycle !== 'ended') return undefined;
   return s.ending === 'Succeeded' ? 'success' : s.ending === 'Aborted' ? 'aborted' : 'failure';
 };
 
-export const isGoing = (s: RunState): boolean => s.lifecycle === 'queued' || s.lifecycle === 'active';
+export const isGoing = (s: RunDecideState): boolean => s.lifecycle === 'queued' || s.lifecycle === 'active';
 
-export const needsAttention = (s: RunState): boolean => s.lifecycle === 'ended' && s.ending !== 'Succeeded' && !s.resolved;
+export const needsAttention = (s: RunDecideState): boolean => s.lifecycle === 'ended' && s.ending !== 'Succeeded' && !s.resolved;

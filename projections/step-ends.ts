@@ -22,7 +22,8 @@ export interface StepEnd {
   readonly goesOn?: boolean;
 }
 
-export interface StepEndsView {
+/** part of the decide state: a fork decides on the step ends, and the engine takes their snapshots */
+export interface StepEndsState {
   readonly snapshotDue?: { readonly stepId: string; readonly node: string; readonly at: number };
   readonly stepEnds?: readonly StepEnd[];
 }
@@ -35,7 +36,7 @@ const goesOn = (v: { readonly node: string | null; readonly workflow: Workflow }
   v.node !== null && (findNode(v.workflow, v.node)?.kind ?? 'exit') !== 'exit';
 
 /** `ended`: whether the event ended the step in flight (the fold accepted it); `v.node`: where the run goes next */
-export const evolveStepEnds = (v: StepEndsView & { readonly node: string | null; readonly workflow: Workflow }, e: RunEvent & { seq: number }, ended: boolean): StepEndsView => {
+export const evolveStepEnds = (v: StepEndsState & { readonly node: string | null; readonly workflow: Workflow }, e: RunEvent & { seq: number }, ended: boolean): StepEndsState => {
   switch (e.type) {
     case 'StepSucceeded':
     case 'StepFailed': {

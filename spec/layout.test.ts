@@ -2,7 +2,7 @@ import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
-import { circlesOf, findings, LAYERS, layerOf, ROOT, unitOf } from '../scripts/import-graph.js';
+import { circlesOf, findings, importGraph, LAYERS, layerOf, ROOT, unitOf, type Edge } from '../scripts/import-graph.js';
 
 // The layers hold by this test, not by good intentions (docs/layers.md). Imports run down
 // scripts/import-graph.ts's LAYERS, read with TypeScript's own resolver, type-only imports
@@ -65,6 +65,51 @@ test('the check sees a circle, a self-import and an upward import', (t) => {
   t.is(unitOf('lib/paths.ts'), 'lib/paths.ts');
   t.is(unitOf('lib/web/run/review.tsx'), 'lib/web');
   t.is(layerOf('lib/no-such-folder'), -1);
+});
+
+// A decide reads the run's decide state only (projections/run-decide-state.ts); what only views read
+// is folded apart and composed in projections/run-state.ts (docs/layers.md, "Where a run's field
+// goes"). The views are the projections run-state.ts imports besides the decide state, so a view
+// part added there is held off commands/ too, with no list to keep.
+const RUN_STATE = 'projections/run-state.ts';
+const runViews = (edges: readonly Edge[]): string[] =>
+  [RUN_STATE, ...edges.filter((e) => e.from === RUN_STATE && e.to.startsWith('projections/') && e.to !== 'projections/run-decide-state.ts').map((e) => e.to)];
+
+/** every file the given files import, directly or through others, type-only imports included, each with the path it is reached by */
+const reachedFrom = (starts: readonly string[], edges: readonly Edge[]): Map<string, string[]> => {
+  const out = new Map<string, string[]>(starts.map((f) => [f, [f]]));
+  const queue = [...starts];
+  while (queue.length > 0) {
+    const from = queue.shift()!;
+    for (const e of edges) {
+      if (e.from !== from || out.has(e.to)) continue;
+      out.set(e.to, [...out.get(from)!, e.to]);
+      queue.push(e.to);
+    }
+  }
+  return out;
+};
+
+const viewsReached = (files: readonly string[], edges: readonly Edge[]): string[] => {
+  const reached = reachedFrom(files.filter((f) => f.startsWith('commands/')), edges);
+  return runViews(edges).flatMap((v) => (reached.has(v) ? [reached.get(v)!.join(' -> ')] : []));
+};
+
+test('no decide reaches the run\'s views: commands/ import neither projections/run-state.ts nor a view it composes', (t) => {
+  const { files, edges } = importGraph();
+  const views = runViews(edges);
+  t.true(views.includes('projections/run-board.ts') && views.includes('projections/run-reviews.ts'), 'the views are read off run-state.ts');
+  t.true(files.some((f) => f.startsWith('commands/')));
+  t.deepEqual(viewsReached(files, edges), []);
+});
+
+test('the check sees a decide that reaches a view through another file', (t) => {
+  const edges: Edge[] = [
+    { from: RUN_STATE, to: 'projections/run-decide-state.ts', typeOnly: false }, { from: RUN_STATE, to: 'projections/run-board.ts', typeOnly: false },
+    { from: 'commands/a.ts', to: 'projections/x.ts', typeOnly: true }, { from: 'projections/x.ts', to: 'projections/run-board.ts', typeOnly: true },
+    { from: 'commands/b.ts', to: 'projections/run-decide-state.ts', typeOnly: true },
+  ];
+  t.deepEqual(viewsReached(['commands/a.ts', 'commands/b.ts'], edges), ['commands/a.ts -> projections/x.ts -> projections/run-board.ts']);
 });
 
 const sourceFilesUnder = (dir: string): string[] =>

@@ -1,7 +1,7 @@
 import { decideFinishStep, decideStartStep } from '../../commands/engine-steps.js';
 import { accept, nothing } from '../../commands/guards.js';
 import type { RunState } from '../../projections/run-state.js';
-import type { Turn, TurnInput, TurnResult } from '../harness/adapter.js';
+import type { HarnessAdapter, Turn, TurnInput, TurnResult } from '../harness/adapter.js';
 import type { SessionTotals } from '../../domain/harness.js';
 import type { HarnessName, StepNode } from '../../domain/workflow.js';
 import type { EngineContext } from './context.js';
@@ -68,12 +68,29 @@ export const resumeAskingStep = (ctx: EngineContext, s: RunState, node: StepNode
   return true;
 };
 
+/**
+ * A step found in flight after a restart that runs on a worker (the service was killed, the worker
+ * was not): its turn goes on there, and the hub takes it up rather than running it again. False
+ * when the journal has no such dispatch (the step is then recorded interrupted, as a local one).
+ */
+export const takeUpRemoteStep = (ctx: EngineContext, s: RunState, node: StepNode): boolean => {
+  const step = s.step;
+  const remote = step?.kind === 'agent' && step.harness ? ctx.deps.takeUp?.(s, step.harness, step.stepId) : undefined;
+  if (!step?.harness || !remote) return false;
+  ctx.log(s.runId, `step ${node.id} was running on worker ${remote.workerId} when the service stopped; its turn goes on there`);
+  const session = s.sessions[node.id];
+  drive(ctx, s, node, { stepId: step.stepId, harness: step.harness, plan: planSandbox(ctx, s, step.harness), remote, ...(session ? { session } : {}) }, (base) => ({ ...base, prompt: '' }));
+  return true;
+};
+
 interface Launch {
   readonly stepId: string;
   readonly harness: HarnessName;
   readonly plan: StepSandboxPlan;
   /** the session the step resumes, if any */
   readonly session?: string;
+  /** a turn taken up on the worker it runs on (takeUpRemoteStep) */
+  readonly remote?: { readonly adapter: HarnessAdapter; readonly workerId: string };
 }
 
 // Opens what the step's turns need (tool token, sandbox), starts the first turn (none: the step
@@ -83,7 +100,7 @@ const drive = (ctx: EngineContext, run: RunState, node: StepNode, l: Launch, fir
   const { stepId, harness, plan } = l;
   const settings = deps.stepSettings(run, node);
   // a worker runs the turn in its own folder and sandbox: the hub opens neither for it
-  const remote = deps.remote?.(run, harness);
+  const remote = l.remote ?? deps.remote?.(run, harness);
   const adapter = remote?.adapter ?? deps.harness(harness);
   const cannot = (summary: string) => void ctx.apply(run.runId, (s) => decideFinishStep(s, { stepId, outcome: 'failure', summary, failure: 'unavailable' }));
   if (!adapter) return cannot(`harness ${harness} is not configured`);
@@ -95,7 +112,7 @@ const drive = (ctx: EngineContext, run: RunState, node: StepNode, l: Launch, fir
   const abort = new AbortController();
   // a stopped step's sandbox goes with it, even when its turn is slow to settle (svc stopping)
   abort.signal.addEventListener('abort', () => void sandbox?.close(), { once: true });
-  if (first) ctx.log(run.runId, `step ${node.id} started on ${harness}${remote ? ` on worker ${remote.workerId}` : ''}${l.session ? ' (resuming its session)' : ''}`);
+  if (first && !l.remote) ctx.log(run.runId, `step ${node.id} started on ${harness}${remote ? ` on worker ${remote.workerId}` : ''}${l.session ? ' (resuming its session)' : ''}`);
   const base: Omit<TurnInput, 'prompt'> = {
     runId: run.runId, stepId, cwd: workdir(run),
     systemPrompt: [persona?.prompt, RUN_TOOLS_GUIDE].filter(Boolean).join('\n\n'),

@@ -36,6 +36,11 @@ export interface EngineDeps {
    * there, and the worker's id; undefined: the step runs here, as always
    */
   remote?(run: RunState, harness: HarnessName): { readonly adapter: HarnessAdapter; readonly workerId: string } | undefined;
+  /**
+   * a step of this run the journal has dispatched to a worker and not ended (the service was
+   * killed while it ran there): the adapter that takes its turn up where it runs; undefined: none
+   */
+  takeUp?(run: RunState, harness: HarnessName, stepId: string): { readonly adapter: HarnessAdapter; readonly workerId: string } | undefined;
   stepSettings(run: RunState, node: StepNode): StepSettings;
   persona(run: RunState, name: string): Persona | undefined;
   renderPrompt(template: string, vars: PromptVars): string;

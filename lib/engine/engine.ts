@@ -8,11 +8,12 @@ import { accept, nothing } from '../../commands/guards.js';
 import { undeliverHeld } from '../../commands/undelivered.js';
 import { budgetText, decideBudgetPause } from '../../commands/budget.js';
 import type { Stored } from '../../journal/journal.js';
-import { currentNodeOf, type RunState } from '../../projections/run-state.js';
+import { currentNodeOf } from '../../projections/run-decide-state.js';
+import type { RunState } from '../../projections/run-state.js';
 import { activeCount, queueOrder } from '../../projections/queue.js';
 import { effectiveRunCap } from '../../domain/settings.js';
 import { endGroup } from '../harness/process-group.js';
-import { resumeAskingStep, runAgentStep } from './agent-step.js';
+import { resumeAskingStep, runAgentStep, takeUpRemoteStep } from './agent-step.js';
 import { decideHoldQueued } from '../../commands/quota.js';
 import { quotaHoldOf } from './quota-gate.js';
 import { steer } from './steering.js';
@@ -171,8 +172,10 @@ export class Engine {
         this.ctx.apply(s.runId, (r) => (r.step?.stepId === stepId ? accept({ type: 'StepProcessKilled', data: { stepId, pid: leader!.pid, processes: ended.processes } }) : nothing()));
       }
       if (!ended.gone) return; // never run the step again beside a process that still lives
-      // a question outlives the turn that asked it: the step waits for the answer, then resumes its session
       const node = currentNodeOf(s);
+      // a turn on a worker outlives the service: the hub takes it up where it runs
+      if (node?.kind === 'agent' && takeUpRemoteStep(this.ctx, this.deps.runs.get(s.runId) ?? s, node)) return;
+      // a question outlives the turn that asked it: the step waits for the answer, then resumes its session
       if (node?.kind === 'agent' && resumeAskingStep(this.ctx, this.deps.runs.get(s.runId) ?? s, node)) return;
       this.ctx.log(s.runId, `step ${s.step?.node} was in flight when the service stopped; running it again`);
       this.deps.logs.activity.endStep(s.runId, stepId, 'the service stopped while this call was running', this.deps.now().toISOString(), true);

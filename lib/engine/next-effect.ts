@@ -1,5 +1,5 @@
 import type { RunState } from '../../projections/run-state.js';
-import { currentNodeOf } from '../../projections/run-state.js';
+import { currentNodeOf } from '../../projections/run-decide-state.js';
 import type { StepNode } from '../../domain/workflow.js';
 import { overBudget } from '../../commands/budget.js';
 

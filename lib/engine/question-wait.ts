@@ -1,6 +1,6 @@
 import type { Journal } from '../../journal/journal.js';
 import { subscribeRuns } from '../../journal/typed-subscribe.js';
-import type { OpenQuestion } from '../../projections/run-state.js';
+import type { OpenQuestion } from '../../projections/run-decide-state.js';
 import { untrusted } from '../untrusted.js';
 
 // A question outlives the turn that asked it. When the agent's call to ask_question could not

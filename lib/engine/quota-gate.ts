@@ -1,6 +1,7 @@
 import { backoffMs, type HoldQueued, type QuotaFacts } from '../../commands/quota.js';
 import type { TurnResult } from '../harness/adapter.js';
-import { firstNode, type RunState } from '../../projections/run-state.js';
+import { firstNode } from '../../projections/run-decide-state.js';
+import type { RunState } from '../../projections/run-state.js';
 import { findNode, type HarnessName, type StepNode } from '../../domain/workflow.js';
 import type { EngineDeps } from './deps.js';
 

@@ -41,12 +41,13 @@ export interface Comparison {
 
 const compared = (core: RunViewSource, s: RunState): ComparedRun => {
   const detail = detailOf(core, s);
-  const endedAt = s.lifecycle === 'ended' ? s.endedAt ?? null : null;
+  const { startedAt, endedAt: lastEnd } = s.views.board;
+  const endedAt = s.lifecycle === 'ended' ? lastEnd ?? null : null;
   return {
     runId: s.runId, title: s.title, standing: summaryOf(core, s).standing, outcome: detail.outcome ?? null,
     harness: s.lastHarness ?? s.harnessOverride ?? s.harness ?? s.workflow.stepDefaults.harness ?? null, model: s.harnessOverride ? null : s.model ?? null,
-    startedAt: s.startedAt ?? null, endedAt,
-    durationMs: s.startedAt && endedAt ? Date.parse(endedAt) - Date.parse(s.startedAt) : null,
+    startedAt: startedAt ?? null, endedAt,
+    durationMs: startedAt && endedAt ? Date.parse(endedAt) - Date.parse(startedAt) : null,
     costUsd: recordedCostUsd(s), archived: s.archived, attempt: s.attempt ?? null, kept: s.kept !== undefined,
   };
 };

@@ -4,18 +4,20 @@ import type { Persona, StepNode } from '../../domain/workflow.js';
 import { localDay } from '../../domain/supervisor.js';
 import { queueHold } from '../../commands/engine-steps.js';
 import type { Projects } from '../../projections/projects.js';
-import { currentNodeOf, type RunState } from '../../projections/run-state.js';
+import { currentNodeOf } from '../../projections/run-decide-state.js';
+import type { RunState } from '../../projections/run-state.js';
 import type { LinkedRun, RunDetail, RunSummary } from '../../projections/run-shapes.js';
 import type { RunStreams } from '../state/run-stream.js';
 import type { Journal, Stored } from '../../journal/journal.js';
 import { resolveStepSettings, toolClasses } from '../workflows/step-settings.js';
 import { runDetail, runSummary, type StepFacts } from './run-views.js';
+import { machineViewOf, type MachineSource } from './machine-view.js';
 
 // A run as every door reads it (get_run, wait_for_run, the push frames, the control reply): its
 // state joined with the few facts from outside the run, read from what the service holds now.
 
 /** what a run's view reads besides the run: the service core is one */
-export interface RunViewSource {
+export interface RunViewSource extends MachineSource {
   readonly runs: RunStreams;
   readonly projects: { readonly current: Projects };
   readonly settings: { readonly current: Settings };
@@ -58,7 +60,7 @@ export const queueHoldOf = (core: RunViewSource, s: RunState): string | undefine
 // The runs a detail names, each with its title: a page shows "Forked from <title>", not an id, and
 // need not read the whole board to know it.
 const linkedOf = (core: RunViewSource, s: RunState, forks: readonly string[]): Record<string, LinkedRun> => {
-  const ids = [s.continues?.runId, ...(s.continuedBy ?? []), s.forkedFrom?.run, ...forks, s.restartOf, s.restartedAs];
+  const ids = [s.continues?.runId, ...(s.continuedBy ?? []), s.forkedFrom?.run, ...forks, s.views.board.restartOf, s.restartedAs];
   const linked: Record<string, LinkedRun> = {};
   for (const id of ids) {
     const r = id ? core.runs.get(id) : undefined;
@@ -72,9 +74,10 @@ const linkedOf = (core: RunViewSource, s: RunState, forks: readonly string[]): R
 export const buildDetail = (core: RunViewSource, s: RunState): RunDetail => {
   const forks = core.forks.of(s.runId);
   const linked = linkedOf(core, s, forks);
+  const machine = machineViewOf(core, s);
   return {
     ...runDetail(s, projectOf(core, s), stepFacts(core, s), core.supervisors.ownerOf(s), queueHoldOf(core, s)),
-    ...(forks.length ? { forks } : {}), ...(Object.keys(linked).length ? { linked } : {}),
+    ...(forks.length ? { forks } : {}), ...(Object.keys(linked).length ? { linked } : {}), ...(machine ? { machine } : {}),
   };
 };
 

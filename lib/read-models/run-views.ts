@@ -4,6 +4,7 @@ import { isRight } from 'fp-ts/lib/Either.js';
 import { allowedActions } from '../../commands/control.js';
 import { decideReviseGoal } from '../../commands/revise-goal.js';
 import type { RunState } from '../../projections/run-state.js';
+import type { SandboxMark } from '../../projections/run-board.js';
 import { outcomeOf, phaseOf, standingOf } from '../../projections/standing.js';
 import { usageOfRun } from '../../projections/run-usage.js';
 import { budgetText } from '../../commands/budget.js';
@@ -25,12 +26,15 @@ const links = (s: RunState): { continues?: string; continuedBy?: readonly string
   ...(s.continuedBy?.length ? { continuedBy: s.continuedBy } : {}),
 });
 
+const sandboxOf = (m: SandboxMark | undefined) =>
+  (m ? { sandbox: { sandboxed: m.sandboxed, ...(m.reason ? { reason: m.reason } : {}) } } : {});
+
 export const httpRun = (s: RunState): HttpRun => {
   const outcome = outcomeOf(s);
   const base = {
     runId: s.runId, title: s.title, workflowName: s.workflow.name, goal: s.goal, project: s.projectId,
-    standing: standingOf(s), phase: phaseOf(s), currentStep: s.step?.node ?? s.node, createdAt: s.createdAt, updatedAt: s.updatedAt,
-    ...(s.startedBy ? { startedBy: s.startedBy } : {}),
+    standing: standingOf(s), phase: phaseOf(s), currentStep: s.step?.node ?? s.node, createdAt: s.views.board.createdAt, updatedAt: s.updatedAt,
+    ...(s.views.board.startedBy ? { startedBy: s.views.board.startedBy } : {}),
     ...links(s),
   };
   return outcome === undefined ? base : { ...base, outcome };
@@ -78,7 +82,7 @@ export const runDetail = (s: RunState, project: ProjectView | undefined, step: S
     ...runSummary(s, project),
     projectId: s.projectId,
     goal: s.goal,
-    ...(s.sandbox ? { sandbox: { sandboxed: s.sandbox.sandboxed, ...(s.sandbox.reason ? { reason: s.sandbox.reason } : {}) } } : {}),
+    ...sandboxOf(s.views.board.sandbox),
     ...(outcome === undefined ? {} : { outcome }),
     archived: s.archived,
     resolved: s.resolved,
@@ -88,14 +92,14 @@ export const runDetail = (s: RunState, project: ProjectView | undefined, step: S
     canReviseGoal: goalRevisable(s),
     ...(s.question ? { question: { id: s.question.id, prompt: s.question.prompt, options: s.question.options, allowText: s.question.allowText } } : {}),
     ...(s.step?.kind === 'wait' && s.step.endsAt && !s.paused ? { waitEndsAt: s.step.endsAt } : {}),
-    ...(s.startedBy ? { startedBy: s.startedBy } : {}),
+    ...(s.views.board.startedBy ? { startedBy: s.views.board.startedBy } : {}),
     ...waitingOnOf(s),
     ...loopView(s),
     position: positionToken(s),
     owner,
     ...(s.unreadable ? { unreadableHistory: s.unreadable } : {}),
-    ...(s.undelivered?.length ? { undeliveredMessages: s.undelivered } : {}),
-    ...(s.restartOf ? { restartOf: s.restartOf } : {}),
+    ...(s.views.undelivered?.length ? { undeliveredMessages: s.views.undelivered } : {}),
+    ...(s.views.board.restartOf ? { restartOf: s.views.board.restartOf } : {}),
     ...(s.restartedAs ? { restartedAs: s.restartedAs } : {}),
     ...(s.attempt ? { attempt: { ...s.attempt, kept: s.kept !== undefined } } : {}),
     ...links(s),

@@ -1,6 +1,7 @@
 import { isAllowed } from '../../commands/control.js';
 import type { Attempt } from '../../journal/run-events.js';
 import type { RunState } from '../../projections/run-state.js';
+import type { RunBoardView } from '../../projections/run-board.js';
 import { recordedCostUsd } from '../../projections/run-usage.js';
 import { positionToken, quotaWaitingOn } from './run-views.js';
 import type { QuotaWaitingOn } from '../../domain/runs.js';
@@ -41,7 +42,7 @@ export type BoardRow = ReturnType<typeof listedRun> & {
   /** why a paused run is paused (e.g. `budget: spent $x of $y budget`) */
   readonly pauseReason?: string;
   /** who paused a paused run: svc's own pauses wait for a person (projections/needs-you.ts) */
-  readonly pausedBy?: RunState['pausedBy'];
+  readonly pausedBy?: RunBoardView['pausedBy'];
   /** the agent's open question, so a person can answer it from the board */
   readonly question?: { readonly id: string; readonly prompt: string; readonly options: readonly string[]; readonly allowText: boolean };
   /** a run with a branch merged locally (Merge locally): the card says Merged */
@@ -55,8 +56,8 @@ const extra = (s: RunState) => ({
   // only a queued run can move (decideMoveToFront); decide is asked only then, as it is not free
   canMoveToFront: s.lifecycle === 'queued' && isAllowed(s, 'MoveToFront'),
   canStart: s.lifecycle === 'created' && isAllowed(s, 'Resume'),
-  startedAt: s.startedAt ?? null,
-  endedAt: s.lifecycle === 'ended' ? s.endedAt ?? null : null,
+  startedAt: s.views.board.startedAt ?? null,
+  endedAt: s.lifecycle === 'ended' ? s.views.board.endedAt ?? null : null,
   harness: s.step?.harness ?? s.lastHarness ?? s.harnessOverride ?? s.harness ?? s.workflow.stepDefaults.harness ?? null,
   endReason: s.lifecycle === 'ended' && s.ending !== 'Succeeded' ? s.endReason : null,
   ...(s.continues ? { chain: s.continues.root } : {}),
@@ -64,7 +65,7 @@ const extra = (s: RunState) => ({
   ...cost(s),
   ...(s.attempt ? { attempt: { ...s.attempt, kept: s.kept !== undefined, costUsd: recordedCostUsd(s) } } : {}),
   ...(s.paused && s.pauseReason ? { pauseReason: s.pauseReason } : {}),
-  ...(s.paused && s.pausedBy ? { pausedBy: s.pausedBy } : {}),
+  ...(s.paused && s.views.board.pausedBy ? { pausedBy: s.views.board.pausedBy } : {}),
   ...(s.question ? { question: { id: s.question.id, prompt: s.question.prompt, options: s.question.options, allowText: s.question.allowText } } : {}),
   ...(s.merges?.length ? { merged: true as const } : {}),
   ...(s.forkedFrom ? { forkOf: { run: s.forkedFrom.run, step: s.forkedFrom.step, at: s.forkedFrom.at } } : {}),

@@ -32,7 +32,7 @@ export class UsageIndex {
   /** `names`: the stream whose appends may rename what an answer shows (the projects stream) */
   constructor(private readonly runs: RunStreams, journal: Journal, private readonly label: Labeller, names: string) {
     for (const s of runs.all()) {
-      for (const c of s.usageCells ?? []) this.add(c.day, { project: s.projectId, workflow: s.workflow.name, run: s.runId, harness: c.harness, model: c.model }, c);
+      for (const c of s.views.usageCells ?? []) this.add(c.day, { project: s.projectId, workflow: s.workflow.name, run: s.runId, harness: c.harness, model: c.model }, c);
     }
     journal.subscribe((stream, events) => {
       // a project renamed: kept answers may show its old name (run titles do not change)

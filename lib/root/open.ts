@@ -27,6 +27,8 @@ import { sandboxProbe } from '../sandbox/probe.js';
 import { windowsPort } from './harness-windows.js';
 import { openHarnessWindows } from '../state/harness-windows.js';
 import { openWorkers } from '../state/workers.js';
+import { openPlacement } from '../state/placement.js';
+import { RunMachinesView } from '../read-models/run-machines.js';
 import { RunDetails } from '../read-models/run-detail.js';
 import { newId } from '../ids.js';
 import { packageRoot } from '../package-root.js';
@@ -145,7 +147,7 @@ export const openService = async (o: OpenOptions): Promise<Service> => {
     projects, supervisors, spend,
     settings, workflows: workflowsFrom(catalog), harnesses: await loadHarnesses(), availability: new Map(), runTools,
     turns: live, baseUrl: o.baseUrl ?? '', now: () => new Date(), newId,
-    harnessWindows: openHarnessWindows(journal), workers: openWorkers(journal), clock,
+    harnessWindows: openHarnessWindows(journal), workers: openWorkers(journal), placement: openPlacement(journal), machines: new RunMachinesView(journal), clock,
     forks: new ForkLinks(runs, journal), ...(probe ? { probe } : {}),
     details,
   };
@@ -173,6 +175,7 @@ export const startEngine = (service: Service): void => {
     harness: (name) => core.harnesses[name],
     recheckHarness: (name) => void recheckHarnesses(core, [name]),
     remote: (run, harness) => service.workers.remote(run, harness),
+    takeUp: (run, harness, stepId) => service.workers.takeUp(run, harness, stepId),
     stepSettings: (run, node) => stepSettingsOf(core, run, node),
     persona: (run, name) => { const p = core.projects.current.get(run.projectId); return p ? catalog.persona(ref(p), name) : undefined; },
     renderPrompt: (template, vars) => renderPrompt(template, vars as Parameters<typeof renderPrompt>[1]),

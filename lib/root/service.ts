@@ -51,6 +51,8 @@ import { PreviewManager } from '../preview/manager.js';
 import { previewsStream } from '../state/previews.js';
 import { DEFAULT_PREVIEW_LIMITS, type PreviewCommand } from '../../domain/preview.js';
 import { WorkerPool } from './workers-pool.js';
+import { moveRun } from '../service/move-run.js';
+import { withRuns } from '../read-models/machines-list.js';
 
 // The facade: every door (HTTP, MCP, CLI, app) calls these methods. Each one decodes nothing and
 // holds no rule of its own: it finds the state, asks a command's decide or a projection, and maps.
@@ -148,8 +150,9 @@ export class Service implements ServiceApi {
     return s ? right({ ...httpRun(s), usage: usageOfRun(s) }) : left(notFound('run', runId));
   }
 
-  listWorkers() {
-    return this.workers.list();
+  /** the workers with the runs each holds now, and this machine's own row (the Machines page) */
+  async listWorkers() {
+    return withRuns(this.core, await this.workers.list());
   }
 
   listProjects(): readonly ProjectView[] {
@@ -160,6 +163,8 @@ export class Service implements ServiceApi {
   /** which harnesses a start would need, and whether it would be refused for one (the New run form) */
   startNeeds(q: { project: string; workflow?: string; harness?: HarnessName }) { return startNeeds(this.core, q); }
   control(runId: string, input: ControlInput, by: Actor) { return commands.control(this.core, runId, input, by); }
+  /** "Move to…": the machine for the run's next agent steps ('here' or a worker's id) */
+  moveRun(runId: string, to: string, by: Actor) { return moveRun(this.core, runId, to, by); }
   followUp(runId: string, what: FollowUpWhat, by: Actor) { return followUp(this.core, runId, what, by); }
   fork(runId: string, input: ForkInput, by: Actor) { return fork(this.core, runId, input, by); }
   reviseGoal(runId: string, goal: string, reason: string | undefined, by: Actor) { return commands.reviseGoal(this.core, runId, goal, reason, by); }

@@ -47,6 +47,19 @@ const rowOf = (w: WorkerRecord, p: Presence | undefined): WorkerRow => ({
   harnesses: w.announced?.harnesses ?? [], sandbox: w.announced?.sandbox ?? null, host: w.announced?.host ?? null,
 });
 
+// A revocation reloads the server, and JetStream answers "not enabled" while the reload is read:
+// the presence bucket is read again for a moment rather than answering the list with a 500.
+const presentSoon = async (hub: Hub): Promise<Presence[]> => {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await hub.present();
+    } catch (e) {
+      if (tries >= 30) throw e;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+};
+
 // a lease lapses this long after the worker's last renewal; three deliveries, then "worker lost"
 const queueOptions = (env: NodeJS.ProcessEnv) => {
   const n = Number(env['SVC_STEP_ACK_WAIT_MS']);
@@ -64,14 +77,11 @@ export class WorkerPool {
     this.dispatches = openDispatch(core.journal);
   }
 
-  /** a run's own pin ('here' or a worker id; "Move to…" on a paused run): beats the project's Run on */
-  runPin: (runId: string) => string | undefined = () => undefined;
-
-  /** the run's agent steps run on workers ("Run on" a worker or `any`, or a run pin): the adapter that dispatches them */
+  /** the run's agent steps run on workers ("Run on" a worker or `any`, or the run was moved: "Move to…", which wins): the adapter that dispatches them */
   remote(run: RunState, harness: HarnessName): { adapter: HarnessAdapter; workerId: string } | undefined {
     const project = this.core.projects.current.get(run.projectId);
     const runOn = project?.runOn ?? 'here';
-    const runPin = this.runPin(run.runId);
+    const runPin = this.core.placement.current.get(run.runId)?.to;
     if (!project || runPin === 'here' || (runOn === 'here' && !runPin)) return undefined;
     const ask = () => {
       // a follow-up works in the folder of the run it continues: sticky to that run's machine too
@@ -89,14 +99,31 @@ export class WorkerPool {
     return d ? d.line() : [];
   }
 
+  /** a step the journal has dispatched and not ended (svc was killed while it ran): taken up, not dispatched again */
+  takeUp(run: RunState, harness: HarnessName, stepId: string): { adapter: HarnessAdapter; workerId: string } | undefined {
+    const d = this.dispatches.current.get(stepId);
+    const project = this.core.projects.current.get(run.projectId);
+    if (!d || d.ended || !project) return undefined;
+    const workerId = d.claim?.workerId ?? project.runOn ?? 'here';
+    // its worker goes on; only a step never placed is placed again, on that worker (or by `any`)
+    const ask = () => ({ harness, runOn: workerId });
+    return { workerId, adapter: remoteAdapter(harness, ask, () => this.dispatching(), (tools) => projectAllow(project, tools)) };
+  }
+
   private dispatching(): Promise<Dispatcher> {
     // the running hub as it is: ensure() would reload its server, and JetStream answers "not
     // enabled" for a moment while a reload is read
     const world = (hub: Hub) => ({ seats: async () => seatsOf(this.core.workers.current, await hub.present()), sessions: sessionStore(join(this.core.home, 'sessions')) });
-    this.dispatcher ??= (this.hub ?? this.ensure()).then((hub) => hub.dispatcher(fenceOf(this.dispatches, this.core.now, (w, subject, reason) => refuseWorkerMessage(this.core, w, subject, reason)), queueOptions(this.env), world(hub)));
+    this.dispatcher ??= (this.hub ?? this.ensure()).then((hub) => hub.dispatcher(this.fence(), queueOptions(this.env), world(hub)));
     const d = this.dispatcher;
     d.catch(() => { if (this.dispatcher === d) this.dispatcher = null; });
     return d;
+  }
+
+  // the journal's fence; a revoked worker's claims and messages are discarded
+  private fence() {
+    const refused = (w: string, subject: string, reason: string) => refuseWorkerMessage(this.core, w, subject, reason);
+    return fenceOf(this.dispatches, this.core.now, refused, (w) => this.core.workers.current.get(w)?.revoked === true);
   }
 
   /** the server is up: start the hub if workers are on */
@@ -123,14 +150,14 @@ export class WorkerPool {
   async revoke(workerId: string): Promise<Outcome<{ worker: WorkerRow }>> {
     const r = revokeWorker(this.core, workerId);
     if (isLeft(r)) return r;
-    if (this.hub) (await this.hub.catch(() => null))?.reload(this.users());
+    if (this.hub) await (await this.hub.catch(() => null))?.reload(this.users());
     return right({ worker: rowOf(r.right.worker, undefined) });
   }
 
   /** `queue`: the steps waiting for a worker with a free slot, in line */
   async list(): Promise<{ workers: WorkerRow[]; hub: string | null; queue: Awaited<ReturnType<WorkerPool['line']>> }> {
     const hub = this.hub ? await this.hub.catch(() => null) : null;
-    const present = new Map((hub ? await hub.present() : []).map((p) => [p.workerId, p]));
+    const present = new Map((hub ? await presentSoon(hub) : []).map((p) => [p.workerId, p]));
     return { workers: [...this.core.workers.current.values()].map((w) => rowOf(w, present.get(w.workerId))), hub: hub?.url ?? null, queue: await this.line() };
   }
 
@@ -154,7 +181,7 @@ export class WorkerPool {
   private async ensure(): Promise<Hub> {
     const running = this.hub ? await this.hub.catch(() => null) : null;
     if (running) {
-      running.reload(this.users());
+      await running.reload(this.users());
       return running;
     }
     const externalUrl = this.env['SVC_NATS_URL'];

@@ -21,6 +21,8 @@ export interface ServiceApi {
   /** with `attempts`, the first attempt's run id and every attempt's */
   startRun(input: StartRunInput, by: Actor): Outcome<{ runId: string; attempts?: readonly StartedAttempt[] }>;
   control(runId: string, input: ControlInput, by: Actor): Outcome<{ outcome: 'Applied' | 'Stale'; run: RunDetail }>;
+  /** "Move to…": the machine for the run's next agent steps, 'here' or a worker's id (docs/workers.md) */
+  moveRun(runId: string, to: string, by: Actor): Outcome<{ run: RunDetail; to: string }>;
   /** a new run continuing an ended one on its branch and worktrees; `review`: a review's message text (reviews of ended runs) */
   followUp(runId: string, what: FollowUpWhat, by: Actor): Outcome<{ runId: string }>;
   /** a new run from a step end of this one (lib/service/forks.ts) */

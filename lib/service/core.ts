@@ -5,12 +5,14 @@ import type { SettingsEvent } from '../../journal/settings-events.js';
 import type { Store } from '../../journal/store.js';
 import type { Projects } from '../../projections/projects.js';
 import type { RunState } from '../../projections/run-state.js';
-import { currentNodeOf } from '../../projections/run-state.js';
+import { currentNodeOf } from '../../projections/run-decide-state.js';
 import { runDetail, runSummary, type StepFacts } from '../read-models/run-views.js';
 import type { Supervisors } from '../state/supervisors.js';
 import type { Clock } from '../clock.js';
 import type { HarnessWindowStream } from '../state/harness-windows.js';
 import type { WorkerStream } from '../state/workers.js';
+import type { PlacementStream } from '../state/placement.js';
+import type { RunMachinesView } from '../read-models/run-machines.js';
 import type { RunToolsBackend } from './run-tools.js';
 import type { HarnessAdapter } from '../harness/adapter.js';
 import type { Availability } from '../../domain/harness.js';
@@ -66,6 +68,10 @@ export interface ServiceCore {
   readonly harnessWindows: HarnessWindowStream;
   /** the machines that run steps for this hub (docs/workers.md) */
   readonly workers: WorkerStream;
+  /** runs a person moved to a machine ("Move to…", lib/service/move-run.ts) */
+  readonly placement: PlacementStream;
+  /** where each dispatched step ran, folded from the 'dispatch' journal (lib/read-models/run-machines.ts) */
+  readonly machines: RunMachinesView;
   /** the service's clock: real, or one a test moves by hand (OpenOptions.clock) */
   readonly clock: Clock;
   now(): Date;

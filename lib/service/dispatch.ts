@@ -1,5 +1,5 @@
 import { isLeft } from 'fp-ts/lib/Either.js';
-import { decideClaim, decideDispatch, decideLoseStep, decideWorkerMessage } from '../../commands/dispatch.js';
+import { decideClaim, decideDispatch, decideLapse, decideLoseStep, decideRecall, decideWorkerMessage } from '../../commands/dispatch.js';
 import type { DispatchStream } from '../state/dispatch.js';
 import type { Fence } from '../workers/dispatch-port.js';
 
@@ -7,20 +7,26 @@ import type { Fence } from '../workers/dispatch-port.js';
 // and records it in the 'dispatch' journal. A worker's message is applied only when its answer is
 // true; otherwise it was recorded as discarded (or refused as unknown) and nothing of it applies.
 
-/** `refused`: records a worker's message that did not decode (the 'workers' journal's WorkerMessageRefused) */
-export const fenceOf = (stream: DispatchStream, now: () => Date, refused: Fence['refused']): Fence => {
+/**
+ * `refused`: records a worker's message that did not decode (the 'workers' journal's WorkerMessageRefused);
+ * `revoked`: whether a worker is revoked (the 'workers' journal): its claims and messages are discarded
+ */
+export const fenceOf = (stream: DispatchStream, now: () => Date, refused: Fence['refused'], revoked: (workerId: string) => boolean): Fence => {
   const at = () => ({ at: now().toISOString(), onStale: 'retry' as const });
   const appended = (d: ReturnType<DispatchStream['transact']>, refused: string): boolean =>
     !isLeft(d) && !(d.right._tag === 'Appended' && d.right.events.some((e) => e.type === refused));
   return {
     dispatched: (runId, stepId) => void stream.transact((s) => decideDispatch(s, { runId, stepId }), at()),
-    claimed: (m) => appended(stream.transact((s) => decideClaim(s, m), at()), 'StepMessageDiscarded'),
-    admit: (m, kind) => appended(stream.transact((s) => decideWorkerMessage(s, { ...m, kind }), at()), 'StepMessageDiscarded'),
+    claimed: (m) => appended(stream.transact((s) => decideClaim(s, { ...m, revoked: revoked(m.workerId) }), at()), 'StepMessageDiscarded'),
+    admit: (m, kind) => appended(stream.transact((s) => decideWorkerMessage(s, { ...m, kind, revoked: revoked(m.workerId) }), at()), 'StepMessageDiscarded'),
     holds: (m) => {
       const d = stream.current.get(m.stepId);
-      return !!d && !d.ended && d.claim?.workerId === m.workerId && d.claim.token === m.token;
+      return !!d && !d.ended && !revoked(m.workerId) && d.claim?.workerId === m.workerId && d.claim.token === m.token && !d.claim.lapsed;
     },
     lost: (stepId, reason) => void stream.transact((s) => decideLoseStep(s, { stepId, reason }), at()),
+    lapsed: (m) => void stream.transact((s) => decideLapse(s, m), at()),
+    recalled: (stepId, reason) => void stream.transact((s) => decideRecall(s, { stepId, reason }), at()),
+    step: (stepId) => stream.current.get(stepId),
     refused,
   };
 };

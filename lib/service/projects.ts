@@ -110,7 +110,8 @@ export interface ProjectPatch {
   readonly runOn?: string;
 }
 
-const workerFact = (core: ServiceCore, runOn: string): RunOnWorker | undefined => {
+/** what the hub knows of a worker named as a place to run ('here' and 'any' name none) */
+export const workerFact = (core: ServiceCore, runOn: string): RunOnWorker | undefined => {
   if (isPlaceChoice(runOn)) return undefined;
   const w = core.workers.current.get(runOn);
   return !w ? 'unknown' : w.revoked ? 'revoked' : 'active';

@@ -3,7 +3,8 @@ import { decideRecordFollowUpReview, decideSubmitReview, type SubmitReview } fro
 import { sendBackRoute, sendBackText } from '../../commands/send-back.js';
 import { conflict, invalid, notFound, type Outcome } from '../../commands/refusal.js';
 import type { ReviewComment } from '../../journal/run-events.js';
-import type { RunState, SubmittedReview } from '../../projections/run-state.js';
+import type { RunState } from '../../projections/run-state.js';
+import type { SubmittedReview } from '../../projections/run-reviews.js';
 import { diffLines, quoteOf, type DiffFileLines } from '../git/diff-lines.js';
 import { readRunDiff } from '../git/run-diff.js';
 import { keepBlob, lineMoves } from '../git/line-moves.js';
@@ -81,11 +82,11 @@ export const submitReview = async (core: ServiceCore, runId: string, input: Revi
   const r = core.runs.transact(runId, (now) => (now ? decideSubmitReview(now, { ...ctx, comments: comments.right, text }) : left(notFound('run', runId))), { at: ctx.at, onStale: 'retry' });
   if (isLeft(r)) return r;
   const after = core.runs.get(runId) ?? s;
-  const review = after.reviews?.find((x) => x.reviewId === ctx.reviewId);
+  const review = after.views.reviews?.find((x) => x.reviewId === ctx.reviewId);
   if (!review) return left(conflict('the review was not recorded'));
   const held = after.held.find((m) => m.id === ctx.messageId);
   const events = r.right._tag === 'Appended' ? r.right.events : [];
-  const delivered = events.some((e) => e.type === 'RunResumed') || (!held && !after.undelivered?.some((m) => m.id === ctx.messageId));
+  const delivered = events.some((e) => e.type === 'RunResumed') || (!held && !after.views.undelivered?.some((m) => m.id === ctx.messageId));
   const back = sendBackRoute(s);
   const detail = back && r.right._tag === 'Appended'
     ? `sent back from the gate: the run goes ${back.how === 'Jump' ? 'back' : 'on'} to step ${back.to}, whose turn opens with the review; ${sendBackText(back)}`
@@ -113,7 +114,7 @@ const asFollowUp = (core: ServiceCore, runId: string, c: SubmitReview): Outcome<
   if (isLeft(made)) return made;
   const next = made.right.runId;
   const after = core.runs.get(runId)!;
-  const review = after.reviews?.find((x) => x.reviewId === c.reviewId);
+  const review = after.views.reviews?.find((x) => x.reviewId === c.reviewId);
   if (!review) return left(conflict('the review was not recorded'));
   const url = `${core.baseUrl}/runs/${encodeURIComponent(next)}`;
   return right({ review, delivered: false, detail: `the run had ended: the review went to follow-up run ${next}, which continues it`, run: detailOf(core, after), followUp: { runId: next, url } });
@@ -151,7 +152,7 @@ const readComment = async (s: RunState, files: Files | null, c: ReviewComment) =
 export const readReviews = async (core: ServiceCore, runId: string): Promise<Outcome<{ reviews: readonly unknown[] }>> => {
   const s = core.runs.get(runId);
   if (!s) return left(notFound('run', runId));
-  const reviews = s.reviews ?? [];
+  const reviews = s.views.reviews ?? [];
   const files = reviews.length && checkoutsOf(s).length ? await diffFilesOf(s) : null;
   const read = await Promise.all(reviews.map(async (r) => ({ ...r, comments: await Promise.all(r.comments.map((c) => readComment(s, files, c))) })));
   return right({ reviews: read });

@@ -10,7 +10,8 @@ import { conflict, invalid, notFound, type Outcome, type Refusal } from '../../c
 import { decideResolve } from '../../commands/resolve.js';
 import { decideReviseGoal } from '../../commands/revise-goal.js';
 import { decideSendMessage } from '../../commands/send-message.js';
-import type { HeldMessage, RunState } from '../../projections/run-state.js';
+import type { HeldMessage } from '../../projections/run-decide-state.js';
+import type { RunState } from '../../projections/run-state.js';
 import { parsePosition } from '../read-models/run-views.js';
 import type { Actor, ControlInput, StartedAttempt, StartedBy, StartRunInput } from '../../domain/runs.js';
 import type { RunDetail } from '../../projections/run-shapes.js';
@@ -125,7 +126,7 @@ export const message = (core: ServiceCore, runId: string, text: string, delivery
   if (isLeft(r)) return r;
   const after = core.runs.get(runId) ?? s;
   const held = after.held.find((m) => m.id === messageId);
-  const delivered = d.right.some((e) => e.type === 'RunResumed') || (!held && !after.undelivered?.some((m) => m.id === messageId));
+  const delivered = d.right.some((e) => e.type === 'RunResumed') || (!held && !after.views.undelivered?.some((m) => m.id === messageId));
   return right({ run: detailOf(core, after), delivered, detail: deliveryDetail(delivered, s, delivery, held) });
 };
 

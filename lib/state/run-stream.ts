@@ -3,7 +3,7 @@ import { RUN_EVENT_CODECS, type RunEvent } from '../../journal/run-events.js';
 import type { Store } from '../../journal/store.js';
 import { applyStored, createdState, type RunState } from '../../projections/run-state.js';
 import { EventStream, type StreamKind } from './event-stream.js';
-import { isSvcPauseReason } from '../../projections/needs-you.js';
+import { isSvcPauseReason } from '../../domain/pause-reasons.js';
 
 // Every run's state in memory, up to date on each append, and snapshotted in the same LMDB
 // transaction as the events it folds. A restart reads the snapshots, folding only a tail that a
@@ -25,7 +25,9 @@ import { isSvcPauseReason } from '../../projections/needs-you.js';
 // 13: the work an archive kept of each folder (keptWork), until an unarchive restores it; why a step's cost is unknown (usage.steps[].unknownWhy)
 // 14: who paused a paused run (pausedBy): svc's own pauses need a person (projections/needs-you.ts)
 // 15: the latest agent or command step's sandbox (sandbox: docs/sandbox.md)
-const SNAPSHOT_VERSION = 15;
+// 16: the decide state and the views apart: what only views read moved under `views`
+//     (projections/run-state.ts), and the decide state keeps the reviews' ids (reviewIds)
+const SNAPSHOT_VERSION = 16;
 
 // A run paused at version 13 kept no `by`; svc's own pauses say their cause at the start of their
 // reason, a person's pause does not, so that is what is known.
@@ -35,6 +37,21 @@ const pausedBy13 = (state: unknown): unknown => {
   return bySvc ? { ...s, pausedBy: 'engine' } : s;
 };
 
+type Flat15 = Record<string, unknown> & { reviews?: readonly { reviewId: string }[] };
+const present = (fields: Record<string, unknown>) => Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+
+// A 15 kept every field flat; the fields no decide reads go under `views`, each in its part.
+const views15 = (state: unknown): unknown => {
+  const { createdAt, startedBy, restartOf, startedAt, endedAt, pausedBy, sandbox, answers, reviews, undelivered, usageCells, ...decide } = state as Flat15;
+  return {
+    ...decide, ...(reviews ? { reviewIds: reviews.map((r) => r.reviewId) } : {}),
+    views: {
+      board: { createdAt, restartOf: restartOf ?? null, answers: answers ?? {}, ...present({ startedBy, startedAt, endedAt, pausedBy, sandbox }) },
+      ...present({ reviews, undelivered, usageCells }),
+    },
+  };
+};
+
 /** RUN_UPCASTS[v]: a run state snapshotted at version v, in the shape of v + 1 */
 export const RUN_UPCASTS: Readonly<Record<number, (state: unknown) => unknown>> = {
   // no WorkKept was recorded before 13: a 12 has no kept work, which its absence says
@@ -42,6 +59,7 @@ export const RUN_UPCASTS: Readonly<Record<number, (state: unknown) => unknown>> 
   13: pausedBy13,
   // no step recorded its sandbox before 15: a 14 has no mark, which its absence says
   14: (state) => state,
+  15: views15,
 };
 
 export type RunStreams = EventStream<RunState, RunEvent>;

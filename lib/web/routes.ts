@@ -28,6 +28,7 @@ export const ROUTES: readonly Route[] = [
   { path: '/workflows', nav: 'Workflows', load: () => import('./pages/workflows.js') },
   { path: '/workflows/:name', section: '/workflows', load: () => import('./pages/workflows.js') },
   { path: '/supervisors', nav: 'Supervisors', load: () => import('./pages/supervisors.js') },
+  { path: '/machines', nav: 'Machines', load: () => import('./pages/machines.js') },
   { path: '/usage', nav: 'Usage', load: () => import('./pages/usage.js') },
   { path: '/triggers', nav: 'Triggers', load: () => import('./pages/triggers.js') },
   { path: '/personas', nav: 'Personas', load: () => import('./pages/personas.js') },

@@ -2,6 +2,7 @@ import type { HarnessName } from '../../domain/workflow.js';
 import type { TurnInput, TurnResult } from '../harness/adapter.js';
 import type { PlacementAsk } from './placement.js';
 import type { Job } from './remote-messages.js';
+import type { DispatchedStep } from '../../projections/dispatch.js';
 
 // What the dispatcher's parts share (dispatcher.ts, dispatch-requests.ts, step-runner.ts).
 
@@ -15,6 +16,12 @@ export interface Fence {
   admit(m: { stepId: string; workerId: string; token: number }, kind: 'result' | 'event' | 'renewal'): boolean;
   holds(m: { stepId: string; workerId: string; token: number }): boolean;
   lost(stepId: string, reason: string): void;
+  /** no renewal of this claim for a lease's length: it is no longer the current one */
+  lapsed(m: { stepId: string; workerId: string; token: number }): void;
+  /** the run was paused or aborted: the step ends here, whatever its worker sends later */
+  recalled(stepId: string, reason: string): void;
+  /** the step as the journal has it (its claim, whether it ended) */
+  step(stepId: string): DispatchedStep | undefined;
   /** a worker's message that did not decode: kept as evidence, nothing of it applied */
   refused(workerId: string, subject: string, reason: string): void;
 }

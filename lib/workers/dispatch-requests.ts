@@ -5,14 +5,24 @@ import { AskCodec, decodeWith, type Ask } from './remote-messages.js';
 import { relayToolsCall } from './tools-relay.js';
 import { BUNDLE_CHUNK, type Fence, type Pending } from './dispatch-port.js';
 
-// What a worker asks the hub about the step it holds (docs/workers.md): to take its claim, a part
-// of the dispatch bundle or of the resumed session's files, a run-tools call. The subject names the worker (its credentials allow
-// only its own), the request is decoded at the door, and each is answered only for the step's
-// current claim, as the journal's fence has it.
+// What a worker asks the hub about the step it holds (docs/workers.md): to take its claim, to renew
+// its lease, a part of the dispatch bundle or of the resumed session's files, a run-tools call. The subject names the worker (its
+// credentials allow only its own), the request is decoded at the door, and each is answered only
+// for the step's current claim, as the journal's fence has it. A claim or renewal refused says
+// whether the step has ended (the worker then takes it out of the queue) or only its claim is gone.
 
 const NOT_CURRENT = 'not the current claim';
 
-export const serveRequests = (nc: NatsConnection, fence: Fence, pending: (stepId: string) => Pending | undefined): void => {
+type Claim = { stepId: string; workerId: string; token: number };
+
+export interface RequestHooks {
+  pending(stepId: string): Pending | undefined;
+  /** a claim taken or renewed: its lease runs from now */
+  leased(c: Claim, fresh: boolean): void;
+}
+
+export const serveRequests = (nc: NatsConnection, fence: Fence, hooks: RequestHooks): void => {
+  const { pending } = hooks;
   const on = (what: string, answer: (workerId: string, a: Ask) => Promise<unknown>) => nc.subscribe(`svc.w.*.${what}`, {
     callback: (err, m: Msg) => {
       if (err) return;
@@ -26,7 +36,18 @@ export const serveRequests = (nc: NatsConnection, fence: Fence, pending: (stepId
     const p = pending(a.stepId);
     return p && fence.holds({ stepId: a.stepId, workerId, token: a.token }) ? p : undefined;
   };
-  on('claim', async (workerId, a) => (fence.claimed({ stepId: a.stepId, workerId, token: a.token }) ? { ok: true } : { ok: false, reason: NOT_CURRENT }));
+  const refusal = (stepId: string) => {
+    const d = fence.step(stepId);
+    return { ok: false, reason: d?.ended ? `the step has ended (${d.ended})` : NOT_CURRENT, ended: !!d?.ended };
+  };
+  const lease = (fresh: boolean, take: (c: Claim) => boolean) => async (workerId: string, a: Ask) => {
+    const c = { stepId: a.stepId, workerId, token: a.token };
+    if (!take(c)) return refusal(a.stepId);
+    hooks.leased(c, fresh);
+    return { ok: true };
+  };
+  on('claim', lease(true, (c) => fence.claimed(c)));
+  on('renew', lease(false, (c) => fence.admit(c, 'renewal')));
   const part = (bytes: Buffer, index: number) => ({ ok: true, of: Math.max(1, Math.ceil(bytes.length / BUNDLE_CHUNK)), data: bytes.subarray(index * BUNDLE_CHUNK, (index + 1) * BUNDLE_CHUNK).toString('base64') });
   on('bundle', async (workerId, a) => {
     const p = held(workerId, a);

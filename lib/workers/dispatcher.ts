@@ -6,15 +6,16 @@ import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, RetentionPolicy,
 import type { HarnessName } from '../../domain/workflow.js';
 import type { TurnInput, TurnResult } from '../harness/adapter.js';
 import { encode } from './messages.js';
-import { asReport, decodeWith, OutCodec, type Job, type Out } from './remote-messages.js';
-import { takeResult } from './turn-result.js';
-import { branchRunOf, bundleForDispatch } from './run-bundle.js';
+import { asReport, asResult, decodeWith, jobOf, OutCodec, type Out } from './remote-messages.js';
+import { branchRunOf, bundleAgain, bundleForDispatch, keepSession, workApplied } from './run-bundle.js';
 import { openStepQueue, type QueueOptions } from './step-queue.js';
 import { serveRequests } from './dispatch-requests.js';
 import { type Fence, type Pending, type SeatFacts } from './dispatch-port.js';
 import type { PlacementAsk } from './placement.js';
 import { Placer } from './placing.js';
 import { gatherSession, type SessionStore } from './session-files.js';
+import { Leases, tell } from './leases.js';
+import { Backlog } from './backlog.js';
 
 // The hub's side of a dispatched turn (docs/workers.md). The turn is recorded, its folder bundled,
 // the job put on the step queue for the chosen worker; then what the worker sends comes back
@@ -22,13 +23,6 @@ import { gatherSession, type SessionStore } from './session-files.js';
 // the fence (the journal's current claim) before anything of it is applied to the turn.
 
 export const OUT_STREAM = 'SVC_OUT';
-
-const jobOf = (i: TurnInput, harness: HarnessName, egress: readonly string[]): Job => ({
-  egress: [...egress],
-  runId: i.runId, stepId: i.stepId, harness, cwd: i.cwd, prompt: i.prompt, tools: i.tools, watchdogMs: i.watchdogMs,
-  ...(i.systemPrompt ? { systemPrompt: i.systemPrompt } : {}), ...(i.model ? { model: i.model } : {}),
-  ...(i.resumeSession ? { resumeSession: i.resumeSession } : {}), ...(i.forkSession ? { forkSession: true } : {}),
-});
 
 /** what the hub knows besides the journal: the workers as they are now, and the sessions it keeps */
 export interface DispatchWorld {
@@ -41,10 +35,13 @@ const TICK_MS = 1000;
 export class Dispatcher {
   private readonly pending = new Map<string, Pending>();
   private readonly dir = mkdtempSync(join(tmpdir(), 'svc-dispatch-'));
+  private readonly leases: Leases;
+  private readonly backlog = new Backlog((m) => this.takeAndAck(m));
   private readonly placer: Placer;
   private readonly timer: NodeJS.Timeout;
 
   private constructor(private readonly nc: NatsConnection, private readonly fence: Fence, private readonly queue: Awaited<ReturnType<typeof openStepQueue>>, private readonly world: DispatchWorld, o: QueueOptions) {
+    this.leases = new Leases(fence, o.ackWaitMs, (stepId, text) => this.pending.get(stepId)?.input.onLog({ text }));
     this.placer = new Placer(this.pending, {
       seats: () => world.seats(), maxAttempts: o.maxDeliver,
       publish: (p) => this.publish(p),
@@ -80,24 +77,35 @@ export class Dispatcher {
   }
 
   /**
-   * the turn, on the worker placement.ts names for `ask`: resolves with its result once the
-   * worker's result is applied. `egress`: the project's allowlist for this step, which the
-   * worker's sandbox lets through besides the model API. The bundle (the step-start snapshot) and
-   * the session's files as of its last step end are made once: every attempt starts from them.
+   * The turn, on the worker placement.ts names for `ask`: resolves with its result once the
+   * worker's result is applied. `egress`: the project's allowlist for this step, which the worker's
+   * sandbox lets through besides the model API. The bundle (the step-start snapshot) and the
+   * session's files as of its last step end are made once: every attempt starts from them. A step
+   * already dispatched and not ended (the hub was killed while it ran) is taken up, not dispatched
+   * again: its worker goes on, and what it sent meanwhile waits in SVC_OUT.
    */
   async start(input: TurnInput, harness: HarnessName, ask: PlacementAsk, egress: readonly string[]): Promise<TurnResult> {
-    this.fence.dispatched(input.runId, input.stepId);
-    const bundle = join(this.dir, `${input.stepId}.bundle`);
-    const branchRun = await branchRunOf(input.cwd, input.runId);
-    await bundleForDispatch(input.cwd, branchRun, input.stepId, bundle);
+    const { runId, stepId, cwd } = input;
+    const known = this.fence.step(stepId);
+    const bundle = join(this.dir, `${stepId}.bundle`);
+    // a follow-up works on the branch of the run it continues, whose folder it shares
+    const branchRun = await branchRunOf(cwd, runId);
+    // a redelivery after a take-up needs the dispatch's bundle: made again from its snapshot (a
+    // hub killed before it had one dispatches the step now; the queue stores a step id once)
+    const again = !!known && !known.ended && (await bundleAgain(cwd, branchRun, stepId, bundle).then(() => true, () => false));
+    if (!again) {
+      this.fence.dispatched(runId, stepId);
+      await bundleForDispatch(cwd, branchRun, stepId, bundle);
+    }
     const session = input.resumeSession ? this.world.sessions.get(harness, input.resumeSession) ?? gatherSession(harness, input.resumeSession, process.env) : null;
-    const result = new Promise<TurnResult>((resolve) => this.pending.set(input.stepId, {
+    const result = new Promise<TurnResult>((resolve) => this.pending.set(stepId, {
       input, harness, job: { ...jobOf(input, harness, egress), branchRun }, bundle, parts: new Map(), session, sessionParts: new Map(), end: resolve,
-      place: { ask, attempt: 0, avoid: [] },
+      place: { ask, attempt: 0, avoid: [], ...(again && known?.claim ? { workerId: known.claim.workerId } : {}) },
     }));
-    // paused or aborted: the turn ends here; what the worker sends later finds no turn to apply to
-    input.signal.addEventListener('abort', () => this.end(input.stepId, { outcome: 'interrupted', summary: 'the run was stopped while the step ran on a worker' }), { once: true });
-    this.placer.enqueue(input.stepId);
+    // paused or aborted (or svc stopping): the step ends here, and its worker is told to stop its CLI
+    input.signal.addEventListener('abort', () => this.recall(stepId), { once: true });
+    if (again) await this.backlog.release(stepId);
+    else this.placer.enqueue(stepId);
     return result;
   }
 
@@ -112,6 +120,21 @@ export class Dispatcher {
     await this.queue.dispatch(p.input.stepId, encode(job), workerId, attempt === 0 ? p.input.stepId : `${p.input.stepId}.a${attempt}`);
   }
 
+  /** a message for the turn in flight, to its worker, whose CLI takes it mid-turn; false: no claim holds it now */
+  message(stepId: string, text: string): boolean {
+    const claim = this.fence.step(stepId)?.claim;
+    if (!this.pending.has(stepId) || !claim || claim.lapsed) return false;
+    tell(this.nc, claim.workerId, stepId, { kind: 'message', text });
+    return true;
+  }
+
+  private recall(stepId: string): void {
+    const claim = this.fence.step(stepId)?.claim;
+    this.fence.recalled(stepId, 'the run was paused or aborted while the step ran on a worker');
+    if (claim) tell(this.nc, claim.workerId, stepId, { kind: 'stop' });
+    this.end(stepId, { outcome: 'interrupted', summary: 'the run was stopped while the step ran on a worker' });
+  }
+
   async close(): Promise<void> {
     clearInterval(this.timer);
     for (const id of [...this.pending.keys()]) this.end(id, { outcome: 'failure', summary: 'the hub stopped', failure: 'error' });
@@ -122,6 +145,7 @@ export class Dispatcher {
     const p = this.pending.get(stepId);
     if (!p) return;
     this.pending.delete(stepId);
+    this.leases.end(stepId);
     rmSync(p.bundle, { force: true });
     p.end(r);
   }
@@ -132,16 +156,31 @@ export class Dispatcher {
   }
 
   private serve(): void {
-    serveRequests(this.nc, this.fence, (stepId) => this.pending.get(stepId));
-
+    serveRequests(this.nc, this.fence, {
+      pending: (stepId) => this.pending.get(stepId),
+      leased: (c, fresh) => {
+        // a new claim's work starts afresh: parts an older claim sent are not its
+        if (fresh) this.pending.get(c.stepId)?.parts.clear();
+        this.leases.renewed(c);
+      },
+    });
   }
 
   private async consume(): Promise<void> {
     const c = await jetstream(this.nc).consumers.get(OUT_STREAM, 'hub');
     for await (const m of await c.consume()) {
-      await this.take(m).catch((e: unknown) => console.error(`svc: a worker's message could not be applied: ${String(e)}`));
-      m.ack();
+      const stepId = m.subject.split('.')[4] ?? '';
+      // a step the journal has in flight that this hub has not taken up yet (it was restarted):
+      // its messages wait, unacked, until the engine takes the step up
+      const d = this.fence.step(stepId);
+      if ((!this.pending.has(stepId) && d && !d.ended) || this.backlog.holds(stepId)) { this.backlog.hold(stepId, m); continue; }
+      await this.takeAndAck(m);
     }
+  }
+
+  private async takeAndAck(m: JsMsg): Promise<void> {
+    await this.take(m).catch((e: unknown) => console.error(`svc: a worker's message could not be applied: ${String(e)}`));
+    m.ack();
   }
 
   private async take(m: JsMsg): Promise<void> {
@@ -163,7 +202,14 @@ export class Dispatcher {
       case 'session': return i.onSession?.(out.sessionId);
       case 'bundle': return void p.parts.set(out.index, out.data);
       case 'sessionPart': return void p.sessionParts.set(out.index, out.data);
-      case 'result': return this.end(p.input.stepId, await takeResult(this.dir, p, out, this.world.sessions));
+      case 'result': return this.finish(p, out.chunks, out.sessionChunks ?? 0, asResult(out.result));
     }
+  }
+
+  private async finish(p: Pending, chunks: number, sessionChunks: number, r: TurnResult): Promise<void> {
+    const applied = await workApplied(this.dir, p, chunks, r);
+    // the session's files as this step left them, once its work is in: where the next step that resumes it starts
+    if (applied === r) keepSession(p, sessionChunks, r.sessionId, this.world.sessions);
+    this.end(p.input.stepId, applied);
   }
 }

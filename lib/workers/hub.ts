@@ -70,8 +70,8 @@ export class Hub {
   }
 
   /** the workers that may connect changed (a token made, a worker revoked) */
-  reload(users: readonly WorkerUser[]): void {
-    this.server?.reload({ hubKey: this.hubKey, workers: users });
+  async reload(users: readonly WorkerUser[]): Promise<void> {
+    await this.server?.reload({ hubKey: this.hubKey, workers: users });
   }
 
   /** the workers whose heartbeat has not lapsed, with what it said */

@@ -31,7 +31,8 @@ export const workerPermissions = (workerId: string) => ({
     `$JS.API.CONSUMER.INFO.${STEP_STREAM}.${STEP_CONSUMER}`, `$JS.API.CONSUMER.MSG.NEXT.${STEP_STREAM}.${STEP_CONSUMER}`, `$JS.ACK.${STEP_STREAM}.${STEP_CONSUMER}.>`,
     // its own pinned steps, from its own consumer only
     `$JS.API.CONSUMER.INFO.${STEP_STREAM}.${pinnedConsumer(workerId)}`, `$JS.API.CONSUMER.MSG.NEXT.${STEP_STREAM}.${pinnedConsumer(workerId)}`, `$JS.ACK.${STEP_STREAM}.${pinnedConsumer(workerId)}.>`],
-  subscribe: [`${inboxOf(workerId)}.>`],
+  // its own replies, and what the hub tells it about the steps it runs (stop, a message mid-turn)
+  subscribe: [`${inboxOf(workerId)}.>`, `svc.to.${workerId}.>`],
 });
 
 /** a worker's reply subjects: its own, so no worker reads another's replies */

@@ -18,8 +18,11 @@ export interface NatsServer {
   readonly joinUrl: string;
   /** the hub's certificate when connections are TLS (the hub's own connection trusts it too) */
   readonly tls?: HubCert;
-  /** writes the config anew and has the server read it (SIGHUP): a revoked worker's connection closes */
-  reload(config: Omit<HubConfig, 'storeDir' | 'listen'>): void;
+  /**
+   * writes the config anew and has the server read it (SIGHUP): a revoked worker's connection
+   * closes. Resolves once the server says it has read it, so a token made is a token that works.
+   */
+  reload(config: Omit<HubConfig, 'storeDir' | 'listen'>): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -30,11 +33,12 @@ const portOf = (child: ChildProcess): Promise<number> => new Promise((resolve, r
   const fail = (why: string) => reject(new Error(`nats-server did not start: ${why}${seen ? `\n${seen.slice(-2000)}` : ''}`));
   child.once('error', (e) => fail(String(e)));
   child.once('exit', (code) => fail(`it exited with code ${code}`));
-  child.stderr?.on('data', (d: Buffer) => {
+  const onData = (d: Buffer) => {
     seen += d.toString();
     const m = LISTENING.exec(seen);
-    if (m) resolve(Number(m[2]));
-  });
+    if (m) { child.stderr?.off('data', onData); resolve(Number(m[2])); }
+  };
+  child.stderr?.on('data', onData);
 });
 
 // svc killed hard leaves its nats-server behind, holding the port and the store: the next start
@@ -51,6 +55,33 @@ const endLeftover = (dir: string, file: string): void => {
     const pause = new Int32Array(new SharedArrayBuffer(4));
     for (let i = 0; i < 100 && existsSync(`/proc/${pid}`); i++) Atomics.wait(pause, 0, 0, 20);
   }
+};
+
+const RELOADED = /Reloaded server configuration/g;
+const RELOAD_WAIT_MS = 5_000;
+
+// The server reads a new config a moment after its SIGHUP, and until then it refuses a new
+// worker's key ("Authorization Violation") and JetStream answers "not enabled". Its log says when
+// it is done: each reload waits for its own line (or a few seconds, or the server's end).
+const reloadWatch = (child: ChildProcess) => {
+  let asked = 0;
+  let done = 0;
+  const waiting: { readonly n: number; readonly resolve: () => void }[] = [];
+  const settle = () => { for (const w of waiting.splice(0)) (w.n <= done ? w.resolve() : waiting.push(w)); };
+  let tail = '';
+  child.stderr?.on('data', (d: Buffer) => {
+    tail = (tail + d.toString()).slice(-4096);
+    const seen = tail.match(RELOADED)?.length ?? 0;
+    if (seen > 0) { done += seen; tail = tail.slice(tail.lastIndexOf('Reloaded server configuration') + 1); settle(); }
+  });
+  child.once('exit', () => { done = Number.MAX_SAFE_INTEGER; settle(); });
+  return {
+    next: (): Promise<void> => new Promise((resolve) => {
+      const timer = setTimeout(resolve, RELOAD_WAIT_MS);
+      waiting.push({ n: ++asked, resolve: () => { clearTimeout(timer); resolve(); } });
+      settle();
+    }),
+  };
 };
 
 /** starts nats-server on `listen` (host:port; port -1 picks a free one) with its files under `dir` */
@@ -70,7 +101,7 @@ export const startNatsServer = async (dir: string, listen: string, config: Omit<
   const child = spawn('nats-server', ['-c', file], { stdio: ['ignore', 'ignore', 'pipe'] });
   if (child.pid) writePrivateFile(join(dir, 'nats.pid'), String(child.pid));
   const port = await portOf(child).catch((e: unknown) => { child.kill('SIGKILL'); throw e; });
-  child.stderr?.resume();
+  const reloads = reloadWatch(child);
   bound = `${listen.slice(0, listen.lastIndexOf(':'))}:${port}`;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   // the hub connects where the server listens: loopback when it listens everywhere
@@ -79,7 +110,7 @@ export const startNatsServer = async (dir: string, listen: string, config: Omit<
     url: `nats://${reach}:${port}`, port,
     joinUrl: tls ? joinUrlOf(reach, port, tls.fingerprint) : `nats://${reach}:${port}`,
     ...(tls ? { tls } : {}),
-    reload: (c) => { write(c); child.kill('SIGHUP'); },
+    reload: (c) => { write(c); child.kill('SIGHUP'); return reloads.next(); },
     stop: async () => { child.kill('SIGTERM'); await exited; },
   };
 };

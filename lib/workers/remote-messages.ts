@@ -3,7 +3,7 @@ import { isLeft } from 'fp-ts/lib/Either.js';
 import { HARNESSES, type HarnessName } from '../../domain/workflow.js';
 import { validEntry } from '../../commands/sandbox.js';
 import type { ActivityReport } from '../harness/activity.js';
-import type { TurnResult } from '../harness/adapter.js';
+import type { TurnInput, TurnResult } from '../harness/adapter.js';
 
 // What crosses NATS for a dispatched step (docs/workers.md), decoded at each door: the job a worker
 // claims (serialised TurnInput: no callbacks, no token of the hub's), and what a worker sends back.
@@ -31,6 +31,14 @@ export const JobCodec = t.intersection([
 ]);
 export type Job = t.TypeOf<typeof JobCodec>;
 
+/** the job of a turn: its input without callbacks, signal or the hub's run-tools token */
+export const jobOf = (i: TurnInput, harness: HarnessName, egress: readonly string[]): Job => ({
+  egress: [...egress],
+  runId: i.runId, stepId: i.stepId, harness, cwd: i.cwd, prompt: i.prompt, tools: i.tools, watchdogMs: i.watchdogMs,
+  ...(i.systemPrompt ? { systemPrompt: i.systemPrompt } : {}), ...(i.model ? { model: i.model } : {}),
+  ...(i.resumeSession ? { resumeSession: i.resumeSession } : {}), ...(i.forkSession ? { forkSession: true } : {}),
+});
+
 const Started = t.intersection([
   t.type({ phase: t.literal('started'), callId: Text(500), tool: Text(500), kind: t.keyof({ read: null, edit: null, write: null, command: null, search: null, mcp: null, question: null, other: null }), title: Text(10_000) }),
   t.partial({ path: Text(4096), at: Text(100) }),
@@ -57,6 +65,10 @@ export const OutCodec = t.intersection([t.type({ token: Token }), t.union([
   t.intersection([t.type({ kind: t.literal('result'), result: Result, chunks: Token }), t.partial({ sessionChunks: Token })]),
 ])]);
 export type Out = t.TypeOf<typeof OutCodec>;
+
+/** the hub to a worker about a step it runs (svc.to.<worker>.<step>): stop its CLI (paused, aborted), or a message mid-turn */
+export const ControlCodec = t.union([t.type({ kind: t.literal('stop') }), t.type({ kind: t.literal('message'), text: Text(1_000_000) })]);
+export type Control = t.TypeOf<typeof ControlCodec>;
 
 /** a claim, a bundle part, a run-tools call: the step and the claim the worker speaks for */
 export const AskCodec = t.intersection([t.type({ stepId: Id, token: Token }), t.partial({ index: Token, body: Text(10_000_000) })]);

@@ -1,4 +1,7 @@
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import type { TurnResult } from '../harness/adapter.js';
+import type { Pending } from './dispatch-port.js';
+import type { SessionStore } from './session-files.js';
 import { dirname, join } from 'node:path';
 import { gitOk } from '../git/git.js';
 import { restoreSnapshot, takeSnapshot } from '../git/snapshot.js';
@@ -34,6 +37,10 @@ export const bundleForDispatch = async (cwd: string, runId: string, stepId: stri
   return snapshot;
 };
 
+/** hub, taking up a dispatched step after a restart: the same bundle again, from the snapshot made at the dispatch */
+export const bundleAgain = async (cwd: string, runId: string, stepId: string, file: string): Promise<void> =>
+  bundle(cwd, file, [branchOf(runId), dispatchRef(stepId)]);
+
 /** worker: the run folder at `cwd` (the hub's path), made afresh from the dispatch bundle */
 export const folderFromBundle = async (cwd: string, runId: string, stepId: string, file: string): Promise<void> => {
   rmSync(cwd, { recursive: true, force: true });
@@ -66,4 +73,30 @@ export const applyResult = async (cwd: string, runId: string, stepId: string, fi
   await gitOk(cwd, [...GUARD, 'update-ref', branchOf(runId), after, before]);
   await restoreSnapshot(`${got}/result`, cwd);
   for (const ref of [`${got}/result`, `${got}/branch`, dispatchRef(stepId)]) await gitOk(cwd, ['update-ref', '-d', ref]);
+};
+
+/** hub: the worker's result with its work (`chunks` parts) applied to the run folder; the turn's result, or why the work could not land */
+export const workApplied = async (dir: string, p: Pending, chunks: number, r: TurnResult): Promise<TurnResult> => {
+  const { stepId, runId, cwd } = p.input;
+  // a turn that could not run there sends no work: its result is all there is
+  if (chunks === 0) return r;
+  const parts = Array.from({ length: chunks }, (_, n) => p.parts.get(n));
+  if (parts.some((x) => x === undefined)) return { outcome: 'failure', summary: 'the worker\'s work did not arrive whole', failure: 'error' };
+  const file = join(dir, `${stepId}.result.bundle`);
+  writeFileSync(file, Buffer.concat(parts.map((x) => Buffer.from(x!, 'base64'))));
+  try {
+    await applyResult(cwd, p.job.branchRun ?? runId, stepId, file);
+    return r;
+  } catch (e) {
+    return { outcome: 'failure', summary: `the worker's work could not be applied: ${String(e)}`, failure: 'error' };
+  } finally {
+    rmSync(file, { force: true });
+  }
+};
+
+/** hub: the session's files as the worker's turn left them (in parts), kept for the next step that resumes it */
+export const keepSession = (p: Pending, chunks: number, sessionId: string | undefined, sessions: SessionStore): void => {
+  const parts = Array.from({ length: chunks }, (_, n) => p.sessionParts.get(n));
+  if (!sessionId || chunks === 0 || parts.some((x) => x === undefined)) return;
+  sessions.put(p.harness, sessionId, Buffer.concat(parts.map((x) => Buffer.from(x!, 'base64'))));
 };

@@ -1,4 +1,4 @@
-import { nanos, type NatsConnection } from '@nats-io/transport-node';
+import { millis, nanos, type NatsConnection } from '@nats-io/transport-node';
 import { AckPolicy, jetstream, jetstreamManager, RetentionPolicy, type JsMsg } from '@nats-io/jetstream';
 import { pinnedConsumer, STEP_CONSUMER, STEP_STREAM } from './nats-config.js';
 
@@ -80,10 +80,10 @@ export interface Claim {
   readonly job: Uint8Array;
   /** the delivery number: the fencing token a result must carry */
   readonly token: number;
+  /** the lease: it lapses this long after the last renewal (the consumer's ack_wait) */
+  readonly leaseMs: number;
   /** renew the lease (an in-progress ack) */
   renew(): void;
-  /** the lease's length (the consumer's ack_wait): renew well inside it */
-  readonly leaseMs: number;
   /** the step is done: out of the queue */
   done(): void;
 }
@@ -97,5 +97,6 @@ const claimOf = (m: JsMsg, leaseMs: number): Claim => ({
 export const claimStep = async (nc: NatsConnection, waitMs: number, pinnedTo?: string): Promise<Claim | null> => {
   const c = await jetstream(nc).consumers.get(STEP_STREAM, pinnedTo ? pinnedConsumer(pinnedTo) : STEP_CONSUMER);
   const m = await c.next({ expires: Math.max(1000, waitMs) });
-  return m ? claimOf(m, Math.round(((await c.info(true)).config.ack_wait ?? 30e9) / 1e6)) : null;
+  const ackWait = m ? (await c.info(true)).config.ack_wait : undefined;
+  return m ? claimOf(m, ackWait ? millis(ackWait) : 30_000) : null;
 };

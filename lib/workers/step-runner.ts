@@ -13,18 +13,18 @@ import { BUNDLE_CHUNK, tokenOf } from './dispatch-port.js';
 import { gatherSession, placeSession } from './session-files.js';
 import { serveToolsRelay } from './worker-tools.js';
 import { workerSandbox } from './worker-sandbox.js';
+import { stepControl, type StepHold } from './step-control.js';
 
 // A worker's steps (docs/workers.md): it pulls only while a slot is free, claims at the hub (the
 // journal's fence), renews its lease while the turn runs, makes the run folder at the hub's path
 // from the hub's bundle, runs the turn with the local adapter, and sends back everything the
 // turn says, then its work as a bundle, then the result. Every message carries the claim's token.
+// A turn the hub stops, or whose lease it refuses (step-control.ts), ends its CLI and sends no work.
 
 export interface StepRunner {
   busy(): number;
   stop(): void;
 }
-
-const RENEW_MS = 5_000;
 
 type Ask = (what: string, body: unknown, timeoutMs?: number) => Promise<any>;
 
@@ -76,6 +76,7 @@ interface Turning {
   readonly send: ReturnType<typeof sender>;
   readonly dir: string;
   readonly tools: { readonly url: string; readonly token: string };
+  readonly hold: StepHold;
 }
 
 // the run folder from the hub's bundle, the turn with the local adapter (in svc's sandbox when
@@ -90,45 +91,56 @@ const turnInFolder = async (job: Job, adapter: HarnessAdapter, w: Turning): Prom
   const sandbox = 'sandbox' in boxed ? boxed.sandbox : undefined;
   void w.send({ kind: 'log', text: sandbox ? `[worker ${w.workerId}] the turn runs in svc's sandbox here` : `[worker ${w.workerId}] the turn runs outside svc's sandbox here: ${'why' in boxed ? boxed.why : ''}` });
   try {
-    const result = await adapter.startTurn({
-      ...job, runTools: w.tools, env: {}, signal: new AbortController().signal, ...(sandbox ? { sandbox } : {}),
+    if (w.hold.signal.aborted) return { outcome: 'interrupted', summary: 'stopped before the turn started' };
+    const turn = adapter.startTurn({
+      ...job, runTools: w.tools, env: {}, signal: w.hold.signal, ...(sandbox ? { sandbox } : {}),
       onLog: (l) => void w.send({ kind: 'log', text: l.text }),
       onActivity: (report) => void w.send({ kind: 'activity', report }),
       onMessage: (text) => void w.send({ kind: 'message', text }),
       onSession: (sessionId) => void w.send({ kind: 'session', sessionId }),
-    }).result;
-    await bundleResult(job.cwd, job.branchRun ?? job.runId, stepId, join(w.dir, 'out.bundle'));
+    });
+    w.hold.attach(turn);
+    const result = await turn.result;
+    // a stopped turn's work is not the step's: nothing of it is sent
+    if (!w.hold.stopped()) await bundleResult(job.cwd, job.branchRun ?? job.runId, stepId, join(w.dir, 'out.bundle'));
     return result;
   } finally {
     await sandbox?.close();
   }
 };
 
-const runTurn = async (nc: NatsConnection, workerId: string, adapters: Record<HarnessName, HarnessAdapter>, claim: Claim, job: Job): Promise<void> => {
+type Held = ReturnType<typeof stepControl>;
+
+const runTurn = async (nc: NatsConnection, workerId: string, adapters: Record<HarnessName, HarnessAdapter>, claim: Claim, job: Job, held: Held): Promise<void> => {
   const ask = asker(nc, workerId);
   const { stepId, token } = { stepId: job.stepId, token: tokenOf(job.attempt ?? 0, claim.token) };
-  if (!(await ask('claim', { stepId, token })).ok) return;
-  // three renewals per lease: one lost does not lose the step
-  const renew = setInterval(() => claim.renew(), Math.max(250, Math.min(RENEW_MS, Math.floor(claim.leaseMs / 3))));
+  const claimed = await ask('claim', { stepId, token });
+  // a step that ended at the hub (paused, aborted) leaves the queue; a claim only superseded is
+  // left alone: a late ack would take the current delivery out of the queue
+  if (!claimed.ok) return claimed.ended ? claim.done() : undefined;
+  const hold = held(claim, ask);
   const send = sender(nc, workerId, stepId, token);
   const dir = mkdtempSync(join(tmpdir(), 'svc-step-'));
   const relay = await serveToolsRelay(job.runId, (body) => ask('tools', { stepId, token, body }, 2 ** 31 - 1));
   let result: TurnResult;
   try {
-    result = await turnInFolder(job, adapters[job.harness], { workerId, token, ask, send, dir, tools: relay.tools });
+    result = await turnInFolder(job, adapters[job.harness], { workerId, token, ask, send, dir, tools: relay.tools, hold });
   } catch (e) {
     result = { outcome: 'failure', summary: `the worker could not run the step: ${String(e)}`, failure: 'error' };
   } finally {
-    clearInterval(renew);
+    hold.release();
     await relay.close();
   }
-  // the work and the session's files first, then the result that names how many parts each came in
-  const chunks = sendParts(send, 'bundle', readOrNull(join(dir, 'out.bundle')));
-  const sessionChunks = sendParts(send, 'sessionPart', result.sessionId ? gatherSession(job.harness, result.sessionId, process.env) : null);
+  // the work and the session's files first, then the result that names how many parts each came
+  // in; a stopped turn sends only its result, which the hub records as discarded
+  const stopped = hold.stopped();
+  const chunks = stopped ? 0 : sendParts(send, 'bundle', readOrNull(join(dir, 'out.bundle')));
+  const sessionChunks = stopped || !result.sessionId ? 0 : sendParts(send, 'sessionPart', gatherSession(job.harness, result.sessionId, process.env));
   const { sessionTotals: _t, quota: _q, ...plain } = result;
   await send({ kind: 'result', result: plain, chunks, sessionChunks });
   rmSync(dir, { recursive: true, force: true });
-  claim.done();
+  // a lease refused is not the end of the step: its next delivery runs it (here or elsewhere)
+  if (!stopped || stopped.ended) claim.done();
 };
 
 const readOrNull = (file: string): Buffer | null => {
@@ -147,6 +159,7 @@ export const runSteps = (nc: NatsConnection, workerId: string, slots: number, ad
   let busy = 0;
   let stopped = false;
   const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  const held = stepControl(nc, workerId, log);
   void (async () => {
     while (!stopped && !nc.isClosed()) {
       if (busy >= slots) { await pause(200); continue; }
@@ -156,7 +169,7 @@ export const runSteps = (nc: NatsConnection, workerId: string, slots: number, ad
       if (typeof job === 'string') { log(`a step from the hub did not decode; left alone`); continue; }
       busy++;
       log(`step ${job.stepId} of run ${job.runId} claimed (attempt ${(job.attempt ?? 0) + 1}, delivery ${claim.token})`);
-      void runTurn(nc, workerId, adapters, claim, job).catch((e: unknown) => log(`step ${job.stepId} failed here: ${String(e)}`)).finally(() => { busy--; });
+      void runTurn(nc, workerId, adapters, claim, job, held).catch((e: unknown) => log(`step ${job.stepId} failed here: ${String(e)}`)).finally(() => { busy--; });
     }
   })();
   return { busy: () => busy, stop: () => { stopped = true; } };

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { recordPath, type ServerRecord } from '../../lib/cli/server-record.js';
 import { spawnApp } from '../helpers/app-window.js';
 import { launch } from '../helpers/browser.js';
-import { eventually, freshHome, repoRoot, sleep, tempDir } from '../helpers/env.js';
+import { eventually, freshHome, repoRoot, sleep, tempDir, writtenLine } from '../helpers/env.js';
 import { webBuilt } from '../web/browser.js';
 
 // No window process to watch: the default browser (a double for xdg-open that writes the URL
@@ -27,7 +27,7 @@ for (const c of cases) test(`${c.name}, svc app stops once the last /api/events 
   const opened = join(tempDir('svc-opened-'), 'url');
   const app = await spawnApp(home, { ...c.env, SVC_TEST_OPENED: opened, SVC_APP_GRACE_SECONDS: '2', SVC_APP_FIRST_SECONDS: '120' });
   t.teardown(() => { app.end(); });
-  const url = await eventually(() => (existsSync(opened) ? readFileSync(opened, 'utf8').trim() : ''), (u) => u !== '', 90_000);
+  const url = await eventually(() => writtenLine(opened), (u) => u !== '', 90_000);
   t.regex(url, /^http:\/\/127\.0\.0\.1:\d+\/#code=/);
   const secret = (JSON.parse(readFileSync(recordPath(home), 'utf8')) as ServerRecord).secret!;
 

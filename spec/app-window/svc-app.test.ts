@@ -3,10 +3,10 @@ import test from 'ava';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { profileDir } from '../../lib/app/browser.js';
 import { recordPath, type ServerRecord } from '../../lib/cli/server-record.js';
 import { closeWindow, connectWindow, spawnApp, untilAppConnected } from '../helpers/app-window.js';
+import { CLI } from '../helpers/cli.js';
 import { eventually, freshHome, repoRoot } from '../helpers/env.js';
 import { webBuilt } from '../web/browser.js';
 
@@ -58,7 +58,7 @@ test('the window trades its one-time code for the secret once, and /api answers 
   t.is((await fetch(`${app.url}/api/runs`, { headers: { authorization: 'Bearer wrong' } })).status, 401);
   t.is((await fetch(`${app.url}/api/health`, { headers: { authorization: `Bearer ${secret}` } })).status, 200);
   // async, not spawnSync: a test blocked past the server's keep-alive timeout would reuse a closed socket
-  const cli = await run(process.execPath, ['--import', 'tsx', join(repoRoot, 'lib/cli/run.ts'), 'runs'], { cwd: repoRoot, env: { ...process.env, SVC_HOME: home }, encoding: 'utf8' });
+  const cli = await run(process.execPath, [...CLI, 'runs'], { cwd: repoRoot, env: { ...process.env, SVC_HOME: home }, encoding: 'utf8' });
   t.is(cli.stdout, 'no runs\n', 'the svc client commands send the recorded secret');
   const page0 = await fetch(`${app.url}/`);
   t.is(page0.status, 200, 'the app files load without the secret');

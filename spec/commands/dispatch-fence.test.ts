@@ -1,5 +1,5 @@
 import test from 'ava';
-import { decideClaim, decideDispatch, decideLoseStep, decideWorkerMessage } from '../../commands/dispatch.js';
+import { decideClaim, decideDispatch, decideLapse, decideLoseStep, decideRecall, decideWorkerMessage } from '../../commands/dispatch.js';
 import type { DispatchEvent } from '../../journal/dispatch-events.js';
 import { evolveDispatches, NO_DISPATCHES, type Dispatches } from '../../projections/dispatch.js';
 
@@ -48,4 +48,39 @@ test('the same worker claiming with the same delivery number is a repeat; a work
   // lost once: the step ends with the reason, and a late result is discarded
   [s] = run(s, decideLoseStep(s, { stepId: 's1', reason: 'worker lost' }));
   t.like(run(s, decideWorkerMessage(s, { stepId: 's1', workerId: 'wa', token: 1, kind: 'result' }))[1][0], { type: 'StepMessageDiscarded', data: { reason: 'the step has ended (lost)' } });
+});
+
+test('a lease the hub saw lapse: the claim is no longer current, its renewal and result are discarded, and the next delivery\'s claim is taken', (t) => {
+  let s = NO_DISPATCHES;
+  [s] = run(s, decideDispatch(s, { runId: 'r1', stepId: 's1' }));
+  [s] = run(s, decideClaim(s, { stepId: 's1', workerId: 'wa', token: 1 }));
+  let es: readonly DispatchEvent[];
+  [s, es] = run(s, decideLapse(s, { stepId: 's1', workerId: 'wa', token: 1 }));
+  t.deepEqual(es, [{ type: 'StepLeaseLapsed', data: { stepId: 's1', workerId: 'wa', token: 1 } }]);
+  // the worker comes back: its renewal and its late result are refused, with the reason
+  t.like(run(s, decideWorkerMessage(s, { stepId: 's1', workerId: 'wa', token: 1, kind: 'renewal' }))[1][0], { type: 'StepMessageDiscarded', data: { kind: 'renewal', reason: 'the lease of claim 1 of wa lapsed' } });
+  t.like(run(s, decideWorkerMessage(s, { stepId: 's1', workerId: 'wa', token: 1, kind: 'result' }))[1][0], { type: 'StepMessageDiscarded', data: { kind: 'result' } });
+  t.like(run(s, decideClaim(s, { stepId: 's1', workerId: 'wa', token: 1 }))[1][0], { type: 'StepMessageDiscarded', data: { kind: 'claim' } });
+  // the same worker (pinned) takes the next delivery: that claim is the current one
+  [s, es] = run(s, decideClaim(s, { stepId: 's1', workerId: 'wa', token: 2 }));
+  t.like(es[0], { type: 'StepClaimed', data: { token: 2 } });
+  t.deepEqual(run(s, decideWorkerMessage(s, { stepId: 's1', workerId: 'wa', token: 2, kind: 'result' }))[1], [{ type: 'StepResultApplied', data: { stepId: 's1', workerId: 'wa', token: 2 } }]);
+  // a lapse told late (claim 1 after claim 2 was taken) changes nothing
+  t.deepEqual(run(s, decideLapse(s, { stepId: 's1', workerId: 'wa', token: 1 }))[1], []);
+});
+
+test('a recalled step (paused or aborted) takes nothing more from its worker; a revoked worker and a worker speaking for another\'s claim are refused', (t) => {
+  let s = NO_DISPATCHES;
+  [s] = run(s, decideDispatch(s, { runId: 'r1', stepId: 's1' }));
+  [s] = run(s, decideClaim(s, { stepId: 's1', workerId: 'wa', token: 1 }));
+  // another worker sending a result for wa's claim (its subject names it, the server checked that)
+  t.like(run(s, decideWorkerMessage(s, { stepId: 's1', workerId: 'wb', token: 1, kind: 'result' }))[1][0], { type: 'StepMessageDiscarded', data: { workerId: 'wb', reason: 'claim 1 of wb is not the current one (1 of wa)' } });
+  // wa revoked: its result for its own current claim is refused and recorded
+  t.like(run(s, decideWorkerMessage(s, { stepId: 's1', workerId: 'wa', token: 1, kind: 'result', revoked: true }))[1][0], { type: 'StepMessageDiscarded', data: { workerId: 'wa', kind: 'result', reason: 'worker wa is revoked' } });
+  t.like(run(s, decideClaim(s, { stepId: 's1', workerId: 'wa', token: 2, revoked: true }))[1][0], { type: 'StepMessageDiscarded', data: { kind: 'claim', reason: 'worker wa is revoked' } });
+  let es: readonly DispatchEvent[];
+  [s, es] = run(s, decideRecall(s, { stepId: 's1', reason: 'paused' }));
+  t.deepEqual(es, [{ type: 'StepRecalled', data: { stepId: 's1', reason: 'paused' } }]);
+  t.like(run(s, decideWorkerMessage(s, { stepId: 's1', workerId: 'wa', token: 1, kind: 'renewal' }))[1][0], { type: 'StepMessageDiscarded', data: { reason: 'the step has ended (recalled)' } });
+  t.like(run(s, decideClaim(s, { stepId: 's1', workerId: 'wa', token: 2 }))[1][0], { type: 'StepMessageDiscarded', data: { kind: 'claim', reason: 'the step has ended (recalled)' } });
 });

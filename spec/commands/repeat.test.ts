@@ -47,10 +47,13 @@ import { evolveSupervisor, type SupervisorState } from '../../projections/superv
 import { evolveTrigger, type TriggerRule } from '../../projections/trigger-rule.js';
 import { decideCreateWorkerToken, decideJoinWorker, decideRefuseWorkerMessage, decideRevokeWorker, type CreateWorkerToken } from '../../commands/workers.js';
 import type { WorkerEvent } from '../../journal/worker-events.js';
-import { decideClaim, decideDispatch, decideLoseStep, decideWorkerMessage } from '../../commands/dispatch.js';
+import { decideClaim, decideDispatch, decideLapse, decideLoseStep, decideRecall, decideWorkerMessage } from '../../commands/dispatch.js';
 import type { DispatchEvent } from '../../journal/dispatch-events.js';
 import { evolveDispatches, NO_DISPATCHES, type Dispatches } from '../../projections/dispatch.js';
 import { evolveWorkers, NO_WORKERS, type Workers } from '../../projections/workers.js';
+import { decideMoveRun } from '../../commands/move-run.js';
+import type { PlacementEvent } from '../../journal/placement-events.js';
+import { evolveRunPins, NO_PINS, type RunPins } from '../../projections/run-pins.js';
 import { at, by, created, given, prepared, queued, RUNNING, started, stepStarted } from '../helpers/given.js';
 
 // The house rule: decide is idempotent on a repeat. For each command: decide on a state, apply
@@ -275,9 +278,18 @@ const DISPATCH_ROWS: Row[] = [
   row('WorkerMessage', claimed, (s) => decideWorkerMessage(s, { stepId: 's1', workerId: 'wb', token: 2, kind: 'result' }), applyDispatch, NOTHING),
   row('WorkerMessage (older claim)', claimed, (s) => decideWorkerMessage(s, { stepId: 's1', workerId: 'wa', token: 1, kind: 'result' }), applyDispatch, { again: 'each discarded message is its own evidence' }),
   row('LoseStep', claimed, (s) => decideLoseStep(s, { stepId: 's1', reason: 'worker lost' }), applyDispatch, NOTHING),
+  row('Lapse', claimed, (s) => decideLapse(s, { stepId: 's1', workerId: 'wb', token: 2 }), applyDispatch, NOTHING),
+  row('Recall', claimed, (s) => decideRecall(s, { stepId: 's1', reason: 'paused' }), applyDispatch, NOTHING),
+  row('WorkerMessage (revoked worker)', claimed, (s) => decideWorkerMessage(s, { stepId: 's1', workerId: 'wb', token: 2, kind: 'result', revoked: true }), applyDispatch, { again: 'each discarded message is its own evidence' }),
 ];
 
-const ROWS = [...RUN_ROWS, ...PROJECT_ROWS, ...SUPERVISOR_ROWS, ...TRIGGER_ROWS, ...NOTIFY_ROWS, ...PREVIEW_ROWS, ...WORKER_ROWS, ...DISPATCH_ROWS];
+// runs a person moved to a machine (stream 'placement')
+const applyPins = (s: RunPins, es: readonly PlacementEvent[]): RunPins => es.reduce((p, e) => evolveRunPins(p, { ...e, at }), s);
+const PLACEMENT_ROWS: Row[] = [
+  row('MoveRun', NO_PINS, (s) => decideMoveRun(s, { runId: 'r1', to: 'w1', worker: 'active', ended: false, by }), applyPins, NOTHING),
+];
+
+const ROWS = [...RUN_ROWS, ...PROJECT_ROWS, ...SUPERVISOR_ROWS, ...TRIGGER_ROWS, ...NOTIFY_ROWS, ...PREVIEW_ROWS, ...WORKER_ROWS, ...DISPATCH_ROWS, ...PLACEMENT_ROWS];
 
 const expected = (r: Repeat): string => ('nothing' in r ? 'nothing' : 'refused' in r ? `refused (${r.refused}): ${r.why}` : `again: ${r.again}`);
 

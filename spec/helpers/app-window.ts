@@ -1,10 +1,10 @@
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { profileDir } from '../../lib/app/browser.js';
 import { CHROMIUM } from './browser.js';
-import { eventually, repoRoot } from './env.js';
+import { CLI } from './cli.js';
+import { eventually, repoRoot, writtenLine } from './env.js';
 import { endGroup, spawnGroup } from './process-groups.js';
 
 // The real `svc app` in a child process, its window the real Debian Chromium made headless through
@@ -26,7 +26,7 @@ export interface AppProcess {
 
 export const spawnApp = (home: string, env: Record<string, string> = {}): Promise<AppProcess> =>
   new Promise((resolve, reject) => {
-    const child = spawnGroup(process.execPath, ['--import', 'tsx', join(repoRoot, 'lib', 'cli', 'run.ts'), 'app', '--port', '0'], {
+    const child = spawnGroup(process.execPath, [...CLI, 'app', '--port', '0'], {
       cwd: repoRoot,
       env: { ...process.env, SVC_HOME: home, SVC_BROWSER: CHROMIUM, SVC_BROWSER_ARGS: HEADLESS_ARGS, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -47,8 +47,9 @@ export const spawnApp = (home: string, env: Record<string, string> = {}): Promis
 /** Chromium writes the port it picked for --remote-debugging-port=0 into its profile */
 const devtoolsPort = (home: string): Promise<number> =>
   eventually(() => {
-    const file = join(profileDir(home), 'DevToolsActivePort');
-    return existsSync(file) ? Number(readFileSync(file, 'utf8').split('\n')[0]) : 0;
+    // its first line is the port; until the newline after it is written, it may be cut short
+    const port = writtenLine(join(profileDir(home), 'DevToolsActivePort'));
+    return port === '' ? 0 : Number(port);
   }, (p) => p > 0, 90_000);
 
 export const connectWindow = async (home: string): Promise<{ browser: Browser; page: Page }> => {

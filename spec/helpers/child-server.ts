@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
+import { CLI } from './cli.js';
 import { repoRoot } from './env.js';
 import { spawnGroup } from './process-groups.js';
 
@@ -15,7 +15,7 @@ export interface ChildServer {
 /** `env`: more environment for the server (a test fixture's switches) */
 export const spawnServer = (home: string, env: Readonly<Record<string, string>> = {}): Promise<ChildServer> =>
   new Promise((resolve, reject) => {
-    const child = spawnGroup(process.execPath, ['--import', 'tsx', join(repoRoot, 'lib', 'cli', 'run.ts'), 'serve', '--port', '0'], {
+    const child = spawnGroup(process.execPath, [...CLI, 'serve', '--port', '0'], {
       cwd: repoRoot, env: { ...process.env, ...env, SVC_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';

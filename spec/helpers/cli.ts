@@ -5,8 +5,13 @@ import { spawnGroup } from './process-groups.js';
 // The real `svc` executable in a child process (through tsx, as bin/svc runs it in a checkout), in a
 // process group the test file ends when its tests are done (process-groups.ts).
 
-/** node's arguments that run the CLI's entry point */
-export const CLI = ['--import', 'tsx', join(repoRoot, 'lib', 'cli', 'run.ts')];
+/**
+ * node's arguments that run the CLI's entry point. `npm test` bundles it once with the spec files
+ * and names the bundle in SVC_SPEC_CLI (spec/run/suite.ts): the same sources, without each child
+ * resolving every module of lib/ through tsx. tsx stays loaded, as a child imports the TypeScript
+ * fixtures the tests name (SVC_HARNESS_MODULE).
+ */
+export const CLI = ['--import', 'tsx', process.env['SVC_SPEC_CLI'] ?? join(repoRoot, 'lib', 'cli', 'run.ts')];
 
 export interface CliResult { readonly code: number | null; readonly stdout: string; readonly stderr: string }
 

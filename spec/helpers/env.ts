@@ -50,6 +50,17 @@ export const writtenJsonLines = (file: string): any[] => {
   return text.slice(0, text.lastIndexOf('\n') + 1).split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l));
 };
 
+/**
+ * The first line of a file once a program has finished writing it (ended by its newline), else '':
+ * a wait polling the file never takes a half-written value (a port cut short, part of a URL).
+ */
+export const writtenLine = (file: string): string => {
+  if (!existsSync(file)) return '';
+  const text = readFileSync(file, 'utf8');
+  const end = text.indexOf('\n');
+  return end < 0 ? '' : text.slice(0, end);
+};
+
 export const eventually = async <T>(f: () => T | Promise<T>, ok: (v: T) => boolean, timeoutMs = 20_000): Promise<T> => {
   const end = Date.now() + timeoutMs;
   let last = await f();

@@ -1,9 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fixtureRepository, type GitHubFixture } from '../fixtures/github/fixture.js';
 import { startGitHubServer } from '../fixtures/github/server.js';
 import { WEB, git, githubOrigin } from './code-host-origin.js';
-import { eventually, repoRoot, tempDir } from './env.js';
+import { eventually, repoRoot, tempDir, writtenJsonLines } from './env.js';
 import { testServer, type TestServer } from './server.js';
 import { history, untilStanding } from './steer.js';
 
@@ -31,9 +30,8 @@ export const LOOP = `digraph loop {
 
 const RECORD = join(repoRoot, 'spec/fixtures/notify/record.mjs');
 
-/** what the recording notification command received, one object per call */
-export const notifyCalls = (file: string): any[] =>
-  existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(JSON.parse(l).stdin)) : [];
+/** what the recording notification command received, one object per call it has finished writing down */
+export const notifyCalls = (file: string): any[] => writtenJsonLines(file).map((l) => JSON.parse(l.stdin));
 
 export const setting = async (s: TestServer, change: Record<string, unknown>): Promise<void> => {
   const r = await s.send('PUT', '/api/settings', JSON.stringify(change));

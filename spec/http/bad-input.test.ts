@@ -49,6 +49,12 @@ const TABLE: readonly Row[] = [
   { name: 'a worker token as a JSON array', method: 'POST', path: '/api/workers/tokens', body: '[]', status: 400 },
   { name: 'revoking a worker id of the wrong shape', method: 'POST', path: '/api/workers/W!/revoke', status: 400, detail: /worker id/ },
   { name: 'revoking an unknown worker', method: 'POST', path: '/api/workers/wnope/revoke', status: 404, detail: /unknown worker/ },
+  { name: 'moving an unknown run', method: 'POST', path: '/api/runs/r-nope/move', body: { to: 'here' }, status: 404, detail: /unknown run/ },
+  { name: 'moving a run with no to', method: 'POST', path: '/api/runs/{run}/move', body: {}, status: 400, detail: /to/ },
+  { name: 'moving a run to a number', method: 'POST', path: '/api/runs/{run}/move', body: { to: 5 }, status: 400, detail: /to/ },
+  { name: 'moving a run to a worker id of the wrong shape', method: 'POST', path: '/api/runs/{run}/move', body: { to: 'W!' }, status: 400, detail: /worker id/ },
+  { name: 'moving a run to an unknown worker', method: 'POST', path: '/api/runs/{run}/move', body: { to: 'wnope' }, status: 400, detail: /not a worker of this hub/ },
+  { name: 'moving a run with an unknown field', method: 'POST', path: '/api/runs/{run}/move', body: { to: 'here', slots: 2 }, status: 400, detail: /slots/ },
   { name: 'GET /api/workers with a query', method: 'GET', path: '/api/workers?state=online', status: 400, detail: /state/ },
   // malformed and mistyped bodies
   { name: 'malformed JSON on POST /api/runs', method: 'POST', path: '/api/runs', body: '{"project": ', status: 400 },

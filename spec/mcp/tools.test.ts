@@ -67,7 +67,8 @@ const watchingRun = (srv: McpServer): Promise<string> => (watching ??= (async ()
 
 const succeeded = async (srv: McpServer): Promise<string> => {
   const runId = await startRun(srv, { goal: '[report:success]', workflow: 'two' });
-  await untilStanding(srv, runId, 'Succeeded');
+  // two turns and the run's end: a full run at load 16 took more than the default 20 s
+  await untilStanding(srv, runId, 'Succeeded', 60_000);
   return runId;
 };
 

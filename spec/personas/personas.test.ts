@@ -2,9 +2,9 @@
 // removed, validation, and a saved persona used by the next run step that names it (the scripted
 // harness records the system prompt each turn was given).
 import test from 'ava';
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { eventually, tempDir } from '../helpers/env.js';
+import { eventually, tempDir, writtenJsonLines } from '../helpers/env.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { startRun, untilStanding } from '../helpers/steer.js';
 
@@ -74,7 +74,7 @@ test('a custom persona is saved from parts or from a file text, shadows every ot
   t.regex(again.body.detail, /only custom personas can be deleted/);
 });
 
-const turns = (): any[] => (existsSync(systemLog) ? readFileSync(systemLog, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)) : []);
+const turns = (): any[] => writtenJsonLines(systemLog);
 
 test('a saved custom persona is used by the next step that names it, and an edit by the step after', async (t) => {
   const s = await server(t);

@@ -18,7 +18,7 @@ test('turns of one day, harness and model add up in one cell; another harness or
     { type: 'UsageRecorded', data: { stepId: 's1', node: 'work', harness: 'claude', tokens: { input: 10, cachedInput: 2, output: 3 }, cost: { _tag: 'Reported', usd: 0.25 } } },
   );
   const day = localDay(at);
-  t.deepEqual(s.usageCells, [
+  t.deepEqual(s.views.usageCells, [
     { day, harness: 'claude', model: 'sonnet', costUsd: 0.75, unknownTurns: 0, turns: 2, tokens: { input: 20, cachedInput: 4, output: 6 } },
     { day, harness: 'codex', model: 'gpt-5', costUsd: 0, unknownTurns: 1, turns: 1, tokens: { input: 0, cachedInput: 0, output: 0 } },
     { day, harness: 'claude', model: '', costUsd: 0.25, unknownTurns: 0, turns: 1, tokens: { input: 10, cachedInput: 2, output: 3 } },

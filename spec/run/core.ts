@@ -1,8 +1,9 @@
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { coreTestFiles } from './core-files.js';
 
 // `npm run test:core`: the spine's tests (commands, projections, journal, the layout) for the
 // edit-test loop. Loading TypeScript through tsx costs each test file a fresh process; here each
@@ -12,13 +13,6 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const out = join(root, 'dist', 'core-spec');
-const FOLDERS = ['spec/commands', 'spec/projections', 'spec/journal'];
-
-const testFiles = (): string[] => [
-  ...FOLDERS.flatMap((f) => readdirSync(join(root, f), { recursive: true, encoding: 'utf8' })
-    .filter((n) => n.endsWith('.test.ts')).map((n) => join(f, n))),
-  'spec/layout.test.ts',
-];
 
 const bundle = async (file: string): Promise<void> => {
   const source = join(root, file);
@@ -37,7 +31,7 @@ const bundled = (arg: string): string => (arg.endsWith('.test.ts') ? relative(ro
 
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
-const files = testFiles();
+const files = coreTestFiles(root);
 await Promise.all(files.map(bundle));
 writeFileSync(join(out, 'ava.config.mjs'), `export default ${JSON.stringify({ files: files.map((f) => relative(root, join(out, f.replace(/\.ts$/, '.mjs')))), workerThreads: true, timeout: '1m', environmentVariables: { SVC_RELEASE_FEED: 'off' } })};\n`);
 const ava = spawnSync(process.execPath, [join(root, 'node_modules/ava/entrypoints/cli.mjs'), '--config', join(out, 'ava.config.mjs'), ...process.argv.slice(2).map(bundled)], { cwd: root, stdio: 'inherit' });

@@ -4,10 +4,14 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findChromium, machineProbe, plan } from './chromium.js';
+import { coreTestFiles } from './core-files.js';
+import { prepareSuite, toBundles } from './suite.js';
 import { SUITE_VARIABLE, endSurvivors, settledSurvivors, survivorReport } from './survivors.js';
 
 // `npm test`: make sure the browser tests have a Chromium (installing Debian's when running as
-// root), type-check, build the browser app, then run ava with any arguments given (`npm test -- spec/web/app.test.ts`).
+// root), type-check, build the browser app, bundle the spec files (spec/run/suite.ts: each test
+// process then loads one file, not every module of lib/ through tsx; the slowest files go first),
+// then run ava with any arguments given (`npm test -- spec/web/app.test.ts` runs that file's bundle).
 // Chromium comes first so a machine without it fails in seconds, not after the type-check; when it
 // cannot be had, nothing else runs: a green run always includes the browser tests. Afterwards,
 // anything a test started that is still running fails the run (spec/run/survivors.ts).
@@ -65,7 +69,8 @@ debianPackage('iproute2', 'ip', 'the remote worker spec (a worker in its own net
 debianPackage('openssl', 'openssl', 'the worker specs (the hub makes its TLS certificate)');
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 if (run(process.execPath, [tsc, '-p', 'tsconfig.json', '--noEmit']) !== 0) process.exit(1);
-// The browser app is generated (web-dist/ is not committed): the browser tests need it built.
+// The browser app is generated (web-dist/ is not committed): the browser tests need it built, and
+// with SVC_WEB_DIST_BUILT (below) they take this build instead of each building it again.
 if (run(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'build-web.ts')]) !== 0) process.exit(1);
 
 // One temp folder for the whole run, named in the environment every test process inherits: what
@@ -74,7 +79,16 @@ const suiteDir = mkdtempSync(join(tmpdir(), 'svc-suite-'));
 let interrupted = false;
 process.on('SIGINT', () => { interrupted = true; });
 const ava = join(root, 'node_modules', 'ava', 'entrypoints', 'cli.mjs');
-const status = run(process.execPath, [ava, ...process.argv.slice(2)], { ...env, TMPDIR: suiteDir, [SUITE_VARIABLE]: suiteDir });
+const args = process.argv.slice(2);
+// The whole suite runs the spine's tests first as `npm run test:core` does, in worker threads of one
+// process (spec/run/core.ts: seconds, where a process per file costs one each); ava's processes
+// then run the rest. With arguments, ava runs what they name, whatever it is.
+const whole = args.length === 0;
+const testEnv = { ...env, TMPDIR: suiteDir, [SUITE_VARIABLE]: suiteDir };
+const coreStatus = whole ? run(process.execPath, ['--import', 'tsx', join(root, 'spec', 'run', 'core.ts')], testEnv) : 0;
+const suite = await prepareSuite(root, whole ? coreTestFiles(root) : []);
+const avaStatus = interrupted ? 130 : run(process.execPath, [ava, '--config', suite.config, ...args.map(toBundles)], { ...testEnv, SVC_SPEC_CLI: suite.cli, SVC_WEB_DIST_BUILT: '1' });
+const status = avaStatus !== 0 ? avaStatus : coreStatus;
 
 // A browser or server told to stop as the last test ended may take a moment to go: settled waits.
 const left = await settledSurvivors(suiteDir);

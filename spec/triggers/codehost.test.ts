@@ -70,16 +70,16 @@ test.serial('a labeled issue and a /svc comment start one run each, and exactly 
   labelIssue(start);
   clock.set(new Date(start.getTime() + 60_000));
   const runs = await eventually(() => runsOf(service), (rs) => rs.length === 2 && rs.every((r) => r.lifecycle === 'ended'), 30_000);
-  const issueRun = runs.find((r) => r.startedBy?.event.kind === 'IssueLabeled')!;
-  const commentRun = runs.find((r) => r.startedBy?.event.kind === 'PullRequestComment')!;
-  t.deepEqual(issueRun.startedBy, {
+  const issueRun = runs.find((r) => r.views.board.startedBy?.event.kind === 'IssueLabeled')!;
+  const commentRun = runs.find((r) => r.views.board.startedBy?.event.kind === 'PullRequestComment')!;
+  t.deepEqual(issueRun.views.board.startedBy, {
     rule: { id, name: 'svc label' },
     event: { kind: 'IssueLabeled', id: 'LE_new', summary: 'acme/widgets#7 labeled svc: Export drops {{goal}} rows', url: `https://${web}/acme/widgets/issues/7` },
   });
   // text from the host is data: never expanded, and fenced as untrusted in the goal (the agent's prompt)
   t.is(issueRun.goal, `Work on ${untrusted("the event's title", 'Export drops {{goal}} rows')} ({{event.args}})`);
   t.is(issueRun.inputs['ticket'], `https://${web}/acme/widgets/issues/7`);
-  t.like(commentRun.startedBy, { event: { kind: 'PullRequestComment', id: 'IC_go', url: `https://${web}/acme/widgets/pull/3#issuecomment-1` } });
+  t.like(commentRun.views.board.startedBy, { event: { kind: 'PullRequestComment', id: 'IC_go', url: `https://${web}/acme/widgets/pull/3#issuecomment-1` } });
   t.is(commentRun.goal, `Work on ${untrusted("the event's title", 'Faster export')} (${untrusted("the event's args", 'please rebase')})`);
   await closeService(service);
 

@@ -39,7 +39,7 @@ test.serial('a schedule fires at each instant of the clock, records startedBy, a
   clock.set('2030-01-01T10:00:00.000Z');
   const [first] = await ended(service, 1);
   t.is(first!.goal, 'Tidy up at 2030-01-01T10:00:00.000Z');
-  t.deepEqual(first!.startedBy, { rule: { id, name: 'hourly' }, event: { kind: 'Schedule', id: 'schedule:2030-01-01T10:00:00.000Z', summary: 'scheduled for 2030-01-01T10:00:00.000Z (0 * * * *, UTC)' } });
+  t.deepEqual(first!.views.board.startedBy, { rule: { id, name: 'hourly' }, event: { kind: 'Schedule', id: 'schedule:2030-01-01T10:00:00.000Z', summary: 'scheduled for 2030-01-01T10:00:00.000Z (0 * * * *, UTC)' } });
 
   await eventually(() => clock.sleeping, (n) => n === 1);
   clock.set('2030-01-01T10:30:00.000Z');
@@ -63,7 +63,7 @@ test.serial('a schedule fires at each instant of the clock, records startedBy, a
   t.is(triggers.store.get(id)!.notes.length, 1);
   clock.set('2030-01-01T15:00:00.000Z');
   const all = await ended(service, 3);
-  t.deepEqual(all.map((r) => r.startedBy?.event.id).sort(), ['schedule:2030-01-01T10:00:00.000Z', 'schedule:2030-01-01T11:00:00.000Z', 'schedule:2030-01-01T15:00:00.000Z']);
+  t.deepEqual(all.map((r) => r.views.board.startedBy?.event.id).sort(), ['schedule:2030-01-01T10:00:00.000Z', 'schedule:2030-01-01T11:00:00.000Z', 'schedule:2030-01-01T15:00:00.000Z']);
   const events = triggers.events(id, 50);
   if (isLeft(events)) throw new Error('no events');
   t.deepEqual(events.right.events.map((e) => e.outcome._tag), ['Started', 'Started', 'Started']);

@@ -31,8 +31,12 @@ const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 export const chromiumPath = (): string => process.env['SVC_CHROMIUM'] ?? findChromium(machineProbe()) ?? '/usr/bin/chromium';
 
 let built: Promise<unknown> | null = null;
-/** Builds web-dist from lib/web once per test process, so a test always drives the current source. */
-export const webBuilt = (): Promise<unknown> => (built ??= buildWeb());
+/**
+ * Builds web-dist from lib/web once per test process, so a test always drives the current source;
+ * under `npm test`, which built it just before ava started (spec/run/main.ts says so in
+ * SVC_WEB_DIST_BUILT), the 50-odd browser test files do not each build it again.
+ */
+export const webBuilt = (): Promise<unknown> => (built ??= process.env['SVC_WEB_DIST_BUILT'] === '1' ? Promise.resolve() : buildWeb());
 
 let browser: Promise<Browser> | null = null;
 /** One Chromium per test file; each app session gets its own context (cookies, storage). */

@@ -11,7 +11,7 @@ import { closeBrowser, openApp, PHONE, VIEWPORTS } from './browser.js';
 
 test.after.always(closeBrowser);
 
-const NAV = [['Runs', '/'], ['New run', '/new'], ['Projects', '/projects'], ['Workflows', '/workflows'], ['Supervisors', '/supervisors'], ['Usage', '/usage'], ['Triggers', '/triggers'], ['Personas', '/personas'], ['Skills', '/skills'], ['Settings', '/settings']] as const;
+const NAV = [['Runs', '/'], ['New run', '/new'], ['Projects', '/projects'], ['Workflows', '/workflows'], ['Supervisors', '/supervisors'], ['Machines', '/machines'], ['Usage', '/usage'], ['Triggers', '/triggers'], ['Personas', '/personas'], ['Skills', '/skills'], ['Settings', '/settings']] as const;
 
 const EVIL = 'Fix <img src=x onerror="document.title=\'pwned\'"> it';
 

@@ -11,7 +11,7 @@ import { closeBrowser, DESKTOP, openApp, PHONE, VIEWPORTS, type AppSession } fro
 
 test.after.always(closeBrowser);
 
-const PAGES = [['Runs', '/'], ['New run', '/new'], ['Projects', '/projects'], ['Workflows', '/workflows'], ['Supervisors', '/supervisors'], ['Usage', '/usage'], ['Triggers', '/triggers'], ['Personas', '/personas'], ['Skills', '/skills'], ['Settings', '/settings']] as const;
+const PAGES = [['Runs', '/'], ['New run', '/new'], ['Projects', '/projects'], ['Workflows', '/workflows'], ['Supervisors', '/supervisors'], ['Machines', '/machines'], ['Usage', '/usage'], ['Triggers', '/triggers'], ['Personas', '/personas'], ['Skills', '/skills'], ['Settings', '/settings']] as const;
 
 const DARK_BG = 'rgb(15, 17, 21)';
 const LIGHT_BG = 'rgb(255, 255, 255)';

@@ -55,7 +55,9 @@ test('no workers: GET /api/workers is empty, no hub runs and nothing of NATS is 
   const home = freshHome();
   const s = await spawnServer(home);
   try {
-    t.deepEqual(await get(s, '/api/workers'), { workers: [], hub: null, queue: [] });
+    const listed = await get(s, '/api/workers');
+    t.deepEqual({ workers: listed['workers'], hub: listed['hub'], queue: listed['queue'] }, { workers: [], hub: null, queue: [] });
+    t.like(listed['here'], { name: 'this machine', runs: [] }, 'this machine is listed as always');
     t.false(existsSync(join(home, 'nats')));
   } finally {
     s.child.kill('SIGTERM');
@@ -182,5 +184,23 @@ test('svc serve killed hard leaves its nats-server behind; the next serve ends i
     t.like((listed['workers'] as WorkerRow[])[0], { name: 'desk', state: 'never-joined' });
   } finally {
     second.child.kill('SIGTERM');
+  }
+});
+
+test('a token works the moment its answer arrives: each new worker connects at once, while the server reads its new config', async (t) => {
+  const home = freshHome();
+  const s = await spawnServer(home, { SVC_NATS_LISTEN: '127.0.0.1:-1', SVC_WORKER_TTL_MS: String(TTL_MS) });
+  try {
+    for (let i = 0; i < 20; i++) {
+      const made = (await post(s, '/api/workers/tokens', { name: `box ${i}` })).body;
+      const [id, seed] = tokenOf(made).split('.') as [string, string];
+      // no retry: a reload not yet read refuses the new key with "Authorization Violation"
+      const nc = await connect({ servers: made['hub'] as string, authenticator: nkeyAuthenticator(new TextEncoder().encode(seed)), inboxPrefix: inboxOf(id), reconnect: false });
+      const joined = JSON.parse((await nc.request(`svc.w.${id}.join`, JSON.stringify({ slots: 1, harnesses: [], sandbox: false }), { timeout: 10_000 })).string()) as { ok: boolean };
+      t.true(joined.ok, `token ${i}`);
+      await nc.close();
+    }
+  } finally {
+    s.child.kill('SIGTERM');
   }
 });

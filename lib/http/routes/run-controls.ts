@@ -15,6 +15,7 @@ import { ResolveInput } from '../../inputs/resolve.js';
 import { SecureInput } from '../../inputs/secure.js';
 import { MergeInput, PullRequestCheckInput, PullRequestInput, UpdateFromBaseInput } from '../../inputs/ship.js';
 import { KeepInput } from '../../inputs/keep.js';
+import { MoveInput } from '../../inputs/move.js';
 import { decodeInput, refuseUnknownFields } from '../decode.js';
 import { intParam, personFrom, reply } from '../reply.js';
 import { replyShared } from '../shared-json.js';
@@ -25,6 +26,11 @@ export const runControlRoutes = (router: Router, service: Service): void => {
   router.post('/api/runs/:runId/control', async (ctx: Context) => {
     const b = decodeInput(ControlInput, await readJson(ctx));
     reply(ctx, service.control(id(ctx), b, personFrom(ctx)));
+  });
+  // "Move to…": where the run's next agent steps run (docs/workers.md)
+  router.post('/api/runs/:runId/move', async (ctx: Context) => {
+    const b = decodeInput(MoveInput, await readJson(ctx));
+    reply(ctx, service.moveRun(id(ctx), b.to, personFrom(ctx)));
   });
   router.post('/api/runs/:runId/goal', async (ctx: Context) => {
     const b = decodeInput(ReviseGoalInput, await readJson(ctx));

@@ -22,7 +22,7 @@ export const listRuns: Tool = defineTool({
 export const getRun: Tool = defineTool({
   name: 'get_run',
   group: 'reading',
-  description: 'Read one run in detail: standing, current step and its settings, allowed actions, open question and the position control_run must echo.' + DATA,
+  description: "Read one run in detail: standing, current step and its settings, allowed actions, open question and the position control_run must echo; once this server has workers, machine: where the latest step ran, where the next goes and why, and each step that ran on a worker with why it went there and where it moved from." + DATA,
   args: GetRunArgs,
   notes: runNotes,
   call: (a, { api }) => pipe(api.getRun(a.run), map((run) => ({ run }))),
@@ -40,7 +40,7 @@ export const listProjects: Tool = defineTool({
 export const listWorkers: Tool = defineTool({
   name: 'list_workers',
   group: 'reading',
-  description: 'List the machines that run steps for this server: online, lost, never joined or revoked; slots, slots in use, harnesses, sandbox; and the steps waiting for a worker with a free slot, in line.',
+  description: 'List the machines that run steps for this server: online, lost, never joined or revoked; slots, slots in use, harnesses, sandbox, and the runs each holds now; here is this machine; and the steps waiting for a worker with a free slot, in line.',
   args: ListWorkersArgs,
   call: async (_a, { api }) => right(await api.listWorkers()),
 });

@@ -25,6 +25,7 @@ import { ErrorNote, Loading, PageHeading } from '../ui/page.js';
 import { CompareWith } from '../attempts/compare-with.js';
 import { RunLink } from '../ui/run-link.js';
 import { GoalLine } from '../run/goal-line.js';
+import { MachineFact } from '../run/machine.js';
 
 // One run, live over `/api/events?run=<id>&log`: a compact header (title and one line of facts,
 // then one toolbar: the controls, Compare with…, the actions on the run, and a More menu for the
@@ -71,6 +72,7 @@ const Facts = ({ run }: { readonly run: RunDetail }) => {
       {run.archived ? <span class="badge">archived</span> : null}
       {run.resolved ? <span class="badge">resolved</span> : null}
       {run.sandbox ? <SandboxFact sandbox={run.sandbox} /> : null}
+      <MachineFact run={run} />
       {waitingText(run.waitingOn, Date.now()) ? <span class="note" data-quota={run.waitingOn?.harness}>{waitingText(run.waitingOn, Date.now())}</span> : null}
     </p>
   );

@@ -5,6 +5,7 @@ import { api, ApiError } from '../api.js';
 import { ConfirmButton } from './confirm.js';
 import type { RunData } from './data.js';
 import { HarnessForm } from './harness-form.js';
+import { MoveTo } from './machine.js';
 
 // The run's controls: exactly its `allowedActions`, each sent with the `position` the page holds.
 // If the run moved on before the control reached it, the server answers `Stale` and changes
@@ -115,6 +116,7 @@ export const Controls = ({ data, run }: { readonly data: RunData; readonly run: 
           <button type="submit" disabled={busy || !targets?.length}>Jump</button>
         </form>
       ) : null}
+      <MoveTo data={data} run={run} />
       <NoteLine note={note} />
     </section>
   );

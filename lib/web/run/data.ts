@@ -34,8 +34,9 @@ export interface RunData {
   readonly log: FeedState<LogLine>;
   /** reads the run's detail again (after a Stale answer, say) */
   refresh(): Promise<void>;
-  /** shows a detail an answer carried, unless the push stream has already shown a later one */
-  accept(run: RunDetail): void;
+  /** shows a detail an answer carried, unless the push stream has already shown a later one;
+   * `facts`: the answer changed facts outside the run's journal (a move), so the same position is news */
+  accept(run: RunDetail, facts?: boolean): void;
   earlier(feed: Feed): Promise<void>;
   /** bumped on every append and reset: views that read elsewhere (the diff, the PR) reload on it */
   readonly changes: Signal<number>;
@@ -84,8 +85,8 @@ export const createRunData = (runId: string): RunData & { follow(): () => void }
   const feeds = { thread: d.thread, activity: d.activity, history: d.history, log: d.log } as const;
 
   let streamSeq = 0;
-  const accept = (run: RunDetail) => {
-    if (!stopped && (d.run.value === null || positionSeq(run) > streamSeq)) d.run.value = run;
+  const accept = (run: RunDetail, facts = false) => {
+    if (!stopped && (d.run.value === null || positionSeq(run) > streamSeq || (facts && positionSeq(run) === streamSeq))) d.run.value = run;
   };
 
   const loadPage = async (feed: Feed, before?: string | number) => {

@@ -4,6 +4,7 @@ import type { RunData } from './data.js';
 import { ForkButton, forkableAt } from './fork.js';
 import { useFollow } from './follow.js';
 import { StepCost, stepUsageOf } from './step-cost.js';
+import { StepMachine } from './machine.js';
 import { heldFrom, shownFrom, stepsOf, timeline, type Item } from './timeline.js';
 import { LocalTime } from '../ui/local-time.js';
 
@@ -58,7 +59,7 @@ export const Thread = ({ data }: { readonly data: RunData }) => {
                 {/* a group, not a section: a step visited twice has the same heading, and two region
                     landmarks may not share a name */}
                 <div role="group" aria-labelledby={id}>
-                  <StepHead step={b.step} continued={b.continued} id={id} paused={run?.standing === 'Paused'} cost={<StepCost usage={stepUsageOf(run, b.step.stepId)} />} />
+                  <StepHead step={b.step} continued={b.continued} id={id} paused={run?.standing === 'Paused'} cost={<><StepMachine run={run} stepId={b.step.stepId} /><StepCost usage={stepUsageOf(run, b.step.stepId)} /></>} />
                   {stepFork(data, b.step.stepId, b.continued)}
                   <ol class="step-items" aria-label={`Step ${b.step.node ?? ''}`.trim()}>
                     {b.items.filter(shown).map((i) => <ItemView key={'thread' in i ? `r${i.thread.id}` : `a${i.activity.id}`} runId={data.runId} item={i} />)}

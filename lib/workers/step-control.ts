@@ -1,0 +1,68 @@
+import type { NatsConnection } from '@nats-io/transport-node';
+import type { Turn } from '../harness/adapter.js';
+import { ControlCodec, decodeWith } from './remote-messages.js';
+import type { Claim } from './step-queue.js';
+
+// The worker's hold on a step it runs (docs/workers.md). It renews its lease with the server (an
+// in-progress ack) and at the hub, which answers whether the claim is still the current one; and
+// it hears what the hub tells it on svc.to.<worker>.<step>: stop (paused, aborted), or a message
+// mid-turn. A stop, or a renewal the hub refuses (its lease lapsed while it was cut off, the step
+// ended), ends the turn by its AbortSignal, as a local pause does: the CLI is stopped. A renewal
+// that gets no answer (the hub away) changes nothing: the worker goes on and its messages wait in
+// the durable stream.
+
+type Ask = (what: string, body: unknown, timeoutMs?: number) => Promise<{ ok: boolean; reason?: string; ended?: boolean }>;
+
+export interface StepHold {
+  readonly signal: AbortSignal;
+  /** why the turn was stopped (undefined: it was not), and whether the step ended at the hub */
+  stopped(): { readonly why: string; readonly ended: boolean } | undefined;
+  /** the turn in flight: messages the hub sent before it started are handed to it now */
+  attach(turn: Turn): void;
+  release(): void;
+}
+
+interface Held {
+  stop(why: string, ended: boolean): void;
+  message(text: string): void;
+}
+
+/** one per worker: routes the hub's words to the step they are about */
+export const stepControl = (nc: NatsConnection, workerId: string, log: (line: string) => void) => {
+  const held = new Map<string, Held>();
+  nc.subscribe(`svc.to.${workerId}.>`, {
+    callback: (err, m) => {
+      if (err) return;
+      const h = held.get(m.subject.slice(m.subject.lastIndexOf('.') + 1));
+      const c = decodeWith(ControlCodec, m.data, 'a word from the hub');
+      if (!h || typeof c === 'string') return;
+      if (c.kind === 'stop') h.stop('the hub stopped the step (the run was paused or aborted)', true);
+      else h.message(c.text);
+    },
+  });
+  return (claim: Claim, ask: Ask): StepHold => {
+    const abort = new AbortController();
+    let stopped: { why: string; ended: boolean } | undefined;
+    let turn: Turn | undefined;
+    const early: string[] = [];
+    const stop = (why: string, ended: boolean) => {
+      if (stopped) return;
+      stopped = { why, ended };
+      log(`step ${claim.stepId}: ${why}; its CLI is stopped`);
+      abort.abort();
+    };
+    const renew = () => {
+      claim.renew();
+      void ask('renew', { stepId: claim.stepId, token: claim.token }, Math.max(1000, claim.leaseMs / 3))
+        .then((r) => { if (!r.ok) stop(`the hub refused its lease: ${r.reason ?? ''}`, r.ended === true); }, () => undefined);
+    };
+    const timer = setInterval(renew, Math.max(500, Math.min(5_000, claim.leaseMs / 3)));
+    held.set(claim.stepId, { stop, message: (text) => (turn ? void turn.send(text) : void early.push(text)) });
+    return {
+      signal: abort.signal,
+      stopped: () => stopped,
+      attach: (t) => { turn = t; for (const text of early.splice(0)) t.send(text); },
+      release: () => { clearInterval(timer); held.delete(claim.stepId); },
+    };
+  };
+};

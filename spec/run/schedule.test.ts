@@ -1,0 +1,26 @@
+import test from 'ava';
+import { UNKNOWN_SECONDS, longestFirst, timesFromLog } from './schedule.js';
+
+// The order `npm test` gives ava: longest first by the last recorded run, new files early.
+
+const FILES = new Set(['spec/http/controls.test.ts', 'spec/web/theme.test.ts', 'spec/cli/cli.test.ts']);
+const isFile = (p: string): boolean => FILES.has(p);
+
+test('a file\'s time is its slowest passed test and a quarter of the rest; a title holding › still finds its file', (t) => {
+  const log = [
+    '  ✔ http › controls › Pause then Resume (4.2s)',
+    '  ✔ http › controls › Retry (2s)',
+    '  ✔ http › controls › fast',
+    '  ✘ [fail]: cli › cli › doctor says why (1m)',
+    '  ✔ web › theme › Settings › follows the system (500ms)',
+    '  ✔ nowhere › made up (9s)',
+    'web-dist: 45 files',
+  ].join('\n');
+  t.deepEqual(timesFromLog(log, isFile), { 'spec/http/controls.test.ts': 4.7, 'spec/web/theme.test.ts': 0.5 });
+});
+
+test('longest first; a file not timed yet counts as slow; ties keep name order', (t) => {
+  const times = { 'spec/a.test.ts': 1, 'spec/b.test.ts': 90, 'spec/c.test.ts': 1, 'spec/d.test.ts': UNKNOWN_SECONDS - 1 };
+  t.deepEqual(longestFirst(['spec/a.test.ts', 'spec/c.test.ts', 'spec/d.test.ts', 'spec/new.test.ts', 'spec/b.test.ts'], times),
+    ['spec/b.test.ts', 'spec/new.test.ts', 'spec/d.test.ts', 'spec/a.test.ts', 'spec/c.test.ts']);
+});
