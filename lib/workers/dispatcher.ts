@@ -105,7 +105,9 @@ export class Dispatcher {
     // paused or aborted (or svc stopping): the step ends here, and its worker is told to stop its CLI
     input.signal.addEventListener('abort', () => this.recall(stepId), { once: true });
     if (again) await this.backlog.release(stepId);
-    else this.placer.enqueue(stepId);
+    // a step never claimed may never have left the line (placing is in memory): it is placed again
+    // (if it had been put on a queue, the same message id is stored once, or its second claim is discarded)
+    if (!again || !known?.claim) this.placer.enqueue(stepId);
     return result;
   }
 
