@@ -34,6 +34,8 @@ const TICK_MS = 1000;
 
 export class Dispatcher {
   private readonly pending = new Map<string, Pending>();
+  /** a step's id to the key of its turn in flight (turnOf) */
+  private readonly turns = new Map<string, string>();
   private readonly dir = mkdtempSync(join(tmpdir(), 'svc-dispatch-'));
   private readonly leases: Leases;
   private readonly backlog = new Backlog((m) => this.takeAndAck(m));
@@ -84,7 +86,8 @@ export class Dispatcher {
    * already dispatched and not ended (the hub was killed while it ran) is taken up, not dispatched
    * again: its worker goes on, and what it sent meanwhile waits in SVC_OUT.
    */
-  async start(input: TurnInput, harness: HarnessName, ask: PlacementAsk, egress: readonly string[]): Promise<TurnResult> {
+  async start(step: TurnInput, harness: HarnessName, ask: PlacementAsk, egress: readonly string[]): Promise<TurnResult> {
+    const input = this.turnOf(step);
     const { runId, stepId, cwd } = input;
     const known = this.fence.step(stepId);
     const bundle = join(this.dir, `${stepId}.bundle`);
@@ -111,6 +114,20 @@ export class Dispatcher {
     return result;
   }
 
+  /**
+   * A step's later turn (held messages it continues with, an answer after its turn ended) is a
+   * dispatch of its own, `<step>-t<n>`: the queue stores a message id once and the fence takes
+   * nothing for a dispatch that ended, so a second turn under the step's own id would never run.
+   * The first turn not yet ended keeps its key (a hub restarted mid-turn takes it up).
+   */
+  private turnOf(step: TurnInput): TurnInput {
+    const keyOf = (n: number) => (n === 1 ? step.stepId : `${step.stepId}-t${n}`);
+    let n = 1;
+    while (this.fence.step(keyOf(n))?.ended) n++;
+    this.turns.set(step.stepId, keyOf(n));
+    return n === 1 ? step : { ...step, stepId: keyOf(n) };
+  }
+
   /** the steps waiting for a worker, in line */
   line(): ReturnType<Placer['line']> {
     return this.placer.line();
@@ -123,7 +140,8 @@ export class Dispatcher {
   }
 
   /** a message for the turn in flight, to its worker, whose CLI takes it mid-turn; false: no claim holds it now */
-  message(stepId: string, text: string): boolean {
+  message(step: string, text: string): boolean {
+    const stepId = this.turns.get(step) ?? step;
     const claim = this.fence.step(stepId)?.claim;
     if (!this.pending.has(stepId) || !claim || claim.lapsed) return false;
     tell(this.nc, claim.workerId, stepId, { kind: 'message', text });
@@ -147,6 +165,7 @@ export class Dispatcher {
     const p = this.pending.get(stepId);
     if (!p) return;
     this.pending.delete(stepId);
+    for (const [step, key] of this.turns) if (key === stepId) this.turns.delete(step);
     this.leases.end(stepId);
     rmSync(p.bundle, { force: true });
     p.end(r);
