@@ -14,6 +14,7 @@ import { type Fence, type Pending, type SeatFacts } from './dispatch-port.js';
 import type { PlacementAsk } from './placement.js';
 import { Placer } from './placing.js';
 import { gatherSession, type SessionStore } from './session-files.js';
+import { binFor } from '../harness/common.js';
 import { Leases, tell } from './leases.js';
 import { Backlog } from './backlog.js';
 
@@ -100,7 +101,7 @@ export class Dispatcher {
       this.fence.dispatched(runId, stepId);
       await bundleForDispatch(cwd, branchRun, stepId, bundle);
     }
-    const session = input.resumeSession ? this.world.sessions.get(harness, input.resumeSession) ?? gatherSession(harness, input.resumeSession, process.env) : null;
+    const session = input.resumeSession ? this.world.sessions.get(harness, input.resumeSession) ?? await gatherSession(harness, input.resumeSession, process.env, { bin: binFor('opencode', {}), cwd }) : null;
     const result = new Promise<TurnResult>((resolve) => this.pending.set(stepId, {
       input, harness, job: { ...jobOf(input, harness, egress), branchRun }, bundle, parts: new Map(), session, sessionParts: new Map(), end: resolve,
       place: { ask, attempt: 0, avoid: [], ...(again && known?.claim ? { workerId: known.claim.workerId } : {}) },

@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { HarnessName } from '../../domain/workflow.js';
 import { writePrivateFile } from '../private-file.js';
+import { exportOpencodeSession, importOpencodeSession } from './opencode-session.js';
 
 // A session moves between machines as its files (docs/workers.md, "Sessions move"). claude keeps
 // a session as one JSONL file under its config dir, `projects/<cwd with every non-alphanumeric
@@ -11,7 +12,7 @@ import { writePrivateFile } from '../private-file.js';
 // file, `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<thread>.jsonl`; `codex exec resume` finds
 // it copied alone into a fresh CODEX_HOME (measured). The files travel as one blob,
 // {files: [{path, data}]} with paths relative to the CLI's own folder. opencode keeps its sessions
-// in its own store (docs/workers.md); they do not move yet.
+// in its own store and moves one through its own export and import (opencode-session.ts).
 
 interface SessionFile { readonly path: string; readonly data: string }
 
@@ -42,14 +43,20 @@ const claudeFiles = (sessionId: string, env: NodeJS.ProcessEnv): SessionFile[] =
   });
 };
 
-/** the session's files on this machine as one blob, or null when this CLI's sessions do not move (or none is here) */
-export const gatherSession = (harness: HarnessName, sessionId: string, env: NodeJS.ProcessEnv): Buffer | null => {
+/**
+ * the session's files on this machine as one blob, or null when none is here; `opencode`: the
+ * opencode this machine runs and the run's folder, as its sessions move through its own export
+ * and import (opencode-session.ts)
+ */
+export const gatherSession = async (harness: HarnessName, sessionId: string, env: NodeJS.ProcessEnv, opencode?: { readonly bin: string; readonly cwd: string }): Promise<Buffer | null> => {
+  if (harness === 'opencode') return opencode ? exportOpencodeSession(opencode.bin, sessionId, env, opencode.cwd) : null;
   const files = harness === 'claude' ? claudeFiles(sessionId, env) : harness === 'codex' ? codexFiles(sessionId, env) : [];
   return files.length > 0 ? Buffer.from(JSON.stringify({ files })) : null;
 };
 
 /** writes a session's files where this machine's CLI looks for them; a path of any other shape is not written */
-export const placeSession = (harness: HarnessName, blob: Buffer, env: NodeJS.ProcessEnv): number => {
+export const placeSession = async (harness: HarnessName, blob: Buffer, env: NodeJS.ProcessEnv, opencode?: { readonly bin: string; readonly cwd: string }): Promise<number> => {
+  if (harness === 'opencode') return opencode ? importOpencodeSession(opencode.bin, blob, env, opencode.cwd) : 0;
   const rule = harness === 'claude' ? CLAUDE_SESSION : harness === 'codex' ? CODEX_SESSION : null;
   const root = harness === 'claude' ? claudeConfigDir(env) : codexHome(env);
   if (!rule) return 0;

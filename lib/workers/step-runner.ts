@@ -86,7 +86,7 @@ const turnInFolder = async (job: Job, adapter: HarnessAdapter, w: Turning): Prom
   writeFileSync(join(w.dir, 'in.bundle'), await fetchParts(w.ask, 'bundle', stepId, w.token));
   await folderFromBundle(job.cwd, job.branchRun ?? job.runId, stepId, join(w.dir, 'in.bundle'));
   // the session as of its last step end, where this machine's CLI looks for it (sessions move)
-  if (job.session && job.resumeSession) placeSession(job.harness, await fetchParts(w.ask, 'session', stepId, w.token), process.env);
+  if (job.session && job.resumeSession) await placeSession(job.harness, await fetchParts(w.ask, 'session', stepId, w.token), process.env, { bin: adapter.bin ?? job.harness, cwd: job.cwd });
   const boxed = workerSandbox(job, adapter.bin, w.tools.url, (report) => void w.send({ kind: 'activity', report }));
   const sandbox = 'sandbox' in boxed ? boxed.sandbox : undefined;
   void w.send({ kind: 'log', text: sandbox ? `[worker ${w.workerId}] the turn runs in svc's sandbox here` : `[worker ${w.workerId}] the turn runs outside svc's sandbox here: ${'why' in boxed ? boxed.why : ''}` });
@@ -135,7 +135,7 @@ const runTurn = async (nc: NatsConnection, workerId: string, adapters: Record<Ha
   // in; a stopped turn sends only its result, which the hub records as discarded
   const stopped = hold.stopped();
   const chunks = stopped ? 0 : sendParts(send, 'bundle', readOrNull(join(dir, 'out.bundle')));
-  const sessionChunks = stopped || !result.sessionId ? 0 : sendParts(send, 'sessionPart', gatherSession(job.harness, result.sessionId, process.env));
+  const sessionChunks = stopped || !result.sessionId ? 0 : sendParts(send, 'sessionPart', await gatherSession(job.harness, result.sessionId, process.env, { bin: adapters[job.harness].bin ?? job.harness, cwd: job.cwd }));
   const { sessionTotals: _t, quota: _q, ...plain } = result;
   await send({ kind: 'result', result: plain, chunks, sessionChunks });
   rmSync(dir, { recursive: true, force: true });
