@@ -1,26 +1,13 @@
 // GET /api/workers as the Machines page reads it (lib/read-models/machines-list.ts, docs/workers.md).
 
-export interface MachineRun { readonly runId: string; readonly title: string; readonly step: string }
+// the rows are the server's own types (type-only: nothing of the server reaches the bundle)
+import type { WorkerRow as PoolRow } from '../../root/workers-pool.js';
+import type { HereRow, MachineRun } from '../../read-models/machines-list.js';
 
-export interface WorkerRow {
-  readonly workerId: string;
-  readonly name: string;
-  readonly state: 'online' | 'lost' | 'never-joined' | 'revoked';
-  readonly slots: number | null;
-  readonly slotsInUse: number | null;
-  readonly harnesses: readonly string[];
-  readonly sandbox: boolean | null;
-  readonly host: string | null;
-  readonly runs: readonly MachineRun[];
-}
+export type { HereRow, MachineRun };
 
-export interface HereRow {
-  readonly name: string;
-  readonly host: string;
-  readonly slots: number;
-  readonly slotsInUse: number;
-  readonly harnesses: readonly string[];
-  readonly sandbox: boolean | null;
+/** a worker as the pool lists it, with the runs whose step it holds now */
+export interface WorkerRow extends PoolRow {
   readonly runs: readonly MachineRun[];
 }
 
