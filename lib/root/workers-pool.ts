@@ -60,10 +60,11 @@ const presentSoon = async (hub: Hub): Promise<Presence[]> => {
   }
 };
 
-// a lease lapses this long after the worker's last renewal; three deliveries, then "worker lost"
+// a lease lapses this long after the worker's last renewal; three deliveries (or attempts), then "worker lost"
 const queueOptions = (env: NodeJS.ProcessEnv) => {
   const n = Number(env['SVC_STEP_ACK_WAIT_MS']);
-  return { ackWaitMs: Number.isInteger(n) && n >= 1000 ? n : 30_000, maxDeliver: 3, maxAckPending: 1000 };
+  const max = Number(env['SVC_STEP_MAX_DELIVERIES']);
+  return { ackWaitMs: Number.isInteger(n) && n >= 1000 ? n : 30_000, maxDeliver: Number.isInteger(max) && max >= 2 ? max : 3, maxAckPending: 1000 };
 };
 
 export class WorkerPool {
