@@ -94,6 +94,11 @@ export class WorkerPool {
     return { workerId: runPin ?? (runOn === 'any' ? 'any (placed by the hub)' : runOn), adapter };
   }
 
+  /** the run was moved ("Move to…"): a step of it waiting for a worker that is away runs again where it goes now */
+  moved(runId: string, to: string): void {
+    void this.dispatcher?.then((d) => d.moved(runId, to)).catch(() => undefined);
+  }
+
   /** the steps waiting for a worker with a free slot, in line */
   async line(): Promise<{ runId: string; stepId: string; position: number; why: string }[]> {
     const d = this.dispatcher ? await this.dispatcher.catch(() => null) : null;

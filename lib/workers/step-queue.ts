@@ -53,6 +53,10 @@ export const openStepQueue = async (nc: NatsConnection, o: QueueOptions) => {
       const ack = await js.publish(`${to ? pinnedSubject(to) : ANY}.${stepId}`, job, { msgID });
       return { seq: ack.seq, duplicate: ack.duplicate };
     },
+    /** a step taken off the queue before any worker finished it (its run was moved elsewhere) */
+    async withdraw(seq: number): Promise<void> {
+      await jsm.streams.deleteMessage(STEP_STREAM, seq).catch(() => false);
+    },
     /**
      * the hub pulls from a lost worker's own queue: a step it never claimed comes at once, a step it
      * claimed only once its lease has lapsed (ack_wait after its last renewal). Null: nothing came.
