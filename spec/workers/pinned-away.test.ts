@@ -6,19 +6,23 @@ import { callMcp, say } from '../fixtures/model-server/script.js';
 import { eventually } from '../helpers/env.js';
 import { makeMachines, startWorker, type RunningWorker } from '../helpers/worker-netns.js';
 import { realCliEnv, REAL } from '../helpers/real-run.js';
-import { testServer } from '../helpers/server.js';
 import { control, detail, untilStanding } from '../helpers/steer.js';
+import { call, json } from '../mcp/helpers/call.js';
+import { mcpServer } from '../mcp/helpers/real.js';
+import { closeBrowser, DESKTOP, openApp } from '../web/browser.js';
 
 // A pinned step whose worker never comes back (docs/workers.md, "A pinned step whose worker is
 // away"): the project runs on worker A, which joined and then died (every process of its machine
-// killed). Two runs' steps wait in A's queue: each run's detail (get_run, the run page) says it
-// waits for A and since when, and that Move to… frees it; the Machines list shows both runs under
-// the lost A; the run's log says so once. One run moved to worker B runs there (the model is asked
-// from B's address), the other moved here runs on the hub; both succeed, each waiting dispatch
+// killed). Two runs' steps wait in A's queue: each run's detail (MCP get_run, the run page in
+// Chromium) says it waits for A and since when, and that Move to… frees it; the Machines list and
+// page show both runs under the lost A; the run's log says so once. One run moved to worker B from
+// its page ("Move to…", offered while its step waits) runs there (the model is asked from B's
+// address), the other moved here over HTTP runs on the hub; both succeed, each waiting dispatch
 // ended recalled, and nothing of them is left under A.
 
 const net = makeMachines('svcp', 82, 2);
 test.after.always(() => net.cleanup());
+test.after.always(closeBrowser);
 
 test('steps pinned to a worker that is away say so, show under it, and Move to… another worker or here runs them there', async (t) => {
   t.timeout(400_000);
@@ -27,7 +31,7 @@ test('steps pinned to a worker that is away say so, show under it, and Move to�
   const model = await startModelServer([], net.hubIp);
   t.teardown(() => model.close());
   Object.assign(process.env, { ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sk-test' });
-  const s = await testServer({ workflows: { real: REAL } });
+  const s = await mcpServer({ workflows: { real: REAL } });
   t.teardown(() => s.close());
 
   const workers: RunningWorker[] = [];
@@ -76,10 +80,32 @@ test('steps pinned to a worker that is away say so, show under it, and Move to�
   t.true(rowA.runs.every((r: any) => typeof r.waitingSince === 'string'));
   t.deepEqual(listed.workers.find((w: any) => w.workerId === b).runs, []);
   t.is(model.requests.filter((r) => r.scripted).length, 0, 'nothing ran meanwhile');
+  const client = await s.connect();
+  t.teardown(() => client.close());
+  const got = json<{ run: { machine: any } }>(await call(client, 'get_run', { run: runs[1] }));
+  t.like(got.run.machine.waiting, { workerId: a, name: 'gone' });
 
-  // the first run moved to B runs there
+  // the Machines page: both runs under the lost A, each waiting since a time
+  const app = await openApp(t, { viewport: DESKTOP, server: s });
+  const { page } = app;
+  await app.goto('/machines');
+  const card = page.locator(`section.machine[data-machine="${a}"]`);
+  await card.locator('li[data-waiting="yes"]').nth(1).waitFor();
+  t.regex(await card.textContent() ?? '', /First pinned run\..*waiting for this machine since \d\d:\d\d:\d\d.*Second pinned run\..*waiting for this machine since/s);
+  await app.axe(t, 'runs waiting under a lost machine');
+  await page.screenshot({ path: '/tmp/machines-waiting-desktop.png', fullPage: true });
+
+  // the first run's page says what it waits for, and moves it to B ("Move to…", offered while it waits)
   model.push(callMcp('report_outcome', { outcome: 'success', summary: 'done on desk' }), say('DONE-ON-DESK'));
-  t.is((await s.post(`/api/runs/${runs[0]}/move`, { to: b })).status, 200);
+  await app.goto(`/runs/${runs[0]}`);
+  const waiting = page.locator(`.run-facts [data-waiting="${a}"]`);
+  await waiting.waitFor();
+  t.regex(await waiting.textContent() ?? '', /^waiting for gone since \d\d:\d\d:\d\d: it is away; Move to… runs the step elsewhere$/);
+  await page.locator(`.move-to option[value="${b}"]`).waitFor({ state: 'attached' });
+  await page.getByLabel('Move to').selectOption(b);
+  await page.getByRole('button', { name: 'Move', exact: true }).click();
+  await page.getByRole('status').filter({ hasText: 'Moved: the waiting step runs on desk now.' }).waitFor();
+  await app.axe(t, 'a run moved off a lost machine');
   await untilStanding(s, runs[0]!, 'Succeeded', 200_000).catch(failed(runs[0]!));
   t.true(model.requests.filter((r) => r.scripted).every((r) => r.from === net.machines[1]!.ip), 'the moved step ran on B');
   const moved = await detail(s, runs[0]!);
