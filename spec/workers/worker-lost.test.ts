@@ -1,9 +1,12 @@
 import '../helpers/env.js';
 import test from 'ava';
 import { execFileSync } from 'node:child_process';
-import { dirname } from 'node:path';
+import { existsSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { worktreeDir } from '../../lib/git/worktrees.js';
 import { startModelServer } from '../fixtures/model-server/server.js';
-import { hang, runShell } from '../fixtures/model-server/script.js';
+import { hang, writeFile } from '../fixtures/model-server/script.js';
 import { eventually } from '../helpers/env.js';
 import { makeMachines, startWorker, type RunningWorker } from '../helpers/worker-netns.js';
 import { realCliEnv, REAL } from '../helpers/real-run.js';
@@ -12,16 +15,16 @@ import { control, detail, history, untilStanding } from '../helpers/steer.js';
 
 // After the last delivery the step fails with "worker lost" (docs/workers.md, "A worker killed
 // mid-turn"): two worker machines (network and mount namespaces of their own), the project on Run
-// on `any`, at most two deliveries (SVC_STEP_MAX_DELIVERIES). Each machine, once it has the step
-// and its claude has committed there, dies (every process in its namespace killed). The first
-// lease lapses and the step is redone on the other machine; that one dies too: the step fails with
-// the reason "worker lost", the run's detail and history say so, and nothing of either killed
-// turn is on the run's branch.
+// on `any`, at most two deliveries (SVC_STEP_MAX_DELIVERIES). Each machine, once it has the step,
+// its claude has written a file in the run folder there, and it has renewed its lease a few times,
+// dies (every process in its namespace killed). The first lease lapses and the step is redone on
+// the other machine (its renewals taken: the redo is not stopped nor run again); that one dies too:
+// the step fails with the reason "worker lost", the run's detail and history say so, and nothing
+// of either killed turn is on the run's branch or in the hub's run folder.
 
 const net = makeMachines('svcl', 82, 2);
 test.after.always(() => net.cleanup());
 
-const COMMIT = (n: number) => `echo ${n} > killed${n}.txt && git add killed${n}.txt && git -c user.name=t -c user.email=t@t commit -q -m "killed turn ${n}"`;
 
 test('a step whose every delivery dies with its worker fails with "worker lost", and nothing of the killed turns lands', async (t) => {
   t.timeout(400_000);
@@ -51,16 +54,20 @@ test('a step whose every delivery dies with its worker fails with "worker lost",
 
   const runId = (await s.post('/api/runs', { project: s.projectId, goal: 'Commit a file.', workflow: 'real', harness: 'claude', start: false })).body.runId as string;
   const failed = async (e: Error) => { throw new Error(`${e.message}\n--- run log ---\n${await logOf(runId)}\n${output()}`); };
-  // each delivery: its claude commits on its machine, then the model goes quiet and the machine dies
-  model.push(runShell(COMMIT(1), 'Committing.'), hang(), runShell(COMMIT(2), 'Committing.'), hang());
+  // each delivery: its claude writes a file in the run folder on its machine (at the hub's path),
+  // then the model goes quiet, and once the worker has renewed its lease a few times it dies
+  const dir = worktreeDir(s.home, runId, basename(s.repo));
+  model.push(writeFile(join(dir, 'killed1.txt'), 'one\n', 'Writing.'), hang(), writeFile(join(dir, 'killed2.txt'), 'two\n', 'Writing.'), hang());
   t.is((await control(s, runId, 'Resume')).body.outcome, 'Applied');
   const killedOn: string[] = [];
   for (const n of [1, 2]) {
     await Promise.race([model.waitForScripted(2 * n), untilStanding(s, runId, 'Failed', 200_000).then(() => { throw new Error(`the run failed before delivery ${n} ran`); })]).catch(failed);
-    const from = model.requests.filter((r) => r.scripted)[2 * n - 1]!.from;
-    const at = net.machines.findIndex((m) => m.ip === from);
-    t.true(at >= 0, `delivery ${n} ran on a worker machine (${from})`);
+    const quiet = model.requests.filter((r) => r.scripted)[2 * n - 1]!;
+    t.regex(JSON.stringify(quiet.body), /File created successfully/, `the file of delivery ${n} was written on its machine`);
+    const at = net.machines.findIndex((m) => m.ip === quiet.from);
+    t.true(at >= 0, `delivery ${n} ran on a worker machine (${quiet.from})`);
     killedOn.push(ids[at]!);
+    await sleep(4500); // a lease's length: the worker renews three times meanwhile
     workers[at]!.killAll();
   }
   t.deepEqual([...killedOn].sort(), [...ids].sort(), 'the step was redone on the other machine');
@@ -85,6 +92,9 @@ test('a step whose every delivery dies with its worker fails with "worker lost",
   t.deepEqual(mine.filter((e) => e.type === 'StepClaimed').map((e) => e.data.workerId), killedOn);
   t.is(mine.filter((e) => e.type === 'StepLost').length, 1);
   t.is(mine.filter((e) => e.type === 'StepResultApplied').length, 0);
+  t.deepEqual(mine.filter((e) => e.type === 'StepMessageDiscarded').map((e) => e.data), [], 'no renewal of either claim was refused');
+  t.is(events.filter((e) => e.type === 'StepStarted').length, 1, 'the step started once: its redo was not stopped and run again');
+  t.false(existsSync(join(dir, 'killed1.txt')) || existsSync(join(dir, 'killed2.txt')), "nothing of the killed turns is in the hub's run folder");
 
   // nothing of the killed turns is on the run's branch nor in its folder's history
   const git = (...args: string[]) => execFileSync('git', ['-C', s.repo, ...args]).toString().trim();
