@@ -74,7 +74,7 @@ export class Dispatcher {
     await jsm.streams.add({ name: OUT_STREAM, subjects: ['svc.w.*.out.*'], retention: RetentionPolicy.Workqueue });
     await jsm.consumers.add(OUT_STREAM, { durable_name: 'hub', ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All });
     const d = new Dispatcher(nc, fence, await openStepQueue(nc, o), world, o);
-    d.queue.onGivenUp((stepId) => d.lose(stepId, 'worker lost: its lease lapsed on the last delivery'));
+    d.queue.onGivenUp((stepId) => d.givenUp(stepId));
     d.serve();
     void d.consume();
     return d;
@@ -194,6 +194,18 @@ export class Dispatcher {
     this.leases.end(stepId);
     rmSync(p.bundle, { force: true });
     p.end(r);
+  }
+
+  // the pool gave up on the step: a step this restarted hub has dispatched and not taken up yet
+  // waits for its take-up (so the run hears it fail), a minute at most
+  private readonly givenUpTries = new Map<string, number>();
+  private givenUp(stepId: string): boolean {
+    const d = this.fence.step(stepId);
+    const tries = (this.givenUpTries.get(stepId) ?? 0) + 1;
+    if (d && !d.ended && !this.pending.has(stepId) && tries < 60) return (this.givenUpTries.set(stepId, tries), false);
+    this.givenUpTries.delete(stepId);
+    this.lose(stepId, 'worker lost: its lease lapsed on the last delivery');
+    return true;
   }
 
   private lose(stepId: string, reason: string): void {

@@ -69,18 +69,20 @@ export const openStepQueue = async (nc: NatsConnection, o: QueueOptions) => {
     },
     /**
      * calls `lost(stepId)` for each step the pool gave up on (its last delivery's lease lapsed),
-     * also for an advisory published before this hub started; each is acked once `lost` returns
+     * also for an advisory published before this hub started. `lost` answers false for a step it
+     * cannot end yet (a restarted hub has not taken it up): the advisory comes again a moment later.
      */
-    onGivenUp(lost: (stepId: string) => void): void {
+    onGivenUp(lost: (stepId: string) => boolean): void {
       void (async () => {
         for await (const m of await (await js.consumers.get(GIVEN_UP_STREAM, 'hub')).consume()) {
           const seq = (m.json() as { stream_seq?: number }).stream_seq;
           const stored = seq === undefined ? null : await jsm.streams.getMessage(STEP_STREAM, { seq }).catch(() => null);
-          if (stored && seq !== undefined) {
-            // out of the work queue, so it is not held there for ever
-            await jsm.streams.deleteMessage(STEP_STREAM, seq).catch(() => undefined);
-            lost(stepOfSubject(stored.subject));
+          if (stored && seq !== undefined && !lost(stepOfSubject(stored.subject))) {
+            m.nak(1000);
+            continue;
           }
+          // out of the work queue, so it is not held there for ever
+          if (stored && seq !== undefined) await jsm.streams.deleteMessage(STEP_STREAM, seq).catch(() => undefined);
           m.ack();
         }
       })().catch(() => undefined);

@@ -30,7 +30,7 @@ test('dispatch once per step id; a renewed lease holds; a dead claimer loses the
   try {
     const queue = await openStepQueue(hub, { ackWaitMs: ACK_WAIT_MS, maxDeliver: 2, maxAckPending: 4 });
     const givenUp: string[] = [];
-    const heard = new Promise<void>((resolve) => queue.onGivenUp((id) => { givenUp.push(id); resolve(); }));
+    const heard = new Promise<void>((resolve) => queue.onGivenUp((id) => { givenUp.push(id); resolve(); return true; }));
     const first = await queue.dispatch('s1', new TextEncoder().encode('{"step":"s1"}'));
     const again = await queue.dispatch('s1', new TextEncoder().encode('{"step":"s1"}'));
     t.deepEqual([first.duplicate, again.duplicate, again.seq], [false, true, first.seq]);
@@ -123,7 +123,7 @@ test('a step given up while no hub listens is heard by the next hub, matched wit
     t.teardown(() => next.close());
     const givenUp: string[] = [];
     const again = await openStepQueue(next, o);
-    const heard = new Promise<void>((resolve) => again.onGivenUp((id) => { givenUp.push(id); resolve(); }));
+    const heard = new Promise<void>((resolve) => again.onGivenUp((id) => { givenUp.push(id); resolve(); return true; }));
     await heard;
     t.deepEqual(givenUp, ['s7']);
     // and out of the work queue
