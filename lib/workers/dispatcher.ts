@@ -7,7 +7,7 @@ import type { HarnessName } from '../../domain/workflow.js';
 import type { TurnInput, TurnResult } from '../harness/adapter.js';
 import { encode } from './messages.js';
 import { asReport, asResult, decodeWith, jobOf, OutCodec, type Out } from './remote-messages.js';
-import { branchRunOf, bundleAgain, bundleForDispatch, keepSession, workApplied } from './run-bundle.js';
+import { branchRunOf, bundleAgain, bundleForDispatch, dropDispatchRef, keepSession, workApplied } from './run-bundle.js';
 import { openStepQueue, type QueueOptions } from './step-queue.js';
 import { serveRequests } from './dispatch-requests.js';
 import { type Fence, type Pending, type SeatFacts } from './dispatch-port.js';
@@ -229,9 +229,7 @@ export class Dispatcher {
     if (out.kind === 'bundle' || out.kind === 'sessionPart') {
       if (p && this.fence.holds(claim)) return this.keepPart(p, out, m);
     } else if (out.kind === 'result') {
-      let taken = false;
-      this.fence.once(id, () => { taken = this.fence.admit(claim, 'result'); });
-      if (taken && p) await this.finish(p, out.chunks, out.sessionChunks ?? 0, asResult(out.result));
+      await this.takeResult(id, claim, p, out);
       return false;
     }
     this.fence.once(id, () => { if (this.fence.admit(claim, 'event') && p) this.apply(p, out); });
@@ -258,10 +256,20 @@ export class Dispatcher {
     }
   }
 
-  private async finish(p: Pending, chunks: number, sessionChunks: number, r: TurnResult): Promise<void> {
-    const applied = await workApplied(this.dir, p, chunks, r);
+  /**
+   * The work first, then the result's record: a hub killed while the work went into the run folder
+   * has recorded nothing, and applies it again after its restart (the parts wait in SVC_OUT;
+   * applyResult may run twice). Recorded, the step ends.
+   */
+  private async takeResult(id: string, claim: { stepId: string; workerId: string; token: number }, p: Pending | undefined, out: Extract<Out, { kind: 'result' }>): Promise<void> {
+    const r = asResult(out.result);
+    const applied = p && this.fence.holds(claim) ? await workApplied(this.dir, p, out.chunks, r) : undefined;
+    let taken = false;
+    this.fence.once(id, () => { taken = this.fence.admit(claim, 'result'); });
+    if (!taken || !p || !applied) return;
     // the session's files as this step left them, once its work is in: where the next step that resumes it starts
-    if (applied === r) keepSession(p, sessionChunks, r.sessionId, this.world.sessions);
+    if (applied === r) keepSession(p, out.sessionChunks ?? 0, r.sessionId, this.world.sessions);
+    await dropDispatchRef(p.input.cwd, p.input.stepId).catch(() => undefined);
     this.end(p.input.stepId, applied);
   }
 }

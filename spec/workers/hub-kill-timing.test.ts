@@ -1,5 +1,5 @@
 import '../helpers/env.js';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -17,7 +17,7 @@ import { BUNDLE_CHUNK } from '../../lib/workers/dispatch-port.js';
 import { encode } from '../../lib/workers/messages.js';
 import { inboxOf } from '../../lib/workers/nats-config.js';
 import { startNatsServer, type NatsServer } from '../../lib/workers/nats-server.js';
-import { bundleResult, folderFromBundle } from '../../lib/workers/run-bundle.js';
+import { applyResult, bundleResult, folderFromBundle } from '../../lib/workers/run-bundle.js';
 import { sessionStore } from '../../lib/workers/session-files.js';
 import { claimStep } from '../../lib/workers/step-queue.js';
 import type { TurnInput, TurnResult } from '../../lib/harness/adapter.js';
@@ -182,7 +182,8 @@ test.serial('(a) a message applied when the hub is killed, not yet acked: delive
   t.is(await outHeld(after.server.url), 0, 'every message acked in the end');
 });
 
-test.serial('(b) the hub killed while the result\'s work arrives: its parts wait in SVC_OUT, and the restarted hub applies the work', async (t) => {
+/** `wentIn`: the hub got as far as putting the work into the run folder, and recorded nothing */
+const workCutOff = async (t: ExecutionContext, wentIn: boolean) => {
   t.timeout(180_000);
   const natsDir = join(tempDir('svc-nats-'), 'nats');
   const db = join(tempDir('svc-db-'), 'db');
@@ -216,6 +217,7 @@ test.serial('(b) the hub killed while the result\'s work arrives: its parts wait
   await before.worker.send({ kind: 'log', text: 'the work is sent' });
   await eventually(() => kill.done(), (d) => d, 30_000);
   t.log(`the hub was cut off after it took the ${chunks} parts, before the result`);
+  if (wentIn) await applyResult(cwd, RUN, STEP, join(here, 'out.bundle'));
 
   const after = await restarted(t, natsDir, db, before);
   after.worker.from(chunks + 2);
@@ -228,6 +230,16 @@ test.serial('(b) the hub killed while the result\'s work arrives: its parts wait
   t.deepEqual(after.hub.logs.all(RUN).map((l) => l.text).filter((l) => !l.startsWith('[hub]')), ['the work is sent']);
   const dispatch = after.hub.journal.read('dispatch').map((e) => e.type);
   t.is(dispatch.filter((x) => x === 'StepMessageDiscarded').length, 0, dispatch.join(', '));
+  t.is(dispatch.filter((x) => x === 'StepResultApplied').length, 1);
+  t.is(git(cwd, 'for-each-ref', 'refs/svc/dispatch/'), '', 'the dispatch\'s ref goes once the result is recorded');
   // the parts are acked once the step has ended
   await eventually(() => outHeld(after.server.url), (held) => held === 0, 30_000);
-});
+};
+
+test.serial('(b) the hub killed while the result\'s work arrives: its parts wait in SVC_OUT, and the restarted hub applies the work', (t) => workCutOff(t, false));
+
+// The instant between the work going into the run folder and the result's record is not reachable
+// from outside the hub; what it leaves is: the work in the folder, nothing recorded, the parts and
+// the result in SVC_OUT. The restarted hub takes the step up from the dispatch's ref (still there)
+// and applies the same work again, which changes nothing.
+test.serial('(c) the hub killed after the work went into the run folder, before it recorded the result: taken up, applied again, recorded once', (t) => workCutOff(t, true));
