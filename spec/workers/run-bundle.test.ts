@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gitRepo, tempDir } from '../helpers/env.js';
-import { applyResult, bundleForDispatch, bundleResult, folderFromBundle } from '../../lib/workers/run-bundle.js';
+import { applyResult, bundleForDispatch, bundleResult, dropDispatchRef, folderFromBundle } from '../../lib/workers/run-bundle.js';
 
 // The code of a dispatched step moves as git bundles (docs/workers.md), on real repositories: the
 // hub's folder with work no commit holds reaches the worker whole, and what the agent did there
@@ -48,5 +48,16 @@ test('the hub folder goes to the worker whole; the worker\'s commit, deletion an
   t.false(existsSync(join(hub, 'draft.txt')), 'a file the worker deleted is gone (it was never committed)');
   t.false(existsSync(join(hub, 'old.txt')), 'a tracked file the worker deleted is gone');
   t.true(git(hub, 'status', '--porcelain').includes('?? notes.txt'));
+
+  // the hub killed after the work went in and before it recorded the result: the restarted hub
+  // applies it again from the same parts, and nothing changes
+  const status = git(hub, 'status', '--porcelain');
+  await applyResult(hub, 'r1', 's1', join(files, 'out.bundle'));
+  t.is(git(hub, 'rev-parse', 'HEAD'), workerHead);
+  t.is(git(hub, 'status', '--porcelain'), status);
+  t.is(readFileSync(join(hub, 'notes.txt'), 'utf8'), 'untracked on the worker\n');
+  t.false(existsSync(join(hub, 'old.txt')));
+  // recorded, the dispatch's ref goes too
+  await dropDispatchRef(hub, 's1');
   t.is(git(hub, 'for-each-ref', 'refs/svc/'), '', 'no working refs are left behind');
 });
