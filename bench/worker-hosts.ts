@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isLeft } from 'fp-ts/lib/Either.js';
@@ -17,7 +17,9 @@ import { now, sleep } from './common.js';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const n = process.pid % 250;
 const BRIDGE = `svcgb${process.pid}`;
-const HUB_IP = `10.80.${n}.1`;
+// SVC_BENCH_NET: the first two octets (another range when two benches run at once)
+const NET = process.env['SVC_BENCH_NET'] ?? '10.80';
+const HUB_IP = `${NET}.${n}.1`;
 const ip = (...args: string[]) => execFileSync('ip', args, { stdio: 'pipe' });
 
 export interface Hosts {
@@ -26,9 +28,22 @@ export interface Hosts {
   readonly workers: readonly string[];
   /** runs a run to its end; the step's time on the journal's clock (StepStarted to its end) */
   /** `phases` (a dispatched step): started→dispatched, dispatched→claimed, claimed→result applied, applied→step ended, in ms */
+  /** CPU seconds used so far (user and system, with the children each has waited for: git, the harness) */
+  cpu(): { hub: number; hubChildren: number; workers: number };
   step(goal: string, on: string): Promise<{ runId: string; stepMs: number; phases: readonly number[] }>;
   close(): Promise<void>;
 }
+
+// fields 14-17 of /proc/<pid>/stat: utime, stime, cutime, cstime, in clock ticks (100 a second on Linux)
+const cpuOf = (pid: number | 'self', fields: readonly [number, number] = [11, 15]): number => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return f.slice(...fields).reduce((a, x) => a + Number(x), 0) / 100;
+  } catch {
+    return 0;
+  }
+};
 
 const nsOf = (k: number) => `svcg${process.pid}${k}`;
 
@@ -44,7 +59,7 @@ const makeHosts = (count: number): void => {
     ip('link', 'set', host, 'master', BRIDGE);
     ip('link', 'set', host, 'up');
     ip('link', 'set', `svcgw${process.pid}${k}`, 'netns', ns);
-    ip('netns', 'exec', ns, 'ip', 'addr', 'add', `10.80.${n}.${k + 2}/24`, 'dev', `svcgw${process.pid}${k}`);
+    ip('netns', 'exec', ns, 'ip', 'addr', 'add', `${NET}.${n}.${k + 2}/24`, 'dev', `svcgw${process.pid}${k}`);
     ip('netns', 'exec', ns, 'ip', 'link', 'set', `svcgw${process.pid}${k}`, 'up');
     ip('netns', 'exec', ns, 'ip', 'link', 'set', 'lo', 'up');
   }
@@ -118,6 +133,7 @@ export const startHosts = async (tmp: string, count: number, slots: number): Pro
   };
   return {
     server, projectId, workers, step,
+    cpu: () => ({ hub: cpuOf('self', [11, 13]), hubChildren: cpuOf('self', [13, 15]), workers: children.reduce((a, c) => a + cpuOf(c.pid!), 0) }),
     close: async () => {
       for (const c of children) { try { process.kill(-c.pid!, 'SIGKILL'); } catch { /* gone */ } }
       await server.close();

@@ -17,6 +17,7 @@ import { gatherSession, type SessionStore } from './session-files.js';
 import { binFor } from '../harness/common.js';
 import { Leases, tell } from './leases.js';
 import { Backlog } from './backlog.js';
+import { StepLanes } from './step-lanes.js';
 
 // The hub's side of a dispatched turn (docs/workers.md). The turn is recorded, its folder bundled,
 // the job put on the step queue for the chosen worker; then what the worker sends comes back
@@ -40,6 +41,8 @@ export class Dispatcher {
   private readonly dir = mkdtempSync(join(tmpdir(), 'svc-dispatch-'));
   private readonly leases: Leases;
   private readonly backlog = new Backlog((m) => this.takeAndAck(m));
+  /** a step's messages in order, each step's beside the others' (step-lanes.ts) */
+  private readonly lanes = new StepLanes();
   private readonly placer: Placer;
   private readonly timer: NodeJS.Timeout;
 
@@ -238,7 +241,7 @@ export class Dispatcher {
       // its messages wait, unacked, until the engine takes the step up
       const d = this.fence.step(stepId);
       if ((!this.pending.has(stepId) && d && !d.ended) || this.backlog.holds(stepId)) { this.backlog.hold(stepId, m); continue; }
-      await this.takeAndAck(m);
+      void this.lanes.run(stepId, () => this.takeAndAck(m));
     }
   }
 
