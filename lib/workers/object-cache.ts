@@ -21,7 +21,9 @@ export const cacheDir = (history: string): string => join(svcHome(), 'worker', '
 export const openCache = async (history: string): Promise<string> => {
   const dir = cacheDir(history);
   ensurePrivateDir(dirname(dir));
-  if (!existsSync(join(dir, 'HEAD'))) {
+  // one that is not a repository any more (emptied by hand) is made afresh
+  if (!existsSync(join(dir, 'HEAD')) || !existsSync(join(dir, 'objects'))) {
+    rmSync(dir, { recursive: true, force: true });
     await gitOk(dirname(dir), ['init', '-q', '--bare', '--template=', dir]);
     // steps in several slots fetch into it at once: no background gc under them
     await gitOk(dir, ['config', 'gc.auto', '0']);
@@ -53,6 +55,9 @@ const prune = async (cache: string): Promise<void> => {
 export const keepInCache = async (cache: string, file: string, ref: string, stepId: string, what: 'in' | 'out'): Promise<string> => {
   const tip = tipName(stepId, what);
   await gitOk(cache, [...GUARD, 'fetch', '-q', '--no-tags', '--no-write-fetch-head', file, `+${ref}:${tip}`]);
+  // its branch commit too: a snapshot is this run folder's own, but another run of the project may
+  // start where this branch was (the hub's run folders share the project's commits, not each other's snapshots)
+  await gitOk(cache, ['update-ref', `${tip}-base`, `${tip}^${what === 'in' ? 1 : 2}`]);
   await prune(cache);
   return tip;
 };
@@ -61,8 +66,9 @@ export const keepInCache = async (cache: string, file: string, ref: string, step
 export const folderFromCache = async (cache: string, cwd: string, runId: string, stepId: string, tip: string): Promise<void> => {
   rmSync(cwd, { recursive: true, force: true });
   mkdirSync(dirname(cwd), { recursive: true });
-  // a local clone links the cache's object files (no pack is made); it takes no ref (tips are not branches)
-  await gitOk(dirname(cwd), [...GUARD, 'clone', '-q', '--no-checkout', '--local', '--template=', cache, cwd]);
+  // a clone from a path links the cache's object files (no pack is made), or copies them where a
+  // link cannot be made (another file system or mount); it takes no ref (tips are not branches)
+  await gitOk(dirname(cwd), [...GUARD, 'clone', '-q', '--no-checkout', '--template=', cache, cwd]);
   await gitOk(cwd, ['remote', 'remove', 'origin']);
   await checkOutDispatch(cwd, runId, stepId, cache, tip);
 };
@@ -78,7 +84,7 @@ export const keepResult = async (cache: string | null, file: string, stepId: str
  * from the whole bundle. `fetch`: the dispatch bundle from the hub, cut at `have` when given.
  * The cache it used, if any (the result goes into it too).
  */
-export const folderForJob = async (job: Job, fetch: (have?: readonly string[]) => Promise<Buffer>, file: string): Promise<string | null> => {
+export const folderForJob = async (job: Job, fetch: (have?: readonly string[]) => Promise<Buffer>, file: string, note: (text: string) => void): Promise<string | null> => {
   const { stepId, cwd } = job;
   const runId = job.branchRun ?? job.runId;
   const cache = job.history ? await openCache(job.history).catch(() => null) : null;
@@ -90,13 +96,17 @@ export const folderForJob = async (job: Job, fetch: (have?: readonly string[]) =
     // the cache lacks what the bundle is cut at (it was emptied meanwhile, an object is gone): the
     // whole bundle, into the cache made afresh (a tip whose objects are gone breaks every fetch there)
     if (!whole && !(await cacheTakes(cache, file))) {
+      note('this machine\'s object cache lacks what the bundle was cut at: the whole bundle, into the cache made afresh');
       writeFileSync(file, await fetch());
       whole = true;
       rmSync(cache, { recursive: true, force: true });
       await openCache(job.history!);
     }
     const made = await keepInCache(cache, file, dispatchRef(stepId), stepId, 'in')
-      .then((tip) => folderFromCache(cache, cwd, runId, stepId, tip)).then(() => true, () => false);
+      .then((tip) => folderFromCache(cache, cwd, runId, stepId, tip)).then(() => true, (e: unknown) => {
+        note(`the run folder could not be made from this machine's object cache (${String(e)}): from the whole bundle`);
+        return false;
+      });
     if (made) return cache;
   }
   if (!whole) writeFileSync(file, await fetch());

@@ -85,7 +85,7 @@ interface Turning {
 const turnInFolder = async (job: Job, adapter: HarnessAdapter, w: Turning): Promise<TurnResult> => {
   const { stepId } = job;
   // from this machine's object cache and only what it lacks, or from the whole bundle (What moves)
-  const cache = await folderForJob(job, (have) => fetchParts(w.ask, 'bundle', stepId, w.token, have), join(w.dir, 'in.bundle'));
+  const cache = await folderForJob(job, (have) => fetchParts(w.ask, 'bundle', stepId, w.token, have), join(w.dir, 'in.bundle'), (text) => void w.send({ kind: 'log', text: `[worker ${w.workerId}] ${text}` }));
   // the session as of its last step end, where this machine's CLI looks for it (sessions move)
   if (job.session && job.resumeSession) await placeSession(job.harness, await fetchParts(w.ask, 'session', stepId, w.token), process.env, { bin: adapter.bin ?? job.harness, cwd: job.cwd });
   const boxed = workerSandbox(job, adapter.bin, w.tools.url, (report) => void w.send({ kind: 'activity', report }));

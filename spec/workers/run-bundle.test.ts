@@ -79,7 +79,7 @@ test('with a big history, only the first dispatch bundle is whole: later ones an
     await snapshotForDispatch(hub, stepId);
     const history = await historyOf(hub, stepId);
     const job: Job = { runId: 'r1', stepId, harness: 'claude', cwd: worker, prompt: 'p', tools: 'edit', watchdogMs: 1000, ...(history ? { history } : {}) };
-    const cache = await folderForJob(job, fetchFrom(stepId), join(files, 'in.bundle'));
+    const cache = await folderForJob(job, fetchFrom(stepId), join(files, 'in.bundle'), (text) => t.log(text));
     t.truthy(cache, 'the folder was made through the cache');
     t.deepEqual(filesOf(worker), filesOf(hub), `step ${n}: the worker's folder is the hub's`);
     t.is(git(worker, 'rev-parse', 'HEAD'), git(hub, 'rev-parse', 'HEAD'));
