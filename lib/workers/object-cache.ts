@@ -75,7 +75,8 @@ export const folderFromCache = async (cache: string, cwd: string, runId: string,
 
 /** worker: the turn's result bundle into the cache too (the next dispatch is cut at it); a cache that cannot take it is left as it is */
 export const keepResult = async (cache: string | null, file: string, stepId: string): Promise<void> => {
-  if (cache && (await cacheTakes(cache, file))) await keepInCache(cache, file, resultRef(stepId), stepId, 'out').catch(() => undefined);
+  // the fetch checks the bundle's prerequisites (the dispatch snapshot) as `git bundle verify` does
+  if (cache) await keepInCache(cache, file, resultRef(stepId), stepId, 'out').catch(() => undefined);
 };
 
 /**

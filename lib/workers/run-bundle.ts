@@ -57,9 +57,11 @@ export const historyOf = async (cwd: string, stepId: string): Promise<string | u
  */
 export const bundleForWorker = async (cwd: string, stepId: string, file: string, have: readonly string[]): Promise<{ thin: boolean; kept: number }> => {
   const snapshot = (await gitOk(cwd, ['rev-parse', dispatchRef(stepId)])).trim();
-  const known: string[] = [];
-  // the snapshot itself is never cut at: a bundle of nothing cannot be made (a redelivery to a worker that has it)
-  for (const c of have) if (c !== snapshot && (await git(cwd, ['cat-file', '-e', `${c}^{commit}`])).code === 0) known.push(c);
+  // the commits the hub has too, in one look (a name that is not a commit here answers none); the
+  // snapshot itself is never cut at: a bundle of nothing cannot be made (a redelivery to a worker that has it)
+  const here = have.length > 0 ? await git(cwd, ['rev-list', '--no-walk', '--ignore-missing', ...have]) : null;
+  const has = new Set(here?.code === 0 ? here.stdout.split('\n') : []);
+  const known = have.filter((c) => c !== snapshot && has.has(c));
   if (known.length > 0) {
     const made = await bundle(cwd, file, [dispatchRef(stepId), '--not', ...known]).then(() => true, () => false);
     if (made) return { thin: true, kept: known.length };
