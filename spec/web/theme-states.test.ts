@@ -85,7 +85,12 @@ for (const viewport of VIEWPORTS) {
       t.is((await server.post(`/api/runs/${asks}/answers`, { question: (await detail(server, asks)).question.id, answer: ['blue'] })).status, 200);
       await untilStanding(server, asks, 'Succeeded');
       await app.goto(`/runs/${asks}?tab=history`);
-      await page.getByRole('list', { name: 'History' }).getByText(/answered: blue/).waitFor({ timeout: 30_000 });
+      // CI once timed out here (30 s, under load) with nothing to say what the page showed: the wait is
+      // longer, and a failure says what the tab held and what the page logged
+      await page.getByRole('list', { name: 'History' }).getByText(/answered: blue/).waitFor({ timeout: 60_000 }).catch(async (e: Error) => {
+        const shown = await page.locator('main').innerText().catch(() => '(no main)');
+        throw new Error(`${e.message}\nthe page showed:\n${shown.slice(0, 3000)}\nerrors: ${app.errors.join(' | ')}`);
+      });
       await state('history');
 
       // the diff with a comment, and a file shown in it
