@@ -7,7 +7,7 @@ import type { HarnessName } from '../../domain/workflow.js';
 import type { TurnInput, TurnResult } from '../harness/adapter.js';
 import { encode } from './messages.js';
 import { asReport, asResult, decodeWith, jobOf, OutCodec, type Out } from './remote-messages.js';
-import { branchRunOf, dispatchKept, historyOf, keepSession, snapshotForDispatch, workApplied } from './run-bundle.js';
+import { branchRunOf, dispatchKept, historyOf, keepSession, originOf, snapshotForDispatch, workApplied } from './run-bundle.js';
 import { openStepQueue, type QueueOptions } from './step-queue.js';
 import { serveRequests } from './dispatch-requests.js';
 import { type Fence, type Pending, type SeatFacts } from './dispatch-port.js';
@@ -102,10 +102,10 @@ export class Dispatcher {
       this.fence.dispatched(runId, stepId);
       await snapshotForDispatch(cwd, stepId);
     }
-    const history = await historyOf(cwd, stepId);
+    const [history, origin] = [await historyOf(cwd, stepId), await originOf(cwd)];
     const session = input.resumeSession ? this.world.sessions.get(harness, input.resumeSession) ?? await gatherSession(harness, input.resumeSession, process.env, { bin: binFor('opencode', {}), cwd }) : null;
     const result = new Promise<TurnResult>((resolve) => this.pending.set(stepId, {
-      input, harness, job: { ...jobOf(input, harness, egress), branchRun, ...(history ? { history } : {}) }, bundle, parts: new Map(), session, sessionParts: new Map(), end: resolve,
+      input, harness, job: { ...jobOf(input, harness, egress), branchRun, ...(history ? { history } : {}), ...(origin ? { origin } : {}) }, bundle, parts: new Map(), session, sessionParts: new Map(), end: resolve,
       place: { ask, attempt: 0, avoid: [], ...(again && known?.claim ? { workerId: known.claim.workerId } : {}) },
     }));
     // paused or aborted (or svc stopping): the step ends here, and its worker is told to stop its CLI

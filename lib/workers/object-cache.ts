@@ -80,6 +80,24 @@ export const keepResult = async (cache: string | null, file: string, stepId: str
 };
 
 /**
+ * worker, its cache empty: the project's base from the project's origin, when this machine can
+ * reach it (its own credentials, never a prompt; only the usual transports), so the first bundle
+ * from the hub holds only what the origin lacks. Its tip, or none.
+ */
+const baseFromOrigin = async (cache: string, origin: string, stepId: string, note: (text: string) => void): Promise<string[]> => {
+  const tip = `${TIPS}/${String(Date.now()).padStart(15, '0')}-${stepId}-origin`;
+  const transports = ['-c', 'protocol.allow=never', ...['https', 'http', 'ssh', 'git', 'file'].flatMap((p) => ['-c', `protocol.${p}.allow=always`])];
+  const env = { GIT_SSH_COMMAND: process.env['GIT_SSH_COMMAND'] ?? 'ssh -o BatchMode=yes' };
+  const r = await git(cache, [...GUARD, ...transports, 'fetch', '-q', '--no-tags', '--no-write-fetch-head', origin, `+HEAD:${tip}`], { env, timeoutMs: 300_000 });
+  if (r.code !== 0) {
+    note(`the project's origin could not be fetched here (${r.stderr.trim().split('\n').pop() ?? ''}): the whole bundle from the hub`);
+    return [];
+  }
+  note('fetched the project\'s base from its origin: the hub sends only what the origin lacks');
+  return [(await gitOk(cache, ['rev-parse', tip])).trim()];
+};
+
+/**
  * worker: the run folder for the job: from the cache and a bundle of only what the cache lacks,
  * or (no history named, a cache that cannot take the small bundle, any trouble with the cache)
  * from the whole bundle. `fetch`: the dispatch bundle from the hub, cut at `have` when given.
@@ -92,6 +110,7 @@ export const folderForJob = async (job: Job, fetch: (have?: readonly string[]) =
   let whole = true;
   if (cache) {
     const have = await cacheTips(cache);
+    if (have.length === 0 && job.origin) have.push(...(await baseFromOrigin(cache, job.origin, stepId, note)));
     writeFileSync(file, await fetch(have.length > 0 ? have : undefined));
     whole = have.length === 0;
     // the cache lacks what the bundle is cut at (it was emptied meanwhile, an object is gone): the

@@ -5,6 +5,7 @@ import type { SessionStore } from './session-files.js';
 import { dirname, join } from 'node:path';
 import { git, gitOk } from '../git/git.js';
 import { restoreSnapshot, takeSnapshot } from '../git/snapshot.js';
+import { isOrigin } from './remote-messages.js';
 
 // The code of a dispatched step moves as git bundles (docs/workers.md, "What moves"). The hub
 // snapshots the run folder as the step starts (the folder may hold work no commit has); a bundle of
@@ -48,6 +49,16 @@ export const dispatchKept = async (cwd: string, stepId: string): Promise<boolean
 export const historyOf = async (cwd: string, stepId: string): Promise<string | undefined> => {
   const roots = (await git(cwd, ['rev-list', '--max-parents=0', dispatchRef(stepId)])).stdout.split('\n').filter(Boolean).sort();
   return roots[0];
+};
+
+/**
+ * hub: where a worker with nothing of the history may fetch the project's base itself: the run
+ * folder's origin (the person's, as the run's repository copied it), when it names no user or
+ * secret (those stay on the hub) and is a form a worker may fetch (lib/workers/remote-messages.ts)
+ */
+export const originOf = async (cwd: string): Promise<string | undefined> => {
+  const url = (await git(cwd, ['config', '--get', 'remote.origin.url'])).stdout.trim();
+  return url !== '' && isOrigin(url) ? url : undefined;
 };
 
 /**

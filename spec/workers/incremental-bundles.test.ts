@@ -19,7 +19,9 @@ import { makeMachines } from '../helpers/worker-netns.js';
 // worker's cache is empty), the second's and every result bundle are a small fraction of it (the
 // sizes the hub writes in the run's log); the run's branch and folder are those of the same run
 // made here. A run whose worker lost its cache's objects during its first step still succeeds:
-// the small bundle does not verify there, and the worker asks for the whole one.
+// the small bundle does not verify there, and the worker asks for the whole one. Once the project
+// has an origin the worker can reach (a bare repository at a path the worker's namespace sees), a
+// second worker, its cache empty, fetches the base from there and gets only what the origin lacks.
 
 const TWO_STEPS = `digraph twostep {
   start  [kind=start]
@@ -29,14 +31,14 @@ const TWO_STEPS = `digraph twostep {
   start -> first -> second -> done
 }`;
 
-const machines = makeMachines('svcib', 81, 1);
+const machines = makeMachines('svcib', 81, 2);
 test.after.always(() => machines.cleanup());
 
-const startWorker = (hubHome: string, url: string, token: string) => {
+const startWorker = (machine: number, hubHome: string, url: string, token: string) => {
   const home = tempDir('svc-worker-home-');
   const cover = tempDir('svc-worker-root-');
   const script = 'mount --bind "$1" "$2" && shift 2 && exec "$@"';
-  const child = spawnGroup('ip', ['netns', 'exec', machines.machines[0]!.ns, 'unshare', '-m', '--propagation', 'private', 'sh', '-c', script, 'sh', cover, hubHome,
+  const child = spawnGroup('ip', ['netns', 'exec', machines.machines[machine]!.ns, 'unshare', '-m', '--propagation', 'private', 'sh', '-c', script, 'sh', cover, hubHome,
     process.execPath, ...CLI, 'worker', 'join', url, token], { cwd: repoRoot, env: { ...process.env, HOME: home, SVC_HOME: join(home, '.svc') }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (b: Buffer) => (out += b.toString()));
@@ -62,7 +64,7 @@ const bundlesOf = async (s: TestServer, runId: string) => {
   return { sent, back };
 };
 
-test('with 300 commits, a worker gets the whole history once: later dispatch bundles and every result are small, the work is the same as here; a lost cache falls back to the whole bundle', async (t) => {
+test('with 300 commits, a worker gets the whole history once: later dispatch bundles and every result are small, the work is the same as here; a lost cache falls back to the whole bundle; an empty cache fetches the base from the project\'s origin', async (t) => {
   t.timeout(300_000);
   process.env['SVC_NATS_LISTEN'] = `${machines.hubIp}:-1`;
   const repo = gitRepo({ 'README.md': '# big\n' });
@@ -72,7 +74,7 @@ test('with 300 commits, a worker gets the whole history once: later dispatch bun
   const made = await s.post('/api/workers/tokens', { name: 'desk' });
   const { token, hub } = made.body as { token: string; hub: string };
   const workerId = token.split('.')[0]!;
-  const worker = startWorker(dirname(s.home), hub, token);
+  const worker = startWorker(0, dirname(s.home), hub, token);
   t.teardown(() => worker.stop());
   const fail = (e: Error) => { throw new Error(`${e.message}\n--- worker ---\n${worker.output()}`); };
   await eventually(() => s.get('/api/workers'), (r) => r.body.workers.some((w: any) => w.workerId === workerId && w.state === 'online'), 60_000).catch(fail);
@@ -119,4 +121,26 @@ test('with 300 commits, a worker gets the whole history once: later dispatch bun
   t.log(`run whose cache lost its objects: dispatch bundles ${b.sent.map((x) => `${x.bytes}${x.whole ? ' (whole)' : ''}`).join(', ')}`);
   t.deepEqual(b.sent.map((x) => x.whole), [false, false, true], 'the first step small (the cache had the history), the second small then whole');
   t.true(existsSync(join(folder(lost), 'second.txt')));
+
+  // the project gets an origin the second machine can reach; its worker starts with an empty cache
+  const origin = join(tempDir('svc-origin-'), 'origin.git');
+  git(s.repo, 'clone', '-q', '--bare', s.repo, origin);
+  git(s.repo, 'remote', 'add', 'origin', origin);
+  const second = (await s.post('/api/workers/tokens', { name: 'second' })).body as { token: string; hub: string };
+  const secondId = second.token.split('.')[0]!;
+  const other = startWorker(1, dirname(s.home), second.hub, second.token);
+  t.teardown(() => other.stop());
+  await eventually(() => s.get('/api/workers'), (r) => r.body.workers.some((w: any) => w.workerId === secondId && w.state === 'online'), 60_000)
+    .catch((e: Error) => { throw new Error(`${e.message}\n--- second worker ---\n${other.output()}`); });
+  await runOn(secondId);
+  const fromOrigin = await run('[report:success]');
+  await untilStanding(s, fromOrigin, 'Succeeded', 120_000).catch((e: Error) => { throw new Error(`${e.message}\n--- second worker ---\n${other.output()}`); });
+  const c = await bundlesOf(s, fromOrigin);
+  const whole = b.sent[2]!.bytes;
+  t.log(`run on a worker with an empty cache, the base from the origin: dispatch bundles ${c.sent.map((x) => x.bytes).join(', ')}`);
+  t.deepEqual(c.sent.map((x) => x.whole), [false, false], 'the first step\'s bundle too is cut at what the worker fetched from the origin');
+  t.true(c.sent[0]!.bytes * 100 < whole, `the first step moved ${c.sent[0]!.bytes} bytes from the hub, not ${whole}`);
+  const log = ((await s.get(`/api/runs/${fromOrigin}/log?pageSize=200`)).body.lines as { text: string }[]).map((l) => l.text);
+  t.true(log.some((l) => l.includes(`[worker ${secondId}] fetched the project's base from its origin`)));
+  t.deepEqual(filesOf(folder(fromOrigin)), filesOf(folder(local)), 'the work is the same as here');
 });
