@@ -11,7 +11,7 @@ import type { Job } from './remote-messages.js';
 // only what is new since them; the run folder is made from the cache plus that small bundle. The
 // cache is a saving, never a need: anything it cannot do falls back to the whole bundle.
 
-/** how many of its tips a worker names (the hub checks each): the newest, enough for the runs in flight */
+/** how many of its tips a worker names (the newest): enough for the last few steps of the runs in flight, each step keeping four */
 export const MAX_TIPS = 32;
 const TIPS = 'refs/tips';
 
