@@ -11,6 +11,7 @@ import type { HarnessAdapter } from '../harness/adapter.js';
 import type { HarnessName } from '../../domain/workflow.js';
 import type { RunState } from '../../projections/run-state.js';
 import { openDispatch, type DispatchStream } from '../state/dispatch.js';
+import { AppliedMessages } from '../state/applied-messages.js';
 import { fenceOf } from '../service/dispatch.js';
 import { projectAllow } from '../service/sandbox.js';
 import { previousWorker } from '../../projections/dispatch.js';
@@ -72,9 +73,12 @@ export class WorkerPool {
   private serving = false;
   /** the 'dispatch' journal: each dispatched step and its current claim (the fence) */
   readonly dispatches: DispatchStream;
+  /** the worker messages applied (the fence's record of each, so a redelivery is skipped) */
+  private readonly applied: AppliedMessages;
 
   constructor(private readonly core: ServiceCore, private readonly env: NodeJS.ProcessEnv = process.env) {
     this.dispatches = openDispatch(core.journal);
+    this.applied = new AppliedMessages(core.store);
   }
 
   /** the run's agent steps run on workers ("Run on" a worker or `any`, or the run was moved: "Move to…", which wins): the adapter that dispatches them */
@@ -123,7 +127,7 @@ export class WorkerPool {
   // the journal's fence; a revoked worker's claims and messages are discarded
   private fence() {
     const refused = (w: string, subject: string, reason: string) => refuseWorkerMessage(this.core, w, subject, reason);
-    return fenceOf(this.dispatches, this.core.now, refused, (w) => this.core.workers.current.get(w)?.revoked === true);
+    return fenceOf(this.dispatches, this.core.now, refused, (w) => this.core.workers.current.get(w)?.revoked === true, this.applied);
   }
 
   /** the server is up: start the hub if workers are on */

@@ -1,6 +1,7 @@
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { decideClaim, decideDispatch, decideLapse, decideLoseStep, decideRecall, decideWorkerMessage } from '../../commands/dispatch.js';
 import type { DispatchStream } from '../state/dispatch.js';
+import type { AppliedMessages } from '../state/applied-messages.js';
 import type { Fence } from '../workers/dispatch-port.js';
 
 // The write handlers of the fence (docs/workers.md): each asks one decide of commands/dispatch.ts
@@ -9,9 +10,10 @@ import type { Fence } from '../workers/dispatch-port.js';
 
 /**
  * `refused`: records a worker's message that did not decode (the 'workers' journal's WorkerMessageRefused);
- * `revoked`: whether a worker is revoked (the 'workers' journal): its claims and messages are discarded
+ * `revoked`: whether a worker is revoked (the 'workers' journal): its claims and messages are discarded;
+ * `applied`: the ids of the worker messages applied, recorded with what applying them wrote
  */
-export const fenceOf = (stream: DispatchStream, now: () => Date, refused: Fence['refused'], revoked: (workerId: string) => boolean): Fence => {
+export const fenceOf = (stream: DispatchStream, now: () => Date, refused: Fence['refused'], revoked: (workerId: string) => boolean, applied: AppliedMessages): Fence => {
   const at = () => ({ at: now().toISOString(), onStale: 'retry' as const });
   const appended = (d: ReturnType<DispatchStream['transact']>, refused: string): boolean =>
     !isLeft(d) && !(d.right._tag === 'Appended' && d.right.events.some((e) => e.type === refused));
@@ -28,5 +30,6 @@ export const fenceOf = (stream: DispatchStream, now: () => Date, refused: Fence[
     recalled: (stepId, reason) => void stream.transact((s) => decideRecall(s, { stepId, reason }), at()),
     step: (stepId) => stream.current.get(stepId),
     refused,
+    once: (id, apply) => applied.once(id, now().toISOString(), apply),
   };
 };

@@ -24,6 +24,11 @@ export interface Fence {
   step(stepId: string): DispatchedStep | undefined;
   /** a worker's message that did not decode: kept as evidence, nothing of it applied */
   refused(workerId: string, subject: string, reason: string): void;
+  /**
+   * runs `apply` (synchronous) in the one transaction that records the worker's message `id` as
+   * applied; false, and nothing run, when it was recorded before (SVC_OUT delivered it again)
+   */
+  once(id: string, apply: () => void): boolean;
 }
 
 export interface Pending {
@@ -38,6 +43,8 @@ export interface Pending {
   readonly sessionParts: Map<number, string>;
   readonly end: (r: TurnResult) => void;
   readonly place: Placing;
+  /** the messages of the work's and the session's parts: acked once the step ends, so a hub killed before its result finds them again */
+  readonly partMessages: { ack(): void }[];
 }
 
 /** where the step is, and where it was: each placement is an attempt; a lapsed lease avoids that worker */

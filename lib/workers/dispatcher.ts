@@ -7,7 +7,7 @@ import type { HarnessName } from '../../domain/workflow.js';
 import type { TurnInput, TurnResult } from '../harness/adapter.js';
 import { encode } from './messages.js';
 import { asReport, asResult, decodeWith, jobOf, OutCodec, type Out } from './remote-messages.js';
-import { branchRunOf, dispatchKept, historyOf, keepSession, originOf, snapshotForDispatch, workApplied } from './run-bundle.js';
+import { branchRunOf, dispatchKept, dropDispatchRef, historyOf, keepSession, originOf, snapshotForDispatch, workApplied } from './run-bundle.js';
 import { openStepQueue, type QueueOptions } from './step-queue.js';
 import { serveRequests } from './dispatch-requests.js';
 import { type Fence, type Pending, type SeatFacts } from './dispatch-port.js';
@@ -71,7 +71,11 @@ export class Dispatcher {
   private static async openOnce(nc: NatsConnection, fence: Fence, o: QueueOptions, world: DispatchWorld): Promise<Dispatcher> {
     const jsm = await jetstreamManager(nc);
     await jsm.streams.add({ name: OUT_STREAM, subjects: ['svc.w.*.out.*'], retention: RetentionPolicy.Workqueue });
-    await jsm.consumers.add(OUT_STREAM, { durable_name: 'hub', ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All });
+    // made afresh at each start: what the hub before this one was given and had not acked (it was
+    // killed) comes again at once, in the stream's order, not an ack_wait later behind what came
+    // after it. The work's parts wait unacked until their step ends: no cap on them
+    await jsm.consumers.delete(OUT_STREAM, 'hub').catch(() => false);
+    await jsm.consumers.add(OUT_STREAM, { durable_name: 'hub', ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All, max_ack_pending: 1_000_000 });
     const d = new Dispatcher(nc, fence, await openStepQueue(nc, o), world, o);
     d.queue.onGivenUp((stepId) => d.lose(stepId, 'worker lost: its lease lapsed on the last delivery'));
     d.serve();
@@ -105,7 +109,7 @@ export class Dispatcher {
     const [history, origin] = [await historyOf(cwd, stepId), await originOf(cwd)];
     const session = input.resumeSession ? this.world.sessions.get(harness, input.resumeSession) ?? await gatherSession(harness, input.resumeSession, process.env, { bin: binFor('opencode', {}), cwd }) : null;
     const result = new Promise<TurnResult>((resolve) => this.pending.set(stepId, {
-      input, harness, job: { ...jobOf(input, harness, egress), branchRun, ...(history ? { history } : {}), ...(origin ? { origin } : {}) }, bundle, parts: new Map(), session, sessionParts: new Map(), end: resolve,
+      input, harness, job: { ...jobOf(input, harness, egress), branchRun, ...(history ? { history } : {}), ...(origin ? { origin } : {}) }, bundle, parts: new Map(), session, sessionParts: new Map(), end: resolve, partMessages: [],
       place: { ask, attempt: 0, avoid: [], ...(again && known?.claim ? { workerId: known.claim.workerId } : {}) },
     }));
     // paused or aborted (or svc stopping): the step ends here, and its worker is told to stop its CLI
@@ -160,14 +164,16 @@ export class Dispatcher {
 
   async close(): Promise<void> {
     clearInterval(this.timer);
-    for (const id of [...this.pending.keys()]) this.end(id, { outcome: 'failure', summary: 'the hub stopped', failure: 'error' });
+    // the work's parts stay in SVC_OUT, unacked, for the next hub
+    for (const id of [...this.pending.keys()]) this.end(id, { outcome: 'failure', summary: 'the hub stopped', failure: 'error' }, false);
     rmSync(this.dir, { recursive: true, force: true });
   }
 
-  private end(stepId: string, r: TurnResult): void {
+  private end(stepId: string, r: TurnResult, ackParts = true): void {
     const p = this.pending.get(stepId);
     if (!p) return;
     this.pending.delete(stepId);
+    if (ackParts) for (const m of p.partMessages) ackSurely(m);
     for (const [step, key] of this.turns) if (key === stepId) this.turns.delete(step);
     this.leases.end(stepId);
     for (const file of [p.bundle, `${p.bundle}.thin`]) rmSync(file, { force: true });
@@ -203,37 +209,78 @@ export class Dispatcher {
   }
 
   private async takeAndAck(m: JsMsg): Promise<void> {
-    await this.take(m).catch((e: unknown) => console.error(`svc: a worker's message could not be applied: ${String(e)}`));
-    m.ack();
+    const kept = await this.take(m).catch((e: unknown) => void console.error(`svc: a worker's message could not be applied: ${String(e)}`));
+    if (!kept) ackSurely(m);
   }
 
-  private async take(m: JsMsg): Promise<void> {
+  /**
+   * Each message is applied once (docs/workers.md, "The hub is killed mid-turn"): its id is
+   * recorded in the transaction that applies it, and a redelivery whose id is there is skipped.
+   * True: a part of the work, acked only when its step ends.
+   */
+  private async take(m: JsMsg): Promise<boolean> {
     const [, , workerId = '', , stepId = ''] = m.subject.split('.');
+    const id = `${workerId}.${m.headers?.get('Nats-Msg-Id') || `seq-${m.info.streamSequence}`}`;
     const out = decodeWith(OutCodec, m.data, 'a worker message');
-    if (typeof out === 'string') return this.fence.refused(workerId, m.subject, out);
+    if (typeof out === 'string') {
+      this.fence.once(id, () => this.fence.refused(workerId, m.subject, out));
+      return false;
+    }
     const claim = { stepId, workerId, token: out.token };
-    if (!this.fence.admit(claim, out.kind === 'result' ? 'result' : 'event')) return;
     const p = this.pending.get(stepId);
-    if (p) await this.apply(p, out);
+    if (out.kind === 'bundle' || out.kind === 'sessionPart') {
+      if (p && this.fence.holds(claim)) return this.keepPart(p, out, m);
+    } else if (out.kind === 'result') {
+      await this.takeResult(id, claim, p, out);
+      return false;
+    }
+    this.fence.once(id, () => { if (this.fence.admit(claim, 'event') && p) this.apply(p, out); });
+    return false;
   }
 
-  private async apply(p: Pending, out: Out): Promise<void> {
+  // the work's parts live in memory until the result: recorded nowhere, they stay in SVC_OUT, so
+  // a hub killed before the result reads them again from there
+  private keepPart(p: Pending, out: Extract<Out, { kind: 'bundle' | 'sessionPart' }>, m: JsMsg): true {
+    (out.kind === 'bundle' ? p.parts : p.sessionParts).set(out.index, out.data);
+    p.partMessages.push(m);
+    return true;
+  }
+
+  // synchronous: what it writes is in the transaction that records the message
+  private apply(p: Pending, out: Out): void {
     const i = p.input;
     switch (out.kind) {
-      case 'log': return i.onLog({ text: out.text });
+      case 'log': return void i.onLog({ text: out.text });
       case 'activity': return i.onActivity?.(asReport(out.report));
       case 'message': return i.onMessage(out.text);
       case 'session': return i.onSession?.(out.sessionId);
-      case 'bundle': return void p.parts.set(out.index, out.data);
-      case 'sessionPart': return void p.sessionParts.set(out.index, out.data);
-      case 'result': return this.finish(p, out.chunks, out.sessionChunks ?? 0, asResult(out.result));
+      default: return;
     }
   }
 
-  private async finish(p: Pending, chunks: number, sessionChunks: number, r: TurnResult): Promise<void> {
-    const applied = await workApplied(this.dir, p, chunks, r);
+  /**
+   * The work first, then the result's record: a hub killed while the work went into the run folder
+   * has recorded nothing, and applies it again after its restart (the parts wait in SVC_OUT;
+   * applyResult may run twice). Recorded, the step ends.
+   */
+  private async takeResult(id: string, claim: { stepId: string; workerId: string; token: number }, p: Pending | undefined, out: Extract<Out, { kind: 'result' }>): Promise<void> {
+    const r = asResult(out.result);
+    const applied = p && this.fence.holds(claim) ? await workApplied(this.dir, p, out.chunks, r) : undefined;
+    let taken = false;
+    this.fence.once(id, () => { taken = this.fence.admit(claim, 'result'); });
+    if (!taken || !p || !applied) return;
     // the session's files as this step left them, once its work is in: where the next step that resumes it starts
-    if (applied === r) keepSession(p, sessionChunks, r.sessionId, this.world.sessions);
+    if (applied === r) keepSession(p, out.sessionChunks ?? 0, r.sessionId, this.world.sessions);
+    await dropDispatchRef(p.input.cwd, p.input.stepId).catch(() => undefined);
     this.end(p.input.stepId, applied);
   }
 }
+
+// an ack whose connection is gone is lost: the message comes again, and its record skips it
+const ackSurely = (m: { ack(): void }): void => {
+  try {
+    m.ack();
+  } catch (e) {
+    console.error(`svc: a worker's message was not acked (it comes again, and is skipped): ${String(e)}`);
+  }
+};

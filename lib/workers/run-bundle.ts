@@ -129,9 +129,18 @@ export const applyResult = async (cwd: string, runId: string, stepId: string, fi
   const after = (await gitOk(cwd, ['rev-parse', `${got}^2`])).trim();
   const gone = await gitOk(cwd, ['diff', '--name-only', '-z', '--no-renames', '--diff-filter=D', dispatchRef(stepId), `${got}^1`]);
   for (const path of gone.split('\0').filter(Boolean)) rmSync(join(cwd, path), { force: true });
-  await gitOk(cwd, [...GUARD, 'update-ref', branchOf(runId), after, before]);
+  // applied once already by a hub killed before it recorded so: the branch is where it goes
+  const now = (await gitOk(cwd, ['rev-parse', branchOf(runId)])).trim();
+  if (now !== after) await gitOk(cwd, [...GUARD, 'update-ref', branchOf(runId), after, before]);
   await restoreSnapshot(`${got}^1`, cwd);
-  for (const ref of [got, dispatchRef(stepId)]) await gitOk(cwd, ['update-ref', '-d', ref]);
+  // the dispatch's ref stays until the result is recorded (dropDispatchRef): a restarted hub bundles from it again,
+  // and applies the result again (the bundle is cut at it)
+  await gitOk(cwd, ['update-ref', '-d', got]);
+};
+
+/** hub: the dispatch's snapshot ref, once the step's result is recorded */
+export const dropDispatchRef = async (cwd: string, stepId: string): Promise<void> => {
+  await gitOk(cwd, ['update-ref', '-d', dispatchRef(stepId)]);
 };
 
 /** hub: the worker's result with its work (`chunks` parts) applied to the run folder; the turn's result, or why the work could not land */

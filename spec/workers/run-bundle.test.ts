@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gitRepo, tempDir } from '../helpers/env.js';
-import { applyResult, bundleForDispatch, bundleForWorker, bundleResult, folderFromBundle, historyOf, snapshotForDispatch } from '../../lib/workers/run-bundle.js';
+import { applyResult, bundleForDispatch, bundleForWorker, bundleResult, dropDispatchRef, folderFromBundle, historyOf, snapshotForDispatch } from '../../lib/workers/run-bundle.js';
 import { cacheDir, folderForJob, keepResult } from '../../lib/workers/object-cache.js';
 import type { Job } from '../../lib/workers/remote-messages.js';
 import { growHistory } from '../helpers/big-history.js';
@@ -51,6 +51,17 @@ test('the hub folder goes to the worker whole; the worker\'s commit, deletion an
   t.false(existsSync(join(hub, 'draft.txt')), 'a file the worker deleted is gone (it was never committed)');
   t.false(existsSync(join(hub, 'old.txt')), 'a tracked file the worker deleted is gone');
   t.true(git(hub, 'status', '--porcelain').includes('?? notes.txt'));
+
+  // the hub killed after the work went in and before it recorded the result: the restarted hub
+  // applies it again from the same parts, and nothing changes
+  const status = git(hub, 'status', '--porcelain');
+  await applyResult(hub, 'r1', 's1', join(files, 'out.bundle'));
+  t.is(git(hub, 'rev-parse', 'HEAD'), workerHead);
+  t.is(git(hub, 'status', '--porcelain'), status);
+  t.is(readFileSync(join(hub, 'notes.txt'), 'utf8'), 'untracked on the worker\n');
+  t.false(existsSync(join(hub, 'old.txt')));
+  // recorded, the dispatch's ref goes too
+  await dropDispatchRef(hub, 's1');
   t.is(git(hub, 'for-each-ref', 'refs/svc/'), '', 'no working refs are left behind');
 });
 
@@ -93,6 +104,7 @@ test('with a big history, only the first dispatch bundle is whole: later ones an
     await keepResult(cache, out, stepId);
     results.push(statSync(out).size);
     await applyResult(hub, 'r1', stepId, out);
+    await dropDispatchRef(hub, stepId);
     t.is(git(hub, 'rev-parse', 'HEAD'), git(worker, 'rev-parse', 'HEAD'), `step ${n}: the hub's branch is the worker's`);
     t.deepEqual(filesOf(hub), filesOf(worker), `step ${n}: the hub's folder is the worker's`);
   };
