@@ -122,7 +122,7 @@ const runTurn = async (nc: NatsConnection, workerId: string, adapters: Record<Ha
   // a step that ended at the hub (paused, aborted) leaves the queue; a claim only superseded is
   // left alone: a late ack would take the current delivery out of the queue
   if (!claimed.ok) return claimed.ended ? claim.done() : undefined;
-  const hold = held(claim, ask);
+  const hold = held(claim, ask, token);
   const send = sender(nc, workerId, stepId, token);
   const dir = mkdtempSync(join(tmpdir(), 'svc-step-'));
   const relay = await serveToolsRelay(job.runId, (body) => ask('tools', { stepId, token, body }, 2 ** 31 - 1));
