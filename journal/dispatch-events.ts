@@ -21,6 +21,10 @@ export const DISPATCH_EVENT_CODECS = {
   // the run was paused or aborted while the step ran on a worker: the step ended on the hub, and
   // whatever its worker sends later is discarded
   StepRecalled: t.type({ stepId: t.string, reason: t.string }),
+  // the step is placed on one worker only (pinned, or moved there), that worker is not online, and
+  // no live claim holds the step: it waits in that worker's queue until the worker is back (or the
+  // run is moved elsewhere); `at` says since when
+  StepAwaitingWorker: t.type({ stepId: t.string, workerId: t.string }),
 } as const;
 
 type Codecs = typeof DISPATCH_EVENT_CODECS;

@@ -10,6 +10,8 @@ export interface DispatchedStep {
   /** the latest claim; none while it waits in the queue */
   readonly claim?: { readonly workerId: string; readonly token: number; readonly lapsed?: true };
   readonly ended?: 'applied' | 'lost' | 'recalled';
+  /** the worker it waits for, away, until a claim takes it (StepAwaitingWorker) */
+  readonly awaiting?: string;
 }
 
 export type Dispatches = ReadonlyMap<string, DispatchedStep>;
@@ -24,11 +26,12 @@ const update = (s: Dispatches, stepId: string, f: (d: DispatchedStep) => Dispatc
 export const evolveDispatches = (s: Dispatches, e: DispatchEvent): Dispatches => {
   switch (e.type) {
     case 'StepDispatched': return new Map(s).set(e.data.stepId, { runId: e.data.runId, stepId: e.data.stepId });
-    case 'StepClaimed': return update(s, e.data.stepId, (d) => ({ ...d, claim: { workerId: e.data.workerId, token: e.data.token } }));
+    case 'StepClaimed': return update(s, e.data.stepId, ({ awaiting: _, ...d }) => ({ ...d, claim: { workerId: e.data.workerId, token: e.data.token } }));
     case 'StepResultApplied': return update(s, e.data.stepId, (d) => ({ ...d, ended: 'applied' }));
     case 'StepLost': return update(s, e.data.stepId, (d) => ({ ...d, ended: 'lost' }));
     case 'StepRecalled': return update(s, e.data.stepId, (d) => ({ ...d, ended: 'recalled' }));
     case 'StepLeaseLapsed': return update(s, e.data.stepId, (d) => (d.claim && d.claim.token === e.data.token ? { ...d, claim: { ...d.claim, lapsed: true } } : d));
+    case 'StepAwaitingWorker': return update(s, e.data.stepId, (d) => ({ ...d, awaiting: e.data.workerId }));
     case 'StepMessageDiscarded': return s;
   }
 };

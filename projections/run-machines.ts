@@ -14,6 +14,8 @@ export interface StepPlacement {
   readonly claims: readonly StepClaim[];
   readonly ended?: 'applied' | 'lost' | 'recalled';
   readonly lostReason?: string;
+  /** it waits for this worker, which is away, since `since` (cleared by the next claim) */
+  readonly awaiting?: { readonly workerId: string; readonly since: string };
 }
 
 export interface RunMachines {
@@ -36,7 +38,8 @@ export const evolveRunMachines = (s: RunMachines, e: DispatchEvent & { readonly 
       const steps = new Map(s.steps).set(e.data.stepId, { runId: e.data.runId, stepId: e.data.stepId, dispatchedAt: e.at, claims: [] });
       return { steps, byRun: new Map(s.byRun).set(e.data.runId, [...(s.byRun.get(e.data.runId) ?? []), e.data.stepId]) };
     }
-    case 'StepClaimed': return update(s, e.data.stepId, (p) => ({ ...p, claims: [...p.claims, { workerId: e.data.workerId, token: e.data.token, at: e.at }] }));
+    case 'StepClaimed': return update(s, e.data.stepId, ({ awaiting: _, ...p }) => ({ ...p, claims: [...p.claims, { workerId: e.data.workerId, token: e.data.token, at: e.at }] }));
+    case 'StepAwaitingWorker': return update(s, e.data.stepId, (p) => (p.awaiting?.workerId === e.data.workerId ? p : { ...p, awaiting: { workerId: e.data.workerId, since: e.at } }));
     case 'StepResultApplied': return update(s, e.data.stepId, (p) => ({ ...p, ended: 'applied' }));
     case 'StepLost': return update(s, e.data.stepId, (p) => ({ ...p, ended: 'lost', lostReason: e.data.reason }));
     // paused or aborted while it ran there: it ran there, and ended
@@ -67,4 +70,6 @@ export interface MachineView {
   readonly next: MachineRef & { readonly why: string };
   /** each step that ran on a worker, oldest first */
   readonly steps: readonly StepMachineView[];
+  /** the step in flight waits for its one worker, which is away: since when, and what frees it */
+  readonly waiting?: MachineRef & { readonly stepId: string; readonly since: string; readonly why: string };
 }

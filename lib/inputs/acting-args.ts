@@ -14,6 +14,7 @@ import { ResolveInput } from './resolve.js';
 import { SecureInput } from './secure.js';
 import { MergeInput, PullRequestCheckInput, PullRequestInput, UpdateFromBaseInput } from './ship.js';
 import { KeepInput } from './keep.js';
+import { MoveInput } from './move.js';
 
 // Arguments of the tools that change something: `run` and the action's fields, decoded by the same
 // codec (rules included) the HTTP route uses for its body, so the two doors cannot drift.
@@ -36,6 +37,7 @@ export const AnswerQuestionArgs = extend(AnswerInput, onRun);
 export const ArchiveRunArgs = extend(ArchiveInput, onRun);
 export const ResolveRunArgs = extend(ResolveInput, onRun);
 export const KeepAttemptArgs = extend(KeepInput, onRun);
+export const MoveRunArgs = extend(MoveInput, onRun);
 // The notification command runs a program on the person's machine: only a person sets it (the
 // Settings page, HTTP), never an agent or supervisor through MCP.
 const McpSettingChange = t.refinement(SettingChangeCodec, (c) => c._tag !== 'NotifyCommand', 'a setting change other than NotifyCommand (set only from the Settings page)');

@@ -4,7 +4,7 @@ import { exportRun, getRun, listProjects, listRuns, listWorkers, waitForRun } fr
 import { readRunHistory, readRunLog, readRunThread } from './tools/reading-pages.js';
 import { listWorkflows, readPullRequest, readPullRequestDraft, readRunWorktree, readUsage, readWorkflow, validateWorkflow } from './tools/reading-more.js';
 import { followUpRun, forkRun, startRun } from './tools/starting.js';
-import { checkPullRequestNow, controlRun, mergeRun, openPullRequest, reviseGoal, secureRunWork, updateRunFromBase } from './tools/controlling.js';
+import { checkPullRequestNow, controlRun, mergeRun, moveRun, openPullRequest, reviseGoal, secureRunWork, updateRunFromBase } from './tools/controlling.js';
 import { answerQuestion, messageRun, submitReview } from './tools/messaging.js';
 import { archiveRun, keepAttempt, resolveRun } from './tools/archiving.js';
 import { changeSetting } from './tools/settings.js';
@@ -15,7 +15,7 @@ export const TOOLS: readonly Tool[] = [
   listRuns, getRun, listProjects, listWorkers, readRunThread, readRunHistory, readRunLog, exportRun,
   listWorkflows, readWorkflow, validateWorkflow, waitForRun, readPullRequest, readPullRequestDraft, readRunWorktree, readUsage,
   startRun, followUpRun, forkRun,
-  controlRun, reviseGoal, secureRunWork, openPullRequest, mergeRun, updateRunFromBase, checkPullRequestNow,
+  controlRun, moveRun, reviseGoal, secureRunWork, openPullRequest, mergeRun, updateRunFromBase, checkPullRequestNow,
   messageRun, answerQuestion, submitReview,
   archiveRun, resolveRun, keepAttempt,
   getPreview, startPreview, stopPreview,

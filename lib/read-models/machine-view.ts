@@ -42,6 +42,16 @@ const nextOf = (src: MachineSource, s: RunState): MachineView['next'] => {
   return runOn && runOn !== 'here' ? { ...refOf(src, runOn), why: "the project's Run on" } : { ...HERE, why: 'the default' };
 };
 
+// a step placed on one worker only, whose worker is not online: it waits in that worker's queue
+// until the worker is back, and the person can send it elsewhere instead
+const waitingOf = (src: MachineSource, ids: readonly string[]): MachineView['waiting'] => {
+  const p = ids.map((id) => src.machines.current.steps.get(id)).find((x) => x && !x.ended && x.awaiting);
+  if (!p?.awaiting) return undefined;
+  const ref = refOf(src, p.awaiting.workerId);
+  const why = `${ref.name} is away: the step waits in its queue until it is back; Move to… another machine or here runs it there instead`;
+  return { ...ref, stepId: p.stepId, since: p.awaiting.since, why };
+};
+
 export const machineViewOf = (src: MachineSource, s: RunState): MachineView | undefined => {
   const ids = src.machines.current.byRun.get(s.runId) ?? [];
   const steps = ids.map((id) => src.machines.current.steps.get(id)).flatMap((p) => (p ? [stepView(src, s, p)] : [])).filter((v): v is StepMachineView => v !== null);
@@ -49,5 +59,6 @@ export const machineViewOf = (src: MachineSource, s: RunState): MachineView | un
   // the latest step: the one in flight or the last one ended; a later step that stayed here (no dispatch) makes it here
   const latest = s.step?.stepId ?? s.views.board.sandbox?.stepId;
   const current = latest ? steps.find((v) => v.stepId === latest) : steps.at(-1);
-  return { current: current ? { workerId: current.workerId, name: current.name } : HERE, next: nextOf(src, s), steps };
+  const waiting = s.lifecycle === 'active' ? waitingOf(src, ids) : undefined;
+  return { current: current ? { workerId: current.workerId, name: current.name } : HERE, next: nextOf(src, s), steps, ...(waiting ? { waiting } : {}) };
 };

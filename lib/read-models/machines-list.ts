@@ -17,7 +17,8 @@ export interface MachinesSource {
 // row as the pool lists it, with the runs whose step it holds now, and this machine's own row
 // (`here`): the runs whose step runs here, its run cap as slots, the harnesses ready here.
 
-export interface MachineRun { readonly runId: string; readonly title: string; readonly step: string }
+/** `waitingSince`: the step waits for this worker, which is away (docs/workers.md) */
+export interface MachineRun { readonly runId: string; readonly title: string; readonly step: string; readonly waitingSince?: string }
 
 export interface HereRow {
   readonly name: string;
@@ -29,11 +30,12 @@ export interface HereRow {
   readonly runs: readonly MachineRun[];
 }
 
-/** where a run's step in flight is: a worker's id, 'queued' (dispatched, not claimed yet), or 'here' */
-const placeOf = (core: MachinesSource, s: RunState): string => {
+/** where a run's step in flight is: a worker's id (the one holding it, or the one it waits for), 'queued' (dispatched, not claimed yet), or 'here' */
+const placeOf = (core: MachinesSource, s: RunState): { place: string; waitingSince?: string } => {
   const p = s.step ? core.machines.current.steps.get(s.step.stepId) : undefined;
-  if (!p || p.ended) return 'here';
-  return p.claims.at(-1)?.workerId ?? 'queued';
+  if (!p || p.ended) return { place: 'here' };
+  if (p.awaiting) return { place: p.awaiting.workerId, waitingSince: p.awaiting.since };
+  return { place: p.claims.at(-1)?.workerId ?? 'queued' };
 };
 
 /** the runs whose step is in flight, by where it is */
@@ -41,8 +43,8 @@ const runsByPlace = (core: MachinesSource): Map<string, MachineRun[]> => {
   const by = new Map<string, MachineRun[]>();
   for (const s of core.runs.all()) {
     if (s.lifecycle !== 'active' || !s.step || (s.step.kind !== 'agent' && s.step.kind !== 'command')) continue;
-    const place = placeOf(core, s);
-    by.set(place, [...(by.get(place) ?? []), { runId: s.runId, title: s.title, step: s.step.node }]);
+    const { place, waitingSince } = placeOf(core, s);
+    by.set(place, [...(by.get(place) ?? []), { runId: s.runId, title: s.title, step: s.step.node, ...(waitingSince ? { waitingSince } : {}) }]);
   }
   return by;
 };

@@ -1,6 +1,6 @@
 import { sandboxChoice } from '../service/sandbox.js';
 import { join } from 'node:path';
-import { left, right } from 'fp-ts/lib/Either.js';
+import { isRight, left, right } from 'fp-ts/lib/Either.js';
 import { notFound, unavailable, type Outcome } from '../../commands/refusal.js';
 import { findProject, primaryFolderPath } from '../../projections/projects.js';
 import { httpRun } from '../read-models/run-views.js';
@@ -164,7 +164,11 @@ export class Service implements ServiceApi {
   startNeeds(q: { project: string; workflow?: string; harness?: HarnessName }) { return startNeeds(this.core, q); }
   control(runId: string, input: ControlInput, by: Actor) { return commands.control(this.core, runId, input, by); }
   /** "Move to…": the machine for the run's next agent steps ('here' or a worker's id) */
-  moveRun(runId: string, to: string, by: Actor) { return moveRun(this.core, runId, to, by); }
+  moveRun(runId: string, to: string, by: Actor) {
+    const moved = moveRun(this.core, runId, to, by);
+    if (isRight(moved)) this.workers.moved(runId, moved.right.to);
+    return moved;
+  }
   followUp(runId: string, what: FollowUpWhat, by: Actor) { return followUp(this.core, runId, what, by); }
   fork(runId: string, input: ForkInput, by: Actor) { return fork(this.core, runId, input, by); }
   reviseGoal(runId: string, goal: string, reason: string | undefined, by: Actor) { return commands.reviseGoal(this.core, runId, goal, reason, by); }

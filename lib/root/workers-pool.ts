@@ -61,10 +61,11 @@ const presentSoon = async (hub: Hub): Promise<Presence[]> => {
   }
 };
 
-// a lease lapses this long after the worker's last renewal; three deliveries, then "worker lost"
+// a lease lapses this long after the worker's last renewal; three deliveries (or attempts), then "worker lost"
 const queueOptions = (env: NodeJS.ProcessEnv) => {
   const n = Number(env['SVC_STEP_ACK_WAIT_MS']);
-  return { ackWaitMs: Number.isInteger(n) && n >= 1000 ? n : 30_000, maxDeliver: 3, maxAckPending: 1000 };
+  const max = Number(env['SVC_STEP_MAX_DELIVERIES']);
+  return { ackWaitMs: Number.isInteger(n) && n >= 1000 ? n : 30_000, maxDeliver: Number.isInteger(max) && max >= 2 ? max : 3, maxAckPending: 1000 };
 };
 
 export class WorkerPool {
@@ -95,6 +96,11 @@ export class WorkerPool {
     // the same project allowlist as the hub's own sandbox (the worker adds its model's hosts)
     const adapter = remoteAdapter(harness, ask, () => this.dispatching(), (tools) => projectAllow(project, tools));
     return { workerId: runPin ?? (runOn === 'any' ? 'any (placed by the hub)' : runOn), adapter };
+  }
+
+  /** the run was moved ("Move to…"): a step of it waiting for a worker that is away runs again where it goes now */
+  moved(runId: string, to: string): void {
+    void this.dispatcher?.then((d) => d.moved(runId, to)).catch(() => undefined);
   }
 
   /** the steps waiting for a worker with a free slot, in line */

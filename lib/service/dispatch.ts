@@ -1,5 +1,6 @@
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { decideClaim, decideDispatch, decideLapse, decideLoseStep, decideRecall, decideWorkerMessage } from '../../commands/dispatch.js';
+import { decideAwaitWorker } from '../../commands/await-worker.js';
 import type { DispatchStream } from '../state/dispatch.js';
 import type { AppliedMessages } from '../state/applied-messages.js';
 import type { Fence } from '../workers/dispatch-port.js';
@@ -28,6 +29,7 @@ export const fenceOf = (stream: DispatchStream, now: () => Date, refused: Fence[
     lost: (stepId, reason) => void stream.transact((s) => decideLoseStep(s, { stepId, reason }), at()),
     lapsed: (m) => void stream.transact((s) => decideLapse(s, m), at()),
     recalled: (stepId, reason) => void stream.transact((s) => decideRecall(s, { stepId, reason }), at()),
+    awaiting: (stepId, workerId) => void stream.transact((s) => decideAwaitWorker(s, { stepId, workerId }), at()),
     step: (stepId) => stream.current.get(stepId),
     refused,
     once: (id, apply) => applied.once(id, now().toISOString(), apply),

@@ -20,6 +20,8 @@ export interface Fence {
   lapsed(m: { stepId: string; workerId: string; token: number }): void;
   /** the run was paused or aborted: the step ends here, whatever its worker sends later */
   recalled(stepId: string, reason: string): void;
+  /** the step waits for its one worker, which is not online (recorded once per wait) */
+  awaiting(stepId: string, workerId: string): void;
   /** the step as the journal has it (its claim, whether it ended) */
   step(stepId: string): DispatchedStep | undefined;
   /** a worker's message that did not decode: kept as evidence, nothing of it applied */
@@ -51,6 +53,8 @@ export interface Pending {
 export interface Placing {
   readonly ask: PlacementAsk;
   workerId?: string;
+  /** its message's sequence in the step queue, once published by this hub */
+  seq?: number;
   attempt: number;
   readonly avoid: string[];
   /** what it last told the run about its wait (its place in line and why) */

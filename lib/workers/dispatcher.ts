@@ -50,6 +50,7 @@ export class Dispatcher {
       publish: (p) => this.publish(p),
       reclaim: (workerId) => queue.reclaim(workerId, TICK_MS),
       lose: (stepId, reason) => this.lose(stepId, reason),
+      awaiting: (stepId, workerId) => this.awaiting(stepId, workerId),
     });
     this.timer = setInterval(() => void this.placer.tick(), TICK_MS);
     this.timer.unref();
@@ -77,7 +78,7 @@ export class Dispatcher {
     await jsm.consumers.delete(OUT_STREAM, 'hub').catch(() => false);
     await jsm.consumers.add(OUT_STREAM, { durable_name: 'hub', ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All, max_ack_pending: 1_000_000 });
     const d = new Dispatcher(nc, fence, await openStepQueue(nc, o), world, o);
-    d.queue.onGivenUp((stepId) => d.lose(stepId, 'worker lost: its lease lapsed on the last delivery'));
+    d.queue.onGivenUp((stepId) => d.givenUp(stepId));
     d.serve();
     void d.consume();
     return d;
@@ -143,7 +144,30 @@ export class Dispatcher {
   private async publish(p: Pending): Promise<void> {
     const { attempt, workerId } = p.place;
     const job = { ...p.job, attempt, ...(p.session ? { session: true } : {}) };
-    await this.queue.dispatch(p.input.stepId, encode(job), workerId, attempt === 0 ? p.input.stepId : `${p.input.stepId}.a${attempt}`);
+    p.place.seq = (await this.queue.dispatch(p.input.stepId, encode(job), workerId, attempt === 0 ? p.input.stepId : `${p.input.stepId}.a${attempt}`)).seq;
+  }
+
+  private awaiting(stepId: string, workerId: string): void {
+    if (this.fence.step(stepId)?.awaiting === workerId) return;
+    this.fence.awaiting(stepId, workerId);
+    if (this.fence.step(stepId)?.awaiting === workerId) this.pending.get(stepId)?.input.onLog({ text: `[hub] worker ${workerId} is away: the step waits in its queue until it is back, or until the run is moved (Move to… another machine or here)` });
+  }
+
+  /**
+   * The run was moved ("Move to…"): a step of it waiting for a worker that is away is taken off
+   * that worker's queue and ends interrupted, so the engine runs it again where the run goes now.
+   * A step a live claim holds, or whose worker is back, stays where it is.
+   */
+  moved(runId: string, to: string): void {
+    for (const [stepId, p] of this.pending) {
+      const away = this.fence.step(stepId)?.awaiting;
+      if (p.input.runId !== runId || !away || away === to || !this.placer.away(away)) continue;
+      const why = `moved to ${to === 'here' ? 'this machine' : `worker ${to}`} while its step waited for worker ${away}, which is away`;
+      p.input.onLog({ text: `[hub] the run was ${why}: the step runs again there` });
+      if (p.place.seq !== undefined) void this.queue.withdraw(p.place.seq);
+      this.fence.recalled(stepId, `the run was ${why}`);
+      this.end(stepId, { outcome: 'interrupted', summary: `the run was ${why}` });
+    }
   }
 
   /** a message for the turn in flight, to its worker, whose CLI takes it mid-turn; false: no claim holds it now */
@@ -178,6 +202,18 @@ export class Dispatcher {
     this.leases.end(stepId);
     for (const file of [p.bundle, `${p.bundle}.thin`]) rmSync(file, { force: true });
     p.end(r);
+  }
+
+  // the pool gave up on the step: a step this restarted hub has dispatched and not taken up yet
+  // waits for its take-up (so the run hears it fail), a minute at most
+  private readonly givenUpTries = new Map<string, number>();
+  private givenUp(stepId: string): boolean {
+    const d = this.fence.step(stepId);
+    const tries = (this.givenUpTries.get(stepId) ?? 0) + 1;
+    if (d && !d.ended && !this.pending.has(stepId) && tries < 60) return (this.givenUpTries.set(stepId, tries), false);
+    this.givenUpTries.delete(stepId);
+    this.lose(stepId, 'worker lost: its lease lapsed on the last delivery');
+    return true;
   }
 
   private lose(stepId: string, reason: string): void {

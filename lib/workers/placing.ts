@@ -19,6 +19,8 @@ export interface PlacingPort {
   reclaim(workerId: string): Promise<Reclaimed | null>;
   /** the step's last attempt lapsed too: it fails ("worker lost") */
   lose(stepId: string, reason: string): void;
+  /** the step is pinned to a worker that is not online: it waits for it (recorded once) */
+  awaiting(stepId: string, workerId: string): void;
   readonly maxAttempts: number;
 }
 
@@ -46,6 +48,8 @@ const pinnedHere = (p: Pending): boolean => p.place.ask.runPin !== undefined || 
 export class Placer {
   private readonly waiting: string[] = [];
   private readonly reclaiming = new Set<string>();
+  /** the workers online at the last look; none until the first */
+  private online: ReadonlySet<string> | null = null;
   private ticking: Promise<void> | null = null;
 
   constructor(private readonly pending: ReadonlyMap<string, Pending>, private readonly port: PlacingPort) {}
@@ -76,8 +80,22 @@ export class Placer {
     const placed = new Map<string, number>();
     for (const p of this.pending.values()) if (p.place.workerId) placed.set(p.place.workerId, (placed.get(p.place.workerId) ?? 0) + 1);
     const seats: Seat[] = facts.map((f) => ({ ...f, inUse: Math.max(f.busy, placed.get(f.workerId) ?? 0) }));
-    this.takeBack(new Set(facts.filter((f) => f.online).map((f) => f.workerId)));
+    const online = new Set(facts.filter((f) => f.online).map((f) => f.workerId));
+    this.online = online;
+    this.takeBack(online);
     for (const stepId of [...this.waiting]) await this.placeOne(stepId, seats);
+    this.markAway(online);
+  }
+
+  /** whether the worker was not online at the last look (false before the first) */
+  away(workerId: string): boolean {
+    return this.online !== null && !this.online.has(workerId);
+  }
+
+  // a step that only its worker may take (pinned, or its run moved there) waits in that worker's
+  // queue while the worker is away: recorded, so the run says what it waits for and since when
+  private markAway(online: ReadonlySet<string>): void {
+    for (const [stepId, p] of this.pending) if (p.place.workerId && pinnedHere(p) && !online.has(p.place.workerId)) this.port.awaiting(stepId, p.place.workerId);
   }
 
   private async placeOne(stepId: string, seats: Seat[]): Promise<void> {

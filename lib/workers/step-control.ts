@@ -40,8 +40,7 @@ export const stepControl = (nc: NatsConnection, workerId: string, log: (line: st
       else h.message(c.text);
     },
   });
-  // token: the claim's fencing token (the attempt and the delivery, tokenOf), as the hub took the claim
-  return (claim: Claim, ask: Ask, token: number): StepHold => {
+  return (claim: Claim, ask: Ask): StepHold => {
     const abort = new AbortController();
     let stopped: { why: string; ended: boolean } | undefined;
     let turn: Turn | undefined;
@@ -54,7 +53,7 @@ export const stepControl = (nc: NatsConnection, workerId: string, log: (line: st
     };
     const renew = () => {
       claim.renew();
-      void ask('renew', { stepId: claim.stepId, token }, Math.max(1000, claim.leaseMs / 3))
+      void ask('renew', { stepId: claim.stepId, token: claim.token }, Math.max(1000, claim.leaseMs / 3))
         .then((r) => { if (!r.ok) stop(`the hub refused its lease: ${r.reason ?? ''}`, r.ended === true); }, () => undefined);
     };
     const timer = setInterval(renew, Math.max(500, Math.min(5_000, claim.leaseMs / 3)));

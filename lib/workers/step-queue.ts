@@ -9,12 +9,19 @@ import { pinnedConsumer, STEP_CONSUMER, STEP_STREAM } from './nats-config.js';
 // lapses is delivered again after `ackWaitMs`, and after `maxDeliver` deliveries the server
 // gives up and says so in an advisory. The delivery number is the claim's fencing token:
 // JetStream does not fence (a late ack is taken), so the hub's journal must.
+//
+// The advisory names only the message's sequence. It is kept in a stream of its own (SVC_GIVEN_UP)
+// so one published while no hub listens (svc restarted) is heard by the next; the step is read off
+// the message itself, which stays in the work queue after its last delivery until deleted, so the
+// match needs nothing a hub kept in memory.
 
 const SUBJECT = 'svc.steps';
 // a step any worker may take, and a step pinned to one worker (a project's "Run on"): separate
 // subjects, so each consumer's filter is its own (a work queue takes no overlapping filters)
 const ANY = `${SUBJECT}.any`;
 const pinnedSubject = (workerId: string): string => `${SUBJECT}.to.${workerId}`;
+const GIVEN_UP_STREAM = 'SVC_GIVEN_UP';
+const stepOfSubject = (subject: string): string => subject.slice(subject.lastIndexOf('.') + 1);
 
 export interface QueueOptions {
   readonly ackWaitMs: number;
@@ -32,9 +39,10 @@ export const openStepQueue = async (nc: NatsConnection, o: QueueOptions) => {
     ack_wait: nanos(o.ackWaitMs), max_deliver: o.maxDeliver, max_ack_pending: o.maxAckPending,
   });
   await consumer(STEP_CONSUMER, ANY);
+  await jsm.streams.add({ name: GIVEN_UP_STREAM, subjects: [`$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.${STEP_STREAM}.*`], retention: RetentionPolicy.Workqueue });
+  await jsm.consumers.add(GIVEN_UP_STREAM, { durable_name: 'hub', ack_policy: AckPolicy.Explicit });
   const pinned = new Set<string>();
   const js = jetstream(nc);
-  const dispatched = new Map<number, string>();
   return {
     /**
      * the step's id is its message id: a dispatch repeated (a hub restarted mid-dispatch) is stored
@@ -43,8 +51,11 @@ export const openStepQueue = async (nc: NatsConnection, o: QueueOptions) => {
     async dispatch(stepId: string, job: Uint8Array, to?: string, msgID = stepId): Promise<{ seq: number; duplicate: boolean }> {
       if (to && !pinned.has(to)) (await consumer(pinnedConsumer(to), pinnedSubject(to)), pinned.add(to));
       const ack = await js.publish(`${to ? pinnedSubject(to) : ANY}.${stepId}`, job, { msgID });
-      dispatched.set(ack.seq, stepId);
       return { seq: ack.seq, duplicate: ack.duplicate };
+    },
+    /** a step taken off the queue before any worker finished it (its run was moved elsewhere) */
+    async withdraw(seq: number): Promise<void> {
+      await jsm.streams.deleteMessage(STEP_STREAM, seq).catch(() => false);
     },
     /**
      * the hub pulls from a lost worker's own queue: a step it never claimed comes at once, a step it
@@ -54,23 +65,27 @@ export const openStepQueue = async (nc: NatsConnection, o: QueueOptions) => {
       if (!pinned.has(workerId)) return null;
       const m = await (await js.consumers.get(STEP_STREAM, pinnedConsumer(workerId))).next({ expires: Math.max(1000, waitMs) });
       if (!m) return null;
-      if (!dispatched.has(m.seq)) dispatched.set(m.seq, m.subject.slice(m.subject.lastIndexOf('.') + 1));
-      return { stepId: m.subject.slice(m.subject.lastIndexOf('.') + 1), done: () => (dispatched.delete(m.seq), m.ack()), back: () => m.nak() };
+      return { stepId: stepOfSubject(m.subject), done: () => m.ack(), back: () => m.nak() };
     },
-    /** calls `lost(stepId)` for each step the pool gave up on (its last delivery's lease lapsed) */
-    onGivenUp(lost: (stepId: string) => void): void {
-      nc.subscribe(`$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.${STEP_STREAM}.*`, {
-        callback: (err, m) => {
-          if (err) return;
+    /**
+     * calls `lost(stepId)` for each step the pool gave up on (its last delivery's lease lapsed),
+     * also for an advisory published before this hub started. `lost` answers false for a step it
+     * cannot end yet (a restarted hub has not taken it up): the advisory comes again a moment later.
+     */
+    onGivenUp(lost: (stepId: string) => boolean): void {
+      void (async () => {
+        for await (const m of await (await js.consumers.get(GIVEN_UP_STREAM, 'hub')).consume()) {
           const seq = (m.json() as { stream_seq?: number }).stream_seq;
-          const stepId = seq === undefined ? undefined : dispatched.get(seq);
-          if (stepId === undefined || seq === undefined) return;
-          dispatched.delete(seq);
+          const stored = seq === undefined ? null : await jsm.streams.getMessage(STEP_STREAM, { seq }).catch(() => null);
+          if (stored && seq !== undefined && !lost(stepOfSubject(stored.subject))) {
+            m.nak(1000);
+            continue;
+          }
           // out of the work queue, so it is not held there for ever
-          void jsm.streams.deleteMessage(STEP_STREAM, seq).catch(() => undefined);
-          lost(stepId);
-        },
-      });
+          if (stored && seq !== undefined) await jsm.streams.deleteMessage(STEP_STREAM, seq).catch(() => undefined);
+          m.ack();
+        }
+      })().catch(() => undefined);
     },
   };
 };
@@ -89,7 +104,7 @@ export interface Claim {
 }
 
 const claimOf = (m: JsMsg, leaseMs: number): Claim => ({
-  stepId: m.subject.slice(m.subject.lastIndexOf('.') + 1), job: m.data, token: m.info.deliveryCount, leaseMs,
+  stepId: stepOfSubject(m.subject), job: m.data, token: m.info.deliveryCount, leaseMs,
   renew: () => m.working(), done: () => m.ack(),
 });
 

@@ -122,7 +122,9 @@ const runTurn = async (nc: NatsConnection, workerId: string, adapters: Record<Ha
   // a step that ended at the hub (paused, aborted) leaves the queue; a claim only superseded is
   // left alone: a late ack would take the current delivery out of the queue
   if (!claimed.ok) return claimed.ended ? claim.done() : undefined;
-  const hold = held(claim, ask, token);
+  // renewals at the hub carry the claim's fencing token (attempt and delivery), as every message of
+  // it does: a redo's renewal with the bare delivery number was refused and its CLI stopped
+  const hold = held({ ...claim, token }, ask);
   const send = sender(nc, workerId, stepId, token);
   const dir = mkdtempSync(join(tmpdir(), 'svc-step-'));
   const relay = await serveToolsRelay(job.runId, (body) => ask('tools', { stepId, token, body }, 2 ** 31 - 1));

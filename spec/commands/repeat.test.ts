@@ -48,6 +48,7 @@ import { evolveTrigger, type TriggerRule } from '../../projections/trigger-rule.
 import { decideCreateWorkerToken, decideJoinWorker, decideRefuseWorkerMessage, decideRevokeWorker, type CreateWorkerToken } from '../../commands/workers.js';
 import type { WorkerEvent } from '../../journal/worker-events.js';
 import { decideClaim, decideDispatch, decideLapse, decideLoseStep, decideRecall, decideWorkerMessage } from '../../commands/dispatch.js';
+import { decideAwaitWorker } from '../../commands/await-worker.js';
 import type { DispatchEvent } from '../../journal/dispatch-events.js';
 import { evolveDispatches, NO_DISPATCHES, type Dispatches } from '../../projections/dispatch.js';
 import { evolveWorkers, NO_WORKERS, type Workers } from '../../projections/workers.js';
@@ -280,6 +281,7 @@ const DISPATCH_ROWS: Row[] = [
   row('LoseStep', claimed, (s) => decideLoseStep(s, { stepId: 's1', reason: 'worker lost' }), applyDispatch, NOTHING),
   row('Lapse', claimed, (s) => decideLapse(s, { stepId: 's1', workerId: 'wb', token: 2 }), applyDispatch, NOTHING),
   row('Recall', claimed, (s) => decideRecall(s, { stepId: 's1', reason: 'paused' }), applyDispatch, NOTHING),
+  row('AwaitWorker', dispatched, (s) => decideAwaitWorker(s, { stepId: 's1', workerId: 'wa' }), applyDispatch, NOTHING),
   row('WorkerMessage (revoked worker)', claimed, (s) => decideWorkerMessage(s, { stepId: 's1', workerId: 'wb', token: 2, kind: 'result', revoked: true }), applyDispatch, { again: 'each discarded message is its own evidence' }),
 ];
 

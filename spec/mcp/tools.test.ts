@@ -84,7 +84,7 @@ const realArgs = async (ctx: Ctx, tool: string, args: Record<string, unknown>): 
   let run = ctx.reading;
   let question = '';
   if (['archive_run', 'resolve_run', 'wait_for_run'].includes(tool)) run = await srv.ended(); // ended: wait_for_run answers at once
-  if (['control_run', 'revise_goal', 'secure_run_work', 'message_run'].includes(tool)) run = await srv.running();
+  if (['control_run', 'revise_goal', 'secure_run_work', 'message_run', 'move_run'].includes(tool)) run = await srv.running();
   if (tool === 'read_pull_request') run = ctx.shipped;
   if (tool === 'submit_review') {
     // a review needs a diff: the agent writes the file its examples comment on, then keeps its turn
@@ -122,7 +122,7 @@ test('by default tools/list shows every tool but the archiving and settings grou
   t.teardown(() => client.close());
   const names = (await client.listTools()).tools.map((x) => x.name);
   t.deepEqual(names, TOOLS.filter((x) => x.group !== 'archiving' && x.group !== 'settings').map((x) => x.name));
-  t.is(names.length, 32);
+  t.is(names.length, 33);
 });
 
 test('each listed tool advertises the schema derived from its codec', async (t) => {

@@ -52,3 +52,19 @@ test('a run moved before its step was dispatched says who moved it; moved back h
   const back = evolveRunPins(pinned, { type: 'RunMovedTo', data: { runId: 'r1', to: 'here', by }, at: t1 });
   t.deepEqual(machineViewOf(source(machines, back), running())!.next, { workerId: null, name: 'this machine', why: 'moved by person ann' });
 });
+
+test('a step waiting for its worker, which is away, says since when and what frees it; a claim, or the step ending, clears it', (t) => {
+  const waited = fold([
+    { type: 'StepDispatched', data: { runId: 'r1', stepId: 's1' }, at: t0 },
+    { type: 'StepAwaitingWorker', data: { stepId: 's1', workerId: 'wa' }, at: t0 },
+    { type: 'StepAwaitingWorker', data: { stepId: 's1', workerId: 'wa' }, at: t1 },
+  ]);
+  const view = machineViewOf(source(waited, NO_PINS, 'wa'), running())!;
+  t.deepEqual(view.waiting, { workerId: 'wa', name: 'desk', stepId: 's1', since: t0, why: 'desk is away: the step waits in its queue until it is back; Move to… another machine or here runs it there instead' });
+  t.deepEqual(view.steps, [], 'it ran nowhere yet');
+  const claimed = fold([{ type: 'StepDispatched', data: { runId: 'r1', stepId: 's1' }, at: t0 },
+    { type: 'StepAwaitingWorker', data: { stepId: 's1', workerId: 'wa' }, at: t0 }, { type: 'StepClaimed', data: { stepId: 's1', workerId: 'wa', token: 1 }, at: t1 }]);
+  t.is(machineViewOf(source(claimed, NO_PINS, 'wa'), running())!.waiting, undefined);
+  const recalled = evolveRunMachines(waited, { type: 'StepRecalled', data: { stepId: 's1', reason: 'moved' }, at: t1 });
+  t.is(machineViewOf(source(recalled, NO_PINS, 'wa'), running())!.waiting, undefined);
+});

@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findChromium, machineProbe, plan } from './chromium.js';
 import { coreTestFiles } from './core-files.js';
+import { runLanes } from './lanes.js';
 import { prepareSuite, toBundles } from './suite.js';
 import { SUITE_VARIABLE, endSurvivors, settledSurvivors, survivorReport } from './survivors.js';
 
@@ -86,8 +87,11 @@ const args = process.argv.slice(2);
 const whole = args.length === 0;
 const testEnv = { ...env, TMPDIR: suiteDir, [SUITE_VARIABLE]: suiteDir };
 const coreStatus = whole ? run(process.execPath, ['--import', 'tsx', join(root, 'spec', 'run', 'core.ts')], testEnv) : 0;
-const suite = await prepareSuite(root, whole ? coreTestFiles(root) : []);
-const avaStatus = interrupted ? 130 : run(process.execPath, [ava, '--config', suite.config, ...args.map(toBundles)], { ...testEnv, SVC_SPEC_CLI: suite.cli, SVC_WEB_DIST_BUILT: '1' });
+// A whole run has two lanes side by side (spec/run/schedule.ts): the files that mostly wait run
+// beside the busy ones instead of taking their places.
+const suite = await prepareSuite(root, whole ? coreTestFiles(root) : [], whole);
+const avaEnv = { ...testEnv, SVC_SPEC_CLI: suite.cli, SVC_WEB_DIST_BUILT: '1' };
+const avaStatus = interrupted ? 130 : await runLanes(suite.configs.map((config) => [process.execPath, ava, '--config', config, ...args.map(toBundles)]), root, avaEnv);
 const status = avaStatus !== 0 ? avaStatus : coreStatus;
 
 // A browser or server told to stop as the last test ended may take a moment to go: settled waits.

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { UNKNOWN_SECONDS, longestFirst, timesFromLog } from './schedule.js';
+import { UNKNOWN_SECONDS, fromProbe, lanesOf, longestFirst, timesFromLog } from './schedule.js';
 
 // The order `npm test` gives ava: longest first by the last recorded run, new files early.
 
@@ -23,4 +23,24 @@ test('longest first; a file not timed yet counts as slow; ties keep name order',
   const times = { 'spec/a.test.ts': 1, 'spec/b.test.ts': 90, 'spec/c.test.ts': 1, 'spec/d.test.ts': UNKNOWN_SECONDS - 1 };
   t.deepEqual(longestFirst(['spec/a.test.ts', 'spec/c.test.ts', 'spec/d.test.ts', 'spec/new.test.ts', 'spec/b.test.ts'], times),
     ['spec/b.test.ts', 'spec/new.test.ts', 'spec/d.test.ts', 'spec/a.test.ts', 'spec/c.test.ts']);
+});
+
+test('lanes: a file whose CPU was under 30% of its time waits; unmeasured files are busy; each lane longest first', (t) => {
+  const times = { 'spec/a.test.ts': 60, 'spec/b.test.ts': 40, 'spec/c.test.ts': 30, 'spec/d.test.ts': 10 };
+  const cpu = { 'spec/a.test.ts': 9, 'spec/b.test.ts': 40, 'spec/c.test.ts': 8.9, 'spec/d.test.ts': 3 };
+  t.deepEqual(lanesOf(['spec/d.test.ts', 'spec/c.test.ts', 'spec/b.test.ts', 'spec/a.test.ts', 'spec/new.test.ts'], times, cpu), {
+    busy: ['spec/b.test.ts', 'spec/new.test.ts', 'spec/d.test.ts'],
+    waiting: ['spec/a.test.ts', 'spec/c.test.ts'],
+  });
+});
+
+test('the probe\'s lines give each spec file\'s life and CPU; lines of other processes and broken lines are left out', (t) => {
+  const text = [
+    '/x/dist/suite-spec/spec/http/controls.test.mjs\t25.1\t5.4',
+    '/x/dist/core-spec/spec/commands/fork.test.ts\t7.0\t4.4',
+    '/x/dist/suite-spec/spec/web/theme.test.mjs\t63.2',
+    '/x/dist/suite-spec/spec/web/shell.test.mjs\t35.7\tabc',
+    '',
+  ].join('\n');
+  t.deepEqual(fromProbe(text), { times: { 'spec/http/controls.test.ts': 25.1 }, cpu: { 'spec/http/controls.test.ts': 5.4 } });
 });

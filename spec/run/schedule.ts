@@ -53,3 +53,39 @@ export const timesFromLog = (log: string, isFile: (path: string) => boolean): Re
   }
   return out;
 };
+
+/** CPU seconds a file's test process and the children it waited for used last time (spec/run/cpu-probe.mjs) */
+export type FileCpu = Readonly<Record<string, number>>;
+
+/** a file that used the CPU for less than this share of its time mostly waits */
+export const WAITING_SHARE = 0.3;
+
+/**
+ * The files split in two lanes that `npm test` runs side by side, each with its own ava: a file that
+ * mostly waits (on a clock, a CLI's answer, a browser's) costs the two cores little, so the waiting
+ * lane's files run beside the busy lane's instead of taking one of its places. A file not yet
+ * measured counts as busy. Each lane keeps the longest-first order.
+ */
+export const lanesOf = (files: readonly string[], times: FileTimes, cpu: FileCpu): { busy: string[]; waiting: string[] } => {
+  const waits = (f: string): boolean => times[f] !== undefined && cpu[f] !== undefined && times[f]! > 0 && cpu[f]! / times[f]! < WAITING_SHARE;
+  const ordered = longestFirst(files, times);
+  return { busy: ordered.filter((f) => !waits(f)), waiting: ordered.filter(waits) };
+};
+
+/**
+ * Each test file's life and CPU seconds from cpu-probe.mjs's lines (`<bundle path>\t<seconds
+ * alive>\t<cpu seconds>`), by its spec path. The life is the file's true time, where the times in
+ * ava's log are its tests' (which overlap, and include their wait for a place).
+ */
+export const fromProbe = (text: string): { times: Record<string, number>; cpu: Record<string, number> } => {
+  const times: Record<string, number> = {};
+  const cpu: Record<string, number> = {};
+  for (const line of text.split('\n')) {
+    const [bundle, alive, used] = line.split('\t').map((s) => s.trim());
+    const m = /dist\/suite-spec\/(spec\/.+\.test)\.mjs$/.exec(bundle ?? '');
+    if (!m || !alive || !used || !Number.isFinite(Number(alive)) || !Number.isFinite(Number(used))) continue;
+    times[`${m[1]}.ts`] = Number(alive);
+    cpu[`${m[1]}.ts`] = Number(used);
+  }
+  return { times, cpu };
+};

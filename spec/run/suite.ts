@@ -1,7 +1,10 @@
-import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { bundleSpecs } from './bundle.js';
-import { longestFirst, type FileTimes } from './schedule.js';
+import { lanesOf, longestFirst, type FileCpu, type FileTimes } from './schedule.js';
+
+/** files of the waiting lane at once, beside the busy lane's (spec/run/schedule.ts) */
+const WAITING_CONCURRENCY = 2;
 
 // What `npm test` hands ava: every spec file bundled (spec/run/bundle.ts) under dist/suite-spec,
 // with the CLI's entry (the tests' `svc` children run it: spec/helpers/cli.ts), and a config that
@@ -23,34 +26,52 @@ export const toBundles = (arg: string): string =>
   (arg.startsWith('spec/') || arg === 'spec' ? join(SUITE_OUT, arg.replace(/\.test\.ts$/, '.test.mjs')) : arg);
 
 export interface Suite {
-  /** ava's --config, relative to the root */
-  readonly config: string;
+  /** ava's --config for each lane, relative to the root: one, or the busy and the waiting lane (spec/run/schedule.ts) */
+  readonly configs: readonly string[];
   /** the bundled CLI entry, for SVC_SPEC_CLI */
   readonly cli: string;
 }
 
-/** bundles the spec files and the CLI, and writes the config; `leaveOut`: files ava is not to run */
-export const prepareSuite = async (root: string, leaveOut: readonly string[] = []): Promise<Suite> => {
+const readJson = <T>(path: string, otherwise: T): T => (existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) as T : otherwise);
+
+/** package.json's ava settings with `files` (bundles, in this order) and `concurrency`, as an ava config file */
+const writeConfig = (root: string, name: string, ava: Record<string, unknown>, files: readonly string[], concurrency: unknown): string => {
+  const order = files.map((f) => join(root, bundleOf(f)));
+  // SVC_TEST_CPU_LOG: each test process records its life and CPU there (spec/run/cpu-probe.mjs)
+  const probe = process.env['SVC_TEST_CPU_LOG'] ? [`--import=${join(import.meta.dirname, 'cpu-probe.mjs')}`] : [];
+  const config = {
+    ...ava, concurrency, files: files.map(bundleOf), extensions: ['mjs'],
+    nodeArguments: [...((ava['nodeArguments'] as string[] | undefined) ?? []), '--enable-source-maps', ...probe],
+  };
+  writeFileSync(join(root, SUITE_OUT, name), [
+    `const order = ${JSON.stringify(order)};`,
+    'const rank = (f) => { const i = order.indexOf(f); return i < 0 ? -1 : i; };',
+    `export default { ...${JSON.stringify(config)}, sortTestFiles: (a, b) => rank(a) - rank(b) };`,
+    '',
+  ].join('\n'));
+  return join(SUITE_OUT, name);
+};
+
+/**
+ * bundles the spec files and the CLI, and writes the configs; `leaveOut`: files ava is not to run;
+ * `lanes`: the files in the busy and the waiting lane (a whole run), otherwise one config of all
+ */
+export const prepareSuite = async (root: string, leaveOut: readonly string[] = [], lanes = false): Promise<Suite> => {
   const out = join(root, SUITE_OUT);
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   const files = specFiles(root).filter((f) => !leaveOut.includes(f));
   await bundleSpecs(root, [...files, CLI_ENTRY], out);
   const ava = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { ava: Record<string, unknown> }).ava;
-  const times = JSON.parse(readFileSync(join(root, 'spec', 'run', 'file-times.json'), 'utf8')) as FileTimes;
-  const order = longestFirst(files, times).map((f) => join(root, bundleOf(f)));
+  const times = readJson<FileTimes>(join(root, 'spec', 'run', 'file-times.json'), {});
+  const cpu = readJson<FileCpu>(join(root, 'spec', 'run', 'file-cpu.json'), {});
   // SVC_TEST_CONCURRENCY tries another number of files at once than package.json's (2, for CI's
-  // two cores) without editing it: some files spend most of their time waiting on a clock
+  // two cores) without editing it; SVC_TEST_WAITING_CONCURRENCY the waiting lane's (0: no lanes)
   const concurrency = Number(process.env['SVC_TEST_CONCURRENCY']) || ava['concurrency'];
-  const config = {
-    ...ava, concurrency, files: files.map(bundleOf), extensions: ['mjs'],
-    nodeArguments: [...((ava['nodeArguments'] as string[] | undefined) ?? []), '--enable-source-maps'],
-  };
-  writeFileSync(join(out, 'ava.config.mjs'), [
-    `const order = ${JSON.stringify(order)};`,
-    'const rank = (f) => { const i = order.indexOf(f); return i < 0 ? -1 : i; };',
-    `export default { ...${JSON.stringify(config)}, sortTestFiles: (a, b) => rank(a) - rank(b) };`,
-    '',
-  ].join('\n'));
-  return { config: relative(root, join(out, 'ava.config.mjs')), cli: join(root, bundleOf(CLI_ENTRY)) };
+  const waitingAtOnce = Number(process.env['SVC_TEST_WAITING_CONCURRENCY'] ?? WAITING_CONCURRENCY);
+  const split = lanesOf(files, times, cpu);
+  const configs = lanes && waitingAtOnce > 0 && split.waiting.length > 0
+    ? [writeConfig(root, 'ava.config.mjs', ava, split.busy, concurrency), writeConfig(root, 'ava-waiting.config.mjs', ava, split.waiting, waitingAtOnce)]
+    : [writeConfig(root, 'ava.config.mjs', ava, longestFirst(files, times), concurrency)];
+  return { configs, cli: join(root, bundleOf(CLI_ENTRY)) };
 };

@@ -3,7 +3,8 @@ import test from 'ava';
 import { join } from 'node:path';
 import { connect, nkeyAuthenticator, nkeys, type NatsConnection } from '@nats-io/transport-node';
 import { tempDir } from '../helpers/env.js';
-import { inboxOf } from '../../lib/workers/nats-config.js';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { inboxOf, STEP_STREAM } from '../../lib/workers/nats-config.js';
 import { startNatsServer } from '../../lib/workers/nats-server.js';
 import { claimStep, openStepQueue } from '../../lib/workers/step-queue.js';
 
@@ -29,7 +30,7 @@ test('dispatch once per step id; a renewed lease holds; a dead claimer loses the
   try {
     const queue = await openStepQueue(hub, { ackWaitMs: ACK_WAIT_MS, maxDeliver: 2, maxAckPending: 4 });
     const givenUp: string[] = [];
-    const heard = new Promise<void>((resolve) => queue.onGivenUp((id) => { givenUp.push(id); resolve(); }));
+    const heard = new Promise<void>((resolve) => queue.onGivenUp((id) => { givenUp.push(id); resolve(); return true; }));
     const first = await queue.dispatch('s1', new TextEncoder().encode('{"step":"s1"}'));
     const again = await queue.dispatch('s1', new TextEncoder().encode('{"step":"s1"}'));
     t.deepEqual([first.duplicate, again.duplicate, again.seq], [false, true, first.seq]);
@@ -85,6 +86,50 @@ test("a worker may claim from the shared queue, but not dispatch, nor read the h
     await wa.close();
   } finally {
     await hub.close();
+    await server.stop();
+  }
+});
+
+// The advisory names only the message's sequence, and a hub restarted after the dispatch kept
+// nothing of it in memory: the next hub hears of the step from the advisory kept in the stream
+// SVC_GIVEN_UP (published while no hub was connected at all) and reads the step off the message.
+test('a step given up while no hub listens is heard by the next hub, matched without the dispatching hub', async (t) => {
+  t.timeout(60_000);
+  const hubKey = user();
+  const a = user();
+  const server = await startNatsServer(join(tempDir('svc-nats-'), 'nats'), '127.0.0.1:-1', { hubKey: hubKey.getPublicKey(), workers: [{ workerId: 'wa', publicKey: a.getPublicKey() }] });
+  try {
+    const o = { ackWaitMs: ACK_WAIT_MS, maxDeliver: 2, maxAckPending: 4 };
+    const first = await as(server.url, hubKey.getSeed());
+    const queue = await openStepQueue(first, o);
+    await queue.dispatch('s-other', new TextEncoder().encode('{}'), 'wa');
+    const { seq } = await queue.dispatch('s7', new TextEncoder().encode('{"step":"s7"}'), 'wa');
+    await first.close();
+
+    // the worker claims s-other and finishes it; s7 is claimed twice and never finished, and the
+    // server finds out its last delivery lapsed while the worker pulls again: no hub is connected
+    const claims: { stepId: string; token: number }[] = [];
+    for (let i = 0; i < 4; i++) {
+      const wa = await as(server.url, a.getSeed(), 'wa');
+      const c = await claimStep(wa, ACK_WAIT_MS * 3, 'wa');
+      if (c) claims.push({ stepId: c.stepId, token: c.token });
+      if (c?.stepId === 's-other') c.done();
+      await wa.flush();
+      await wa.close();
+    }
+    t.deepEqual(claims, [{ stepId: 's-other', token: 1 }, { stepId: 's7', token: 1 }, { stepId: 's7', token: 2 }]);
+
+    const next = await as(server.url, hubKey.getSeed());
+    t.teardown(() => next.close());
+    const givenUp: string[] = [];
+    const again = await openStepQueue(next, o);
+    const heard = new Promise<void>((resolve) => again.onGivenUp((id) => { givenUp.push(id); resolve(); return true; }));
+    await heard;
+    t.deepEqual(givenUp, ['s7']);
+    // and out of the work queue
+    const jsm = await jetstreamManager(next);
+    t.is(await jsm.streams.getMessage(STEP_STREAM, { seq }).then((m) => m?.subject ?? null, () => null), null);
+  } finally {
     await server.stop();
   }
 });

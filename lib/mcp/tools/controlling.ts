@@ -1,6 +1,6 @@
 import { defineTool, type Tool } from '../tool.js';
 import { runNotes } from '../args/common.js';
-import { CheckPullRequestNowArgs, ControlRunArgs, MergeRunArgs, OpenPullRequestArgs, ReviseGoalArgs, SecureRunWorkArgs, UpdateRunFromBaseArgs } from '../../inputs/acting-args.js';
+import { CheckPullRequestNowArgs, ControlRunArgs, MergeRunArgs, MoveRunArgs, OpenPullRequestArgs, ReviseGoalArgs, SecureRunWorkArgs, UpdateRunFromBaseArgs } from '../../inputs/acting-args.js';
 
 // The rules across control_run's arguments (harness only with ChangeHarness...) are the decoder's:
 // lib/inputs/control.ts, shared with POST /api/runs/{id}/control.
@@ -23,6 +23,17 @@ export const controlRun: Tool = defineTool({
     const { run, ...input } = a;
     return api.control(run, input, actor);
   },
+});
+
+// "Move to…" (docs/workers.md): the same decoder and call as POST /api/runs/{id}/move.
+export const moveRun: Tool = defineTool({
+  name: 'move_run',
+  group: 'controlling',
+  description:
+    "Choose the machine for a run's next agent steps: here (this machine) or a worker's id as list_workers gives it; it wins over the project's Run on. A step in flight stays where it runs; a step waiting for a worker that is not online is taken back and goes to the new machine. Refused for an ended run and for a worker this server does not know or has revoked; a move to where the run already goes changes nothing.",
+  args: MoveRunArgs,
+  notes: { run: runNotes.run, to: 'here, or the id of a worker (list_workers) that is not revoked.', reason: 'Why; the run records who moved it, not why.' },
+  call: (a, { api, actor }) => api.moveRun(a.run, a.to, actor),
 });
 
 export const reviseGoal: Tool = defineTool({

@@ -22,7 +22,7 @@ export const listRuns: Tool = defineTool({
 export const getRun: Tool = defineTool({
   name: 'get_run',
   group: 'reading',
-  description: "Read one run in detail: standing, current step and its settings, allowed actions, open question and the position control_run must echo; once this server has workers, machine: where the latest step ran, where the next goes and why, and each step that ran on a worker with why it went there and where it moved from." + DATA,
+  description: "Read one run in detail: standing, current step and its settings, allowed actions, open question and the position control_run must echo; once this server has workers, machine: where the latest step ran, where the next goes and why, each step that ran on a worker with why it went there and where it moved from, and waiting: the machine its step waits for while that machine is away, since when (move_run sends it elsewhere)." + DATA,
   args: GetRunArgs,
   notes: runNotes,
   call: (a, { api }) => pipe(api.getRun(a.run), map((run) => ({ run }))),

@@ -14,7 +14,7 @@ import { useSave } from './use-save.js';
 export const GROUPS: Readonly<Record<ToolGroup, { readonly title: string; readonly tools: string }>> = {
   reading: { title: 'Reading runs and workflows', tools: 'list_runs, get_run, list_projects, list_workers, read_run_thread, read_run_history, read_run_log, export_run, list_workflows, read_workflow, validate_workflow, wait_for_run, read_pull_request, read_pull_request_draft, read_run_worktree, read_usage, get_preview' },
   starting: { title: 'Starting runs', tools: 'start_run, follow_up_run, fork_run' },
-  controlling: { title: 'Controlling runs', tools: 'control_run, revise_goal, secure_run_work, open_pull_request, merge_run, update_run_from_base, check_pull_request_now, start_preview, stop_preview' },
+  controlling: { title: 'Controlling runs', tools: 'control_run, move_run, revise_goal, secure_run_work, open_pull_request, merge_run, update_run_from_base, check_pull_request_now, start_preview, stop_preview' },
   messaging: { title: 'Messaging and answering runs', tools: 'message_run, answer_question, submit_review' },
   archiving: { title: 'Archiving', tools: 'archive_run, resolve_run, keep_attempt' },
   settings: { title: 'Changing settings', tools: 'change_setting, set_project_preview' },

@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { Link } from '../ui/link.js';
 import type { HereRow, MachineRun, WorkerRow } from './shapes.js';
+import { LocalTime } from '../ui/local-time.js';
 
 // One machine on the Machines page: its state, slots in use of its slots, the harnesses ready
 // there, whether it can sandbox, its host, and the runs whose step it holds now (each a link).
@@ -20,7 +21,12 @@ const sandboxText = (s: boolean | null): string => (s === null ? 'not known yet'
 const Runs = ({ runs }: { readonly runs: readonly MachineRun[] }) =>
   runs.length === 0 ? <span class="muted">none now</span> : (
     <ul class="machine-runs">
-      {runs.map((r) => <li key={r.runId}><Link href={`/runs/${encodeURIComponent(r.runId)}`}>{r.title}</Link> <span class="muted">at step {r.step}</span></li>)}
+      {runs.map((r) => (
+        <li key={r.runId} data-waiting={r.waitingSince ? 'yes' : undefined}>
+          <Link href={`/runs/${encodeURIComponent(r.runId)}`}>{r.title}</Link> <span class="muted">at step {r.step}</span>
+          {r.waitingSince ? <> <span class="muted">· waiting for this machine since <LocalTime at={r.waitingSince} /></span></> : null}
+        </li>
+      ))}
     </ul>
   );
 

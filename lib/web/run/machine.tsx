@@ -4,10 +4,12 @@ import { api, ApiError } from '../api.js';
 import { useLoad } from '../components/use-load.js';
 import type { Machines } from '../machines/shapes.js';
 import type { RunData } from './data.js';
+import { LocalTime } from '../ui/local-time.js';
 
 // Where a run's steps ran and where its next goes (get_run's `machine`, docs/workers.md), shown
 // only once this svc has workers: a fact in the run's header, a chip in each step's heading that
-// ran on a worker (with why it went there and why it moved), and "Move to…" on a paused run.
+// ran on a worker (with why it went there and why it moved), and "Move to…" on a paused run or
+// on one whose step waits for a worker that is away.
 
 type View = NonNullable<RunDetail['machine']>;
 
@@ -20,6 +22,7 @@ export const MachineFact = ({ run }: { readonly run: RunDetail }) => {
     <span class="muted" data-machine={m.current.workerId ?? 'here'}>
       {m.steps.length ? <>ran on <strong>{m.current.name}</strong></> : <>runs on <strong>{m.current.name}</strong></>}
       {sameNext && m.steps.length === 0 ? null : sameNext ? '' : <> · next steps on <strong data-next={m.next.workerId ?? 'here'}>{m.next.name}</strong> ({m.next.why})</>}
+      {m.waiting ? <> · <span class="machine-waiting" data-waiting={m.waiting.workerId ?? 'here'} title={m.waiting.why}>waiting for <strong>{m.waiting.name}</strong> since <LocalTime at={m.waiting.since} />: it is away; Move to… runs the step elsewhere</span></> : null}
     </span>
   );
 };
@@ -38,13 +41,14 @@ export const StepMachine = ({ run, stepId }: { readonly run: RunDetail | null; r
   return <span class="muted step-machine" data-step-machine={v.workerId ?? 'here'} title={stepTitle(v) || undefined}>on {v.name}{moved}</span>;
 };
 
-/** "Move to…": the machine for the paused run's next steps, here or a worker not revoked */
+/** "Move to…": the machine for the paused run's next steps (or for its step waiting for a worker that is away), here or a worker not revoked */
 export const MoveTo = ({ data, run }: { readonly data: RunData; readonly run: RunDetail }) => {
-  const shown = run.machine !== undefined && run.standing === 'Paused';
+  const [note, setNote] = useState<{ readonly kind: 'ok' | 'error'; readonly text: string } | null>(null);
+  // a waiting step moved runs again at once, so the run stops offering the move: its note stays
+  const shown = run.machine !== undefined && (run.standing === 'Paused' || run.machine.waiting !== undefined || note !== null);
   const machines = useLoad(shown ? () => api<Machines>('workers') : null, [shown]);
   const [to, setTo] = useState('');
   const [busy, setBusy] = useState(false);
-  const [note, setNote] = useState<{ readonly kind: 'ok' | 'error'; readonly text: string } | null>(null);
   if (!shown || !run.machine) return null;
   const options = [{ id: 'here', label: `this machine (${machines.data?.here.host ?? 'here'})` },
     ...(machines.data?.workers ?? []).filter((w) => w.state !== 'revoked').map((w) => ({ id: w.workerId, label: `${w.name} (${w.state === 'never-joined' ? 'never joined' : w.state})` }))];
@@ -55,7 +59,8 @@ export const MoveTo = ({ data, run }: { readonly data: RunData; readonly run: Ru
     try {
       const r = await api<{ run: RunDetail }>(`runs/${encodeURIComponent(run.id)}/move`, { body: { to: chosen } });
       data.accept(r.run, true);
-      setNote({ kind: 'ok', text: `Moved: its next steps run on ${r.run.machine?.next.name ?? chosen}.` });
+      const where = r.run.machine?.next.name ?? chosen;
+      setNote({ kind: 'ok', text: run.machine?.waiting ? `Moved: the waiting step runs on ${where} now.` : `Moved: its next steps run on ${where}.` });
     } catch (e) {
       setNote({ kind: 'error', text: e instanceof ApiError ? e.detail : String(e) });
     }

@@ -88,6 +88,12 @@ export const EXAMPLES: Readonly<Record<string, Examples>> = {
     bad: [bad({ at: 3 }, /run: is required/), bad({ run: 'r1' }, /at: is required/), bad({ run: 'r1', at: 0 }, /at: must be the seq of a step end/),
       bad({ run: 'r1', at: 3, goal: ' ' }, /goal: must be a non-blank/), bad({ run: 'r1', at: 3, text: 'x' }, /unknown argument: text/)],
   },
+  move_run: {
+    valid: [{ run: 'r1', to: 'here' }, { run: 'r1', to: 'here', reason: 'its worker is away' }],
+    bad: [bad({ to: 'here' }, /run: is required/), bad({ run: 'r1' }, /to: is required/), bad({ run: 'r1', to: 5 }, /to: must be a string/),
+      bad({ run: 'r1', to: 'W!' }, /a worker id is w followed by lowercase letters and digits/, false), bad({ runId: 'r1', to: 'here' }, /unknown argument: runId/),
+      bad({ run: 'r-none', to: 'here' }, /unknown run: r-none/, false)],
+  },
   control_run: {
     valid: [{ run: 'r1', position: 'p1', action: 'Pause' }, { run: 'r1', position: 'p1', action: 'ChangeHarness', harness: 'codex', reason: 'quota' },
       { run: 'r1', position: 'p1', action: 'Jump', node: 'review' }],
