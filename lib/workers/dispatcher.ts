@@ -7,7 +7,7 @@ import type { HarnessName } from '../../domain/workflow.js';
 import type { TurnInput, TurnResult } from '../harness/adapter.js';
 import { encode } from './messages.js';
 import { asReport, asResult, decodeWith, jobOf, OutCodec, type Out } from './remote-messages.js';
-import { branchRunOf, bundleAgain, bundleForDispatch, dropDispatchRef, keepSession, workApplied } from './run-bundle.js';
+import { branchRunOf, dispatchKept, dropDispatchRef, historyOf, keepSession, originOf, snapshotForDispatch, workApplied } from './run-bundle.js';
 import { openStepQueue, type QueueOptions } from './step-queue.js';
 import { serveRequests } from './dispatch-requests.js';
 import { type Fence, type Pending, type SeatFacts } from './dispatch-port.js';
@@ -100,16 +100,18 @@ export class Dispatcher {
     const bundle = join(this.dir, `${stepId}.bundle`);
     // a follow-up works on the branch of the run it continues, whose folder it shares
     const branchRun = await branchRunOf(cwd, runId);
-    // a redelivery after a take-up needs the dispatch's bundle: made again from its snapshot (a
-    // hub killed before it had one dispatches the step now; the queue stores a step id once)
-    const again = !!known && !known.ended && (await bundleAgain(cwd, branchRun, stepId, bundle).then(() => true, () => false));
+    // a redelivery after a take-up needs the dispatch's snapshot (its bundles are made from it when
+    // a worker asks: dispatch-requests.ts); a hub killed before it had one dispatches the step now
+    // (the queue stores a step id once)
+    const again = !!known && !known.ended && (await dispatchKept(cwd, stepId));
     if (!again) {
       this.fence.dispatched(runId, stepId);
-      await bundleForDispatch(cwd, branchRun, stepId, bundle);
+      await snapshotForDispatch(cwd, stepId);
     }
+    const [history, origin] = [await historyOf(cwd, stepId), await originOf(cwd)];
     const session = input.resumeSession ? this.world.sessions.get(harness, input.resumeSession) ?? await gatherSession(harness, input.resumeSession, process.env, { bin: binFor('opencode', {}), cwd }) : null;
     const result = new Promise<TurnResult>((resolve) => this.pending.set(stepId, {
-      input, harness, job: { ...jobOf(input, harness, egress), branchRun }, bundle, parts: new Map(), session, sessionParts: new Map(), end: resolve, partMessages: [],
+      input, harness, job: { ...jobOf(input, harness, egress), branchRun, ...(history ? { history } : {}), ...(origin ? { origin } : {}) }, bundle, parts: new Map(), session, sessionParts: new Map(), end: resolve, partMessages: [],
       place: { ask, attempt: 0, avoid: [], ...(again && known?.claim ? { workerId: known.claim.workerId } : {}) },
     }));
     // paused or aborted (or svc stopping): the step ends here, and its worker is told to stop its CLI
@@ -199,7 +201,7 @@ export class Dispatcher {
     if (ackParts) for (const m of p.partMessages) ackSurely(m);
     for (const [step, key] of this.turns) if (key === stepId) this.turns.delete(step);
     this.leases.end(stepId);
-    rmSync(p.bundle, { force: true });
+    for (const file of [p.bundle, `${p.bundle}.thin`]) rmSync(file, { force: true });
     p.end(r);
   }
 
