@@ -17,6 +17,7 @@ import { gatherSession, type SessionStore } from './session-files.js';
 import { binFor } from '../harness/common.js';
 import { Leases, tell } from './leases.js';
 import { Backlog } from './backlog.js';
+import { turnKey } from '../../projections/dispatch.js';
 
 // The hub's side of a dispatched turn (docs/workers.md). The turn is recorded, its folder bundled,
 // the job put on the step queue for the chosen worker; then what the worker sends comes back
@@ -129,7 +130,7 @@ export class Dispatcher {
    * The first turn not yet ended keeps its key (a hub restarted mid-turn takes it up).
    */
   private turnOf(step: TurnInput): TurnInput {
-    const keyOf = (n: number) => (n === 1 ? step.stepId : `${step.stepId}-t${n}`);
+    const keyOf = (n: number) => turnKey(step.stepId, n);
     let n = 1;
     while (this.fence.step(keyOf(n))?.ended) n++;
     this.turns.set(step.stepId, keyOf(n));
@@ -266,12 +267,19 @@ export class Dispatcher {
     const p = this.pending.get(stepId);
     if (out.kind === 'bundle' || out.kind === 'sessionPart') {
       if (p && this.fence.holds(claim)) return this.keepPart(p, out, m);
+      // the applied result's own parts, again: a hub killed before its step ended had not acked them
+      if (this.partOfApplied(claim)) return false;
     } else if (out.kind === 'result') {
       await this.takeResult(id, claim, p, out);
       return false;
     }
     this.fence.once(id, () => { if (this.fence.admit(claim, 'event') && p) this.apply(p, out); });
     return false;
+  }
+
+  private partOfApplied({ stepId, workerId, token }: { stepId: string; workerId: string; token: number }): boolean {
+    const d = this.fence.step(stepId);
+    return d?.ended === 'applied' && d.claim?.workerId === workerId && d.claim.token === token;
   }
 
   // the work's parts live in memory until the result: recorded nowhere, they stay in SVC_OUT, so
@@ -303,7 +311,7 @@ export class Dispatcher {
     const r = asResult(out.result);
     const applied = p && this.fence.holds(claim) ? await workApplied(this.dir, p, out.chunks, r) : undefined;
     let taken = false;
-    this.fence.once(id, () => { taken = this.fence.admit(claim, 'result'); });
+    this.fence.once(id, () => { taken = this.fence.admit(claim, 'result', applied); });
     if (!taken || !p || !applied) return;
     // the session's files as this step left them, once its work is in: where the next step that resumes it starts
     if (applied === r) keepSession(p, out.sessionChunks ?? 0, r.sessionId, this.world.sessions);
