@@ -25,6 +25,8 @@ const ip = (...args: string[]) => execFileSync('ip', args, { stdio: 'pipe' });
 export interface Hosts {
   readonly server: RunningServer;
   readonly projectId: string;
+  /** the project's repository (a bench may grow its history) */
+  readonly repo: string;
   readonly workers: readonly string[];
   /** runs a run to its end; the step's time on the journal's clock (StepStarted to its end) */
   /** `phases` (a dispatched step): started→dispatched, dispatched→claimed, claimed→result applied, applied→step ended, in ms */
@@ -132,7 +134,7 @@ export const startHosts = async (tmp: string, count: number, slots: number): Pro
     return { runId, stepMs: end - at('StepStarted'), phases };
   };
   return {
-    server, projectId, workers, step,
+    server, projectId, repo, workers, step,
     cpu: () => ({ hub: cpuOf('self', [11, 13]), hubChildren: cpuOf('self', [13, 15]), workers: children.reduce((a, c) => a + cpuOf(c.pid!), 0) }),
     close: async () => {
       for (const c of children) { try { process.kill(-c.pid!, 'SIGKILL'); } catch { /* gone */ } }

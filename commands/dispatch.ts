@@ -1,5 +1,5 @@
 import { left, right, type Either } from 'fp-ts/lib/Either.js';
-import type { DispatchEvent, MessageKind } from '../journal/dispatch-events.js';
+import type { DispatchEvent, MessageKind, RecordedResult } from '../journal/dispatch-events.js';
 import type { DispatchedStep, Dispatches } from '../projections/dispatch.js';
 import { notFound, type Refusal } from './refusal.js';
 
@@ -42,15 +42,16 @@ export const decideClaim = (s: Dispatches, m: WorkerMessage): Decided => {
   return right([{ type: 'StepClaimed', data: { stepId: m.stepId, workerId: m.workerId, token: m.token } }]);
 };
 
-// A result, an event or a renewal: the current claim's is taken (a result ends the step; the
-// same result again is a redelivery and changes nothing); any other is discarded.
-export const decideWorkerMessage = (s: Dispatches, m: WorkerMessage & { readonly kind: Exclude<MessageKind, 'claim'> }): Decided => {
+// A result, an event or a renewal: the current claim's is taken (a result ends the step, recorded
+// with the `result` applied, so a hub killed before its run records the end can make it from the
+// record; the same result again is a redelivery and changes nothing); any other is discarded.
+export const decideWorkerMessage = (s: Dispatches, m: WorkerMessage & { readonly kind: Exclude<MessageKind, 'claim'>; readonly result?: RecordedResult }): Decided => {
   const d = s.get(m.stepId);
   if (!d) return left(notFound('dispatched step', m.stepId));
-  const { kind, ...msg } = m;
+  const { kind, result, ...msg } = m;
   if (d.ended === 'applied' && isCurrent(d, msg) && kind === 'result') return right([]);
   if (d.ended || !isCurrent(d, msg)) return discard(msg, kind, staleReason(d, msg));
-  return right(kind === 'result' ? [{ type: 'StepResultApplied', data: { stepId: m.stepId, workerId: m.workerId, token: m.token } }] : []);
+  return right(kind === 'result' ? [{ type: 'StepResultApplied', data: { stepId: m.stepId, workerId: m.workerId, token: m.token, ...(result ? { result } : {}) } }] : []);
 };
 
 // No renewal of the current claim for a lease's length (the hub's clock): the claim stops being

@@ -8,10 +8,21 @@ import { oneOf } from './codec-util.js';
 
 export const MESSAGE_KINDS = ['claim', 'result', 'event', 'renewal'] as const;
 
+// The turn's result as the hub applied it (the worker's, or why its work could not land): what the
+// run needs to record the step's end. A hub killed after the record and before the run's own
+// record of the end finishes the step from it after its restart (docs/workers.md).
+const RecordedResult = t.intersection([
+  t.type({ outcome: t.keyof({ success: null, failure: null, interrupted: null }), summary: t.string }),
+  t.partial({ sessionId: t.string, costUsd: t.number, usage: t.record(t.string, t.number), model: t.string,
+    failure: t.keyof({ quota: null, unavailable: null, watchdog: null, error: null }) }),
+]);
+export type RecordedResult = t.TypeOf<typeof RecordedResult>;
+
 export const DISPATCH_EVENT_CODECS = {
   StepDispatched: t.type({ runId: t.string, stepId: t.string }),
   StepClaimed: t.type({ stepId: t.string, workerId: t.string, token: t.number }),
-  StepResultApplied: t.type({ stepId: t.string, workerId: t.string, token: t.number }),
+  // result: absent in records made before it was kept
+  StepResultApplied: t.intersection([t.type({ stepId: t.string, workerId: t.string, token: t.number }), t.partial({ result: RecordedResult })]),
   StepMessageDiscarded: t.type({ stepId: t.string, workerId: t.string, token: t.number, kind: oneOf(MESSAGE_KINDS), reason: t.string }),
   // the pool gave up on it (its last delivery's lease lapsed): the step fails with this reason
   StepLost: t.type({ stepId: t.string, reason: t.string }),

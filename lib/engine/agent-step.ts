@@ -70,14 +70,17 @@ export const resumeAskingStep = (ctx: EngineContext, s: RunState, node: StepNode
 
 /**
  * A step found in flight after a restart that runs on a worker (the service was killed, the worker
- * was not): its turn goes on there, and the hub takes it up rather than running it again. False
+ * was not): its turn goes on there, and the hub takes it up rather than running it again; a turn
+ * whose result the hub recorded before it was killed ends the step with that result. False
  * when the journal has no such dispatch (the step is then recorded interrupted, as a local one).
  */
 export const takeUpRemoteStep = (ctx: EngineContext, s: RunState, node: StepNode): boolean => {
   const step = s.step;
   const remote = step?.kind === 'agent' && step.harness ? ctx.deps.takeUp?.(s, step.harness, step.stepId) : undefined;
   if (!step?.harness || !remote) return false;
-  ctx.log(s.runId, `step ${node.id} was running on worker ${remote.workerId} when the service stopped; its turn goes on there`);
+  ctx.log(s.runId, remote.ended
+    ? `step ${node.id}: its result came back from worker ${remote.workerId} before the service stopped; the step ends with it`
+    : `step ${node.id} was running on worker ${remote.workerId} when the service stopped; its turn goes on there`);
   const session = s.sessions[node.id];
   drive(ctx, s, node, { stepId: step.stepId, harness: step.harness, plan: planSandbox(ctx, s, step.harness), remote, ...(session ? { session } : {}) }, (base) => ({ ...base, prompt: '' }));
   return true;
@@ -90,7 +93,7 @@ interface Launch {
   /** the session the step resumes, if any */
   readonly session?: string;
   /** a turn taken up on the worker it runs on (takeUpRemoteStep) */
-  readonly remote?: { readonly adapter: HarnessAdapter; readonly workerId: string };
+  readonly remote?: { readonly adapter: HarnessAdapter; readonly workerId: string; readonly turn?: number };
 }
 
 // Opens what the step's turns need (tool token, sandbox), starts the first turn (none: the step
@@ -142,7 +145,8 @@ const drive = (ctx: EngineContext, run: RunState, node: StepNode, l: Launch, fir
   ctx.live.add(stepId, { runId: run.runId, abort, send: (text) => current?.send(text) ?? false, hold: (held) => current?.holdWatchdog?.(held) });
   const next = (p: string, session: string, totals?: SessionTotals): Turn => (current = adapter.startTurn({ ...base, prompt: p, resumeSession: session, ...(totals ? { sessionTotals: totals } : {}) }));
   const of: TurnOf = { runId: run.runId, stepId, node: node.id, harness, ...(settings.model.value ? { model: settings.model.value } : {}), ...(l.session ? { sessionId: l.session } : {}) };
-  void ctx.track(runTurns(ctx, { of, abort: abort.signal, next, ...(l.session ? { session: l.session } : {}) }, current).then((r) => {
+  const before = l.remote?.turn ? { before: l.remote.turn - 1 } : {};
+  void ctx.track(runTurns(ctx, { of, abort: abort.signal, next, ...before, ...(l.session ? { session: l.session } : {}) }, current).then((r) => {
     ctx.live.remove(stepId);
     tools.revoke();
     void sandbox?.close();

@@ -38,9 +38,12 @@ export interface EngineDeps {
   remote?(run: RunState, harness: HarnessName): { readonly adapter: HarnessAdapter; readonly workerId: string } | undefined;
   /**
    * a step of this run the journal has dispatched to a worker and not ended (the service was
-   * killed while it ran there): the adapter that takes its turn up where it runs; undefined: none
+   * killed while it ran there): the adapter that takes its latest turn up where it runs; or, with
+   * `ended`, one whose turn is the result the hub recorded before it was killed (the run had not
+   * recorded the step's end yet); `turn`: which of the step's turns it is (its usage is that
+   * turn's); undefined: none
    */
-  takeUp?(run: RunState, harness: HarnessName, stepId: string): { readonly adapter: HarnessAdapter; readonly workerId: string } | undefined;
+  takeUp?(run: RunState, harness: HarnessName, stepId: string): { readonly adapter: HarnessAdapter; readonly workerId: string; readonly turn: number; readonly ended?: true } | undefined;
   stepSettings(run: RunState, node: StepNode): StepSettings;
   persona(run: RunState, name: string): Persona | undefined;
   renderPrompt(template: string, vars: PromptVars): string;

@@ -11,6 +11,8 @@ export interface StepTurns {
   readonly abort: AbortSignal;
   /** the session the step resumed (its first turn has not reported one yet, or there is no first turn) */
   readonly session?: string;
+  /** how many of the step's turns came before the first one here (a later turn taken up after a restart) */
+  readonly before?: number;
   /** start the next turn of the step's session with this prompt; totals: what its last turn reported */
   next(prompt: string, session: string, totals?: SessionTotals): Turn;
 }
@@ -64,7 +66,7 @@ const nextPrompt = async (ctx: EngineContext, step: StepTurns, r: TurnResult, se
 // `first` null: no turn yet, the step waits for its question's answer (after a restart).
 export const runTurns = async (ctx: EngineContext, step: StepTurns, first: Turn | null): Promise<TurnResult> => {
   const { runId, node } = step.of;
-  let turn = 0;
+  let turn = step.before ?? 0;
   let r: TurnResult = { outcome: 'success', summary: 'the step waited for an answer', ...(step.session ? { sessionId: step.session } : {}) };
   if (first) recordTurnUsage(ctx, step.of, ++turn, (r = await settle(first)));
   for (;;) {

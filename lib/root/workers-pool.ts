@@ -6,7 +6,7 @@ import { createWorkerToken, joinWorker, refuseWorkerMessage, revokeWorker } from
 import type { ServiceCore } from '../service/core.js';
 import { DEFAULT_PRESENCE_TTL_MS, Hub, type Presence } from '../workers/hub.js';
 import type { Dispatcher } from '../workers/dispatcher.js';
-import { remoteAdapter } from '../workers/remote-adapter.js';
+import { recordedAdapter, remoteAdapter } from '../workers/remote-adapter.js';
 import type { HarnessAdapter } from '../harness/adapter.js';
 import type { HarnessName } from '../../domain/workflow.js';
 import type { RunState } from '../../projections/run-state.js';
@@ -14,7 +14,7 @@ import { openDispatch, type DispatchStream } from '../state/dispatch.js';
 import { AppliedMessages } from '../state/applied-messages.js';
 import { fenceOf } from '../service/dispatch.js';
 import { projectAllow } from '../service/sandbox.js';
-import { previousWorker } from '../../projections/dispatch.js';
+import { latestTurn, previousWorker } from '../../projections/dispatch.js';
 import { seatsOf } from '../workers/placing.js';
 import { sessionStore } from '../workers/session-files.js';
 
@@ -109,15 +109,20 @@ export class WorkerPool {
     return d ? d.line() : [];
   }
 
-  /** a step the journal has dispatched and not ended (svc was killed while it ran): taken up, not dispatched again */
-  takeUp(run: RunState, harness: HarnessName, stepId: string): { adapter: HarnessAdapter; workerId: string } | undefined {
-    const d = this.dispatches.current.get(stepId);
+  /**
+   * a step the journal has dispatched and not ended (svc was killed while it ran): its latest turn
+   * (`<step>-t<n>`) is taken up, not dispatched again; a turn whose result was recorded before the
+   * kill (the run had not recorded the step's end) ends the step with that result
+   */
+  takeUp(run: RunState, harness: HarnessName, stepId: string): { adapter: HarnessAdapter; workerId: string; turn: number; ended?: true } | undefined {
+    const { turn, d } = latestTurn(this.dispatches.current, stepId) ?? {};
     const project = this.core.projects.current.get(run.projectId);
-    if (!d || d.ended || !project) return undefined;
+    if (turn && d?.ended === 'applied' && d.result && d.claim) return { workerId: d.claim.workerId, turn, ended: true, adapter: recordedAdapter(harness, d.stepId, d.result) };
+    if (!turn || !d || d.ended || !project) return undefined;
     const workerId = d.claim?.workerId ?? project.runOn ?? 'here';
     // its worker goes on; only a step never placed is placed again, on that worker (or by `any`)
     const ask = () => ({ harness, runOn: workerId });
-    return { workerId, adapter: remoteAdapter(harness, ask, () => this.dispatching(), (tools) => projectAllow(project, tools)) };
+    return { workerId, turn, adapter: remoteAdapter(harness, ask, () => this.dispatching(), (tools) => projectAllow(project, tools)) };
   }
 
   private dispatching(): Promise<Dispatcher> {

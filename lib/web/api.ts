@@ -29,22 +29,34 @@ const detailOf = (body: unknown): string | undefined => {
   return typeof d === 'string' ? d : undefined;
 };
 
+// A read that failed on the way (the browser dropped it when the machine's network changed, as it
+// does on a Wi-Fi switch or when a VPN comes up) is made again after these pauses; a write is not,
+// since it may have landed: the person sees why and can send it again.
+const READ_RETRIES_MS = [250, 1000, 3000];
+
+const sent = async (url: string, method: string, o: CallOptions): Promise<Response> => {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fetch(url, {
+        method,
+        headers: { accept: 'application/json', ...o.headers, ...authHeaders(), ...(o.body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(o.body === undefined ? {} : { body: JSON.stringify(o.body) }),
+        ...(o.signal ? { signal: o.signal } : {}),
+      });
+    } catch (err) {
+      if ((err as Error).name === 'AbortError') throw err;
+      const pause = method === 'GET' ? READ_RETRIES_MS[attempt] : undefined;
+      if (pause === undefined) throw new ApiError(0, 'the server cannot be reached', null);
+      await new Promise((r) => setTimeout(r, pause));
+    }
+  }
+};
+
 /** `path` is under /api (`runs/r1` or `/api/runs/r1`). Resolves to the body and the response headers. */
 export const apiResponse = async <T>(path: string, o: CallOptions = {}): Promise<{ readonly body: T; readonly headers: Headers }> => {
   const method = o.method ?? (o.body === undefined ? 'GET' : 'POST');
   const url = path.startsWith('/') ? path : `/api/${path}`;
-  let res: Response;
-  try {
-    res = await fetch(url, {
-      method,
-      headers: { accept: 'application/json', ...o.headers, ...authHeaders(), ...(o.body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(o.body === undefined ? {} : { body: JSON.stringify(o.body) }),
-      ...(o.signal ? { signal: o.signal } : {}),
-    });
-  } catch (err) {
-    if ((err as Error).name === 'AbortError') throw err;
-    throw new ApiError(0, 'the server cannot be reached', null);
-  }
+  const res = await sent(url, method, o);
   const text = await res.text();
   let body: unknown = null;
   try { body = text ? JSON.parse(text) : null; } catch { body = text; }

@@ -13,7 +13,8 @@ export const BUNDLE_CHUNK = 256 * 1024;
 export interface Fence {
   dispatched(runId: string, stepId: string): void;
   claimed(m: { stepId: string; workerId: string; token: number }): boolean;
-  admit(m: { stepId: string; workerId: string; token: number }, kind: 'result' | 'event' | 'renewal'): boolean;
+  /** `result`: with a result, what the hub applied, recorded with it (a restarted hub ends the step from it) */
+  admit(m: { stepId: string; workerId: string; token: number }, kind: 'result' | 'event' | 'renewal', result?: TurnResult): boolean;
   holds(m: { stepId: string; workerId: string; token: number }): boolean;
   lost(stepId: string, reason: string): void;
   /** no renewal of this claim for a lease's length: it is no longer the current one */

@@ -1,9 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import type { Msg, NatsConnection } from '@nats-io/transport-node';
 import { encode } from './messages.js';
 import { AskCodec, decodeWith, type Ask } from './remote-messages.js';
 import { relayToolsCall } from './tools-relay.js';
 import { BUNDLE_CHUNK, type Fence, type Pending } from './dispatch-port.js';
+import { bundleForWorker } from './run-bundle.js';
 
 // What a worker asks the hub about the step it holds (docs/workers.md): to take its claim, to renew
 // its lease, a part of the dispatch bundle or of the resumed session's files, a run-tools call. The subject names the worker (its
@@ -20,6 +21,30 @@ export interface RequestHooks {
   /** a claim taken or renewed: its lease runs from now */
   leased(c: Claim, fresh: boolean): void;
 }
+
+// what each step's bundle for a worker's cache was cut at (made once for the parts asked one by one)
+const cut = new WeakMap<Pending, { key: string; thin: boolean; kept: number }>();
+
+/**
+ * The dispatch bundle as a worker asks for it (What moves): whole (made once, for every attempt),
+ * or cut at the commits its cache has (`have`) that the hub has too. Its size goes in the run's log.
+ */
+const codeFor = async (p: Pending, workerId: string, a: Ask): Promise<Buffer> => {
+  const have = a.have ?? [];
+  const file = have.length > 0 ? `${p.bundle}.thin` : p.bundle;
+  const key = `${a.token} ${have.join(',')}`;
+  let made = have.length > 0 ? cut.get(p) : { key, thin: false, kept: 0 };
+  if (have.length > 0 ? made?.key !== key : !existsSync(file)) {
+    const r = await bundleForWorker(p.input.cwd, a.stepId, file, have);
+    made = { key, ...r };
+    if (have.length > 0) cut.set(p, made);
+  }
+  const bytes = readFileSync(file);
+  if ((a.index ?? 0) === 0) {
+    p.input.onLog({ text: `[hub] the step's code goes to worker ${workerId} as ${made!.thin ? `a bundle of ${bytes.length} bytes, only what is new since ${made!.kept} commits it has` : `a whole bundle of ${bytes.length} bytes`}` });
+  }
+  return bytes;
+};
 
 export const serveRequests = (nc: NatsConnection, fence: Fence, hooks: RequestHooks): void => {
   const { pending } = hooks;
@@ -51,7 +76,7 @@ export const serveRequests = (nc: NatsConnection, fence: Fence, hooks: RequestHo
   const part = (bytes: Buffer, index: number) => ({ ok: true, of: Math.max(1, Math.ceil(bytes.length / BUNDLE_CHUNK)), data: bytes.subarray(index * BUNDLE_CHUNK, (index + 1) * BUNDLE_CHUNK).toString('base64') });
   on('bundle', async (workerId, a) => {
     const p = held(workerId, a);
-    return p ? part(readFileSync(p.bundle), a.index ?? 0) : { ok: false, reason: NOT_CURRENT };
+    return p ? part(await codeFor(p, workerId, a), a.index ?? 0) : { ok: false, reason: NOT_CURRENT };
   });
   // the resumed session's files as of its last step end (sessions move)
   on('session', async (workerId, a) => {

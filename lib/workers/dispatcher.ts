@@ -7,7 +7,7 @@ import type { HarnessName } from '../../domain/workflow.js';
 import type { TurnInput, TurnResult } from '../harness/adapter.js';
 import { encode } from './messages.js';
 import { asReport, asResult, decodeWith, jobOf, OutCodec, type Out } from './remote-messages.js';
-import { branchRunOf, bundleAgain, bundleForDispatch, dropDispatchRef, keepSession, workApplied } from './run-bundle.js';
+import { branchRunOf, dispatchKept, dropDispatchRef, historyOf, keepSession, originOf, snapshotForDispatch, workApplied } from './run-bundle.js';
 import { openStepQueue, type QueueOptions } from './step-queue.js';
 import { serveRequests } from './dispatch-requests.js';
 import { type Fence, type Pending, type SeatFacts } from './dispatch-port.js';
@@ -18,6 +18,7 @@ import { binFor } from '../harness/common.js';
 import { Leases, tell } from './leases.js';
 import { Backlog } from './backlog.js';
 import { StepLanes } from './step-lanes.js';
+import { turnKey } from '../../projections/dispatch.js';
 
 // The hub's side of a dispatched turn (docs/workers.md). The turn is recorded, its folder bundled,
 // the job put on the step queue for the chosen worker; then what the worker sends comes back
@@ -102,16 +103,18 @@ export class Dispatcher {
     const bundle = join(this.dir, `${stepId}.bundle`);
     // a follow-up works on the branch of the run it continues, whose folder it shares
     const branchRun = await branchRunOf(cwd, runId);
-    // a redelivery after a take-up needs the dispatch's bundle: made again from its snapshot (a
-    // hub killed before it had one dispatches the step now; the queue stores a step id once)
-    const again = !!known && !known.ended && (await bundleAgain(cwd, branchRun, stepId, bundle).then(() => true, () => false));
+    // a redelivery after a take-up needs the dispatch's snapshot (its bundles are made from it when
+    // a worker asks: dispatch-requests.ts); a hub killed before it had one dispatches the step now
+    // (the queue stores a step id once)
+    const again = !!known && !known.ended && (await dispatchKept(cwd, stepId));
     if (!again) {
       this.fence.dispatched(runId, stepId);
-      await bundleForDispatch(cwd, branchRun, stepId, bundle);
+      await snapshotForDispatch(cwd, stepId);
     }
+    const [history, origin] = [await historyOf(cwd, stepId), await originOf(cwd)];
     const session = input.resumeSession ? this.world.sessions.get(harness, input.resumeSession) ?? await gatherSession(harness, input.resumeSession, process.env, { bin: binFor('opencode', {}), cwd }) : null;
     const result = new Promise<TurnResult>((resolve) => this.pending.set(stepId, {
-      input, harness, job: { ...jobOf(input, harness, egress), branchRun }, bundle, parts: new Map(), session, sessionParts: new Map(), end: resolve, partMessages: [],
+      input, harness, job: { ...jobOf(input, harness, egress), branchRun, ...(history ? { history } : {}), ...(origin ? { origin } : {}) }, bundle, parts: new Map(), session, sessionParts: new Map(), end: resolve, partMessages: [],
       place: { ask, attempt: 0, avoid: [], ...(again && known?.claim ? { workerId: known.claim.workerId } : {}) },
     }));
     // paused or aborted (or svc stopping): the step ends here, and its worker is told to stop its CLI
@@ -130,7 +133,7 @@ export class Dispatcher {
    * The first turn not yet ended keeps its key (a hub restarted mid-turn takes it up).
    */
   private turnOf(step: TurnInput): TurnInput {
-    const keyOf = (n: number) => (n === 1 ? step.stepId : `${step.stepId}-t${n}`);
+    const keyOf = (n: number) => turnKey(step.stepId, n);
     let n = 1;
     while (this.fence.step(keyOf(n))?.ended) n++;
     this.turns.set(step.stepId, keyOf(n));
@@ -201,7 +204,7 @@ export class Dispatcher {
     if (ackParts) for (const m of p.partMessages) ackSurely(m);
     for (const [step, key] of this.turns) if (key === stepId) this.turns.delete(step);
     this.leases.end(stepId);
-    rmSync(p.bundle, { force: true });
+    for (const file of [p.bundle, `${p.bundle}.thin`]) rmSync(file, { force: true });
     p.end(r);
   }
 
@@ -267,12 +270,19 @@ export class Dispatcher {
     const p = this.pending.get(stepId);
     if (out.kind === 'bundle' || out.kind === 'sessionPart') {
       if (p && this.fence.holds(claim)) return this.keepPart(p, out, m);
+      // the applied result's own parts, again: a hub killed before its step ended had not acked them
+      if (this.partOfApplied(claim)) return false;
     } else if (out.kind === 'result') {
       await this.takeResult(id, claim, p, out);
       return false;
     }
     this.fence.once(id, () => { if (this.fence.admit(claim, 'event') && p) this.apply(p, out); });
     return false;
+  }
+
+  private partOfApplied({ stepId, workerId, token }: { stepId: string; workerId: string; token: number }): boolean {
+    const d = this.fence.step(stepId);
+    return d?.ended === 'applied' && d.claim?.workerId === workerId && d.claim.token === token;
   }
 
   // the work's parts live in memory until the result: recorded nowhere, they stay in SVC_OUT, so
@@ -304,7 +314,7 @@ export class Dispatcher {
     const r = asResult(out.result);
     const applied = p && this.fence.holds(claim) ? await workApplied(this.dir, p, out.chunks, r) : undefined;
     let taken = false;
-    this.fence.once(id, () => { taken = this.fence.admit(claim, 'result'); });
+    this.fence.once(id, () => { taken = this.fence.admit(claim, 'result', applied); });
     if (!taken || !p || !applied) return;
     // the session's files as this step left them, once its work is in: where the next step that resumes it starts
     if (applied === r) keepSession(p, out.sessionChunks ?? 0, r.sessionId, this.world.sessions);

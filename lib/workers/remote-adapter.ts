@@ -1,5 +1,6 @@
 import type { HarnessName } from '../../domain/workflow.js';
-import type { HarnessAdapter, TurnInput } from '../harness/adapter.js';
+import type { HarnessAdapter, TurnInput, TurnResult } from '../harness/adapter.js';
+import { dropDispatchRef } from './run-bundle.js';
 import type { Dispatcher } from './dispatcher.js';
 import type { PlacementAsk } from './placement.js';
 
@@ -25,4 +26,18 @@ export const remoteAdapter = (name: HarnessName, ask: () => PlacementAsk, dispat
       send: (text) => TAKES_MESSAGES_MID_TURN.has(name) && !!d && d.message(input.stepId, text),
     };
   },
+});
+
+/**
+ * A turn the hub had ended before it was killed (docs/workers.md, "The hub is killed mid-turn"):
+ * its result, recorded with StepResultApplied, is the turn's; nothing runs. The dispatch's
+ * snapshot ref, which the killed hub may not have dropped yet, goes first (`key`: the turn's).
+ */
+export const recordedAdapter = (name: HarnessName, key: string, r: TurnResult): HarnessAdapter => ({
+  name,
+  check: async () => ({ _tag: 'Ready' }),
+  startTurn: (input) => ({
+    result: dropDispatchRef(input.cwd, key).catch(() => undefined).then(() => r),
+    send: () => false,
+  }),
 });

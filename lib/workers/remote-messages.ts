@@ -19,6 +19,16 @@ const AbsolutePath = new t.Type<string, string, unknown>('AbsolutePath', (u): u 
   (u, c) => (typeof u === 'string' && u.startsWith('/') && !u.split('/').includes('..') && !u.includes('\0') && u.length < 4096 ? t.success(u) : t.failure(u, c, 'an absolute path')), (s) => s);
 const HostPattern = new t.Type<string, string, unknown>('HostPattern', (u): u is string => typeof u === 'string',
   (u, c) => (typeof u === 'string' && u.length <= 300 && validEntry(u) ? t.success(u) : t.failure(u, c, 'a host pattern')), (s) => s);
+const Sha = new t.Type<string, string, unknown>('Sha', (u): u is string => typeof u === 'string' && /^([0-9a-f]{40}|[0-9a-f]{64})$/.test(u),
+  (u, c) => (typeof u === 'string' && /^([0-9a-f]{40}|[0-9a-f]{64})$/.test(u) ? t.success(u) : t.failure(u, c, 'a commit id')), (s) => s);
+/** a URL a worker fetches a base from: https, ssh or git without a user part, `user@host:path`, or an absolute path */
+export const isOrigin = (u: string): boolean => u.length <= 2000 && !/[\s\0]/.test(u) &&
+  (/^(https?|ssh|git):\/\/[^@/]+\/[^@]*$/.test(u) || /^[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:[^-][^@]*$/.test(u) || (u.startsWith('/') && !u.split('/').includes('..')));
+
+const Origin = new t.Type<string, string, unknown>('Origin', (u): u is string => typeof u === 'string' && isOrigin(u),
+  (u, c) => (typeof u === 'string' && isOrigin(u) ? t.success(u) : t.failure(u, c, 'an origin URL')), (s) => s);
+/** the commits a worker's object cache has, as it names them (object-cache.ts: at most MAX_TIPS; the door takes 64) */
+const Have = t.refinement(t.array(Sha), (xs) => xs.length <= 64, 'Have');
 const Token = t.refinement(t.number, (n) => Number.isInteger(n) && n >= 0, 'Token');
 
 export const JobCodec = t.intersection([
@@ -27,7 +37,9 @@ export const JobCodec = t.intersection([
   t.partial({ systemPrompt: Text(1_000_000), model: Text(200), resumeSession: Text(200), forkSession: t.boolean, egress: t.array(HostPattern),
     // attempt: the placement's number (a step redone elsewhere is the next); session: the hub has the resumed session's files to fetch
     // branchRun: the run whose branch the folder holds (a follow-up works on the branch of the run it continues)
-    branchRun: Id, attempt: t.refinement(t.number, (n) => Number.isInteger(n) && n >= 0 && n < 1000, 'Attempt'), session: t.boolean }),
+    // history: the root commit naming the worker's object cache the code moves through (incremental bundles)
+    // origin: where a worker with an empty cache may fetch the project's base itself
+    branchRun: Id, history: Sha, origin: Origin, attempt: t.refinement(t.number, (n) => Number.isInteger(n) && n >= 0 && n < 1000, 'Attempt'), session: t.boolean }),
 ]);
 export type Job = t.TypeOf<typeof JobCodec>;
 
@@ -70,8 +82,11 @@ export type Out = t.TypeOf<typeof OutCodec>;
 export const ControlCodec = t.union([t.type({ kind: t.literal('stop') }), t.type({ kind: t.literal('message'), text: Text(1_000_000) })]);
 export type Control = t.TypeOf<typeof ControlCodec>;
 
-/** a claim, a bundle part, a run-tools call: the step and the claim the worker speaks for */
-export const AskCodec = t.intersection([t.type({ stepId: Id, token: Token }), t.partial({ index: Token, body: Text(10_000_000) })]);
+/**
+ * a claim, a bundle part, a run-tools call: the step and the claim the worker speaks for; `have`
+ * (a bundle part): the commits its object cache has, so the bundle holds only what is new since them
+ */
+export const AskCodec = t.intersection([t.type({ stepId: Id, token: Token }), t.partial({ index: Token, body: Text(10_000_000), have: Have })]);
 export type Ask = t.TypeOf<typeof AskCodec>;
 
 const parse = (bytes: Uint8Array): unknown => {

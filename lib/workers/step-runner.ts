@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NatsConnection } from '@nats-io/transport-node';
@@ -7,7 +7,8 @@ import type { HarnessName } from '../../domain/workflow.js';
 import type { HarnessAdapter, TurnResult } from '../harness/adapter.js';
 import { encode } from './messages.js';
 import { decodeWith, JobCodec, type Job, type Out } from './remote-messages.js';
-import { bundleResult, folderFromBundle } from './run-bundle.js';
+import { bundleResult } from './run-bundle.js';
+import { folderForJob, keepResult } from './object-cache.js';
 import { claimStep, type Claim } from './step-queue.js';
 import { BUNDLE_CHUNK, tokenOf } from './dispatch-port.js';
 import { gatherSession, placeSession } from './session-files.js';
@@ -57,11 +58,11 @@ const sender = (nc: NatsConnection, workerId: string, stepId: string, token: num
   return send;
 };
 
-// the dispatch bundle, or the resumed session's files: asked for in parts
-const fetchParts = async (ask: Ask, what: 'bundle' | 'session', stepId: string, token: number): Promise<Buffer> => {
+// the dispatch bundle (cut at the commits `have` of the worker's cache), or the resumed session's files: asked for in parts
+const fetchParts = async (ask: Ask, what: 'bundle' | 'session', stepId: string, token: number, have?: readonly string[]): Promise<Buffer> => {
   const parts: Buffer[] = [];
   for (let index = 0, of = 1; index < of; index++) {
-    const r = await ask(what, { stepId, token, index });
+    const r = await ask(what, { stepId, token, index, ...(have ? { have } : {}) });
     if (!r.ok) throw new Error(`the hub gave no ${what}: ${r.reason}`);
     of = r.of;
     parts.push(Buffer.from(r.data, 'base64'));
@@ -83,8 +84,8 @@ interface Turning {
 // it can start here), and the folder as the turn left it, bundled
 const turnInFolder = async (job: Job, adapter: HarnessAdapter, w: Turning): Promise<TurnResult> => {
   const { stepId } = job;
-  writeFileSync(join(w.dir, 'in.bundle'), await fetchParts(w.ask, 'bundle', stepId, w.token));
-  await folderFromBundle(job.cwd, job.branchRun ?? job.runId, stepId, join(w.dir, 'in.bundle'));
+  // from this machine's object cache and only what it lacks, or from the whole bundle (What moves)
+  const cache = await folderForJob(job, (have) => fetchParts(w.ask, 'bundle', stepId, w.token, have), join(w.dir, 'in.bundle'), (text) => void w.send({ kind: 'log', text: `[worker ${w.workerId}] ${text}` }));
   // the session as of its last step end, where this machine's CLI looks for it (sessions move)
   if (job.session && job.resumeSession) await placeSession(job.harness, await fetchParts(w.ask, 'session', stepId, w.token), process.env, { bin: adapter.bin ?? job.harness, cwd: job.cwd });
   const boxed = workerSandbox(job, adapter.bin, w.tools.url, (report) => void w.send({ kind: 'activity', report }));
@@ -102,7 +103,10 @@ const turnInFolder = async (job: Job, adapter: HarnessAdapter, w: Turning): Prom
     w.hold.attach(turn);
     const result = await turn.result;
     // a stopped turn's work is not the step's: nothing of it is sent
-    if (!w.hold.stopped()) await bundleResult(job.cwd, job.branchRun ?? job.runId, stepId, join(w.dir, 'out.bundle'));
+    if (!w.hold.stopped()) {
+      await bundleResult(job.cwd, job.branchRun ?? job.runId, stepId, join(w.dir, 'out.bundle'));
+      await keepResult(cache, join(w.dir, 'out.bundle'), stepId);
+    }
     return result;
   } finally {
     await sandbox?.close();

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { decideClaim, decideDispatch, decideLapse, decideLoseStep, decideRecall, decideWorkerMessage } from '../../commands/dispatch.js';
 import type { DispatchEvent } from '../../journal/dispatch-events.js';
-import { evolveDispatches, NO_DISPATCHES, type Dispatches } from '../../projections/dispatch.js';
+import { evolveDispatches, latestTurn, NO_DISPATCHES, type Dispatches } from '../../projections/dispatch.js';
 
 // The fence a dispatched step is held by (docs/workers.md): JetStream takes a partitioned
 // worker's late ack, so the journal decides whose messages count. A partition, told as decides:
@@ -83,4 +83,17 @@ test('a recalled step (paused or aborted) takes nothing more from its worker; a 
   t.deepEqual(es, [{ type: 'StepRecalled', data: { stepId: 's1', reason: 'paused' } }]);
   t.like(run(s, decideWorkerMessage(s, { stepId: 's1', workerId: 'wa', token: 1, kind: 'renewal' }))[1][0], { type: 'StepMessageDiscarded', data: { reason: 'the step has ended (recalled)' } });
   t.like(run(s, decideClaim(s, { stepId: 's1', workerId: 'wa', token: 2 }))[1][0], { type: 'StepMessageDiscarded', data: { kind: 'claim', reason: 'the step has ended (recalled)' } });
+});
+
+test('a result is recorded with what the step\'s end needs; a step\'s latest turn is its last `-t<n>` dispatch', (t) => {
+  let s = NO_DISPATCHES;
+  [s] = run(s, decideDispatch(s, { runId: 'r1', stepId: 's1' }));
+  [s] = run(s, decideClaim(s, { stepId: 's1', workerId: 'wa', token: 1 }));
+  const result = { outcome: 'success' as const, summary: 'done', sessionId: 'x1', costUsd: 0.5 };
+  [s] = run(s, decideWorkerMessage(s, { stepId: 's1', workerId: 'wa', token: 1, kind: 'result', result }));
+  t.like(latestTurn(s, 's1'), { turn: 1, d: { stepId: 's1', ended: 'applied', result } });
+  [s] = run(s, decideDispatch(s, { runId: 'r1', stepId: 's1-t2' }));
+  t.like(latestTurn(s, 's1'), { turn: 2, d: { stepId: 's1-t2' } });
+  t.is(latestTurn(s, 's1')?.d.ended, undefined, 'the second turn runs');
+  t.is(latestTurn(s, 's9'), undefined);
 });

@@ -1,9 +1,11 @@
+import type { ExecutionContext } from 'ava';
 import { execFileSync, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { CLI } from './cli.js';
-import { repoRoot, tempDir } from './env.js';
+import { eventually, repoRoot, tempDir } from './env.js';
 import { spawnGroup } from './process-groups.js';
 import { realCliEnv } from './real-run.js';
+import type { TestServer } from './server.js';
 import type { HarnessName } from '../../domain/workflow.js';
 
 // Worker machines for the workers specs: each a network namespace of its own (a veth pair, its own
@@ -85,4 +87,35 @@ export const startWorker = (m: Machine, hubIp: string, hubHome: string, url: str
     if (pids.length > 0) execFileSync('kill', [`-${signal}`, ...pids], { stdio: 'ignore' });
   };
   return { child, cover, home, output: () => out, killAll: () => signalAll('KILL'), signalAll };
+};
+
+export interface JoinedWorkers {
+  readonly workers: RunningWorker[];
+  /** each worker's id, in the machines' order */
+  readonly ids: string[];
+  /** every worker's output, for a failure's message */
+  output(): string;
+}
+
+/**
+ * a join token per machine (named `names[i]`, else the namespace's name) and `svc worker join` on each,
+ * killed when the test ends; resolves once the hub shows every one online
+ */
+export const joinWorkers = async (
+  t: ExecutionContext, net: Machines, s: TestServer, modelUrl: string, o: { readonly slots?: number; readonly names?: readonly string[] } = {},
+): Promise<JoinedWorkers> => {
+  const workers: RunningWorker[] = [];
+  const ids: string[] = [];
+  for (const [i, m] of net.machines.entries()) {
+    const made = await s.post('/api/workers/tokens', { name: o.names?.[i] ?? m.ns });
+    t.is(made.status, 200, JSON.stringify(made.body));
+    const { token, hub } = made.body as { token: string; hub: string };
+    ids.push(token.split('.')[0]!);
+    workers.push(startWorker(m, net.hubIp, dirname(s.home), hub, token, modelUrl, o.slots ?? 1));
+  }
+  t.teardown(() => { for (const w of workers) try { w.signalAll('CONT'); w.killAll(); } catch { /* gone */ } });
+  const output = () => workers.map((w, i) => `--- worker ${ids[i]} ---\n${w.output()}`).join('\n');
+  await eventually(() => s.get('/api/workers'), (r) => r.body.workers.filter((w: { state: string }) => w.state === 'online').length === workers.length, 60_000)
+    .catch((e: Error) => { throw new Error(`${e.message}\n${output()}`); });
+  return { workers, ids, output };
 };

@@ -27,17 +27,21 @@ const lane = (cmd: string, args: readonly string[], cwd: string, env: NodeJS.Pro
     child.on('close', (code, signal) => void relayed.then(() => done(code ?? (signal ? 1 : 0))));
   });
 
-/**
- * runs each lane's command at once; the first failing lane's status, else 0. With more than one
- * lane, each lane's summary and failed tests are said again at the end, where a reader of the
- * output's tail looks (a lane that ended first printed its own far above).
- */
-export const runLanes = async (lanes: readonly (readonly string[])[], cwd: string, env: NodeJS.ProcessEnv): Promise<number> => {
-  const kept = lanes.map((): string[] => []);
-  const codes = await Promise.all(lanes.map(([cmd, ...args], i) => lane(cmd!, args, cwd, env, kept[i]!)));
-  if (lanes.length > 1) {
-    console.log('\nnpm test: the lanes ran side by side (spec/run/schedule.ts); each lane\'s result:');
-    kept.forEach((lines, i) => console.log(`  lane ${i + 1} (exit ${codes[i]}):\n${lines.join('\n')}`));
-  }
-  return codes.find((c) => c !== 0) ?? 0;
+export interface LaneResult {
+  readonly code: number;
+  /** the lane's summary lines and failed tests, as ava printed them */
+  readonly said: readonly string[];
+}
+
+/** runs each lane's command at once, to the end of every one */
+export const runLanes = async (lanes: readonly (readonly string[])[], cwd: string, env: NodeJS.ProcessEnv): Promise<LaneResult[]> =>
+  Promise.all(lanes.map(async ([cmd, ...args]) => {
+    const said: string[] = [];
+    return { code: await lane(cmd!, args, cwd, env, said), said };
+  }));
+
+/** each lane's summary and failed tests said again at the end, where a reader of the output's tail looks */
+export const sayAgain = (results: readonly LaneResult[]): void => {
+  console.log(`\nnpm test: ${results.length} lanes (spec/run/schedule.ts); each one's result:`);
+  results.forEach((r, i) => console.log(`  lane ${i + 1} (exit ${r.code}):\n${r.said.join('\n')}`));
 };

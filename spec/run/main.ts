@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findChromium, machineProbe, plan } from './chromium.js';
 import { coreTestFiles } from './core-files.js';
-import { runLanes } from './lanes.js';
+import { runLanes, sayAgain, type LaneResult } from './lanes.js';
 import { prepareSuite, toBundles } from './suite.js';
 import { SUITE_VARIABLE, endSurvivors, settledSurvivors, survivorReport } from './survivors.js';
 
@@ -87,11 +87,18 @@ const args = process.argv.slice(2);
 const whole = args.length === 0;
 const testEnv = { ...env, TMPDIR: suiteDir, [SUITE_VARIABLE]: suiteDir };
 const coreStatus = whole ? run(process.execPath, ['--import', 'tsx', join(root, 'spec', 'run', 'core.ts')], testEnv) : 0;
-// A whole run has two lanes side by side (spec/run/schedule.ts): the files that mostly wait run
-// beside the busy ones instead of taking their places.
+// A whole run goes in phases of lanes (spec/run/schedule.ts, suite.ts): the files that mostly wait
+// run beside the busy ones instead of taking their places, and the files that change the network
+// run after them, where no browser of another file is loading.
 const suite = await prepareSuite(root, whole ? coreTestFiles(root) : [], whole);
 const avaEnv = { ...testEnv, SVC_SPEC_CLI: suite.cli, SVC_WEB_DIST_BUILT: '1' };
-const avaStatus = interrupted ? 130 : await runLanes(suite.configs.map((config) => [process.execPath, ava, '--config', config, ...args.map(toBundles)]), root, avaEnv);
+const results: LaneResult[] = [];
+for (const phase of suite.phases) {
+  if (interrupted) break;
+  results.push(...await runLanes(phase.map((config) => [process.execPath, ava, '--config', config, ...args.map(toBundles)]), root, avaEnv));
+}
+if (results.length > 1) sayAgain(results);
+const avaStatus = interrupted ? 130 : results.find((r) => r.code !== 0)?.code ?? 0;
 const status = avaStatus !== 0 ? avaStatus : coreStatus;
 
 // A browser or server told to stop as the last test ended may take a moment to go: settled waits.

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { UNKNOWN_SECONDS, fromProbe, lanesOf, longestFirst, timesFromLog } from './schedule.js';
+import { UNKNOWN_SECONDS, fromProbe, lanesOf, longestFirst, networkFiles, timesFromLog } from './schedule.js';
 
 // The order `npm test` gives ava: longest first by the last recorded run, new files early.
 
@@ -43,4 +43,15 @@ test('the probe\'s lines give each spec file\'s life and CPU; lines of other pro
     '',
   ].join('\n');
   t.deepEqual(fromProbe(text), { times: { 'spec/http/controls.test.ts': 25.1 }, cpu: { 'spec/http/controls.test.ts': 5.4 } });
+});
+
+test('files that add a veth or a network namespace are found, and those of them that drive a browser', (t) => {
+  const sources: Record<string, string> = {
+    'spec/a.test.ts': "import { makeMachines } from '../helpers/worker-netns.js';",
+    'spec/b.test.ts': "ip('link', 'add', IF, 'type', 'veth', 'peer', 'name', PEER);",
+    'spec/c.test.ts': "const app = await openApp(t, { viewport });",
+    'spec/d.test.ts': "ip netns add x; const app = await openApp(t, o);",
+    'spec/run/e.test.ts': "'ip netns add x' is a sample here",
+  };
+  t.deepEqual(networkFiles(Object.keys(sources), (f) => sources[f]!), { plain: ['spec/a.test.ts', 'spec/b.test.ts'], browser: ['spec/d.test.ts'] });
 });

@@ -89,3 +89,20 @@ export const fromProbe = (text: string): { times: Record<string, number>; cpu: R
   }
   return { times, cpu };
 };
+
+// A spec that gives this machine's network a new link or address (a veth pair for a worker in its
+// own network namespace) makes a Chromium running at that moment fail what it was loading with
+// net::ERR_NETWORK_CHANGED: its network-change watcher sees the root namespace's links and
+// addresses, loopback or not. Such files run after the others, and one of them that drives a
+// browser runs alone.
+const CHANGES_NETWORK = /netns|veth/;
+const DRIVES_BROWSER = /openApp\(|sharedBrowser\(/;
+
+/**
+ * which of `files` (by their source text) change the network, and which of those drive a browser;
+ * the runner's own tests (spec/run/) hold such words as samples and are never among them
+ */
+export const networkFiles = (files: readonly string[], source: (file: string) => string): { plain: string[]; browser: string[] } => {
+  const net = files.filter((f) => !f.startsWith('spec/run/') && CHANGES_NETWORK.test(source(f)));
+  return { plain: net.filter((f) => !DRIVES_BROWSER.test(source(f))), browser: net.filter((f) => DRIVES_BROWSER.test(source(f))) };
+};

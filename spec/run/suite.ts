@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bundleSpecs } from './bundle.js';
-import { lanesOf, longestFirst, type FileCpu, type FileTimes } from './schedule.js';
+import { lanesOf, longestFirst, networkFiles, type FileCpu, type FileTimes } from './schedule.js';
 
 /** files of the waiting lane at once, beside the busy lane's (spec/run/schedule.ts) */
 const WAITING_CONCURRENCY = 2;
@@ -26,8 +26,11 @@ export const toBundles = (arg: string): string =>
   (arg.startsWith('spec/') || arg === 'spec' ? join(SUITE_OUT, arg.replace(/\.test\.ts$/, '.test.mjs')) : arg);
 
 export interface Suite {
-  /** ava's --config for each lane, relative to the root: one, or the busy and the waiting lane (spec/run/schedule.ts) */
-  readonly configs: readonly string[];
+  /**
+   * ava's --config files, relative to the root, phase by phase: the configs of a phase run side by
+   * side, and a phase starts when the one before has ended. With files named, one phase of one.
+   */
+  readonly phases: readonly (readonly string[])[];
   /** the bundled CLI entry, for SVC_SPEC_CLI */
   readonly cli: string;
 }
@@ -53,10 +56,29 @@ const writeConfig = (root: string, name: string, ava: Record<string, unknown>, f
 };
 
 /**
- * bundles the spec files and the CLI, and writes the configs; `leaveOut`: files ava is not to run;
- * `lanes`: the files in the busy and the waiting lane (a whole run), otherwise one config of all
+ * A whole run's phases (spec/run/schedule.ts): the busy and the waiting lane side by side; then the
+ * files that change the network, two at once; then those of them that drive a browser, one at a time.
  */
-export const prepareSuite = async (root: string, leaveOut: readonly string[] = [], lanes = false): Promise<Suite> => {
+const wholeRun = (root: string, ava: Record<string, unknown>, files: readonly string[], times: FileTimes, concurrency: unknown): string[][] => {
+  const cpu = readJson<FileCpu>(join(root, 'spec', 'run', 'file-cpu.json'), {});
+  const net = networkFiles(files, (f) => readFileSync(join(root, f), 'utf8'));
+  const rest = files.filter((f) => !net.plain.includes(f) && !net.browser.includes(f));
+  const waitingAtOnce = Number(process.env['SVC_TEST_WAITING_CONCURRENCY'] ?? WAITING_CONCURRENCY);
+  const split = waitingAtOnce > 0 ? lanesOf(rest, times, cpu) : { busy: longestFirst(rest, times), waiting: [] };
+  // ava refuses a config without files: a lane with none is left out, and so is a phase
+  const lane = (name: string, files: readonly string[], atOnce: unknown): string[] => (files.length ? [writeConfig(root, name, ava, files, atOnce)] : []);
+  return [
+    [...lane('ava.config.mjs', split.busy, concurrency), ...lane('ava-waiting.config.mjs', split.waiting, waitingAtOnce)],
+    lane('ava-network.config.mjs', longestFirst(net.plain, times), concurrency),
+    lane('ava-network-browser.config.mjs', longestFirst(net.browser, times), 1),
+  ].filter((phase) => phase.length > 0);
+};
+
+/**
+ * bundles the spec files and the CLI, and writes the configs; `leaveOut`: files ava is not to run;
+ * `whole`: a whole run, in phases and lanes; otherwise one config of all (the files named)
+ */
+export const prepareSuite = async (root: string, leaveOut: readonly string[] = [], whole = false): Promise<Suite> => {
   const out = join(root, SUITE_OUT);
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
@@ -64,14 +86,9 @@ export const prepareSuite = async (root: string, leaveOut: readonly string[] = [
   await bundleSpecs(root, [...files, CLI_ENTRY], out);
   const ava = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { ava: Record<string, unknown> }).ava;
   const times = readJson<FileTimes>(join(root, 'spec', 'run', 'file-times.json'), {});
-  const cpu = readJson<FileCpu>(join(root, 'spec', 'run', 'file-cpu.json'), {});
   // SVC_TEST_CONCURRENCY tries another number of files at once than package.json's (2, for CI's
   // two cores) without editing it; SVC_TEST_WAITING_CONCURRENCY the waiting lane's (0: no lanes)
   const concurrency = Number(process.env['SVC_TEST_CONCURRENCY']) || ava['concurrency'];
-  const waitingAtOnce = Number(process.env['SVC_TEST_WAITING_CONCURRENCY'] ?? WAITING_CONCURRENCY);
-  const split = lanesOf(files, times, cpu);
-  const configs = lanes && waitingAtOnce > 0 && split.waiting.length > 0
-    ? [writeConfig(root, 'ava.config.mjs', ava, split.busy, concurrency), writeConfig(root, 'ava-waiting.config.mjs', ava, split.waiting, waitingAtOnce)]
-    : [writeConfig(root, 'ava.config.mjs', ava, longestFirst(files, times), concurrency)];
-  return { configs, cli: join(root, bundleOf(CLI_ENTRY)) };
+  const phases = whole ? wholeRun(root, ava, files, times, concurrency) : [[writeConfig(root, 'ava.config.mjs', ava, longestFirst(files, times), concurrency)]];
+  return { phases, cli: join(root, bundleOf(CLI_ENTRY)) };
 };

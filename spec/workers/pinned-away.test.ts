@@ -1,10 +1,9 @@
 import '../helpers/env.js';
 import test from 'ava';
-import { dirname } from 'node:path';
 import { startModelServer } from '../fixtures/model-server/server.js';
 import { callMcp, say } from '../fixtures/model-server/script.js';
 import { eventually } from '../helpers/env.js';
-import { makeMachines, startWorker, type RunningWorker } from '../helpers/worker-netns.js';
+import { joinWorkers, makeMachines } from '../helpers/worker-netns.js';
 import { realCliEnv, REAL } from '../helpers/real-run.js';
 import { control, detail, untilStanding } from '../helpers/steer.js';
 import { call, json } from '../mcp/helpers/call.js';
@@ -34,18 +33,8 @@ test('steps pinned to a worker that is away say so, show under it, and Move toâ€
   const s = await mcpServer({ workflows: { real: REAL } });
   t.teardown(() => s.close());
 
-  const workers: RunningWorker[] = [];
-  const ids: string[] = [];
-  for (const [i, m] of net.machines.entries()) {
-    const made = await s.post('/api/workers/tokens', { name: i === 0 ? 'gone' : 'desk' });
-    t.is(made.status, 200, JSON.stringify(made.body));
-    const { token, hub } = made.body as { token: string; hub: string };
-    ids.push(token.split('.')[0]!);
-    workers.push(startWorker(m, net.hubIp, dirname(s.home), hub, token, model.url));
-  }
-  t.teardown(() => { for (const w of workers) try { w.killAll(); } catch { /* gone */ } });
+  const { workers, ids, output } = await joinWorkers(t, net, s, model.url, { names: ['gone', 'desk'] });
   const [a, b] = ids as [string, string];
-  const output = () => workers.map((w, i) => `--- worker ${ids[i]} ---\n${w.output()}`).join('\n');
   const states = async () => Object.fromEntries(((await s.get('/api/workers')).body.workers as any[]).map((w) => [w.workerId, w.state]));
   await eventually(states, (st) => st[a] === 'online' && st[b] === 'online', 60_000).catch((e: Error) => { throw new Error(`${e.message}\n${output()}`); });
   t.is((await s.send('PATCH', `/api/projects/${s.projectId}`, JSON.stringify({ runOn: a }))).body.runOn, a);

@@ -1,11 +1,10 @@
 import '../helpers/env.js';
 import test from 'ava';
-import { dirname } from 'node:path';
 import { startModelServer, type ModelServer } from '../fixtures/model-server/server.js';
 import type { ModelTurn } from '../fixtures/model-server/script.js';
 import { eventually } from '../helpers/env.js';
 import { setRunCap } from '../helpers/http-kit.js';
-import { makeMachines, startWorker, type RunningWorker } from '../helpers/worker-netns.js';
+import { joinWorkers, makeMachines, type RunningWorker } from '../helpers/worker-netns.js';
 import { realCliEnv, REAL } from '../helpers/real-run.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { control, untilStanding } from '../helpers/steer.js';
@@ -27,17 +26,7 @@ const pool = async (t: import('ava').ExecutionContext): Promise<Pool> => {
   Object.assign(process.env, { ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sk-test' });
   const s = await testServer({ workflows: { real: REAL } });
   t.teardown(() => s.close());
-  const workers: RunningWorker[] = [];
-  const ids: string[] = [];
-  for (const m of net.machines) {
-    const made = (await s.post('/api/workers/tokens', { name: m.ns })).body as { token: string; hub: string };
-    ids.push(made.token.split('.')[0]!);
-    workers.push(startWorker(m, net.hubIp, dirname(s.home), made.hub, made.token, model.url, 2));
-  }
-  t.teardown(() => { for (const w of workers) try { w.signalAll('CONT'); w.killAll(); } catch { /* gone */ } });
-  const output = () => workers.map((w, i) => `--- worker ${ids[i]} ---\n${w.output()}`).join('\n');
-  await eventually(() => s.get('/api/workers'), (r) => r.body.workers.filter((w: any) => w.state === 'online').length === 2, 60_000)
-    .catch((e: Error) => { throw new Error(`${e.message}\n${output()}`); });
+  const { workers, ids, output } = await joinWorkers(t, net, s, model.url, { slots: 2 });
   t.is((await s.send('PATCH', `/api/projects/${s.projectId}`, JSON.stringify({ runOn: 'any' }))).body.runOn, 'any');
   return { s, model, workers, ids, ipOf: (w) => net.machines[ids.indexOf(w)]!.ip, output };
 };

@@ -1,10 +1,13 @@
 import '../helpers/env.js';
 import test from 'ava';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gitRepo, tempDir } from '../helpers/env.js';
-import { applyResult, bundleForDispatch, bundleResult, dropDispatchRef, folderFromBundle } from '../../lib/workers/run-bundle.js';
+import { applyResult, bundleForDispatch, bundleForWorker, bundleResult, dropDispatchRef, folderFromBundle, historyOf, snapshotForDispatch } from '../../lib/workers/run-bundle.js';
+import { cacheDir, folderForJob, keepResult } from '../../lib/workers/object-cache.js';
+import type { Job } from '../../lib/workers/remote-messages.js';
+import { growHistory } from '../helpers/big-history.js';
 
 // The code of a dispatched step moves as git bundles (docs/workers.md), on real repositories: the
 // hub's folder with work no commit holds reaches the worker whole, and what the agent did there
@@ -21,7 +24,7 @@ test('the hub folder goes to the worker whole; the worker\'s commit, deletion an
   const base = git(hub, 'rev-parse', 'HEAD');
   const files = tempDir('svc-bundles-');
 
-  await bundleForDispatch(hub, 'r1', 's1', join(files, 'in.bundle'));
+  await bundleForDispatch(hub, 's1', join(files, 'in.bundle'));
   const worker = join(tempDir('svc-worker-'), 'folder');
   await folderFromBundle(worker, 'r1', 's1', join(files, 'in.bundle'));
   t.is(readFileSync(join(worker, 'draft.txt'), 'utf8'), 'not committed on the hub\n');
@@ -59,5 +62,75 @@ test('the hub folder goes to the worker whole; the worker\'s commit, deletion an
   t.false(existsSync(join(hub, 'old.txt')));
   // recorded, the dispatch's ref goes too
   await dropDispatchRef(hub, 's1');
+  t.is(git(hub, 'for-each-ref', 'refs/svc/'), '', 'no working refs are left behind');
+});
+
+// the files of a folder (not .git), path to content
+const filesOf = (dir: string, under = ''): Record<string, string> => Object.fromEntries(readdirSync(join(dir, under), { withFileTypes: true })
+  .filter((e) => e.name !== '.git')
+  .flatMap((e) => (e.isDirectory() ? Object.entries(filesOf(dir, join(under, e.name))) : [[join(under, e.name), readFileSync(join(dir, under, e.name), 'utf8')]])));
+
+test('with a big history, only the first dispatch bundle is whole: later ones and every result hold what is new; a cache that lost its objects gets the whole bundle', async (t) => {
+  const hub = gitRepo({ 'README.md': '# r\n' });
+  growHistory(hub, 200, 20_000);
+  git(hub, 'checkout', '-q', '-b', 'svc/r1');
+  const files = tempDir('svc-bundles-');
+  const worker = join(tempDir('svc-worker-'), 'folder');
+  // the hub's side of a bundle request, as dispatch-requests.ts answers it
+  const sent: { have: number; bytes: number }[] = [];
+  const fetchFrom = (stepId: string) => async (have?: readonly string[]) => {
+    const file = join(files, `${stepId}-${sent.length}.bundle`);
+    await bundleForWorker(hub, stepId, file, have ?? []);
+    sent.push({ have: have?.length ?? 0, bytes: statSync(file).size });
+    return readFileSync(file);
+  };
+  const results: number[] = [];
+  const step = async (stepId: string, n: number) => {
+    writeFileSync(join(hub, `hub-${n}.txt`), `left on the hub before step ${n}\n`);
+    await snapshotForDispatch(hub, stepId);
+    const history = await historyOf(hub, stepId);
+    const job: Job = { runId: 'r1', stepId, harness: 'claude', cwd: worker, prompt: 'p', tools: 'edit', watchdogMs: 1000, ...(history ? { history } : {}) };
+    const cache = await folderForJob(job, fetchFrom(stepId), join(files, 'in.bundle'), (text) => t.log(text));
+    t.truthy(cache, 'the folder was made through the cache');
+    t.deepEqual(filesOf(worker), filesOf(hub), `step ${n}: the worker's folder is the hub's`);
+    t.is(git(worker, 'rev-parse', 'HEAD'), git(hub, 'rev-parse', 'HEAD'));
+    // the agent there commits one file and leaves another
+    writeFileSync(join(worker, `agent-${n}.txt`), `committed by step ${n}\n`);
+    git(worker, 'add', `agent-${n}.txt`);
+    git(worker, ...ident, 'commit', '-q', '-m', `step ${n}`);
+    writeFileSync(join(worker, `notes-${n}.txt`), `untracked ${n}\n`);
+    const out = join(files, 'out.bundle');
+    await bundleResult(worker, 'r1', stepId, out);
+    await keepResult(cache, out, stepId);
+    results.push(statSync(out).size);
+    await applyResult(hub, 'r1', stepId, out);
+    await dropDispatchRef(hub, stepId);
+    t.is(git(hub, 'rev-parse', 'HEAD'), git(worker, 'rev-parse', 'HEAD'), `step ${n}: the hub's branch is the worker's`);
+    t.deepEqual(filesOf(hub), filesOf(worker), `step ${n}: the hub's folder is the worker's`);
+  };
+  await step('s1', 1);
+  await step('s2', 2);
+  const whole = sent[0]!.bytes;
+  t.is(sent[0]!.have, 0, 'an empty cache names nothing: the first bundle is whole');
+  t.true(whole > 2_000_000, `the whole bundle holds the history (${whole} bytes)`);
+  t.true(sent[1]!.have > 0 && sent[1]!.bytes * 50 < whole, `the second dispatch holds only what is new (${sent[1]!.bytes} of ${whole} bytes)`);
+  for (const r of results) t.true(r * 50 < whole, `a result bundle holds only what is new (${r} of ${whole} bytes)`);
+
+  // the cache's objects are lost, its tips kept: the worker names them, the small bundle does not
+  // verify there, and it asks for the whole one
+  const cache = cacheDir(git(hub, 'rev-list', '--max-parents=0', 'HEAD'));
+  rmSync(join(cache, 'objects'), { recursive: true, force: true });
+  git(cache, 'init', '-q', '--bare');
+  const before = sent.length;
+  await step('s3', 3);
+  t.deepEqual(sent.slice(before).map((x) => x.have > 0), [true, false], 'the small bundle first, then the whole one');
+  t.true(sent[sent.length - 1]!.bytes > whole * 0.9);
+  // the whole cache gone: nothing named, the whole bundle at once
+  rmSync(cache, { recursive: true, force: true });
+  const again = sent.length;
+  await step('s4', 4);
+  t.deepEqual(sent.slice(again).map((x) => x.have), [0]);
+  t.log(`dispatch bundles (bytes, commits named): ${sent.map((x) => `${x.bytes} (${x.have})`).join(', ')}; result bundles: ${results.join(', ')}`);
+  t.is(git(hub, 'rev-list', '--count', 'HEAD'), '205');
   t.is(git(hub, 'for-each-ref', 'refs/svc/'), '', 'no working refs are left behind');
 });

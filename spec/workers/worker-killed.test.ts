@@ -1,11 +1,9 @@
 import '../helpers/env.js';
 import test from 'ava';
 import { execFileSync } from 'node:child_process';
-import { dirname } from 'node:path';
 import { startModelServer } from '../fixtures/model-server/server.js';
 import { callMcp, hang, runShell, say } from '../fixtures/model-server/script.js';
-import { eventually } from '../helpers/env.js';
-import { makeMachines, startWorker, type RunningWorker } from '../helpers/worker-netns.js';
+import { joinWorkers, makeMachines } from '../helpers/worker-netns.js';
 import { realCliEnv, REAL } from '../helpers/real-run.js';
 import { testServer } from '../helpers/server.js';
 import { control, untilStanding } from '../helpers/steer.js';
@@ -35,19 +33,7 @@ test('a worker killed mid-turn: the step is redone on the other worker from its 
   const s = await testServer({ workflows: { real: REAL } });
   t.teardown(() => s.close());
 
-  const workers: RunningWorker[] = [];
-  const ids: string[] = [];
-  for (const m of net.machines) {
-    const made = await s.post('/api/workers/tokens', { name: m.ns });
-    t.is(made.status, 200, JSON.stringify(made.body));
-    const { token, hub } = made.body as { token: string; hub: string };
-    ids.push(token.split('.')[0]!);
-    workers.push(startWorker(m, net.hubIp, dirname(s.home), hub, token, model.url));
-  }
-  t.teardown(() => { for (const w of workers) try { w.killAll(); } catch { /* gone */ } });
-  const output = () => workers.map((w, i) => `--- worker ${ids[i]} ---\n${w.output()}`).join('\n');
-  await eventually(() => s.get('/api/workers'), (r) => r.body.workers.filter((w: any) => w.state === 'online').length === 2, 60_000)
-    .catch((e: Error) => { throw new Error(`${e.message}\n${output()}`); });
+  const { workers, ids, output } = await joinWorkers(t, net, s, model.url);
   t.is((await s.send('PATCH', `/api/projects/${s.projectId}`, JSON.stringify({ runOn: 'any' }))).body.runOn, 'any');
   const logOf = async (runId: string) => ((await s.get(`/api/runs/${runId}/log?pageSize=200`)).body.lines ?? []).map((l: any) => `${l.source} ${l.text}`).join('\n');
   const failed = (runId: string) => async (e: Error) => { throw new Error(`${e.message}\n--- run log ---\n${await logOf(runId)}\n${await logOf(first)}\n${output()}`); };
