@@ -40,20 +40,22 @@ test('claude: a slow answer outlasting the watchdog still reaches the model', as
 });
 
 test('opencode: holdWatchdog while the backend has the question', async (t) => {
-  t.timeout(150_000);
+  t.timeout(180_000);
   const sb = makeSandbox();
   const model = await startModelServer([callMcp('ask_question', { prompt: 'Wait?' }), say('Got it.')]);
   let turn: Turn | undefined;
   const tools = await startRunTools(async () => {
     turn?.holdWatchdog?.(true); // what the engine does when a run enters Question
-    const answer = await later(35_000, { answer: 'SLOW-ANSWER' });
+    const answer = await later(50_000, { answer: 'SLOW-ANSWER' });
     turn?.holdWatchdog?.(false);
     return answer;
   });
   t.teardown(async () => (await model.close(), await tools.close(), sb.cleanup()));
   writeOpencodeConfig(sb, model.url);
   const adapters = createAdapters({ commands: { opencode: cliBin('opencode') }, env: sb.env });
-  const { input } = turnInput(sb, { url: tools.url('run-1'), token: tools.token }, { prompt: 'go', env: opencodeTestEnv, watchdogMs: 30_000 });
+  // the watchdog runs until the question reaches the backend: on a loaded machine opencode took more
+  // than 30 s to start and ask, so it has 45 s; the answer still comes after it, held
+  const { input } = turnInput(sb, { url: tools.url('run-1'), token: tools.token }, { prompt: 'go', env: opencodeTestEnv, watchdogMs: 45_000 });
   turn = adapters.opencode.startTurn(input);
   const result = await turn.result;
   t.is(result.outcome, 'success', result.summary);

@@ -3,8 +3,13 @@ import { join } from 'node:path';
 import { bundleSpecs } from './bundle.js';
 import { lanesOf, longestFirst, networkFiles, type FileCpu, type FileTimes } from './schedule.js';
 
-/** files of the waiting lane at once, beside the busy lane's (spec/run/schedule.ts) */
-const WAITING_CONCURRENCY = 2;
+/**
+ * files of the waiting lane at once, beside the busy lane's (spec/run/schedule.ts); none unless
+ * SVC_TEST_WAITING_CONCURRENCY says: with 2 beside the busy lane's 2, a whole run here (the CPU
+ * record then held 73 files) put the load at 7-9 on two cores and a watchdog test of opencode's
+ * failed on it, for minutes won only while the small waiting lane lasted
+ */
+const WAITING_CONCURRENCY = 0;
 
 // What `npm test` hands ava: every spec file bundled (spec/run/bundle.ts) under dist/suite-spec,
 // with the CLI's entry (the tests' `svc` children run it: spec/helpers/cli.ts), and a config that
