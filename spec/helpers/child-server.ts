@@ -35,3 +35,21 @@ export const killHard = (s: ChildServer): Promise<void> =>
     s.child.once('exit', () => resolve());
     s.child.kill('SIGKILL');
   });
+
+/** a JSON request to the child server's API; its answer's body */
+export const callChild = async (s: ChildServer, method: string, path: string, body?: unknown): Promise<any> => {
+  const r = await fetch(`${s.url}${path}`, { method, headers: { 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  return r.json();
+};
+
+/** every event of a run's history, oldest first, read page by page */
+export const childHistory = async (s: ChildServer, runId: string): Promise<any[]> => {
+  const events: any[] = [];
+  let before: number | null | undefined;
+  do {
+    const page = await callChild(s, 'GET', `/api/runs/${runId}/history?pageSize=200${before ? `&before=${before}` : ''}`);
+    events.unshift(...page.events);
+    before = page.before;
+  } while (before);
+  return events;
+};

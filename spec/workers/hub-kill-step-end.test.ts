@@ -8,7 +8,7 @@ import { Journal } from '../../journal/journal.js';
 import { openStore } from '../../journal/store.js';
 import { worktreeDir } from '../../lib/git/worktrees.js';
 import { CLI } from '../helpers/cli.js';
-import { killHard, spawnServer, type ChildServer } from '../helpers/child-server.js';
+import { callChild, childHistory, killHard, spawnServer, type ChildServer } from '../helpers/child-server.js';
 import { eventually, freshHome, gitRepo, repoRoot, tempDir, writeWorkflow } from '../helpers/env.js';
 import { LINEAR } from '../helpers/server.js';
 import { spawnGroup } from '../helpers/process-groups.js';
@@ -41,21 +41,8 @@ const startWorker = (hubHome: string, url: string, token: string) => {
   return { cover, output: () => out };
 };
 
-const call = async (s: ChildServer, method: string, path: string, body?: unknown) => {
-  const r = await fetch(`${s.url}${path}`, { method, headers: { 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-  return r.json() as Promise<any>;
-};
-
-const historyOf = async (s: ChildServer, runId: string): Promise<any[]> => {
-  const events: any[] = [];
-  let before: number | null | undefined;
-  do {
-    const page = await call(s, 'GET', `/api/runs/${runId}/history?pageSize=200${before ? `&before=${before}` : ''}`);
-    events.unshift(...page.events);
-    before = page.before;
-  } while (before);
-  return events;
-};
+const call = callChild;
+const historyOf = childHistory;
 
 const logOf = async (s: ChildServer, runId: string): Promise<string[]> =>
   (await call(s, 'GET', `/api/runs/${runId}/log?pageSize=200`)).lines.map((l: any) => l.text as string);

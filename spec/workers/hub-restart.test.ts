@@ -8,7 +8,7 @@ import { openStore } from '../../journal/store.js';
 import { startModelServer } from '../fixtures/model-server/server.js';
 import { runShell, say } from '../fixtures/model-server/script.js';
 import { CLI } from '../helpers/cli.js';
-import { killHard, spawnServer, type ChildServer } from '../helpers/child-server.js';
+import { callChild, childHistory, killHard, spawnServer, type ChildServer } from '../helpers/child-server.js';
 import { eventually, freshHome, gitRepo, repoRoot, tempDir, writeWorkflow } from '../helpers/env.js';
 import { spawnGroup } from '../helpers/process-groups.js';
 import { realCliEnv, REAL } from '../helpers/real-run.js';
@@ -72,21 +72,8 @@ const startWorker = (ns: string, hubHome: string, url: string, token: string, mo
   return { child, output: () => out };
 };
 
-const call = async (s: ChildServer, method: string, path: string, body?: unknown) => {
-  const r = await fetch(`${s.url}${path}`, { method, headers: { 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-  return r.json() as Promise<any>;
-};
-
-const historyOf = async (s: ChildServer, runId: string): Promise<any[]> => {
-  const events: any[] = [];
-  let before: number | null | undefined;
-  do {
-    const page = await call(s, 'GET', `/api/runs/${runId}/history?pageSize=200${before ? `&before=${before}` : ''}`);
-    events.unshift(...page.events);
-    before = page.before;
-  } while (before);
-  return events;
-};
+const call = callChild;
+const historyOf = childHistory;
 
 test('svc serve SIGKILLed during turns on two workers: the workers finish them, the restarted hub takes them up, every event once, the runs succeed', async (t) => {
   t.timeout(400_000);
