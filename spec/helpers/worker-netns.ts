@@ -119,3 +119,19 @@ export const joinWorkers = async (
     .catch((e: Error) => { throw new Error(`${e.message}\n${output()}`); });
   return { workers, ids, output };
 };
+
+/**
+ * `svc worker join` on this machine's loopback, in a mount namespace of its own where the hub's home
+ * is an empty folder (it makes the run folder at the hub's path), with its own HOME
+ */
+export const startLoopbackWorker = (hubHome: string, url: string, token: string): { readonly cover: string; output(): string } => {
+  const home = tempDir('svc-worker-home-');
+  const cover = tempDir('svc-worker-root-');
+  const script = 'mount --bind "$1" "$2" && shift 2 && exec "$@"';
+  const child = spawnGroup('unshare', ['-m', '--propagation', 'private', 'sh', '-c', script, 'sh', cover, hubHome,
+    process.execPath, ...CLI, 'worker', 'join', url, token], { cwd: repoRoot, env: { ...process.env, HOME: home, SVC_HOME: join(home, '.svc') }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (b: Buffer) => (out += b.toString()));
+  child.stderr!.on('data', (b: Buffer) => (out += b.toString()));
+  return { cover, output: () => out };
+};

@@ -1,5 +1,6 @@
 import '../helpers/env.js';
 import test from 'ava';
+import { startLoopbackWorker } from '../helpers/worker-netns.js';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -7,11 +8,9 @@ import { basename, dirname, join } from 'node:path';
 import { Journal } from '../../journal/journal.js';
 import { openStore } from '../../journal/store.js';
 import { worktreeDir } from '../../lib/git/worktrees.js';
-import { CLI } from '../helpers/cli.js';
 import { callChild, childHistory, killHard, spawnServer, type ChildServer } from '../helpers/child-server.js';
 import { eventually, freshHome, gitRepo, repoRoot, tempDir, writeWorkflow } from '../helpers/env.js';
 import { LINEAR } from '../helpers/server.js';
-import { spawnGroup } from '../helpers/process-groups.js';
 
 // The last two instants of "The hub is killed mid-turn" (docs/workers.md): `svc serve` killed
 // (1) after it recorded a worker's result (StepResultApplied) and before its run recorded the
@@ -29,17 +28,7 @@ const freePort = (): Promise<number> => new Promise((resolve) => {
   const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address() as { port: number }; s.close(() => resolve(port)); });
 });
 
-const startWorker = (hubHome: string, url: string, token: string) => {
-  const home = tempDir('svc-worker-home-');
-  const cover = tempDir('svc-worker-root-');
-  const script = 'mount --bind "$1" "$2" && shift 2 && exec "$@"';
-  const child = spawnGroup('unshare', ['-m', '--propagation', 'private', 'sh', '-c', script, 'sh', cover, hubHome,
-    process.execPath, ...CLI, 'worker', 'join', url, token], { cwd: repoRoot, env: { ...process.env, HOME: home, SVC_HOME: join(home, '.svc') }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout!.on('data', (b: Buffer) => (out += b.toString()));
-  child.stderr!.on('data', (b: Buffer) => (out += b.toString()));
-  return { cover, output: () => out };
-};
+const startWorker = startLoopbackWorker;
 
 const call = callChild;
 const historyOf = childHistory;

@@ -1,11 +1,10 @@
 import '../helpers/env.js';
 import test from 'ava';
+import { startLoopbackWorker } from '../helpers/worker-netns.js';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { worktreeDir } from '../../lib/git/worktrees.js';
-import { CLI } from '../helpers/cli.js';
-import { eventually, repoRoot, tempDir } from '../helpers/env.js';
-import { spawnGroup } from '../helpers/process-groups.js';
+import { eventually } from '../helpers/env.js';
 import { testServer } from '../helpers/server.js';
 import { untilStanding } from '../helpers/steer.js';
 
@@ -16,17 +15,7 @@ import { untilStanding } from '../helpers/steer.js';
 // step waited for ever. The stand-in harness runs as codex on a worker on loopback, in a mount
 // namespace where the hub's home is an empty folder (it makes the run folder at the hub's path).
 
-const startWorker = (hubHome: string, url: string, token: string) => {
-  const home = tempDir('svc-worker-home-');
-  const cover = tempDir('svc-worker-root-');
-  const script = 'mount --bind "$1" "$2" && shift 2 && exec "$@"';
-  const child = spawnGroup('unshare', ['-m', '--propagation', 'private', 'sh', '-c', script, 'sh', cover, hubHome,
-    process.execPath, ...CLI, 'worker', 'join', url, token], { cwd: repoRoot, env: { ...process.env, HOME: home, SVC_HOME: join(home, '.svc') }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout!.on('data', (b: Buffer) => (out += b.toString()));
-  child.stderr!.on('data', (b: Buffer) => (out += b.toString()));
-  return { cover, output: () => out };
-};
+const startWorker = startLoopbackWorker;
 
 test('a message held for a remote codex step runs as the step\'s second turn on the worker, and the run succeeds', async (t) => {
   t.timeout(180_000);
