@@ -3,7 +3,7 @@ import test from 'ava';
 import { execFileSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { eventually, freshHome, gitRepo, repoRoot, writeWorkflow } from '../helpers/env.js';
+import { eventually, fixtureModule, freshHome, gitRepo, repoRoot, writeWorkflow } from '../helpers/env.js';
 import { killHard, spawnServer, type ChildServer } from '../helpers/child-server.js';
 import { LINEAR } from '../helpers/server.js';
 import { leaveWork, WORK_REPO, workState } from '../helpers/work-state.js';
@@ -16,7 +16,7 @@ import { leaveWork, WORK_REPO, workState } from '../helpers/work-state.js';
 const json = async (url: string, init?: RequestInit) => (await fetch(url, init)).json() as Promise<any>;
 const post = (url: string, body: unknown) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
-const PROBE = join(repoRoot, 'spec', 'fixtures', 'fork-probe', 'probe.ts');
+const PROBE = fixtureModule('fork-probe', 'probe.ts');
 const crashAt = (point: string) => ({ SVC_FORK_PROBE_MODULE: PROBE, SVC_FORK_CRASH_AT: point });
 
 const exited = (s: ChildServer) => new Promise<void>((resolve) => (s.child.exitCode !== null || s.child.signalCode !== null ? resolve() : s.child.once('exit', () => resolve())));

@@ -2,7 +2,7 @@ import '../helpers/env.js';
 import test from 'ava';
 import { writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { eventually, freshHome, gitRepo, repoRoot, writeWorkflow } from '../helpers/env.js';
+import { eventually, fixtureModule, freshHome, gitRepo, repoRoot, writeWorkflow } from '../helpers/env.js';
 import { killHard, spawnServer, type ChildServer } from '../helpers/child-server.js';
 import { TWO_STEPS } from '../mcp/helpers/real.js';
 
@@ -13,7 +13,7 @@ import { TWO_STEPS } from '../mcp/helpers/real.js';
 
 const json = async (url: string, init?: RequestInit) => (await fetch(url, init)).json() as Promise<any>;
 const post = (url: string, body: unknown) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-const PROBE = join(repoRoot, 'spec', 'fixtures', 'fork-probe', 'probe.ts');
+const PROBE = fixtureModule('fork-probe', 'probe.ts');
 const exited = (s: ChildServer) => new Promise<void>((resolve) => (s.child.exitCode !== null || s.child.signalCode !== null ? resolve() : s.child.once('exit', () => resolve())));
 
 const sourceRun = async (home: string, repo: string) => {

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { eventually, freshHome, repoRoot, tempDir, writeWorkflow } from '../helpers/env.js';
+import { eventually, fixtureModule, freshHome, repoRoot, tempDir, writeWorkflow } from '../helpers/env.js';
 import { killHard, spawnServer, type ChildServer } from '../helpers/child-server.js';
 import { TWO_STEPS } from '../mcp/helpers/real.js';
 
@@ -17,7 +17,7 @@ import { TWO_STEPS } from '../mcp/helpers/real.js';
 const json = async (url: string, init?: RequestInit) => (await fetch(url, init)).json() as Promise<any>;
 const post = (url: string, body: unknown) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
-const PROBE = join(repoRoot, 'spec', 'fixtures', 'fork-probe', 'probe.ts');
+const PROBE = fixtureModule('fork-probe', 'probe.ts');
 const exited = (s: ChildServer) => new Promise<void>((resolve) => (s.child.exitCode !== null || s.child.signalCode !== null ? resolve() : s.child.once('exit', () => resolve())));
 const hash = (b: Buffer) => createHash('sha256').update(b).digest('hex').slice(0, 16);
 

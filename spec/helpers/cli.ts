@@ -7,11 +7,11 @@ import { spawnGroup } from './process-groups.js';
 
 /**
  * node's arguments that run the CLI's entry point. `npm test` bundles it once with the spec files
- * and names the bundle in SVC_SPEC_CLI (spec/run/suite.ts): the same sources, without each child
- * resolving every module of lib/ through tsx. tsx stays loaded, as a child imports the TypeScript
- * fixtures the tests name (SVC_HARNESS_MODULE).
+ * and names the bundle in SVC_SPEC_CLI (spec/run/suite.ts): the same sources, without tsx, as the
+ * fixtures a child imports (SVC_HARNESS_MODULE) are bundled too (env.ts fixtureModule).
  */
-export const CLI = ['--import', 'tsx', process.env['SVC_SPEC_CLI'] ?? join(repoRoot, 'lib', 'cli', 'run.ts')];
+const bundled = process.env['SVC_SPEC_CLI'];
+export const CLI = bundled ? [bundled] : ['--import', 'tsx', join(repoRoot, 'lib', 'cli', 'run.ts')];
 
 export interface CliResult { readonly code: number | null; readonly stdout: string; readonly stderr: string }
 

@@ -9,12 +9,22 @@ import { fileURLToPath } from 'node:url';
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
+/**
+ * a TypeScript fixture a server imports by path at run time (spec/fixtures/...): the source, or under
+ * `npm test` its bundle (spec/run/suite.ts RUNTIME_FIXTURES), which a process without tsx can load
+ */
+export const fixtureModule = (...parts: string[]): string => {
+  const bundles = process.env['SVC_SPEC_BUNDLES'];
+  const rel = join('spec', 'fixtures', ...parts);
+  return bundles ? join(bundles, rel.replace(/\.ts$/, '.mjs')) : join(repoRoot, rel);
+};
+
 export const tempDir = (prefix = 'svc-test-'): string => mkdtempSync(join(tmpdir(), prefix));
 
 const home = tempDir('svc-home-');
 process.env['HOME'] = home;
 process.env['SVC_HOME'] = join(home, '.svc');
-process.env['SVC_HARNESS_MODULE'] = join(repoRoot, 'spec', 'fixtures', 'harness', 'scripted.ts');
+process.env['SVC_HARNESS_MODULE'] = fixtureModule('harness', 'scripted.ts');
 process.env['GIT_CONFIG_NOSYSTEM'] = '1';
 
 /** A git repository with one commit on main. */

@@ -91,7 +91,7 @@ const coreStatus = whole ? run(process.execPath, ['--import', 'tsx', join(root, 
 // run beside the busy ones instead of taking their places, and the files that change the network
 // run after them, where no browser of another file is loading.
 const suite = await prepareSuite(root, whole ? coreTestFiles(root) : [], whole);
-const avaEnv = { ...testEnv, SVC_SPEC_CLI: suite.cli, SVC_WEB_DIST_BUILT: '1' };
+const avaEnv = { ...testEnv, SVC_SPEC_CLI: suite.cli, SVC_SPEC_BUNDLES: suite.bundles, SVC_WEB_DIST_BUILT: '1' };
 const results: LaneResult[] = [];
 for (const phase of suite.phases) {
   if (interrupted) break;

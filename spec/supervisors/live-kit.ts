@@ -5,7 +5,7 @@ import type { ExecutionContext } from 'ava';
 import { join } from 'node:path';
 import { startModelServer, type ModelServer } from '../fixtures/model-server/server.js';
 import type { ModelTurn } from '../fixtures/model-server/script.js';
-import { eventually, repoRoot } from '../helpers/env.js';
+import { eventually, fixtureModule, repoRoot } from '../helpers/env.js';
 import { realCliEnv } from '../helpers/real-run.js';
 import { writeCodexConfig } from '../harness/sandbox.js';
 import { testServer, type TestServer } from '../helpers/server.js';
@@ -31,7 +31,7 @@ export const pointSupervisorsAtModel = (modelUrl: string): void => {
   realCliEnv('claude');
   Object.assign(process.env, {
     SVC_SUPERVISOR_HARNESSES: 'cli',
-    SVC_HARNESS_MODULE: join(repoRoot, 'spec', 'fixtures', 'harness', 'scripted.ts'),
+    SVC_HARNESS_MODULE: fixtureModule('harness', 'scripted.ts'),
     ANTHROPIC_BASE_URL: modelUrl,
     ANTHROPIC_API_KEY: 'sk-test',
   });
