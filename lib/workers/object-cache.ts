@@ -73,10 +73,25 @@ export const folderFromCache = async (cache: string, cwd: string, runId: string,
   await checkOutDispatch(cwd, runId, stepId, cache, tip);
 };
 
+// Steps in several slots of one worker use one project's cache at once: one making it while
+// another finds it half made (no HEAD yet) removed it under the first, whose step then failed. So
+// what one step does to a cache (make it, fetch into it, clone from it, make it afresh) waits for
+// what another step is doing to the same cache.
+const busy = new Map<string, Promise<unknown>>();
+
+/** `work` on the cache of `history` once the work before it there has ended, passed or failed */
+const inTurn = <T>(history: string, work: () => Promise<T>): Promise<T> => {
+  const next = (busy.get(history) ?? Promise.resolve()).then(work, work);
+  const settled = next.catch(() => undefined);
+  busy.set(history, settled);
+  void settled.then(() => { if (busy.get(history) === settled) busy.delete(history); });
+  return next;
+};
+
 /** worker: the turn's result bundle into the cache too (the next dispatch is cut at it); a cache that cannot take it is left as it is */
 export const keepResult = async (cache: string | null, file: string, stepId: string): Promise<void> => {
   // the fetch checks the bundle's prerequisites (the dispatch snapshot) as `git bundle verify` does
-  if (cache) await keepInCache(cache, file, resultRef(stepId), stepId, 'out').catch(() => undefined);
+  if (cache) await inTurn(cache, () => keepInCache(cache, file, resultRef(stepId), stepId, 'out')).catch(() => undefined);
 };
 
 /**
@@ -106,30 +121,46 @@ const baseFromOrigin = async (cache: string, origin: string, stepId: string, not
 export const folderForJob = async (job: Job, fetch: (have?: readonly string[]) => Promise<Buffer>, file: string, note: (text: string) => void): Promise<string | null> => {
   const { stepId, cwd } = job;
   const runId = job.branchRun ?? job.runId;
-  const cache = job.history ? await openCache(job.history).catch(() => null) : null;
-  let whole = true;
-  if (cache) {
-    const have = await cacheTips(cache);
-    if (have.length === 0 && job.origin) have.push(...(await baseFromOrigin(cache, job.origin, stepId, note)));
-    writeFileSync(file, await fetch(have.length > 0 ? have : undefined));
-    whole = have.length === 0;
-    // the cache lacks what the bundle is cut at (it was emptied meanwhile, an object is gone): the
-    // whole bundle, into the cache made afresh (a tip whose objects are gone breaks every fetch there)
-    if (!whole && !(await cacheTakes(cache, file))) {
-      note('this machine\'s object cache lacks what the bundle was cut at: the whole bundle, into the cache made afresh');
-      writeFileSync(file, await fetch());
-      whole = true;
-      rmSync(cache, { recursive: true, force: true });
-      await openCache(job.history!);
+  const history = job.history;
+  if (history) {
+    const made = await inTurn(cacheDir(history), () => folderThroughCache(job, history, fetch, file, note));
+    if (made === 'made') return cacheDir(history);
+    // the whole bundle is in `file` already
+    if (made === 'whole') {
+      await folderFromBundle(cwd, runId, stepId, file);
+      return null;
     }
-    const made = await keepInCache(cache, file, dispatchRef(stepId), stepId, 'in')
-      .then((tip) => folderFromCache(cache, cwd, runId, stepId, tip)).then(() => true, (e: unknown) => {
-        note(`the run folder could not be made from this machine's object cache (${String(e)}): from the whole bundle`);
-        return false;
-      });
-    if (made) return cache;
   }
-  if (!whole) writeFileSync(file, await fetch());
+  writeFileSync(file, await fetch());
   await folderFromBundle(cwd, runId, stepId, file);
   return null;
+};
+
+/**
+ * the run folder from the cache, which is this step's alone meanwhile: 'made'; or not, with the
+ * whole bundle in `file` ('whole'), or without (no cache could be opened, or only a small bundle came: 'none')
+ */
+const folderThroughCache = async (job: Job, history: string, fetch: (have?: readonly string[]) => Promise<Buffer>, file: string, note: (text: string) => void): Promise<'made' | 'whole' | 'none'> => {
+  const { stepId, cwd } = job;
+  const cache = await openCache(history).catch(() => null);
+  if (!cache) return 'none';
+  const have = await cacheTips(cache);
+  if (have.length === 0 && job.origin) have.push(...(await baseFromOrigin(cache, job.origin, stepId, note)));
+  writeFileSync(file, await fetch(have.length > 0 ? have : undefined));
+  let whole = have.length === 0;
+  // the cache lacks what the bundle is cut at (it was emptied meanwhile, an object is gone): the
+  // whole bundle, into the cache made afresh (a tip whose objects are gone breaks every fetch there)
+  if (!whole && !(await cacheTakes(cache, file))) {
+    note('this machine\'s object cache lacks what the bundle was cut at: the whole bundle, into the cache made afresh');
+    writeFileSync(file, await fetch());
+    whole = true;
+    rmSync(cache, { recursive: true, force: true });
+    await openCache(history);
+  }
+  const made = await keepInCache(cache, file, dispatchRef(stepId), stepId, 'in')
+    .then((tip) => folderFromCache(cache, cwd, job.branchRun ?? job.runId, stepId, tip)).then(() => true, (e: unknown) => {
+      note(`the run folder could not be made from this machine's object cache (${String(e)}): from the whole bundle`);
+      return false;
+    });
+  return made ? 'made' : whole ? 'whole' : 'none';
 };

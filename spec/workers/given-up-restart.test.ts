@@ -71,7 +71,7 @@ test('a pinned step dispatched before svc serve restarted, given up after, fails
     workers.at(-1)!.killAll();
     await sleep(1000);
     workers.push(startWorker(m, net.hubIp, dirname(home), hub, token, model.url));
-    if (delivery === 2) await Promise.race([model.waitForScripted(2), sleep(60_000).then(() => { throw new Error(`the second delivery did not run\n${output()}`); })]);
+    if (delivery === 2) await Promise.race([model.waitForScripted(2), sleep(60_000, undefined, { ref: false }).then(() => { throw new Error(`the second delivery did not run\n${output()}`); })]);
   }
   const logOf = async () => (await call(second, 'GET', `/api/runs/${runId}/log?pageSize=200`)).lines.map((l: any) => `${l.source} ${l.text}`).join('\n');
   const ended = await eventually(() => call(second, 'GET', `/api/runs/${runId}`), (r) => r.phase === 'Ended', 120_000)

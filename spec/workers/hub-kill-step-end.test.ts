@@ -88,7 +88,7 @@ test.serial('(1) the hub killed after it recorded the worker\'s result, before t
   t.teardown(() => { u.first.child.kill('SIGKILL'); });
   const exited = new Promise((r) => u.first.child.once('exit', r));
   const runId = await u.start('[write:work.txt=done][report:success]');
-  await Promise.race([exited, new Promise((_, no) => setTimeout(() => no(new Error(`the hub was not cut off\n--- server ---\n${u.first.output()}\n--- worker ---\n${u.worker.output()}`)), 120_000))]);
+  await Promise.race([exited, new Promise((_, no) => setTimeout(() => no(new Error(`the hub was not cut off\n--- server ---\n${u.first.output()}\n--- worker ---\n${u.worker.output()}`)), 120_000).unref())]);
   t.true(existsSync(mark), 'the hub was killed as it dropped the dispatch\'s ref');
   const recorded = dispatchJournal(u.home).map((e) => e.type);
   t.true(recorded.includes('StepResultApplied'), `the result was recorded before the kill: ${recorded.join(', ')}`);

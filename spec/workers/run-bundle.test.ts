@@ -134,3 +134,43 @@ test('with a big history, only the first dispatch bundle is whole: later ones an
   t.is(git(hub, 'rev-list', '--count', 'HEAD'), '205');
   t.is(git(hub, 'for-each-ref', 'refs/svc/'), '', 'no working refs are left behind');
 });
+
+// Two slots of one worker take steps of the same project at once, its cache still empty: each
+// used to find the other's cache half made and remove it, and a step failed with "in.bundle does
+// not appear to be a git repository" (the whole bundle was never fetched when the cache could not
+// be opened). Both folders are made, the cache holds both dispatches, and a job that names no
+// history gets its folder from the whole bundle.
+test('two steps of one project at once on an empty cache: both folders made; a job naming no history gets the whole bundle', async (t) => {
+  const hub = gitRepo({ 'README.md': '# r\n' });
+  const files = tempDir('svc-bundles-');
+  const fetchFrom = (runId: string, stepId: string) => async (have?: readonly string[]) => {
+    const file = join(files, `${stepId}-${have?.length ?? 0}.bundle`);
+    await bundleForWorker(hub, stepId, file, have ?? []);
+    return readFileSync(file);
+  };
+  const prepare = async (runId: string, stepId: string) => {
+    git(hub, 'checkout', '-q', '-B', `svc/${runId}`, 'main');
+    writeFileSync(join(hub, `${runId}.txt`), `${runId}\n`);
+    await snapshotForDispatch(hub, stepId);
+    rmSync(join(hub, `${runId}.txt`));
+    return { history: await historyOf(hub, stepId), worker: join(tempDir('svc-worker-'), 'folder') };
+  };
+  const a = await prepare('r1', 's1');
+  const b = await prepare('r2', 's2');
+  t.truthy(a.history);
+  const jobOf = (runId: string, stepId: string, cwd: string, history?: string): Job => ({ runId, stepId, harness: 'claude', cwd, prompt: 'p', tools: 'edit', watchdogMs: 1000, ...(history ? { history } : {}) });
+  const made = await Promise.all([
+    folderForJob(jobOf('r1', 's1', a.worker, a.history), fetchFrom('r1', 's1'), join(files, 'a-in.bundle'), (text) => t.log(text)),
+    folderForJob(jobOf('r2', 's2', b.worker, b.history), fetchFrom('r2', 's2'), join(files, 'b-in.bundle'), (text) => t.log(text)),
+  ]);
+  t.deepEqual(made, [cacheDir(a.history!), cacheDir(a.history!)], 'both folders were made through the one cache');
+  t.is(readFileSync(join(a.worker, 'r1.txt'), 'utf8'), 'r1\n');
+  t.is(readFileSync(join(b.worker, 'r2.txt'), 'utf8'), 'r2\n');
+  t.is(git(a.worker, 'symbolic-ref', 'HEAD'), 'refs/heads/svc/r1');
+  t.is(git(b.worker, 'symbolic-ref', 'HEAD'), 'refs/heads/svc/r2');
+  t.is(git(cacheDir(a.history!), 'for-each-ref', '--format=%(refname)', 'refs/tips/').split('\n').filter((r) => r.endsWith('-in')).length, 2);
+
+  const c = await prepare('r3', 's3');
+  t.is(await folderForJob(jobOf('r3', 's3', c.worker), fetchFrom('r3', 's3'), join(files, 'c-in.bundle'), (text) => t.log(text)), null, 'no cache without a history');
+  t.is(readFileSync(join(c.worker, 'r3.txt'), 'utf8'), 'r3\n');
+});
