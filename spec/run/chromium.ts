@@ -25,6 +25,9 @@ export type Plan =
 /** Where Debian's package puts it; checked before PATH, as CI's PATH can be minimal. */
 export const DEBIAN_CHROMIUM = '/usr/bin/chromium';
 
+/** Chromium's switches for the tests: off the network (this machine has none but loopback), no sandbox in a container */
+export const CHROMIUM_ARGS: readonly string[] = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
 export const INSTALL: readonly (readonly string[])[] = [['apt-get', 'update'], ['apt-get', 'install', '-y', 'chromium']];
 
 /** CHROME_PATH when set (and only it: a named browser that is missing is a mistake to report, not to paper over), else Debian's, else PATH. */

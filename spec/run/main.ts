@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findChromium, machineProbe, plan } from './chromium.js';
+import { chromium as playwrightChromium } from 'playwright-core';
+import { CHROMIUM_ARGS, findChromium, machineProbe, plan } from './chromium.js';
 import { coreTestFiles } from './core-files.js';
 import { runLanes, sayAgain, type LaneResult } from './lanes.js';
 import { prepareSuite, toBundles } from './suite.js';
@@ -91,12 +92,17 @@ const coreStatus = whole ? run(process.execPath, ['--import', 'tsx', join(root, 
 // run beside the busy ones instead of taking their places, and the files that change the network
 // run after them, where no browser of another file is loading.
 const suite = await prepareSuite(root, whole ? coreTestFiles(root) : [], whole);
-const avaEnv = { ...testEnv, SVC_SPEC_CLI: suite.cli, SVC_SPEC_BUNDLES: suite.bundles, SVC_WEB_DIST_BUILT: '1' };
+// One Chromium for the whole run, each browser test file connecting to it (spec/web/browser.ts
+// sharedBrowser) with contexts of its own: a launch costs about a second of CPU, and 60-odd files
+// each made one. It runs with the tests' environment, so it is found by the survivors check too.
+const browserServer = await playwrightChromium.launchServer({ executablePath: env.SVC_CHROMIUM, args: [...CHROMIUM_ARGS], env: testEnv });
+const avaEnv = { ...testEnv, SVC_SPEC_CLI: suite.cli, SVC_SPEC_BUNDLES: suite.bundles, SVC_WEB_DIST_BUILT: '1', SVC_SPEC_BROWSER_WS: browserServer.wsEndpoint() };
 const results: LaneResult[] = [];
 for (const phase of suite.phases) {
   if (interrupted) break;
   results.push(...await runLanes(phase.map((config) => [process.execPath, ava, '--config', config, ...args.map(toBundles)]), root, avaEnv));
 }
+await browserServer.close();
 if (results.length > 1) sayAgain(results);
 const avaStatus = interrupted ? 130 : results.find((r) => r.code !== 0)?.code ?? 0;
 const status = avaStatus !== 0 ? avaStatus : coreStatus;

@@ -3,7 +3,7 @@ import type { ExecutionContext } from 'ava';
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { buildWeb } from '../../scripts/build-web.js';
-import { findChromium, machineProbe } from '../run/chromium.js';
+import { CHROMIUM_ARGS, findChromium, machineProbe } from '../run/chromium.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 
 // Browser tests of the app: Debian's Chromium (SVC_CHROMIUM from `npm test`, else CHROME_PATH,
@@ -39,14 +39,17 @@ let built: Promise<unknown> | null = null;
 export const webBuilt = (): Promise<unknown> => (built ??= process.env['SVC_WEB_DIST_BUILT'] === '1' ? Promise.resolve() : buildWeb());
 
 let browser: Promise<Browser> | null = null;
-/** One Chromium per test file; each app session gets its own context (cookies, storage). */
-export const sharedBrowser = (): Promise<Browser> =>
-  (browser ??= chromium.launch({
-    executablePath: chromiumPath(),
-    // Off the network: this machine has none but loopback.
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  }));
+/**
+ * One Chromium per test file, or under `npm test` one for the whole run (spec/run/main.ts names
+ * its endpoint in SVC_SPEC_BROWSER_WS: a launch costs about a second of CPU, and 60-odd files
+ * each made one); each app session gets its own context (cookies, storage) either way.
+ */
+export const sharedBrowser = (): Promise<Browser> => {
+  const endpoint = process.env['SVC_SPEC_BROWSER_WS'];
+  return (browser ??= endpoint ? chromium.connect(endpoint) : chromium.launch({ executablePath: chromiumPath(), args: [...CHROMIUM_ARGS] }));
+};
 
+/** this file's browser closed, or the run's left: its contexts are closed and this file lets go of it */
 export const closeBrowser = async (): Promise<void> => {
   const b = browser;
   browser = null;
