@@ -1,5 +1,5 @@
 import test from 'ava';
-import { UNKNOWN_SECONDS, fromProbe, lanesOf, longestFirst, networkFiles, timesFromLog } from './schedule.js';
+import { UNKNOWN_SECONDS, besideNetwork, drivesBrowser, fromProbe, lanesOf, longestFirst, networkFiles, timesFromLog } from './schedule.js';
 
 // The order `npm test` gives ava: longest first by the last recorded run, new files early.
 
@@ -25,13 +25,30 @@ test('longest first; a file not timed yet counts as slow; ties keep name order',
     ['spec/b.test.ts', 'spec/new.test.ts', 'spec/d.test.ts', 'spec/a.test.ts', 'spec/c.test.ts']);
 });
 
-test('lanes: a file whose CPU was under 30% of its time waits; unmeasured files are busy; each lane longest first', (t) => {
-  const times = { 'spec/a.test.ts': 60, 'spec/b.test.ts': 40, 'spec/c.test.ts': 30, 'spec/d.test.ts': 10 };
-  const cpu = { 'spec/a.test.ts': 9, 'spec/b.test.ts': 40, 'spec/c.test.ts': 8.9, 'spec/d.test.ts': 3 };
-  t.deepEqual(lanesOf(['spec/d.test.ts', 'spec/c.test.ts', 'spec/b.test.ts', 'spec/a.test.ts', 'spec/new.test.ts'], times, cpu), {
-    busy: ['spec/b.test.ts', 'spec/new.test.ts', 'spec/d.test.ts'],
+test('lanes: a file whose CPU was under 20% of a life of 20 s or more waits; unmeasured files, short ones and browser files are busy; each lane longest first', (t) => {
+  const times = { 'spec/a.test.ts': 60, 'spec/b.test.ts': 40, 'spec/c.test.ts': 30, 'spec/d.test.ts': 10, 'spec/e.test.ts': 25, 'spec/web/f.test.ts': 50 };
+  const cpu = { 'spec/a.test.ts': 9, 'spec/b.test.ts': 40, 'spec/c.test.ts': 5.9, 'spec/d.test.ts': 1, 'spec/e.test.ts': 5, 'spec/web/f.test.ts': 2 };
+  const browser = (f: string) => f.startsWith('spec/web/');
+  t.deepEqual(lanesOf(['spec/d.test.ts', 'spec/c.test.ts', 'spec/b.test.ts', 'spec/a.test.ts', 'spec/new.test.ts', 'spec/e.test.ts', 'spec/web/f.test.ts'], times, cpu, browser), {
+    busy: ['spec/web/f.test.ts', 'spec/b.test.ts', 'spec/e.test.ts', 'spec/new.test.ts', 'spec/d.test.ts'],
     waiting: ['spec/a.test.ts', 'spec/c.test.ts'],
   });
+});
+
+test('beside the network files: measured files the longest first that fit about their time two at a time, none over half of it', (t) => {
+  const times = { 'spec/n1.test.ts': 100, 'spec/n2.test.ts': 60, 'spec/n3.test.ts': 40, 'spec/a.test.ts': 70, 'spec/b.test.ts': 50, 'spec/c.test.ts': 45, 'spec/d.test.ts': 10, 'spec/e.test.ts': 4 };
+  // the network files take max(100, 200 / 2) = 100 s: b (50) and c (45) fit, a (70) is over half, d no longer fits after them
+  t.deepEqual(besideNetwork(['spec/a.test.ts', 'spec/b.test.ts', 'spec/c.test.ts', 'spec/d.test.ts', 'spec/e.test.ts', 'spec/new.test.ts'], ['spec/n1.test.ts', 'spec/n2.test.ts', 'spec/n3.test.ts'], times),
+    ['spec/b.test.ts', 'spec/c.test.ts', 'spec/e.test.ts']);
+  t.deepEqual(besideNetwork(['spec/a.test.ts'], [], times), [], 'no network files: nothing kept back');
+});
+
+test('a file drives a browser when it is an app or app-window test, opens the app, or names a browser', (t) => {
+  t.true(drivesBrowser('spec/web/x.test.ts', ''));
+  t.true(drivesBrowser('spec/app-window/x.test.ts', ''));
+  t.true(drivesBrowser('spec/workers/x.test.ts', 'const app = await openApp(t, o);'));
+  t.true(drivesBrowser('spec/x/y.test.ts', "import { chromium } from 'playwright-core';"));
+  t.false(drivesBrowser('spec/engine/x.test.ts', 'const s = await testServer();'));
 });
 
 test('the probe\'s lines give each spec file\'s life and CPU; lines of other processes and broken lines are left out', (t) => {

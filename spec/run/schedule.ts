@@ -58,18 +58,41 @@ export const timesFromLog = (log: string, isFile: (path: string) => boolean): Re
 export type FileCpu = Readonly<Record<string, number>>;
 
 /** a file that used the CPU for less than this share of its time mostly waits */
-export const WAITING_SHARE = 0.3;
+export const WAITING_SHARE = 0.2;
+/** and is worth a lane of its own only when it waits this long (seconds) */
+export const WAITING_LIFE = 20;
 
 /**
  * The files split in two lanes that `npm test` runs side by side, each with its own ava: a file that
- * mostly waits (on a clock, a CLI's answer, a browser's) costs the two cores little, so the waiting
- * lane's files run beside the busy lane's instead of taking one of its places. A file not yet
- * measured counts as busy. Each lane keeps the longest-first order.
+ * mostly waits (on a clock, a CLI's answer) costs the two cores little, so the waiting lane's files
+ * run beside the busy lane's instead of taking one of its places. A file not yet measured counts as
+ * busy; so does one that drives a browser, whose work is in a Chromium its CPU record leaves out.
+ * Each lane keeps the longest-first order.
  */
-export const lanesOf = (files: readonly string[], times: FileTimes, cpu: FileCpu): { busy: string[]; waiting: string[] } => {
-  const waits = (f: string): boolean => times[f] !== undefined && cpu[f] !== undefined && times[f]! > 0 && cpu[f]! / times[f]! < WAITING_SHARE;
+export const lanesOf = (files: readonly string[], times: FileTimes, cpu: FileCpu, browser: (f: string) => boolean = () => false): { busy: string[]; waiting: string[] } => {
+  const waits = (f: string): boolean => !browser(f) && times[f] !== undefined && cpu[f] !== undefined && times[f]! >= WAITING_LIFE && cpu[f]! / times[f]! < WAITING_SHARE;
   const ordered = longestFirst(files, times);
   return { busy: ordered.filter((f) => !waits(f)), waiting: ordered.filter(waits) };
+};
+
+/**
+ * The files that run beside the network phase (spec/run/suite.ts): the files that change the network
+ * mostly wait on workers and leave a core idle, but no browser may load meanwhile (below). So files
+ * that drive no browser are kept back from the first phase for then, the longest that fit, up to
+ * about as long as the network files will take two at a time by the record.
+ */
+export const besideNetwork = (candidates: readonly string[], network: readonly string[], times: FileTimes): string[] => {
+  const life = (f: string): number => times[f] ?? UNKNOWN_SECONDS;
+  const lives = network.map(life);
+  const budget = Math.max(0, ...lives, lives.reduce((a, b) => a + b, 0) / 2);
+  const kept: string[] = [];
+  let sum = 0;
+  for (const f of longestFirst(candidates.filter((c) => times[c] !== undefined), times)) {
+    if (life(f) > budget / 2 || sum + life(f) > budget) continue;
+    kept.push(f);
+    sum += life(f);
+  }
+  return kept;
 };
 
 /**
@@ -96,7 +119,14 @@ export const fromProbe = (text: string): { times: Record<string, number>; cpu: R
 // addresses, loopback or not. Such files run after the others, and one of them that drives a
 // browser runs alone.
 const CHANGES_NETWORK = /netns|veth/;
-const DRIVES_BROWSER = /openApp\(|sharedBrowser\(/;
+const DRIVES_BROWSER = /openApp\(|sharedBrowser\(|playwright|chromium/i;
+
+/**
+ * whether a file drives a browser: the app's tests and the app window's (`svc app` opens one), and
+ * any other that opens the app or names a browser
+ */
+export const drivesBrowser = (file: string, text: string): boolean =>
+  file.startsWith('spec/web/') || file.startsWith('spec/app-window/') || DRIVES_BROWSER.test(text);
 
 /**
  * which of `files` (by their source text) change the network, and which of those drive a browser;
@@ -104,5 +134,5 @@ const DRIVES_BROWSER = /openApp\(|sharedBrowser\(/;
  */
 export const networkFiles = (files: readonly string[], source: (file: string) => string): { plain: string[]; browser: string[] } => {
   const net = files.filter((f) => !f.startsWith('spec/run/') && CHANGES_NETWORK.test(source(f)));
-  return { plain: net.filter((f) => !DRIVES_BROWSER.test(source(f))), browser: net.filter((f) => DRIVES_BROWSER.test(source(f))) };
+  return { plain: net.filter((f) => !drivesBrowser(f, source(f))), browser: net.filter((f) => drivesBrowser(f, source(f))) };
 };

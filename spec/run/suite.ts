@@ -1,15 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bundleSpecs } from './bundle.js';
-import { lanesOf, longestFirst, networkFiles, type FileCpu, type FileTimes } from './schedule.js';
-
-/**
- * files of the waiting lane at once, beside the busy lane's (spec/run/schedule.ts); none unless
- * SVC_TEST_WAITING_CONCURRENCY says: with 2 beside the busy lane's 2, a whole run here (the CPU
- * record then held 73 files) put the load at 7-9 on two cores and a watchdog test of opencode's
- * failed on it, for minutes won only while the small waiting lane lasted
- */
-const WAITING_CONCURRENCY = 0;
+import { besideNetwork, drivesBrowser, lanesOf, longestFirst, networkFiles, type FileCpu, type FileTimes } from './schedule.js';
 
 // What `npm test` hands ava: every spec file bundled (spec/run/bundle.ts) under dist/suite-spec,
 // with the CLI's entry (the tests' `svc` children run it: spec/helpers/cli.ts) and the fixtures a
@@ -67,20 +59,26 @@ const writeConfig = (root: string, name: string, ava: Record<string, unknown>, f
 };
 
 /**
- * A whole run's phases (spec/run/schedule.ts): the busy and the waiting lane side by side; then the
- * files that change the network, two at once; then those of them that drive a browser, one at a time.
+ * A whole run's phases (spec/run/schedule.ts): the busy lane with the waiting lane beside it (one
+ * file at a time: it mostly sleeps); then the files that change the network, two at once, with
+ * files kept back for then that drive no browser beside them, one at a time; then the network
+ * files that drive a browser, alone. SVC_TEST_WAITING_CONCURRENCY=0 puts the waiting files back
+ * in the busy lane.
  */
 const wholeRun = (root: string, ava: Record<string, unknown>, files: readonly string[], times: FileTimes, concurrency: unknown): string[][] => {
   const cpu = readJson<FileCpu>(join(root, 'spec', 'run', 'file-cpu.json'), {});
-  const net = networkFiles(files, (f) => readFileSync(join(root, f), 'utf8'));
+  const source = (f: string): string => readFileSync(join(root, f), 'utf8');
+  const net = networkFiles(files, source);
   const rest = files.filter((f) => !net.plain.includes(f) && !net.browser.includes(f));
-  const waitingAtOnce = Number(process.env['SVC_TEST_WAITING_CONCURRENCY'] ?? WAITING_CONCURRENCY);
-  const split = waitingAtOnce > 0 ? lanesOf(rest, times, cpu) : { busy: longestFirst(rest, times), waiting: [] };
+  const browser = (f: string): boolean => drivesBrowser(f, source(f));
+  const waitingAtOnce = Number(process.env['SVC_TEST_WAITING_CONCURRENCY'] ?? 1);
+  const split = waitingAtOnce > 0 ? lanesOf(rest, times, cpu, browser) : { busy: longestFirst(rest, times), waiting: [] };
+  const beside = besideNetwork(split.busy.filter((f) => !browser(f)), net.plain, times);
   // ava refuses a config without files: a lane with none is left out, and so is a phase
   const lane = (name: string, files: readonly string[], atOnce: unknown): string[] => (files.length ? [writeConfig(root, name, ava, files, atOnce)] : []);
   return [
-    [...lane('ava.config.mjs', split.busy, concurrency), ...lane('ava-waiting.config.mjs', split.waiting, waitingAtOnce)],
-    lane('ava-network.config.mjs', longestFirst(net.plain, times), concurrency),
+    [...lane('ava.config.mjs', split.busy.filter((f) => !beside.includes(f)), concurrency), ...lane('ava-waiting.config.mjs', split.waiting, waitingAtOnce)],
+    [...lane('ava-network.config.mjs', longestFirst(net.plain, times), concurrency), ...lane('ava-beside-network.config.mjs', beside, 1)],
     lane('ava-network-browser.config.mjs', longestFirst(net.browser, times), 1),
   ].filter((phase) => phase.length > 0);
 };
@@ -98,7 +96,7 @@ export const prepareSuite = async (root: string, leaveOut: readonly string[] = [
   const ava = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { ava: Record<string, unknown> }).ava;
   const times = readJson<FileTimes>(join(root, 'spec', 'run', 'file-times.json'), {});
   // SVC_TEST_CONCURRENCY tries another number of files at once than package.json's (2, for CI's
-  // two cores) without editing it; SVC_TEST_WAITING_CONCURRENCY the waiting lane's (0: no lanes)
+  // two cores) without editing it; SVC_TEST_WAITING_CONCURRENCY the waiting lane's (0: none)
   const concurrency = Number(process.env['SVC_TEST_CONCURRENCY']) || ava['concurrency'];
   const phases = whole ? wholeRun(root, ava, files, times, concurrency) : [[writeConfig(root, 'ava.config.mjs', ava, longestFirst(files, times), concurrency)]];
   return { phases, cli: join(root, bundleOf(CLI_ENTRY)), bundles: out };
