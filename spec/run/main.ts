@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -70,7 +70,13 @@ debianPackage('nats-server', 'nats-server', 'the worker specs');
 debianPackage('iproute2', 'ip', 'the remote worker spec (a worker in its own network namespace)');
 debianPackage('openssl', 'openssl', 'the worker specs (the hub makes its TLS certificate)');
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-if (run(process.execPath, [tsc, '-p', 'tsconfig.json', '--noEmit']) !== 0) process.exit(1);
+// The type-check (one core, about 25 s) runs while the app is built and the spine's tests run; the
+// rest waits for it, and a type error stops the run there.
+const typeChecked = new Promise<number>((done) => {
+  const child = spawn(process.execPath, [tsc, '-p', 'tsconfig.json', '--noEmit'], { cwd: root, stdio: 'inherit' });
+  child.on('error', (e) => { console.error(`npm test: tsc: ${e.message}`); done(1); });
+  child.on('close', (code) => done(code ?? 1));
+});
 // The browser app is generated (web-dist/ is not committed): the browser tests need it built, and
 // with SVC_WEB_DIST_BUILT (below) they take this build instead of each building it again.
 if (run(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'build-web.ts')]) !== 0) process.exit(1);
@@ -88,6 +94,7 @@ const args = process.argv.slice(2);
 const whole = args.length === 0;
 const testEnv = { ...env, TMPDIR: suiteDir, [SUITE_VARIABLE]: suiteDir };
 const coreStatus = whole ? run(process.execPath, ['--import', 'tsx', join(root, 'spec', 'run', 'core.ts')], testEnv) : 0;
+if (await typeChecked !== 0) process.exit(1);
 // A whole run goes in phases of lanes (spec/run/schedule.ts, suite.ts): the files that mostly wait
 // run beside the busy ones instead of taking their places, and the files that change the network
 // run after them, where no browser of another file is loading.
