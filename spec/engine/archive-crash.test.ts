@@ -5,6 +5,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { eventually, fixtureModule, freshHome, gitRepo, repoRoot, writeWorkflow } from '../helpers/env.js';
 import { killHard, spawnServer, type ChildServer } from '../helpers/child-server.js';
+import { endServer, prepared } from '../helpers/prepared-home.js';
 import { LINEAR } from '../helpers/server.js';
 import { leaveWork, WORK_REPO, workState } from '../helpers/work-state.js';
 
@@ -25,23 +26,38 @@ const events = async (url: string, runId: string, type: string) =>
 const until = (url: string, runId: string, type: string, count = 1) => eventually(() => events(url, runId, type), (es) => es.length >= count, 60_000);
 const worktree = async (url: string, runId: string) => (await json(`${url}/api/runs/${runId}/worktree`)).folders[0].directory as string;
 
-const setUp = async (env: Record<string, string>) => {
+/** a project on a repository with what leaveWork changes, on a server with no crash point */
+const setUp = async () => {
   const home = freshHome();
   writeWorkflow(home, 'linear', LINEAR);
   const repo = gitRepo(WORK_REPO);
-  const server = await spawnServer(home, env);
+  const server = await spawnServer(home);
   const project = await (await post(`${server.url}/api/projects`, { name: 'crash', folders: [{ path: repo }] })).json() as any;
   return { home, repo, server, project: project.id as string };
 };
 
-/** a run ended with every kind of uncommitted work in its worktree */
-const endedWithWork = async (url: string, project: string) => {
-  const { runId } = await (await post(`${url}/api/runs`, { project, goal: '[write:agent.txt=agent][report:success]', workflow: 'linear' })).json() as any;
-  await eventually(() => json(`${url}/api/runs/${runId}`), (r) => r.phase === 'Ended', 60_000);
-  const dir = await worktree(url, runId);
+/** a run ended with every kind of uncommitted work in its worktree; made once, restored per test */
+const endedWithWork = prepared(async () => {
+  const { home, repo, server, project } = await setUp();
+  const { runId } = await (await post(`${server.url}/api/runs`, { project, goal: '[write:agent.txt=agent][report:success]', workflow: 'linear' })).json() as any;
+  await eventually(() => json(`${server.url}/api/runs/${runId}`), (r) => r.phase === 'Ended', 60_000);
+  const dir = await worktree(server.url, runId);
   leaveWork(dir, 'before the crash');
-  return { runId, dir, before: workState(dir) };
-};
+  await killHard(server);
+  return { home, repo, runId: runId as string, dir };
+}, ({ home, repo }) => [home, repo]);
+
+/** two attempts ended, the second (codex) with every kind of uncommitted work; made once, restored per test */
+const attemptsWithWork = prepared(async () => {
+  const { home, repo, server, project } = await setUp();
+  const started = await (await post(`${server.url}/api/runs`, { project, goal: '[writeon:claude:claude.txt=c][writeon:codex:codex.txt=x][report:success]', workflow: 'linear', attempts: [{ harness: 'claude' }, { harness: 'codex' }] })).json() as any;
+  const [a, b] = started.attempts.map((x: any) => x.runId) as [string, string];
+  for (const id of [a, b]) await eventually(() => json(`${server.url}/api/runs/${id}`), (r) => r.phase === 'Ended', 60_000);
+  const dir = await worktree(server.url, b);
+  leaveWork(dir, 'codex, before the crash');
+  await killHard(server);
+  return { home, repo, a, b, dir };
+}, ({ home, repo }) => [home, repo]);
 
 // what a crash in the middle of `git worktree remove` leaves: part of the folder deleted
 const halfRemove = (dir: string) => { rmSync(join(dir, 'new'), { recursive: true, force: true }); rmSync(join(dir, 'README.md'), { force: true }); };
@@ -54,9 +70,10 @@ const crashed = async (s: ChildServer, t: { not(a: unknown, b: unknown, m: strin
 for (const point of ['archive:kept-ref', 'archive:kept', 'archive:removed']) {
   test.serial(`SIGKILL at ${point}: a restart finishes the archive and Unarchive restores the folder byte for byte`, async (t) => {
     t.timeout(240_000);
-    const { home, repo, server, project } = await setUp(crashAt(point));
-    t.teardown(() => { server.child.kill('SIGKILL'); });
-    const { runId, dir, before } = await endedWithWork(server.url, project);
+    const { home, repo, runId, dir } = await endedWithWork();
+    const before = workState(dir);
+    const server = await spawnServer(home, crashAt(point));
+    t.teardown(() => endServer(server));
     void post(`${server.url}/api/runs/${runId}/archive`, { state: 'Archived' }).catch(() => null);
     await crashed(server, t, point);
     // the snapshot's ref is written before the folder is touched
@@ -64,7 +81,7 @@ for (const point of ['archive:kept-ref', 'archive:kept', 'archive:removed']) {
     if (point === 'archive:kept') halfRemove(dir);
 
     const again = await spawnServer(home);
-    t.teardown(() => { again.child.kill('SIGKILL'); });
+    t.teardown(() => endServer(again));
     await until(again.url, runId, 'WorktreesRemoved');
     t.false(existsSync(dir));
     t.is((await events(again.url, runId, 'WorkKept')).length, 1, 'kept once');
@@ -78,16 +95,17 @@ for (const point of ['archive:kept-ref', 'archive:kept', 'archive:removed']) {
 for (const point of ['unarchive:worktree-made', 'unarchive:restored']) {
   test.serial(`SIGKILL at ${point}: a restart finishes the unarchive, the folder byte for byte`, async (t) => {
     t.timeout(240_000);
-    const { home, server, project } = await setUp(crashAt(point));
-    t.teardown(() => { server.child.kill('SIGKILL'); });
-    const { runId, dir, before } = await endedWithWork(server.url, project);
+    const { home, runId, dir } = await endedWithWork();
+    const before = workState(dir);
+    const server = await spawnServer(home, crashAt(point));
+    t.teardown(() => endServer(server));
     await post(`${server.url}/api/runs/${runId}/archive`, { state: 'Archived' });
     await until(server.url, runId, 'WorktreesRemoved');
     void post(`${server.url}/api/runs/${runId}/archive`, { state: 'Active' }).catch(() => null);
     await crashed(server, t, point);
 
     const again = await spawnServer(home);
-    t.teardown(() => { again.child.kill('SIGKILL'); });
+    t.teardown(() => endServer(again));
     await until(again.url, runId, 'WorktreesRestored');
     t.deepEqual(workState(dir), before);
     t.is((await events(again.url, runId, 'WorktreesRestored')).length, 1);
@@ -98,20 +116,16 @@ for (const point of ['unarchive:worktree-made', 'unarchive:restored']) {
 for (const point of ['archive:kept-ref', 'archive:kept']) {
   test.serial(`SIGKILL at ${point} during Keep: the other attempt's work is compared after the restart and restored by Unarchive`, async (t) => {
     t.timeout(240_000);
-    const { home, server, project } = await setUp(crashAt(point));
-    t.teardown(() => { server.child.kill('SIGKILL'); });
-    const started = await (await post(`${server.url}/api/runs`, { project, goal: '[writeon:claude:claude.txt=c][writeon:codex:codex.txt=x][report:success]', workflow: 'linear', attempts: [{ harness: 'claude' }, { harness: 'codex' }] })).json() as any;
-    const [a, b] = started.attempts.map((x: any) => x.runId) as [string, string];
-    for (const id of [a, b]) await eventually(() => json(`${server.url}/api/runs/${id}`), (r) => r.phase === 'Ended', 60_000);
-    const dir = await worktree(server.url, b);
-    leaveWork(dir, 'codex, before the crash');
+    const { home, a, b, dir } = await attemptsWithWork();
     const before = workState(dir);
+    const server = await spawnServer(home, crashAt(point));
+    t.teardown(() => endServer(server));
     void post(`${server.url}/api/runs/${a}/keep`, {}).catch(() => null);
     await crashed(server, t, point);
     if (point === 'archive:kept') halfRemove(dir);
 
     const again = await spawnServer(home);
-    t.teardown(() => { again.child.kill('SIGKILL'); });
+    t.teardown(() => endServer(again));
     await until(again.url, b, 'WorktreesRemoved');
     const c = await json(`${again.url}/api/compare?a=${a}&b=${b}`);
     const files = new Map((c.folders[0].files as any[]).map((f) => [f.path, f]));

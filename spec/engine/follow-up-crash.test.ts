@@ -4,6 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { eventually, fixtureModule, freshHome, gitRepo, repoRoot, writeWorkflow } from '../helpers/env.js';
 import { killHard, spawnServer, type ChildServer } from '../helpers/child-server.js';
+import { endServer, prepared } from '../helpers/prepared-home.js';
 import { TWO_STEPS } from '../mcp/helpers/real.js';
 
 // Issue 33: a follow-up and the link on the run it continues are one journal transaction. The
@@ -25,15 +26,20 @@ const sourceRun = async (home: string, repo: string) => {
   return runId as string;
 };
 
+/** an ended run of `two` to continue, made once and restored for each test */
+const ended = prepared(async () => {
+  const home = freshHome();
+  writeWorkflow(home, 'two', TWO_STEPS);
+  const repo = gitRepo();
+  return { home, repo, source: await sourceRun(home, repo) };
+}, ({ home, repo }) => [home, repo]);
+
 for (const point of ['follow-up:before-append', 'follow-up:after-append']) {
   test.serial(`SIGKILL at ${point}: one live follow-up per chain after a restart`, async (t) => {
     t.timeout(180_000);
-    const home = freshHome();
-    writeWorkflow(home, 'two', TWO_STEPS);
-    const repo = gitRepo();
-    const source = await sourceRun(home, repo);
+    const { home, repo, source } = await ended();
     const crashing = await spawnServer(home, { SVC_FORK_PROBE_MODULE: PROBE, SVC_FORK_CRASH_AT: point });
-    t.teardown(() => { crashing.child.kill('SIGKILL'); });
+    t.teardown(() => endServer(crashing));
     // the follow-up waits for a go-ahead file, so it is still live when the second one is asked for
     const answer = await post(`${crashing.url}/api/runs/${source}/follow-ups`, { text: '[until:go.txt][report:success]' }).then((r) => r.json() as Promise<any>, () => null);
     await exited(crashing);
@@ -41,7 +47,7 @@ for (const point of ['follow-up:before-append', 'follow-up:after-append']) {
     t.is(answer, null, 'the server died before answering');
 
     const again = await spawnServer(home);
-    t.teardown(() => { again.child.kill('SIGKILL'); });
+    t.teardown(() => endServer(again));
     const runs = (await json(`${again.url}/api/runs`)) as any[];
     const followUps = runs.filter((r) => r.runId !== source);
     const detail = await json(`${again.url}/api/runs/${source}/detail`);
@@ -70,18 +76,16 @@ for (const point of ['follow-up:before-append', 'follow-up:after-append']) {
 for (const point of ['follow-up:before-append', 'follow-up:after-append']) {
   test.serial(`SIGKILL at ${point} of a review sent to an ended run: the follow-up, its link and the review, or none`, async (t) => {
     t.timeout(180_000);
-    const home = freshHome();
-    writeWorkflow(home, 'two', TWO_STEPS);
-    const source = await sourceRun(home, gitRepo());
+    const { home, source } = await ended();
     const crashing = await spawnServer(home, { SVC_FORK_PROBE_MODULE: PROBE, SVC_FORK_CRASH_AT: point });
-    t.teardown(() => { crashing.child.kill('SIGKILL'); });
+    t.teardown(() => endServer(crashing));
     const review = { comments: [{ path: 'one.txt', side: 'new', line: 1, body: 'Make it two.' }] };
     const answer = await post(`${crashing.url}/api/runs/${source}/reviews`, review).then((r) => r.json() as Promise<any>, () => null);
     await exited(crashing);
     t.is(answer, null, 'the server died before answering');
 
     const again = await spawnServer(home);
-    t.teardown(() => { again.child.kill('SIGKILL'); });
+    t.teardown(() => endServer(again));
     const followUps = ((await json(`${again.url}/api/runs`)) as any[]).filter((r) => r.runId !== source);
     const detail = await json(`${again.url}/api/runs/${source}/detail`);
     const reviews = (await json(`${again.url}/api/runs/${source}/reviews`)).reviews as any[];
@@ -99,11 +103,9 @@ for (const point of ['follow-up:before-append', 'follow-up:after-append']) {
 for (const point of ['restart:before-append', 'restart:after-append']) {
   test.serial(`SIGKILL at ${point}: the restarted run and its link are both there or neither`, async (t) => {
     t.timeout(180_000);
-    const home = freshHome();
-    writeWorkflow(home, 'two', TWO_STEPS);
-    const source = await sourceRun(home, gitRepo());
+    const { home, source } = await ended();
     const crashing = await spawnServer(home, { SVC_FORK_PROBE_MODULE: PROBE, SVC_FORK_CRASH_AT: point });
-    t.teardown(() => { crashing.child.kill('SIGKILL'); });
+    t.teardown(() => endServer(crashing));
     const position = (await json(`${crashing.url}/api/runs/${source}/detail`)).position as string;
     const answer = await post(`${crashing.url}/api/runs/${source}/control`, { position, action: 'Restart' }).then((r) => r.json() as Promise<any>, () => null);
     if (answer !== null) return t.fail(`the server answered: ${JSON.stringify(answer).slice(0, 300)}`);
@@ -111,7 +113,7 @@ for (const point of ['restart:before-append', 'restart:after-append']) {
     t.not(crashing.child.signalCode, null, `the probe ended the server at ${point}`);
     t.is(answer, null);
     const again = await spawnServer(home);
-    t.teardown(() => { again.child.kill('SIGKILL'); });
+    t.teardown(() => endServer(again));
     const others = ((await json(`${again.url}/api/runs`)) as any[]).filter((r) => r.runId !== source);
     const detail = await json(`${again.url}/api/runs/${source}/detail`);
     if (point === 'restart:before-append') {

@@ -5,6 +5,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { eventually, fixtureModule, freshHome, gitRepo, repoRoot, writeWorkflow } from '../helpers/env.js';
 import { killHard, spawnServer, type ChildServer } from '../helpers/child-server.js';
+import { endServer, prepared } from '../helpers/prepared-home.js';
 import { TWO_STEPS } from '../mcp/helpers/real.js';
 
 // A fork is whole or absent: the server is SIGKILLed at each point inside a fork (a fixture's probe,
@@ -31,6 +32,14 @@ const sourceRun = async (home: string, repo: string) => {
   return { runId, at };
 };
 
+/** the source run, made once and restored for each test */
+const source = prepared(async () => {
+  const home = freshHome();
+  writeWorkflow(home, 'two', TWO_STEPS);
+  const repo = gitRepo();
+  return { home, repo, ...await sourceRun(home, repo) };
+}, ({ home, repo }) => [home, repo]);
+
 const trace = (home: string, repo: string) => ({
   branches: git(repo, 'branch', '--list', '--format=%(refname:short)'),
   worktrees: readdirSync(join(home, 'worktrees')).sort(),
@@ -40,19 +49,16 @@ const trace = (home: string, repo: string) => ({
 for (const point of ['fork:before-append', 'fork:after-append', 'fork:branch-made', 'fork:worktrees-made']) {
   test.serial(`SIGKILL at ${point}: after a restart the fork is whole or absent`, async (t) => {
     t.timeout(180_000);
-    const home = freshHome();
-    writeWorkflow(home, 'two', TWO_STEPS);
-    const repo = gitRepo();
-    const { runId, at } = await sourceRun(home, repo);
+    const { home, repo, runId, at } = await source();
     const before = trace(home, repo);
     const crashing = await spawnServer(home, { SVC_FORK_PROBE_MODULE: PROBE, SVC_FORK_CRASH_AT: point });
-    t.teardown(() => { crashing.child.kill('SIGKILL'); });
+    t.teardown(() => endServer(crashing));
     const answer = await post(`${crashing.url}/api/runs/${runId}/forks`, { at }).then((r) => r.json() as Promise<any>, () => null);
     await exited(crashing);
     t.not(crashing.child.signalCode, null, `the probe ended the server at ${point}`);
 
     const again = await spawnServer(home);
-    t.teardown(() => { again.child.kill('SIGKILL'); });
+    t.teardown(() => endServer(again));
     const forks = (await json(`${again.url}/api/runs/${runId}/detail`)).forks as string[] | undefined;
     const runs = (await json(`${again.url}/api/runs`)) as any[];
     if (point === 'fork:before-append') {

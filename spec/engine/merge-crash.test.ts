@@ -6,6 +6,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { eventually, fixtureModule, freshHome, repoRoot, tempDir, writeWorkflow } from '../helpers/env.js';
 import { killHard, spawnServer, type ChildServer } from '../helpers/child-server.js';
+import { endServer, prepared } from '../helpers/prepared-home.js';
 import { TWO_STEPS } from '../mcp/helpers/real.js';
 
 // Issue 33: a local merge killed part way left the person's checkout half-merged (files staged,
@@ -43,8 +44,8 @@ const checkout = (dir: string) => ({
 
 const events = async (url: string, runId: string) => (await json(`${url}/api/runs/${runId}/history?pageSize=200`)).events as any[];
 
-/** an ended run whose work is secured, in a checkout with the person's own untracked file */
-const setUp = async (method: string) => {
+/** an ended run whose work is secured, pushed to a local bare origin; made once, restored per test */
+const secured = prepared(async () => {
   const home = freshHome();
   writeWorkflow(home, 'two', TWO_STEPS);
   // the person's checkout, with a local bare origin so securing the work pushes it
@@ -61,16 +62,22 @@ const setUp = async (method: string) => {
   const project = await (await post(`${a.url}/api/projects`, { name: 'merging', folders: [{ path: work }] })).json() as any;
   const { runId } = await (await post(`${a.url}/api/runs`, { project: project.id, goal: '[write:feature.txt=the run][report:success]', workflow: 'two' })).json() as any;
   await eventually(() => json(`${a.url}/api/runs/${runId}`), (r) => r.phase === 'Ended', 60_000);
-  const secured = await post(`${a.url}/api/runs/${runId}/secure`, {});
-  if (secured.status !== 200) throw new Error(`secure: ${await secured.text()}`);
+  const securing = await post(`${a.url}/api/runs/${runId}/secure`, {});
+  if (securing.status !== 200) throw new Error(`secure: ${await securing.text()}`);
   await killHard(a);
+  return { home, root, work, runId: runId as string };
+}, ({ home, root }) => [home, root]);
+
+/** an ended run whose work is secured, in a checkout with the person's own untracked file */
+const setUp = async (method: string) => {
+  const { home, work, runId } = await secured();
   if (method !== 'fast-forward') {
     writeFileSync(join(work, 'theirs.txt'), 'the person moved on\n');
     git(work, 'add', 'theirs.txt');
     git(work, '-c', 'user.name=p', '-c', 'user.email=p@p', 'commit', '-q', '-m', 'theirs');
   }
   writeFileSync(join(work, 'notes.txt'), 'untracked, the person\'s own\n');
-  return { home, work, runId: runId as string };
+  return { home, work, runId };
 };
 
 const settled = (url: string, runId: string) => eventually(() => events(url, runId), (es) => {
@@ -88,14 +95,14 @@ for (const method of ['fast-forward', 'merge', 'squash'] as const) {
       const { home, work, runId } = await setUp(method);
       const before = checkout(work);
       const crashing = await spawnServer(home, { SVC_FORK_PROBE_MODULE: PROBE, SVC_FORK_CRASH_AT: point });
-      t.teardown(() => { crashing.child.kill('SIGKILL'); });
+      t.teardown(() => endServer(crashing));
       const answer = await post(`${crashing.url}/api/runs/${runId}/merge`, { method }).then((r) => r.json() as Promise<any>, () => null);
       await exited(crashing);
       t.not(crashing.child.signalCode, null, `the probe ended the server at ${point}`);
       t.is(answer, null, 'the server died before answering');
 
       const again = await spawnServer(home);
-      t.teardown(() => { again.child.kill('SIGKILL'); });
+      t.teardown(() => endServer(again));
       const history = await settled(again.url, runId);
       const after = checkout(work);
       const merges = history.filter((e) => e.type === 'RunMerged');
