@@ -1,7 +1,8 @@
 import test from 'ava';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { isLeft } from 'fp-ts/lib/Either.js';
-import { gitRepo } from '../helpers/env.js';
+import { join } from 'node:path';
+import { gitRepo, tempDir } from '../helpers/env.js';
 import { untilEnded, untilEvents } from '../helpers/http-kit.js';
 import type { TestServer } from '../helpers/server.js';
 import { recordUsage, tokens } from '../helpers/usage.js';
@@ -114,7 +115,10 @@ for (const viewport of VIEWPORTS) {
 
     // the CSV is fetched with the page's credentials and handed over as a file
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
-    const csv = readFileSync((await download.path())!, 'utf8');
+    // saved where the test says: under npm test the browser is the run's shared one, whose files path() cannot reach
+    const saved = join(tempDir('svc-csv-'), 'usage.csv');
+    await download.saveAs(saved);
+    const csv = readFileSync(saved, 'utf8');
     t.regex(csv, /^key,label,costUsd,unknownTurns,turns,inputTokens,cachedInputTokens,outputTokens\r\n/);
     t.is(csv.trim().split('\r\n').length, 4, 'a header and the three days with usage');
 
