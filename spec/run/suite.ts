@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bundleSpecs } from './bundle.js';
+import { bundleCli, bundleSpecs } from './bundle.js';
 import { besideNetwork, drivesBrowser, lanesOf, longestFirst, networkFiles, type FileCpu, type FileTimes } from './schedule.js';
 
 // What `npm test` hands ava: every spec file bundled (spec/run/bundle.ts) under dist/suite-spec,
@@ -92,7 +92,8 @@ export const prepareSuite = async (root: string, leaveOut: readonly string[] = [
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   const files = specFiles(root).filter((f) => !leaveOut.includes(f));
-  await bundleSpecs(root, [...files, CLI_ENTRY, ...RUNTIME_FIXTURES], out);
+  await bundleSpecs(root, [...files, ...RUNTIME_FIXTURES], out);
+  await bundleCli(root, CLI_ENTRY, join(root, bundleOf(CLI_ENTRY)));
   const ava = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { ava: Record<string, unknown> }).ava;
   const times = readJson<FileTimes>(join(root, 'spec', 'run', 'file-times.json'), {});
   // SVC_TEST_CONCURRENCY tries another number of files at once than package.json's (2, for CI's
