@@ -224,7 +224,8 @@ test('the pull request panel: checks, reviews, requested reviewers, unresolved t
   await server.send('PUT', '/api/settings', JSON.stringify({ _tag: 'CodeHost', graphqlUrl: gh.graphqlUrl, webHost: WEB }));
   await server.send('PUT', '/api/settings', JSON.stringify({ _tag: 'CodeHostToken', token: 'tok' }));
   const runId = await startRun(server, { goal: '[write:feature.txt=done]', workflow: 'ship', title: 'Ship it' });
-  const done = await untilStanding(server, runId, 'Succeeded');
+  // a run that pushes and opens a pull request: a whole run with the machine's two cores busy once took more than 20 s
+  const done = await untilStanding(server, runId, 'Succeeded', 60_000);
   const i = repo.pullRequests.findIndex((p) => p.number === done.pullRequest.number);
   repo.pullRequests[i] = {
     ...repo.pullRequests[i]!,

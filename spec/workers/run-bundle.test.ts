@@ -141,7 +141,9 @@ test('with a big history, only the first dispatch bundle is whole: later ones an
 // be opened). Both folders are made, the cache holds both dispatches, and a job that names no
 // history gets its folder from the whole bundle.
 test('two steps of one project at once on an empty cache: both folders made; a job naming no history gets the whole bundle', async (t) => {
-  const hub = gitRepo({ 'README.md': '# r\n' });
+  // a history of its own: a repository like the other tests' made in the same second has the same
+  // root commit, so the same cache, which they use (and empty) at the same time
+  const hub = gitRepo({ 'README.md': '# two steps at once\n' });
   const files = tempDir('svc-bundles-');
   const fetchFrom = (runId: string, stepId: string) => async (have?: readonly string[]) => {
     const file = join(files, `${stepId}-${have?.length ?? 0}.bundle`);
