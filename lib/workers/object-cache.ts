@@ -125,13 +125,11 @@ export const folderForJob = async (job: Job, fetch: (have?: readonly string[]) =
   if (history) {
     const made = await inTurn(cacheDir(history), () => folderThroughCache(job, history, fetch, file, note));
     if (made === 'made') return cacheDir(history);
-    // the whole bundle is in `file` already
-    if (made === 'whole') {
-      await folderFromBundle(cwd, runId, stepId, file);
-      return null;
-    }
+    // 'whole': the whole bundle is in `file` already
+    if (made === 'none') writeFileSync(file, await fetch());
+  } else {
+    writeFileSync(file, await fetch());
   }
-  writeFileSync(file, await fetch());
   await folderFromBundle(cwd, runId, stepId, file);
   return null;
 };

@@ -4,8 +4,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { eventually, fixtureModule, freshHome, gitRepo, repoRoot, writeWorkflow } from '../helpers/env.js';
-import { killHard, spawnServer, type ChildServer } from '../helpers/child-server.js';
-import { endServer, prepared } from '../helpers/prepared-home.js';
+import { type ChildServer, endServer, exited, killHard, spawnServer } from '../helpers/child-server.js';
+import { prepared } from '../helpers/prepared-home.js';
 import { LINEAR } from '../helpers/server.js';
 import { leaveWork, WORK_REPO, workState } from '../helpers/work-state.js';
 
@@ -20,7 +20,6 @@ const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd,
 const PROBE = fixtureModule('fork-probe', 'probe.ts');
 const crashAt = (point: string) => ({ SVC_FORK_PROBE_MODULE: PROBE, SVC_FORK_CRASH_AT: point });
 
-const exited = (s: ChildServer) => new Promise<void>((resolve) => (s.child.exitCode !== null || s.child.signalCode !== null ? resolve() : s.child.once('exit', () => resolve())));
 const events = async (url: string, runId: string, type: string) =>
   ((await json(`${url}/api/runs/${runId}/history?pageSize=200`)).events as any[]).filter((e) => e.type === type);
 const until = (url: string, runId: string, type: string, count = 1) => eventually(() => events(url, runId, type), (es) => es.length >= count, 60_000);

@@ -3,8 +3,8 @@ import test from 'ava';
 import { writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { eventually, fixtureModule, freshHome, gitRepo, repoRoot, writeWorkflow } from '../helpers/env.js';
-import { killHard, spawnServer, type ChildServer } from '../helpers/child-server.js';
-import { endServer, prepared } from '../helpers/prepared-home.js';
+import { type ChildServer, endServer, exited, killHard, spawnServer } from '../helpers/child-server.js';
+import { prepared } from '../helpers/prepared-home.js';
 import { TWO_STEPS } from '../mcp/helpers/real.js';
 
 // Issue 33: a follow-up and the link on the run it continues are one journal transaction. The
@@ -15,7 +15,6 @@ import { TWO_STEPS } from '../mcp/helpers/real.js';
 const json = async (url: string, init?: RequestInit) => (await fetch(url, init)).json() as Promise<any>;
 const post = (url: string, body: unknown) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 const PROBE = fixtureModule('fork-probe', 'probe.ts');
-const exited = (s: ChildServer) => new Promise<void>((resolve) => (s.child.exitCode !== null || s.child.signalCode !== null ? resolve() : s.child.once('exit', () => resolve())));
 
 const sourceRun = async (home: string, repo: string) => {
   const a = await spawnServer(home);

@@ -4,8 +4,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { eventually, fixtureModule, freshHome, gitRepo, repoRoot, writeWorkflow } from '../helpers/env.js';
-import { killHard, spawnServer, type ChildServer } from '../helpers/child-server.js';
-import { endServer, prepared } from '../helpers/prepared-home.js';
+import { type ChildServer, endServer, exited, killHard, spawnServer } from '../helpers/child-server.js';
+import { prepared } from '../helpers/prepared-home.js';
 import { TWO_STEPS } from '../mcp/helpers/real.js';
 
 // A fork is whole or absent: the server is SIGKILLed at each point inside a fork (a fixture's probe,
@@ -18,7 +18,6 @@ const post = (url: string, body: unknown) => fetch(url, { method: 'POST', header
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
 const PROBE = fixtureModule('fork-probe', 'probe.ts');
 
-const exited = (s: ChildServer) => new Promise<void>((resolve) => (s.child.exitCode !== null || s.child.signalCode !== null ? resolve() : s.child.once('exit', () => resolve())));
 
 /** a succeeded run of `two` whose step work left one.txt uncommitted, and the seq of that step end */
 const sourceRun = async (home: string, repo: string) => {

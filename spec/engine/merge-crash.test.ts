@@ -5,8 +5,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { eventually, fixtureModule, freshHome, repoRoot, tempDir, writeWorkflow } from '../helpers/env.js';
-import { killHard, spawnServer, type ChildServer } from '../helpers/child-server.js';
-import { endServer, prepared } from '../helpers/prepared-home.js';
+import { type ChildServer, endServer, exited, killHard, spawnServer } from '../helpers/child-server.js';
+import { prepared } from '../helpers/prepared-home.js';
 import { TWO_STEPS } from '../mcp/helpers/real.js';
 
 // Issue 33: a local merge killed part way left the person's checkout half-merged (files staged,
@@ -19,7 +19,6 @@ const json = async (url: string, init?: RequestInit) => (await fetch(url, init))
 const post = (url: string, body: unknown) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
 const PROBE = fixtureModule('fork-probe', 'probe.ts');
-const exited = (s: ChildServer) => new Promise<void>((resolve) => (s.child.exitCode !== null || s.child.signalCode !== null ? resolve() : s.child.once('exit', () => resolve())));
 const hash = (b: Buffer) => createHash('sha256').update(b).digest('hex').slice(0, 16);
 
 const files = (dir: string, root = dir, out: Record<string, string> = {}): Record<string, string> => {

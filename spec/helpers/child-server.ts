@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { CLI } from './cli.js';
 import { repoRoot } from './env.js';
-import { spawnGroup } from './process-groups.js';
+import { endGroup, spawnGroup } from './process-groups.js';
 
 // The real CLI in a child process, so a test can kill it the hard way; in a process group of its own,
 // which the test file ends when its tests are done (process-groups.ts), with the CLIs it started.
@@ -30,11 +30,25 @@ export const spawnServer = (home: string, env: Readonly<Record<string, string>> 
     child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`server exited with ${code}: ${out}`)); });
   });
 
-export const killHard = (s: ChildServer): Promise<void> =>
-  new Promise((resolve) => {
-    s.child.once('exit', () => resolve());
-    s.child.kill('SIGKILL');
-  });
+/** resolves once the child server is gone (at once when it is already) */
+export const exited = (s: ChildServer): Promise<void> =>
+  new Promise((resolve) => (s.child.exitCode !== null || s.child.signalCode !== null ? resolve() : s.child.once('exit', () => resolve())));
+
+export const killHard = (s: ChildServer): Promise<void> => {
+  const gone = exited(s);
+  s.child.kill('SIGKILL');
+  return gone;
+};
+
+/**
+ * a teardown's end of a server: SIGKILL to its whole group (the git it may have been running too)
+ * and the wait for it to be gone, so nothing of this test writes in folders the next one uses
+ */
+export const endServer = (s: ChildServer): Promise<void> => {
+  const gone = exited(s);
+  endGroup(s.child);
+  return gone;
+};
 
 /** a JSON request to the child server's API; its answer's body */
 export const callChild = async (s: ChildServer, method: string, path: string, body?: unknown): Promise<any> => {

@@ -1,9 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ChildServer } from './child-server.js';
 import { tempDir } from './env.js';
-import { endGroup } from './process-groups.js';
 
 // The crash specs start from the same state in test after test (a project, a run ended, its work
 // secured...), and making it takes a real `svc serve` and a whole run: most of their CPU. It is made
@@ -39,16 +37,4 @@ export const prepared = <T>(make: () => Promise<T>, folders: (value: T) => reado
     restore(folders(value), store);
     return value;
   };
-};
-
-/**
- * a teardown's end of a server: SIGKILL to its whole group (the git it may have been running too)
- * and the wait for it to be gone, so nothing of this test writes in the folders the next one restores
- */
-export const endServer = (s: ChildServer): Promise<void> => {
-  const gone = s.child.exitCode !== null || s.child.signalCode !== null
-    ? Promise.resolve()
-    : new Promise<void>((resolve) => s.child.once('exit', () => resolve()));
-  endGroup(s.child);
-  return gone;
 };

@@ -67,7 +67,8 @@ const writeConfig = (root: string, name: string, ava: Record<string, unknown>, f
  */
 const wholeRun = (root: string, ava: Record<string, unknown>, files: readonly string[], times: FileTimes, concurrency: unknown): string[][] => {
   const cpu = readJson<FileCpu>(join(root, 'spec', 'run', 'file-cpu.json'), {});
-  const source = (f: string): string => readFileSync(join(root, f), 'utf8');
+  const texts = new Map<string, string>();
+  const source = (f: string): string => texts.get(f) ?? texts.set(f, readFileSync(join(root, f), 'utf8')).get(f)!;
   const net = networkFiles(files, source);
   const rest = files.filter((f) => !net.plain.includes(f) && !net.browser.includes(f));
   const browser = (f: string): boolean => drivesBrowser(f, source(f));
