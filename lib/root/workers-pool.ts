@@ -55,7 +55,7 @@ const presentSoon = async (hub: Hub): Promise<Presence[]> => {
     try {
       return await hub.present();
     } catch (e) {
-      if (tries >= 30) throw e;
+      if (tries >= 30 || hub.connection()) throw e;
       await new Promise((r) => setTimeout(r, 100));
     }
   }
@@ -76,6 +76,8 @@ export class WorkerPool {
   readonly dispatches: DispatchStream;
   /** the worker messages applied (the fence's record of each, so a redelivery is skipped) */
   private readonly applied: AppliedMessages;
+  /** presence as last read: what the list shows while the hub's connection is down */
+  private lastPresent: Presence[] = [];
 
   constructor(private readonly core: ServiceCore, private readonly env: NodeJS.ProcessEnv = process.env) {
     this.dispatches = openDispatch(core.journal);
@@ -169,11 +171,30 @@ export class WorkerPool {
     return right({ worker: rowOf(r.right.worker, undefined) });
   }
 
-  /** `queue`: the steps waiting for a worker with a free slot, in line */
-  async list(): Promise<{ workers: WorkerRow[]; hub: string | null; queue: Awaited<ReturnType<WorkerPool['line']>> }> {
+  /**
+   * `queue`: the steps waiting for a worker with a free slot, in line; `hubProblem`: the hub's
+   * connection to NATS is down, and each worker's state is as presence was last read
+   */
+  async list(): Promise<{ workers: WorkerRow[]; hub: string | null; hubProblem?: string; queue: Awaited<ReturnType<WorkerPool['line']>> }> {
     const hub = this.hub ? await this.hub.catch(() => null) : null;
-    const present = new Map((hub ? await presentSoon(hub) : []).map((p) => [p.workerId, p]));
-    return { workers: [...this.core.workers.current.values()].map((w) => rowOf(w, present.get(w.workerId))), hub: hub?.url ?? null, queue: await this.line() };
+    const read = hub ? await this.presence(hub) : { present: [] };
+    const present = new Map(read.present.map((p) => [p.workerId, p]));
+    const workers = [...this.core.workers.current.values()].map((w) => rowOf(w, present.get(w.workerId)));
+    return { workers, hub: hub?.url ?? null, ...(read.problem ? { hubProblem: read.problem } : {}), queue: await this.line() };
+  }
+
+  // presence needs the hub's connection; while it is down the answer says so rather than failing
+  private async presence(hub: Hub): Promise<{ present: Presence[]; problem?: string }> {
+    if (!hub.connection()) {
+      try {
+        this.lastPresent = await presentSoon(hub);
+        return { present: this.lastPresent };
+      } catch (e) {
+        if (!hub.connection()) throw e;
+      }
+    }
+    const down = hub.connection()!;
+    return { present: this.lastPresent, problem: `${down.why} (since ${down.since}); each worker's state is as last read` };
   }
 
   async close(): Promise<void> {

@@ -41,7 +41,15 @@ const hubSeed = (dir: string): Uint8Array => {
   return new TextEncoder().encode(readFileSync(file, 'utf8').trim());
 };
 
+/** the hub's connection to its NATS is down: since when, and why, as the client last told */
+export interface HubDown {
+  readonly since: string;
+  readonly why: string;
+}
+
 export class Hub {
+  private down: HubDown | null = null;
+
   private constructor(
     readonly url: string,
     private readonly nc: NatsConnection,
@@ -57,11 +65,17 @@ export class Hub {
     const url = o.externalUrl ?? server!.url;
     try {
       const tls = server?.tls ? { tls: pinnedTls(server.tls.pem, server.tls.fingerprint) } : {};
-      const nc = await connect({ servers: url, ...(server ? { authenticator: nkeyAuthenticator(seed) } : {}), ...tls, name: 'svc hub' });
+      // reconnects for ever, and through a moment when a reloading server refuses keys: the hub's
+      // connection closes only when svc closes it
+      const nc = await connect({
+        servers: url, ...(server ? { authenticator: nkeyAuthenticator(seed) } : {}), ...tls, name: 'svc hub',
+        maxReconnectAttempts: -1, ignoreAuthErrorAbort: true, reconnectTimeWait: 500,
+      });
       const kv = await new Kvm(nc).create(PRESENCE_BUCKET, { ttl: o.presenceTtlMs, history: 1 });
       // workers join by the server's join address (tls://…#sha256=… beyond loopback)
       const hub = new Hub(o.externalUrl ?? server!.joinUrl, nc, kv, server, hubKey);
       hub.listen(o);
+      void hub.watch();
       return hub;
     } catch (e) {
       await server?.stop();
@@ -72,6 +86,11 @@ export class Hub {
   /** the workers that may connect changed (a token made, a worker revoked) */
   async reload(users: readonly WorkerUser[]): Promise<void> {
     await this.server?.reload({ hubKey: this.hubKey, workers: users });
+  }
+
+  /** null while connected; else since when the connection is down and why */
+  connection(): HubDown | null {
+    return this.down;
   }
 
   /** the workers whose heartbeat has not lapsed, with what it said */
@@ -94,6 +113,19 @@ export class Hub {
   async close(): Promise<void> {
     await this.nc.drain().catch(() => undefined);
     await this.server?.stop();
+  }
+
+  // what the client tells of its connection: a drop is logged once, and its end
+  private async watch(): Promise<void> {
+    for await (const st of this.nc.status()) {
+      if (st.type === 'disconnect' && !this.down) {
+        this.down = { since: new Date().toISOString(), why: `the hub lost its connection to NATS at ${st.server}; reconnecting` };
+        console.error(`svc: ${this.down.why}`);
+      } else if (st.type === 'reconnect' && this.down) {
+        console.error(`svc: the hub is connected to NATS again (down since ${this.down.since})`);
+        this.down = null;
+      }
+    }
   }
 
   // The subject names the worker: its credentials let it publish on its own subjects only, so

@@ -84,6 +84,14 @@ const reloadWatch = (child: ChildProcess) => {
   };
 };
 
+// a server that exits without being asked (killed, crashed) is started again on the same port and
+// store after this pause, growing to RESTART_MAX_MS while it keeps failing: the hub's connection and
+// the workers' reconnect to it, and no step recorded in its store is lost
+const RESTART_FIRST_MS = 1_000;
+const RESTART_MAX_MS = 10_000;
+
+const spawnServer = (file: string): ChildProcess => spawn('nats-server', ['-c', file], { stdio: ['ignore', 'ignore', 'pipe'] });
+
 /** starts nats-server on `listen` (host:port; port -1 picks a free one) with its files under `dir` */
 export const startNatsServer = async (dir: string, listen: string, config: Omit<HubConfig, 'storeDir' | 'listen'>): Promise<NatsServer> => {
   ensurePrivateDir(dir);
@@ -94,23 +102,57 @@ export const startNatsServer = async (dir: string, listen: string, config: Omit<
   const host = listen.slice(0, listen.lastIndexOf(':'));
   // beyond loopback every connection is TLS; on loopback nothing crosses a wire
   const tls = isLoopbackHost(host) ? undefined : ensureHubCert(dir);
-  const write = (c: Omit<HubConfig, 'storeDir' | 'listen'>) =>
+  let latest = config;
+  const write = (c: Omit<HubConfig, 'storeDir' | 'listen'>) => {
+    latest = c;
     writePrivateFile(file, hubConfigText({ ...c, listen: bound, storeDir, ...(tls ? { tls: { certFile: tls.certFile, keyFile: tls.keyFile } } : {}) }));
+  };
   write(config);
   endLeftover(dir, file);
-  const child = spawn('nats-server', ['-c', file], { stdio: ['ignore', 'ignore', 'pipe'] });
-  if (child.pid) writePrivateFile(join(dir, 'nats.pid'), String(child.pid));
-  const port = await portOf(child).catch((e: unknown) => { child.kill('SIGKILL'); throw e; });
-  const reloads = reloadWatch(child);
-  bound = `${listen.slice(0, listen.lastIndexOf(':'))}:${port}`;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const launch = async (): Promise<{ child: ChildProcess; port: number }> => {
+    const child = spawnServer(file);
+    if (child.pid) writePrivateFile(join(dir, 'nats.pid'), String(child.pid));
+    const port = await portOf(child).catch((e: unknown) => { child.kill('SIGKILL'); throw e; });
+    return { child, port };
+  };
+  const first = await launch();
+  bound = `${host}:${first.port}`;
+  write(latest);
+  let child = first.child;
+  let reloads = reloadWatch(child);
+  let stopping = false;
+  let exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const watch = (c: ChildProcess, pause: number): void => {
+    c.once('exit', (code, signal) => {
+      if (stopping) return;
+      console.error(`svc: the hub's nats-server exited (${signal ?? `code ${code}`}); starting it again on port ${first.port}`);
+      const again = (wait: number): void => {
+        setTimeout(() => {
+          if (stopping) return;
+          launch().then(({ child: next }) => {
+            child = next;
+            reloads = reloadWatch(next);
+            exited = new Promise<void>((resolve) => next.once('exit', () => resolve()));
+            if (stopping) { next.kill('SIGTERM'); return; }
+            console.error('svc: the hub\'s nats-server runs again');
+            watch(next, RESTART_FIRST_MS);
+          }, (e: unknown) => {
+            console.error(`svc: the hub's nats-server did not start again (${e instanceof Error ? e.message.split('\n')[0] : String(e)}); trying again`);
+            again(Math.min(wait * 2, RESTART_MAX_MS));
+          });
+        }, wait).unref();
+      };
+      again(pause);
+    });
+  };
+  watch(child, RESTART_FIRST_MS);
   // the hub connects where the server listens: loopback when it listens everywhere
   const reach = host === '0.0.0.0' || host === '' ? '127.0.0.1' : host;
   return {
-    url: `nats://${reach}:${port}`, port,
-    joinUrl: tls ? joinUrlOf(reach, port, tls.fingerprint) : `nats://${reach}:${port}`,
+    url: `nats://${reach}:${first.port}`, port: first.port,
+    joinUrl: tls ? joinUrlOf(reach, first.port, tls.fingerprint) : `nats://${reach}:${first.port}`,
     ...(tls ? { tls } : {}),
     reload: (c) => { write(c); child.kill('SIGHUP'); return reloads.next(); },
-    stop: async () => { child.kill('SIGTERM'); await exited; },
+    stop: async () => { stopping = true; child.kill('SIGTERM'); await exited; },
   };
 };

@@ -2,6 +2,7 @@ import '../helpers/env.js';
 import test from 'ava';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { connect, nkeyAuthenticator } from '@nats-io/transport-node';
 import { CLI, runCli } from '../helpers/cli.js';
@@ -111,6 +112,59 @@ test('a worker joins, is shown online with its slots and harnesses, is shown los
     t.is((await post(s, `/api/workers/${workerId}/revoke`)).status, 200);
     t.is((await post(s, '/api/workers/wzzz/revoke')).status, 404);
   } finally {
+    for (const c of started) c.kill('SIGKILL');
+    s.child.kill('SIGTERM');
+  }
+});
+
+test("the hub's nats-server killed: the list answers at once and says the connection is down, the server starts again on its port, and the worker is back online", async (t) => {
+  const home = freshHome();
+  const s = await spawnServer(home, { SVC_NATS_LISTEN: '127.0.0.1:-1', SVC_WORKER_TTL_MS: String(TTL_MS) });
+  const started: ChildProcess[] = [];
+  const holder = createServer((socket) => socket.destroy());
+  try {
+    const made = await post(s, '/api/workers/tokens', { name: 'desk' });
+    const workerId = (made.body['worker'] as WorkerRow).workerId;
+    const port = Number(/:(\d+)$/.exec(made.body['hub'] as string)![1]);
+    const w = join_(made.body['hub'] as string, tokenOf(made.body), 1);
+    started.push(w.child);
+    await until(s, workerId, (x) => x.state === 'online', 'online');
+    const pid = Number(readFileSync(join(home, 'nats', 'nats.pid'), 'utf8'));
+
+    // killed, and its port held by something else a while, so it cannot start again at once
+    process.kill(pid, 'SIGKILL');
+    for (let i = 0; ; i++) {
+      const bound = await new Promise<boolean>((resolve) => { holder.once('error', () => resolve(false)); holder.listen(port, '127.0.0.1', () => resolve(true)); });
+      if (bound) break;
+      if (i > 100) throw new Error(`port ${port} never freed`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const answers: { status: number; body: Record<string, unknown> }[] = [];
+    for (let i = 0; i < 200 && !answers.some((a) => a.body['hubProblem']); i++) {
+      const r = await fetch(`${s.url}/api/workers`);
+      answers.push({ status: r.status, body: (await r.json()) as Record<string, unknown> });
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    t.deepEqual([...new Set(answers.map((a) => a.status))], [200], JSON.stringify(answers.at(-1)));
+    const down = answers.at(-1)!.body;
+    t.regex(down['hubProblem'] as string, /the hub lost its connection to NATS at 127\.0\.0\.1:\d+; reconnecting \(since .+\); each worker's state is as last read/);
+    t.like((down['workers'] as WorkerRow[]).find((x) => x.workerId === workerId), { name: 'desk', state: 'online' });
+
+    // the port freed: the server is started again on it, the hub and the worker reconnect
+    await new Promise((r) => holder.close(r));
+    await until(s, workerId, (x) => x.state === 'online', 'online again');
+    for (let i = 0; i < 200 && (await get(s, '/api/workers'))['hubProblem']; i++) await new Promise((r) => setTimeout(r, 100));
+    const back = await get(s, '/api/workers');
+    t.is(back['hubProblem'], undefined);
+    t.is(back['hub'], made.body['hub']);
+    t.not(Number(readFileSync(join(home, 'nats', 'nats.pid'), 'utf8')), pid);
+    t.regex(s.output(), /the hub's nats-server exited \(SIGKILL\); starting it again on port \d+/);
+    t.regex(s.output(), /the hub's nats-server runs again/);
+    t.regex(s.output(), /the hub is connected to NATS again/);
+    // the worker went through it all connected to the same hub: no new join was needed
+    t.is(w.child.exitCode, null, w.output());
+  } finally {
+    holder.close();
     for (const c of started) c.kill('SIGKILL');
     s.child.kill('SIGTERM');
   }

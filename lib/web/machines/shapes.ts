@@ -11,7 +11,8 @@ export interface WorkerRow extends PoolRow {
   readonly runs: readonly MachineRun[];
 }
 
-export interface Machines { readonly workers: readonly WorkerRow[]; readonly hub: string | null; readonly here: HereRow }
+/** `hubProblem`: the hub's connection to NATS is down, and the states are as presence was last read */
+export interface Machines { readonly workers: readonly WorkerRow[]; readonly hub: string | null; readonly hubProblem?: string; readonly here: HereRow }
 
 /** POST /api/workers/tokens: the token is in this answer only */
 export interface MadeToken { readonly worker: WorkerRow; readonly token: string; readonly hub: string | null; readonly hubProblem?: string }

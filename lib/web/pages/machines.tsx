@@ -57,6 +57,7 @@ export const Page = (_: PageProps) => {
       <ErrorNote error={machines.error} />
       {!m ? <Loading what="machines" /> : (
         <>
+          {m.hubProblem ? <p class="warning" role="status">{m.hubProblem}</p> : null}
           {workers.length === 0 && !adding ? <p data-empty="">No other machine has joined yet: add one, and agent steps can run there as well as here.</p> : null}
           <AddMachine open={adding} onOpen={setAdding} onMade={() => void machines.reload()} />
           <p class="note" role="status">{note}</p>
