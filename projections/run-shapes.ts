@@ -64,6 +64,10 @@ export interface RunDetail extends RunSummary {
   readonly forks?: readonly string[];
   /** the step ends a fork can start from (each folder snapshotted), oldest first (only when there are any) */
   readonly forkable?: readonly { readonly at: number; readonly stepId: string; readonly node: string; readonly outcome: 'success' | 'failure' }[];
+  /** a restart: the run this one restarts */
+  readonly restartOf?: string;
+  /** restarted: the new run that restarts this one */
+  readonly restartedAs?: string;
   /** the runs this one names (follow-ups, forks, restarts), by id: their titles, so the app links them by title */
   readonly linked?: Readonly<Record<string, LinkedRun>>;
   /** the local merges of the run's branches (Merge locally), oldest first (only when there are any) */

@@ -78,12 +78,9 @@ const Facts = ({ run }: { readonly run: RunDetail }) => {
   );
 };
 
-// A restarted run is a new run: point to it (the old run's history names it).
-const RestartedAs = ({ data }: { readonly data: ReturnType<typeof useRun> }) => {
-  const e = [...data.history.items.value].reverse().find((h) => h.type === 'RunRestarted');
-  const as = (e?.data as { as?: unknown } | undefined)?.as;
-  return typeof as === 'string' && data.run.value ? <p class="note">Restarted as <RunLink run={data.run.value} id={as} />.</p> : null;
-};
+// A restarted run is a new run: point to it (the detail names it, as the old run's history does).
+const RestartedAs = ({ run }: { readonly run: RunDetail }) =>
+  run.restartedAs ? <p class="note">Restarted as <RunLink run={run} id={run.restartedAs} />.</p> : null;
 
 export const Page = ({ params, query }: PageProps) => {
   const runId = params['id']!;
@@ -113,7 +110,7 @@ export const Page = ({ params, query }: PageProps) => {
         </div>
       </RunHead>
       <ErrorNote error={error} />
-      <RestartedAs data={data} />
+      <RestartedAs run={run} />
       <FollowUpLinks run={run} />
       {run.attempt ? <p class="muted">Attempt {run.attempt.index + 1} of {run.attempt.of}{run.attempt.kept ? ' · kept' : ''}</p> : null}
       <ForkLinks run={run} />
