@@ -17,27 +17,37 @@ const MARK = 'svc.run';
 // agent's, so the fetch names a plain upload-pack with hooks and fsmonitor off.
 const UPLOAD_PACK = 'git -c core.hooksPath=/dev/null -c core.fsmonitor=false upload-pack';
 
-const commonObjects = async (repo: string): Promise<string> =>
-  join((await gitOk(repo, ['rev-parse', '--path-format=absolute', '--git-common-dir'])).trim(), 'objects');
-
 // The user's origin as configured (insteadOf rules apply when git uses it, as they do for the
 // user), with a relative path made the user's; a push URL of its own comes along.
 const absolute = (repo: string, url: string): string =>
   !isAbsolute(url) && !/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(url) && !/^[^/]+:/.test(url) ? resolve(repo, url) : url;
 
-const copyOrigin = async (repo: string, clone: string): Promise<void> => {
-  const url = (await git(repo, ['config', '--get', 'remote.origin.url'])).stdout.trim();
+// The user's settings the clone takes, read in one git call (repository, global and system
+// config, as git itself resolves them): the last value of each key wins, as for `git config KEY`.
+const COPIED = /^(remote\.origin\.(url|pushurl)|user\.(name|email))$/;
+const copiedConfig = async (repo: string): Promise<Map<string, string>> => {
+  const out = (await git(repo, ['config', '-z', '--get-regexp', COPIED.source])).stdout;
+  const found = new Map<string, string>();
+  for (const entry of out.split('\0').filter(Boolean)) {
+    const cut = entry.indexOf('\n');
+    if (cut > 0) found.set(entry.slice(0, cut).toLowerCase(), entry.slice(cut + 1));
+  }
+  return found;
+};
+
+const copyOrigin = async (repo: string, clone: string, config: Map<string, string>): Promise<void> => {
+  const url = config.get('remote.origin.url')?.trim() ?? '';
   if (url === '') return;
   await gitOk(clone, ['remote', 'add', 'origin', absolute(repo, url)]);
-  const push = (await git(repo, ['config', '--get', 'remote.origin.pushurl'])).stdout.trim();
+  const push = config.get('remote.origin.pushurl')?.trim() ?? '';
   if (push !== '') await gitOk(clone, ['config', 'remote.origin.pushurl', absolute(repo, push)]);
 };
 
 // The user's name and email (repository or global) so the agent's commits carry them, as they did
 // in a linked worktree that shared the user's config.
-const copyIdentity = async (repo: string, clone: string): Promise<void> => {
+const copyIdentity = async (clone: string, config: Map<string, string>): Promise<void> => {
   for (const key of ['user.name', 'user.email']) {
-    const v = (await git(repo, ['config', key])).stdout.trim();
+    const v = config.get(key)?.trim() ?? '';
     if (v !== '') await gitOk(clone, ['config', key, v]);
   }
 };
@@ -71,18 +81,19 @@ const make = async (repo: string, dir: string, branch: string, runId: string): P
   rmSync(temp, { recursive: true, force: true });
   ensurePrivateDir(temp);
   // --template= : no sample hooks, nothing of the user's init.templateDir
-  await gitOk(temp, ['init', '--quiet', '--template=']);
-  writeFileSync(join(temp, '.git', 'objects', 'info', 'alternates'), `${await commonObjects(repo)}\n`, { flag: 'w' });
+  // HEAD names the run's branch from the start (filled by the fetch below)
+  await gitOk(temp, ['init', '--quiet', '--template=', `--initial-branch=${branch}`]);
+  writeFileSync(join(temp, '.git', 'objects', 'info', 'alternates'), `${borrowedObjects(repo)}\n`, { flag: 'w' });
   // The user's branches, remote-tracking refs and tags under the same names, so `main`,
   // `origin/main` and every tag mean in the clone what they mean in the user's repository.
   const fetched = await git(temp, [...NO_HOOKS, 'fetch', '--quiet', '--no-tags', '--update-head-ok', '--no-write-fetch-head', repo,
     '+refs/heads/*:refs/heads/*', '+refs/remotes/*:refs/remotes/*', '+refs/tags/*:refs/tags/*']);
   if (fetched.code !== 0) throw new Error(`could not fill the run's repository from ${repo}: ${gitReason(fetched)}`);
   await copySymrefs(repo, temp);
-  await gitOk(temp, [...NO_HOOKS, 'symbolic-ref', 'HEAD', `refs/heads/${branch}`]);
   await gitOk(temp, [...NO_HOOKS, 'reset', '--hard', '--quiet']);
-  await copyOrigin(repo, temp);
-  await copyIdentity(repo, temp);
+  const config = await copiedConfig(repo);
+  await copyOrigin(repo, temp, config);
+  await copyIdentity(temp, config);
   await gitOk(temp, ['config', MARK, runId]);
   renameSync(temp, dir);
 };

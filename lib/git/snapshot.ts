@@ -28,17 +28,23 @@ const withTempIndex = async <T>(work: (env: Record<string, string>) => Promise<T
 
 // Seeded from a copy of the real index, so what is staged is kept and git's stat cache spares it
 // hashing every unchanged file again (a 10,000-file worktree costs a fraction of a second).
-const seedIndex = async (worktree: string, env: Record<string, string>): Promise<void> => {
-  const real = resolve(worktree, (await gitOk(worktree, ['rev-parse', '--git-path', 'index'])).trim());
+const seedIndex = async (worktree: string, realIndex: string, env: Record<string, string>): Promise<void> => {
+  const real = resolve(worktree, realIndex);
   if (existsSync(real)) copyFileSync(real, env.GIT_INDEX_FILE!);
   else await gitOk(worktree, ['read-tree', 'HEAD'], { env });
+};
+
+// HEAD's commit and where the real index is, in one git call (a worktree with no commit fails here)
+const headAndIndex = async (worktree: string): Promise<{ head: string; index: string }> => {
+  const [head, index] = (await gitOk(worktree, ['rev-parse', '--git-path', 'index', '--verify', 'HEAD^{commit}'])).trim().split('\n').reverse();
+  return { head: head!, index: index! };
 };
 
 /** The worktree's state as a commit under `ref`; the worktree, its index, HEAD and branch are left as they were. */
 export const takeSnapshot = async (worktree: string, ref: string): Promise<string> =>
   withTempIndex(async (env) => {
-    const head = (await gitOk(worktree, ['rev-parse', '--verify', 'HEAD^{commit}'])).trim();
-    await seedIndex(worktree, env);
+    const { head, index: realIndex } = await headAndIndex(worktree);
+    await seedIndex(worktree, realIndex, env);
     // an index with conflicts has no tree: the staged side is then HEAD's
     const staged = await git(worktree, ['write-tree'], { env });
     const indexTree = staged.code === 0 ? staged.stdout.trim() : (await gitOk(worktree, ['rev-parse', 'HEAD^{tree}'])).trim();

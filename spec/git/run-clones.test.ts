@@ -54,6 +54,7 @@ test("a run's repository borrows the person's objects, names their branches and 
   const p = await makeProject(t);
   await sh(p.user, 'config', 'user.name', 'Person');
   await sh(p.user, 'config', 'user.email', 'person@example.test');
+  await sh(p.user, 'config', 'remote.origin.pushurl', '../pushes.git');
   const [c] = await createRunWorktrees(p.home, 'iso2', [{ name: 'app', path: p.user }]);
   const dir = c!.directory;
   t.is(readFileSync(join(dir, '.git', 'objects', 'info', 'alternates'), 'utf8').trim(), join(p.user, '.git', 'objects'));
@@ -61,6 +62,10 @@ test("a run's repository borrows the person's objects, names their branches and 
   t.is(await sh(dir, 'rev-parse', 'main'), await sh(p.user, 'rev-parse', 'main'));
   t.is(await sh(dir, 'symbolic-ref', 'refs/remotes/origin/HEAD'), 'refs/remotes/origin/main');
   t.is(await sh(dir, 'config', 'user.email'), 'person@example.test');
+  t.is(await sh(dir, 'config', 'user.name'), 'Person');
+  // a relative push URL is made the person's, as the fetch URL is
+  t.is(await sh(dir, 'config', 'remote.origin.pushurl'), join(p.user, '..', 'pushes.git'));
+  await sh(dir, 'config', '--unset', 'remote.origin.pushurl');
   t.false(existsSync(join(dir, '.git', 'hooks')) && readdirSync(join(dir, '.git', 'hooks')).length > 0, 'no hooks, not even samples');
   t.is(await sh(dir, 'status', '--porcelain'), '');
   // secure: committed in the run's repository, pushed to origin, and published into the person's
