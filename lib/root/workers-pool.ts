@@ -4,7 +4,7 @@ import type { Outcome } from '../../commands/refusal.js';
 import { activeWorkers, type WorkerRecord } from '../../projections/workers.js';
 import { createWorkerToken, joinWorker, refuseWorkerMessage, revokeWorker } from '../service/workers.js';
 import type { ServiceCore } from '../service/core.js';
-import { DEFAULT_PRESENCE_TTL_MS, Hub, type Presence } from '../workers/hub.js';
+import { DEFAULT_PRESENCE_TTL_MS, Hub, type HubDown, type Presence } from '../workers/hub.js';
 import type { Dispatcher } from '../workers/dispatcher.js';
 import { recordedAdapter, remoteAdapter } from '../workers/remote-adapter.js';
 import type { HarnessAdapter } from '../harness/adapter.js';
@@ -173,18 +173,19 @@ export class WorkerPool {
 
   /**
    * `queue`: the steps waiting for a worker with a free slot, in line; `hubProblem`: the hub's
-   * connection to NATS is down, and each worker's state is as presence was last read
+   * connection to NATS is down (since `hubDownSince`), and each worker's state is as presence was last read
    */
-  async list(): Promise<{ workers: WorkerRow[]; hub: string | null; hubProblem?: string; queue: Awaited<ReturnType<WorkerPool['line']>> }> {
+  async list(): Promise<{ workers: WorkerRow[]; hub: string | null; hubProblem?: string; hubDownSince?: string; queue: Awaited<ReturnType<WorkerPool['line']>> }> {
     const hub = this.hub ? await this.hub.catch(() => null) : null;
     const read = hub ? await this.presence(hub) : { present: [] };
     const present = new Map(read.present.map((p) => [p.workerId, p]));
     const workers = [...this.core.workers.current.values()].map((w) => rowOf(w, present.get(w.workerId)));
-    return { workers, hub: hub?.url ?? null, ...(read.problem ? { hubProblem: read.problem } : {}), queue: await this.line() };
+    const down = read.down ? { hubProblem: `${read.down.why} (since ${read.down.since}); each worker's state is as last read`, hubDownSince: read.down.since } : {};
+    return { workers, hub: hub?.url ?? null, ...down, queue: await this.line() };
   }
 
   // presence needs the hub's connection; while it is down the answer says so rather than failing
-  private async presence(hub: Hub): Promise<{ present: Presence[]; problem?: string }> {
+  private async presence(hub: Hub): Promise<{ present: Presence[]; down?: HubDown }> {
     if (!hub.connection()) {
       try {
         this.lastPresent = await presentSoon(hub);
@@ -193,8 +194,7 @@ export class WorkerPool {
         if (!hub.connection()) throw e;
       }
     }
-    const down = hub.connection()!;
-    return { present: this.lastPresent, problem: `${down.why} (since ${down.since}); each worker's state is as last read` };
+    return { present: this.lastPresent, down: hub.connection()! };
   }
 
   async close(): Promise<void> {

@@ -1,7 +1,8 @@
 import '../helpers/env.js';
 import test from 'ava';
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { basename, dirname, join } from 'node:path';
 import { worktreeDir } from '../../lib/git/worktrees.js';
 import { CLI } from '../helpers/cli.js';
@@ -170,7 +171,29 @@ test.serial('Machines page and a moved run on a phone; a worker revoked after a 
   await page.screenshot({ path: '/tmp/machines-moved-run-phone.png', fullPage: true });
   t.is((await control(s, runId, 'Abort')).body.outcome, 'Applied');
 
+  // the hub's nats-server dies and cannot start again at once (its port held): the page says the
+  // hub's connection is down, with the states as last read; back, the line goes
   await app.goto('/machines');
+  await card.locator('[data-state="online"]').waitFor();
+  const hubUrl = (await s.get('/api/workers')).body.hub as string;
+  const holder = createServer((socket) => socket.destroy());
+  t.teardown(() => { holder.close(); });
+  process.kill(Number(readFileSync(join(s.home, 'nats', 'nats.pid'), 'utf8')), 'SIGKILL');
+  await eventually(() => new Promise<boolean>((resolve) => { holder.once('error', () => resolve(false)); holder.listen(Number(/:(\d+)$/.exec(hubUrl)![1]), '127.0.0.1', () => resolve(true)); }), (bound) => bound, 10_000);
+  const down = page.getByRole('status').filter({ hasText: /^The hub lost its connection to NATS at \d\d:\d\d:\d\d and is reconnecting: each machine's state is as last seen/ });
+  await down.waitFor({ timeout: 30_000 });
+  await card.locator('[data-state="online"]').waitFor();
+  t.true(await fits(page), 'the warning fits the phone');
+  await app.axe(t, 'the hub not connected, phone');
+  await page.screenshot({ path: '/tmp/machines-hub-down-phone.png', fullPage: true });
+  await page.setViewportSize({ width: DESKTOP.width, height: DESKTOP.height });
+  await app.axe(t, 'the hub not connected, desktop');
+  await page.screenshot({ path: '/tmp/machines-hub-down-desktop.png', fullPage: true });
+  await page.setViewportSize({ width: PHONE.width, height: PHONE.height });
+  await new Promise((r) => holder.close(r));
+  await down.waitFor({ state: 'detached', timeout: 60_000 });
+  await card.locator('[data-state="online"]').waitFor({ timeout: 60_000 });
+
   await card.getByRole('button', { name: 'Revoke desk' }).click();
   const confirm = card.getByRole('group', { name: 'Confirm: Revoke desk' });
   await page.waitForFunction(() => document.activeElement?.textContent === 'Keep it');

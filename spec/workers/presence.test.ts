@@ -148,6 +148,7 @@ test("the hub's nats-server killed: the list answers at once and says the connec
     t.deepEqual([...new Set(answers.map((a) => a.status))], [200], JSON.stringify(answers.at(-1)));
     const down = answers.at(-1)!.body;
     t.regex(down['hubProblem'] as string, /the hub lost its connection to NATS at 127\.0\.0\.1:\d+; reconnecting \(since .+\); each worker's state is as last read/);
+    t.false(Number.isNaN(Date.parse(down['hubDownSince'] as string)));
     t.like((down['workers'] as WorkerRow[]).find((x) => x.workerId === workerId), { name: 'desk', state: 'online' });
 
     // the port freed: the server is started again on it, the hub and the worker reconnect
@@ -156,6 +157,7 @@ test("the hub's nats-server killed: the list answers at once and says the connec
     for (let i = 0; i < 200 && (await get(s, '/api/workers'))['hubProblem']; i++) await new Promise((r) => setTimeout(r, 100));
     const back = await get(s, '/api/workers');
     t.is(back['hubProblem'], undefined);
+    t.is(back['hubDownSince'], undefined);
     t.is(back['hub'], made.body['hub']);
     t.not(Number(readFileSync(join(home, 'nats', 'nats.pid'), 'utf8')), pid);
     t.regex(s.output(), /the hub's nats-server exited \(SIGKILL\); starting it again on port \d+/);

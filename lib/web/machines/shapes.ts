@@ -12,7 +12,7 @@ export interface WorkerRow extends PoolRow {
 }
 
 /** `hubProblem`: the hub's connection to NATS is down, and the states are as presence was last read */
-export interface Machines { readonly workers: readonly WorkerRow[]; readonly hub: string | null; readonly hubProblem?: string; readonly here: HereRow }
+export interface Machines { readonly workers: readonly WorkerRow[]; readonly hub: string | null; readonly hubProblem?: string; readonly hubDownSince?: string; readonly here: HereRow }
 
 /** POST /api/workers/tokens: the token is in this answer only */
 export interface MadeToken { readonly worker: WorkerRow; readonly token: string; readonly hub: string | null; readonly hubProblem?: string }

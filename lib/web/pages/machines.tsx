@@ -4,6 +4,7 @@ import { useLoad } from '../components/use-load.js';
 import { AddMachine } from '../machines/add-machine.js';
 import { MachineCard } from '../machines/machine-card.js';
 import type { Machines, WorkerRow } from '../machines/shapes.js';
+import { LocalTime } from '../ui/local-time.js';
 import type { PageProps } from '../page-props.js';
 import { ConfirmButton } from '../run/confirm.js';
 import { ErrorNote, Loading, PageHeading } from '../ui/page.js';
@@ -57,7 +58,11 @@ export const Page = (_: PageProps) => {
       <ErrorNote error={machines.error} />
       {!m ? <Loading what="machines" /> : (
         <>
-          {m.hubProblem ? <p class="warning" role="status">{m.hubProblem}</p> : null}
+          {m.hubDownSince ? (
+            <p class="warning" role="status" title={m.hubProblem}>
+              The hub lost its connection to NATS at <LocalTime at={m.hubDownSince} /> and is reconnecting: each machine's state is as last seen, and steps reach workers again once it is back.
+            </p>
+          ) : null}
           {workers.length === 0 && !adding ? <p data-empty="">No other machine has joined yet: add one, and agent steps can run there as well as here.</p> : null}
           <AddMachine open={adding} onOpen={setAdding} onMade={() => void machines.reload()} />
           <p class="note" role="status">{note}</p>
