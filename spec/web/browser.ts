@@ -57,11 +57,24 @@ export const sharedBrowser = (): Promise<Browser> => {
   return (browser ??= endpoint ? chromium.connect(endpoint) : chromium.launch({ executablePath: sharedPath(), args: [...CHROMIUM_ARGS] }));
 };
 
-/** this file's browser closed, or the run's left: its contexts are closed and this file lets go of it */
+let full: Promise<Browser> | null = null;
+/**
+ * The full chromium (SVC_CHROMIUM's), for a test that needs what the headless shell lacks: the shell
+ * has no notification service, so Notification.permission stays 'denied' whatever a context grants.
+ * Launched once by a file that asks; the shared browser itself when that is the full chromium.
+ */
+export const fullBrowser = (): Promise<Browser> => {
+  if (sharedPath() === chromiumPath()) return sharedBrowser();
+  return (full ??= chromium.launch({ executablePath: chromiumPath(), args: [...CHROMIUM_ARGS] }));
+};
+
+/** this file's browsers closed, or the run's left: its contexts are closed and this file lets go of it */
 export const closeBrowser = async (): Promise<void> => {
-  const b = browser;
+  const [b, f] = [browser, full];
   browser = null;
+  full = null;
   if (b) await (await b).close();
+  if (f) await (await f).close();
 };
 
 export interface AppSession {
@@ -90,13 +103,15 @@ export interface AppOptions {
   readonly timezoneId?: string;
   /** a touch screen, as a phone has: `locator.tap()` then works */
   readonly hasTouch?: boolean;
+  /** in the full chromium (fullBrowser), not the shared headless shell: for real notifications */
+  readonly fullChromium?: boolean;
 }
 
 export const openApp = async (t: ExecutionContext, o: AppOptions): Promise<AppSession> => {
   await webBuilt();
   const server = o.server ?? await testServer({ ...(o.workflows ? { workflows: o.workflows } : {}) });
   if (!o.server) t.teardown(() => server.close());
-  const context = await (await sharedBrowser()).newContext({ viewport: { width: o.viewport.width, height: o.viewport.height }, baseURL: server.url, colorScheme: o.colorScheme ?? 'light', hasTouch: o.hasTouch ?? false, ...(o.timezoneId ? { timezoneId: o.timezoneId } : {}) });
+  const context = await (await (o.fullChromium ? fullBrowser() : sharedBrowser())).newContext({ viewport: { width: o.viewport.width, height: o.viewport.height }, baseURL: server.url, colorScheme: o.colorScheme ?? 'light', hasTouch: o.hasTouch ?? false, ...(o.timezoneId ? { timezoneId: o.timezoneId } : {}) });
   t.teardown(() => context.close());
   if (o.secret) await context.addInitScript((secret) => sessionStorage.setItem('svc.secret', secret), o.secret);
   const page = await context.newPage();
