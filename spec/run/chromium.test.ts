@@ -3,13 +3,13 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot, tempDir } from '../helpers/env.js';
-import { DEBIAN_CHROMIUM, INSTALL, findChromium, machineProbe, plan, type Probe } from './chromium.js';
+import { DEBIAN_CHROMIUM, DEBIAN_HEADLESS_SHELL, INSTALL, findChromium, machineProbe, plan, sharedBrowserPath, type Probe } from './chromium.js';
 
-// `npm test`'s entry: which Chromium it hands the browser tests, and what it does on a machine
-// without one. Probes describe machines; nothing is installed.
+// `npm test`'s entry: which Chromium it hands the browser tests, which one the run shares between
+// them, and what it does on a machine without one. Probes describe machines; nothing is installed.
 
 const machine = (o: Partial<Probe> & { files?: string[] }): Probe => ({
-  chromePath: undefined, path: '/usr/local/bin:/usr/bin:/bin', isRoot: false, isDebian: true,
+  chromePath: undefined, sharedChromium: undefined, path: '/usr/local/bin:/usr/bin:/bin', isRoot: false, isDebian: true,
   isExecutable: (f) => (o.files ?? []).includes(f), ...o,
 });
 
@@ -60,6 +60,39 @@ test('the machine probe finds an executable chromium on PATH, and skips one that
   const probe = { ...real, isExecutable: (f: string) => f !== DEBIAN_CHROMIUM && real.isExecutable(f) };
   t.is(findChromium(probe), join(b, 'chromium'));
   t.is(machineProbe({ CHROME_PATH: '' }).chromePath, undefined);
+});
+
+test('the shared browser is Debian\'s headless shell when it is installed, while the browser tests\' chromium stays the full one', (t) => {
+  const p = machine({ files: [DEBIAN_CHROMIUM, DEBIAN_HEADLESS_SHELL] });
+  t.is(findChromium(p), DEBIAN_CHROMIUM);
+  t.is(sharedBrowserPath(p, DEBIAN_CHROMIUM), DEBIAN_HEADLESS_SHELL);
+});
+
+test('without the headless shell, the shared browser is the chromium found as before', (t) => {
+  t.is(sharedBrowserPath(machine({ files: [DEBIAN_CHROMIUM] }), DEBIAN_CHROMIUM), DEBIAN_CHROMIUM);
+  t.is(sharedBrowserPath(machine({ path: '/a', files: ['/a/chromium'] }), '/a/chromium'), '/a/chromium');
+});
+
+test('a browser CHROME_PATH names is the shared one too, headless shell or not', (t) => {
+  t.is(sharedBrowserPath(machine({ chromePath: '/opt/c/chrome', files: ['/opt/c/chrome', DEBIAN_HEADLESS_SHELL] }), '/opt/c/chrome'), '/opt/c/chrome');
+});
+
+test('SVC_SHARED_CHROMIUM names the shared browser alone, over CHROME_PATH and the headless shell; naming nothing is reported', (t) => {
+  const files = ['/opt/c/chrome', DEBIAN_CHROMIUM, DEBIAN_HEADLESS_SHELL];
+  t.is(sharedBrowserPath(machine({ sharedChromium: DEBIAN_CHROMIUM, chromePath: '/opt/c/chrome', files }), '/opt/c/chrome'), DEBIAN_CHROMIUM);
+  t.is(sharedBrowserPath(machine({ sharedChromium: '/nowhere/chromium', files }), DEBIAN_CHROMIUM), undefined);
+  t.is(machineProbe({ SVC_SHARED_CHROMIUM: '/x/chromium' }).sharedChromium, '/x/chromium');
+  t.is(machineProbe({ SVC_SHARED_CHROMIUM: '' }).sharedChromium, undefined);
+});
+
+test('npm test\'s entry stops before the type-check and ava when SVC_SHARED_CHROMIUM names no executable', (t) => {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(repoRoot, 'spec', 'run', 'main.ts')], {
+    cwd: repoRoot, encoding: 'utf8', timeout: 60_000,
+    env: { ...process.env, SVC_SHARED_CHROMIUM: join(tempDir(), 'no-chrome'), SVC_CHROMIUM: '' },
+  });
+  t.is(r.status, 1);
+  t.regex(r.stderr, /npm test: SVC_SHARED_CHROMIUM is .*no-chrome, which is not an executable file/);
+  t.notRegex(r.stdout + r.stderr, /✔|passed|error TS/);
 });
 
 test('npm test\'s entry stops before the type-check and ava when it has no Chromium, with the reason', (t) => {

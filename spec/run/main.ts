@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium as playwrightChromium } from 'playwright-core';
-import { CHROMIUM_ARGS, findChromium, machineProbe, plan } from './chromium.js';
+import { CHROMIUM_ARGS, findChromium, machineProbe, plan, sharedBrowserPath } from './chromium.js';
 import { coreTestFiles } from './core-files.js';
 import { runLanes, sayAgain, type LaneResult } from './lanes.js';
 import { prepareSuite, toBundles } from './suite.js';
@@ -65,6 +65,15 @@ const debianPackage = (pkg: string, bin: string, why: string): void => {
 
 // The browser tests read SVC_CHROMIUM (spec/helpers/browser.ts): they drive the one found here.
 const env = { ...process.env, SVC_CHROMIUM: chromium() };
+// The run's shared browser is the headless shell when installed (spec/run/chromium.ts
+// sharedBrowserPath: less CPU per page), decided here so a bad SVC_SHARED_CHROMIUM stops the run at once.
+const sharedChromium = (): string => {
+  const path = sharedBrowserPath(machineProbe(), env.SVC_CHROMIUM);
+  if (path) return path;
+  console.error(`npm test: SVC_SHARED_CHROMIUM is ${process.env['SVC_SHARED_CHROMIUM']}, which is not an executable file. Point it at a Chromium, or unset it.`);
+  process.exit(1);
+};
+const sharedExecutable = sharedChromium();
 debianPackage('bubblewrap', 'bwrap', 'the sandbox specs');
 debianPackage('nats-server', 'nats-server', 'the worker specs');
 debianPackage('iproute2', 'ip', 'the remote worker spec (a worker in its own network namespace)');
@@ -102,7 +111,7 @@ const suite = await prepareSuite(root, whole ? coreTestFiles(root) : [], whole);
 // One Chromium for the whole run, each browser test file connecting to it (spec/web/browser.ts
 // sharedBrowser) with contexts of its own: a launch costs about a second of CPU, and 60-odd files
 // each made one. It runs with the tests' environment, so it is found by the survivors check too.
-const browserServer = await playwrightChromium.launchServer({ executablePath: env.SVC_CHROMIUM, args: [...CHROMIUM_ARGS], env: testEnv });
+const browserServer = await playwrightChromium.launchServer({ executablePath: sharedExecutable, args: [...CHROMIUM_ARGS], env: testEnv });
 const avaEnv = { ...testEnv, SVC_SPEC_CLI: suite.cli, SVC_SPEC_BUNDLES: suite.bundles, SVC_WEB_DIST_BUILT: '1', SVC_SPEC_BROWSER_WS: browserServer.wsEndpoint() };
 const results: LaneResult[] = [];
 for (const phase of suite.phases) {

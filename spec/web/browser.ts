@@ -3,11 +3,12 @@ import type { ExecutionContext } from 'ava';
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { buildWeb } from '../../scripts/build-web.js';
-import { CHROMIUM_ARGS, findChromium, machineProbe } from '../run/chromium.js';
+import { CHROMIUM_ARGS, findChromium, machineProbe, sharedBrowserPath } from '../run/chromium.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 
-// Browser tests of the app: Debian's Chromium (SVC_CHROMIUM from `npm test`, else CHROME_PATH,
-// else /usr/bin/chromium) driven by playwright-core against a real server on an ephemeral port,
+// Browser tests of the app: Debian's Chromium (its headless shell when installed, as
+// spec/run/chromium.ts sharedBrowserPath decides; else SVC_CHROMIUM from `npm test`, else
+// CHROME_PATH, else /usr/bin/chromium) driven by playwright-core against a real server on an ephemeral port,
 // with its own SVC_HOME/HOME and the scripted harness (spec/helpers/env.ts), so runs really move.
 //
 //   import { closeBrowser, openApp, VIEWPORTS } from './browser.js';
@@ -30,6 +31,13 @@ const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 export const chromiumPath = (): string => process.env['SVC_CHROMIUM'] ?? findChromium(machineProbe()) ?? '/usr/bin/chromium';
 
+/** the browser a file launches when run straight with ava: the one `npm test` would share, so both drive the same */
+const sharedPath = (): string => {
+  const path = sharedBrowserPath(machineProbe(), chromiumPath());
+  if (!path) throw new Error(`SVC_SHARED_CHROMIUM is ${process.env['SVC_SHARED_CHROMIUM']}, which is not an executable file`);
+  return path;
+};
+
 let built: Promise<unknown> | null = null;
 /**
  * Builds web-dist from lib/web once per test process, so a test always drives the current source;
@@ -46,14 +54,27 @@ let browser: Promise<Browser> | null = null;
  */
 export const sharedBrowser = (): Promise<Browser> => {
   const endpoint = process.env['SVC_SPEC_BROWSER_WS'];
-  return (browser ??= endpoint ? chromium.connect(endpoint) : chromium.launch({ executablePath: chromiumPath(), args: [...CHROMIUM_ARGS] }));
+  return (browser ??= endpoint ? chromium.connect(endpoint) : chromium.launch({ executablePath: sharedPath(), args: [...CHROMIUM_ARGS] }));
 };
 
-/** this file's browser closed, or the run's left: its contexts are closed and this file lets go of it */
+let full: Promise<Browser> | null = null;
+/**
+ * The full chromium (SVC_CHROMIUM's), for a test that needs what the headless shell lacks: the shell
+ * has no notification service, so Notification.permission stays 'denied' whatever a context grants.
+ * Launched once by a file that asks; the shared browser itself when that is the full chromium.
+ */
+export const fullBrowser = (): Promise<Browser> => {
+  if (sharedPath() === chromiumPath()) return sharedBrowser();
+  return (full ??= chromium.launch({ executablePath: chromiumPath(), args: [...CHROMIUM_ARGS] }));
+};
+
+/** this file's browsers closed, or the run's left: its contexts are closed and this file lets go of it */
 export const closeBrowser = async (): Promise<void> => {
-  const b = browser;
+  const [b, f] = [browser, full];
   browser = null;
+  full = null;
   if (b) await (await b).close();
+  if (f) await (await f).close();
 };
 
 export interface AppSession {
@@ -82,13 +103,15 @@ export interface AppOptions {
   readonly timezoneId?: string;
   /** a touch screen, as a phone has: `locator.tap()` then works */
   readonly hasTouch?: boolean;
+  /** in the full chromium (fullBrowser), not the shared headless shell: for real notifications */
+  readonly fullChromium?: boolean;
 }
 
 export const openApp = async (t: ExecutionContext, o: AppOptions): Promise<AppSession> => {
   await webBuilt();
   const server = o.server ?? await testServer({ ...(o.workflows ? { workflows: o.workflows } : {}) });
   if (!o.server) t.teardown(() => server.close());
-  const context = await (await sharedBrowser()).newContext({ viewport: { width: o.viewport.width, height: o.viewport.height }, baseURL: server.url, colorScheme: o.colorScheme ?? 'light', hasTouch: o.hasTouch ?? false, ...(o.timezoneId ? { timezoneId: o.timezoneId } : {}) });
+  const context = await (await (o.fullChromium ? fullBrowser() : sharedBrowser())).newContext({ viewport: { width: o.viewport.width, height: o.viewport.height }, baseURL: server.url, colorScheme: o.colorScheme ?? 'light', hasTouch: o.hasTouch ?? false, ...(o.timezoneId ? { timezoneId: o.timezoneId } : {}) });
   t.teardown(() => context.close());
   if (o.secret) await context.addInitScript((secret) => sessionStorage.setItem('svc.secret', secret), o.secret);
   const page = await context.newPage();

@@ -41,7 +41,9 @@ for (const viewport of VIEWPORTS) {
     t.teardown(() => server.close());
     await setRunCap(server, 10);
     const out = await recordNotifications(server, ['paused']);
-    const app = await openApp(t, { viewport, server });
+    // the full chromium: the run's shared headless shell has no notification service, and its
+    // Notification.permission stays 'denied' whatever is granted
+    const app = await openApp(t, { viewport, server, fullChromium: true });
     const { page } = app;
     await app.context.grantPermissions(['notifications']);
     await app.context.addInitScript({ content: RECORDER });

@@ -13,7 +13,9 @@ import { GATE_ONLY } from '../helpers/server.js';
 // them, and, once turned on in Settings, a browser notification is shown when a run comes to
 // need them; clicking it opens the run. The browser's Notification is wrapped by an init script
 // that records each notification made (a double of the browser API); the permission is the
-// real one, granted by the test.
+// real one, granted by the test. So every test here runs in the full chromium (fullChromium), not
+// the run's shared headless shell: the shell has no notification service, and its
+// Notification.permission stays 'denied' whatever is granted.
 
 
 test.after.always(closeBrowser);
@@ -38,7 +40,7 @@ const notes = (page: import('playwright-core').Page) =>
 for (const viewport of VIEWPORTS) {
   test(`the title and favicon count runs that need you; a notification when one comes to, and its click opens the run (${viewport.name})`, async (t) => {
     t.timeout(120_000);
-    const app = await openApp(t, { viewport, workflows: { gate: GATE_ONLY } });
+    const app = await openApp(t, { viewport, workflows: { gate: GATE_ONLY }, fullChromium: true });
     const { page, server } = app;
     await app.context.grantPermissions(['notifications']);
     await app.context.addInitScript({ content: RECORDER });
@@ -91,7 +93,7 @@ for (const viewport of VIEWPORTS) {
 
 test('notifications off (the default): the count still shows, no notification is made', async (t) => {
   t.timeout(60_000);
-  const app = await openApp(t, { viewport: VIEWPORTS[0]!, workflows: { gate: GATE_ONLY } });
+  const app = await openApp(t, { viewport: VIEWPORTS[0]!, workflows: { gate: GATE_ONLY }, fullChromium: true });
   await app.context.grantPermissions(['notifications']);
   await app.context.addInitScript({ content: RECORDER });
   await app.goto('/');
@@ -105,7 +107,7 @@ test('notifications off (the default): the count still shows, no notification is
 
 test('a supervisor card waiting for a person counts and notifies; deciding it takes it off the count', async (t) => {
   t.timeout(120_000);
-  const app = await openApp(t, { viewport: VIEWPORTS[0]!, workflows: { gate: GATE_ONLY } });
+  const app = await openApp(t, { viewport: VIEWPORTS[0]!, workflows: { gate: GATE_ONLY }, fullChromium: true });
   const { page, server: s } = app;
   await app.context.grantPermissions(['notifications']);
   await app.context.addInitScript({ content: RECORDER });
