@@ -85,22 +85,15 @@ test('SVC_SHARED_CHROMIUM names the shared browser alone, over CHROME_PATH and t
   t.is(machineProbe({ SVC_SHARED_CHROMIUM: '' }).sharedChromium, undefined);
 });
 
-test('npm test\'s entry stops before the type-check and ava when SVC_SHARED_CHROMIUM names no executable', (t) => {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join(repoRoot, 'spec', 'run', 'main.ts')], {
-    cwd: repoRoot, encoding: 'utf8', timeout: 60_000,
-    env: { ...process.env, SVC_SHARED_CHROMIUM: join(tempDir(), 'no-chrome'), SVC_CHROMIUM: '' },
+// npm test's entry with a browser variable naming no executable: it stops at once, saying which
+for (const [variable, what] of [['SVC_SHARED_CHROMIUM', 'names no executable'], ['CHROME_PATH', 'has no Chromium, with the reason']] as const) {
+  test(`npm test's entry stops before the type-check and ava when ${variable} ${what}`, (t) => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', join(repoRoot, 'spec', 'run', 'main.ts')], {
+      cwd: repoRoot, encoding: 'utf8', timeout: 60_000,
+      env: { ...process.env, [variable]: join(tempDir(), 'no-chrome'), SVC_CHROMIUM: '' },
+    });
+    t.is(r.status, 1);
+    t.regex(r.stderr, new RegExp(`npm test: ${variable} is .*no-chrome, which is not an executable file`));
+    t.notRegex(r.stdout + r.stderr, /✔|passed|error TS/);
   });
-  t.is(r.status, 1);
-  t.regex(r.stderr, /npm test: SVC_SHARED_CHROMIUM is .*no-chrome, which is not an executable file/);
-  t.notRegex(r.stdout + r.stderr, /✔|passed|error TS/);
-});
-
-test('npm test\'s entry stops before the type-check and ava when it has no Chromium, with the reason', (t) => {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join(repoRoot, 'spec', 'run', 'main.ts')], {
-    cwd: repoRoot, encoding: 'utf8', timeout: 60_000,
-    env: { ...process.env, CHROME_PATH: join(tempDir(), 'no-chrome'), SVC_CHROMIUM: '' },
-  });
-  t.is(r.status, 1);
-  t.regex(r.stderr, /npm test: CHROME_PATH is .*no-chrome, which is not an executable file/);
-  t.notRegex(r.stdout + r.stderr, /✔|passed|error TS/);
-});
+}
