@@ -102,11 +102,8 @@ export const startNatsServer = async (dir: string, listen: string, config: Omit<
   const host = listen.slice(0, listen.lastIndexOf(':'));
   // beyond loopback every connection is TLS; on loopback nothing crosses a wire
   const tls = isLoopbackHost(host) ? undefined : ensureHubCert(dir);
-  let latest = config;
-  const write = (c: Omit<HubConfig, 'storeDir' | 'listen'>) => {
-    latest = c;
+  const write = (c: Omit<HubConfig, 'storeDir' | 'listen'>) =>
     writePrivateFile(file, hubConfigText({ ...c, listen: bound, storeDir, ...(tls ? { tls: { certFile: tls.certFile, keyFile: tls.keyFile } } : {}) }));
-  };
   write(config);
   endLeftover(dir, file);
   const launch = async (): Promise<{ child: ChildProcess; port: number }> => {
@@ -116,36 +113,38 @@ export const startNatsServer = async (dir: string, listen: string, config: Omit<
     return { child, port };
   };
   const first = await launch();
+  // the picked port pinned in the file, so a restart listens where the hub and workers connect
   bound = `${host}:${first.port}`;
-  write(latest);
+  write(config);
   let child = first.child;
   let reloads = reloadWatch(child);
   let stopping = false;
   let exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const watch = (c: ChildProcess, pause: number): void => {
+  // started again after `wait`, doubling up to RESTART_MAX_MS while it fails to start
+  const restart = (wait: number): void => {
+    setTimeout(() => {
+      if (stopping) return;
+      launch().then(({ child: next }) => {
+        child = next;
+        reloads = reloadWatch(next);
+        exited = new Promise<void>((resolve) => next.once('exit', () => resolve()));
+        if (stopping) { next.kill('SIGTERM'); return; }
+        console.error('svc: the hub\'s nats-server runs again');
+        watch(next);
+      }, (e: unknown) => {
+        console.error(`svc: the hub's nats-server did not start again (${e instanceof Error ? e.message.split('\n')[0] : String(e)}); trying again`);
+        restart(Math.min(wait * 2, RESTART_MAX_MS));
+      });
+    }, wait).unref();
+  };
+  const watch = (c: ChildProcess): void => {
     c.once('exit', (code, signal) => {
       if (stopping) return;
       console.error(`svc: the hub's nats-server exited (${signal ?? `code ${code}`}); starting it again on port ${first.port}`);
-      const again = (wait: number): void => {
-        setTimeout(() => {
-          if (stopping) return;
-          launch().then(({ child: next }) => {
-            child = next;
-            reloads = reloadWatch(next);
-            exited = new Promise<void>((resolve) => next.once('exit', () => resolve()));
-            if (stopping) { next.kill('SIGTERM'); return; }
-            console.error('svc: the hub\'s nats-server runs again');
-            watch(next, RESTART_FIRST_MS);
-          }, (e: unknown) => {
-            console.error(`svc: the hub's nats-server did not start again (${e instanceof Error ? e.message.split('\n')[0] : String(e)}); trying again`);
-            again(Math.min(wait * 2, RESTART_MAX_MS));
-          });
-        }, wait).unref();
-      };
-      again(pause);
+      restart(RESTART_FIRST_MS);
     });
   };
-  watch(child, RESTART_FIRST_MS);
+  watch(child);
   // the hub connects where the server listens: loopback when it listens everywhere
   const reach = host === '0.0.0.0' || host === '' ? '127.0.0.1' : host;
   return {

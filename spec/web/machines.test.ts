@@ -145,7 +145,7 @@ test.serial('Machines page: empty, a join command shown once, the worker online;
 });
 
 test.serial('Machines page and a moved run on a phone; a worker revoked after a confirmation (phone)', async (t) => {
-  t.timeout(120_000);
+  t.timeout(240_000);
   const s = shared!;
   const app = await openApp(t, { viewport: PHONE, server: s });
   const { page } = app;
