@@ -44,7 +44,8 @@ const CASES: readonly Case[] = [
     refusals: (reset) => [codexUsageLimit(reset)],
     // codex names the minute: the wait ends when that minute does
     waitEnds: (reset) => new Date(Math.floor(reset.getTime() / 60_000) * 60_000 + 60_000),
-    words: /You’ve hit your usage limit\. .* try again at \d{1,2}:\d{2} [AP]M\./,
+    // a reset on a later local day (the test ran near midnight) names the date too: "Nov 28th, 2026 12:25 AM"
+    words: /You’ve hit your usage limit\. .* try again at (?:[A-Z][a-z]{2} \d{1,2}(?:st|nd|rd|th), \d{4} )?\d{1,2}:\d{2} [AP]M\./,
   },
   {
     harness: 'opencode',

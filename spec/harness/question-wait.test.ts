@@ -10,16 +10,20 @@ import { startRunTools } from '../fixtures/run-tools/server.js';
 import { bodiesText, cliBin, makeSandbox, opencodeTestEnv, turnInput, writeCodexConfig, writeOpencodeConfig } from './sandbox.js';
 
 const later = <T>(ms: number, value: T): Promise<T> => new Promise((r) => setTimeout(() => r(value), ms));
+// the answer comes well after the watchdog would have fired; the watchdog itself must outlast the
+// CLI's start on a loaded machine (6 s did not: claude was cut off before it asked)
+const WATCHDOG_MS = 10_000;
+const SLOW_ANSWER_MS = 2 * WATCHDOG_MS;
 
 test('codex: a slow answer outlasting the watchdog still reaches the model', async (t) => {
   t.timeout(120_000);
   const sb = makeSandbox();
   const model = await startModelServer([callMcp('ask_question', { prompt: 'Wait?' }), say('Got it.')]);
-  const tools = await startRunTools(() => later(12_000, { answer: 'SLOW-ANSWER' }));
+  const tools = await startRunTools(() => later(SLOW_ANSWER_MS, { answer: 'SLOW-ANSWER' }));
   t.teardown(async () => (await model.close(), await tools.close(), sb.cleanup()));
   writeCodexConfig(sb, model.url);
   const adapters = createAdapters({ commands: { codex: cliBin('codex') }, env: sb.env });
-  const { input } = turnInput(sb, { url: tools.url('run-1'), token: tools.token }, { prompt: 'go', env: { OPENAI_API_KEY: 'sk-test' }, watchdogMs: 6000 });
+  const { input } = turnInput(sb, { url: tools.url('run-1'), token: tools.token }, { prompt: 'go', env: { OPENAI_API_KEY: 'sk-test' }, watchdogMs: WATCHDOG_MS });
   const result = await adapters.codex.startTurn(input).result;
   t.is(result.outcome, 'success', result.summary);
   t.true(bodiesText(model.scriptedBodies()).some((b) => b.includes('SLOW-ANSWER')));
@@ -29,11 +33,11 @@ test('claude: a slow answer outlasting the watchdog still reaches the model', as
   t.timeout(120_000);
   const sb = makeSandbox();
   const model = await startModelServer([callMcp('ask_question', { prompt: 'Wait?' }), say('Got it.')]);
-  const tools = await startRunTools(() => later(12_000, { answer: 'SLOW-ANSWER' }));
+  const tools = await startRunTools(() => later(SLOW_ANSWER_MS, { answer: 'SLOW-ANSWER' }));
   t.teardown(async () => (await model.close(), await tools.close(), sb.cleanup()));
   const adapters = createAdapters({ commands: { claude: cliBin('claude') }, env: sb.env });
   const env = { ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sk-test' };
-  const { input } = turnInput(sb, { url: tools.url('run-1'), token: tools.token }, { prompt: 'go', env, watchdogMs: 6000 });
+  const { input } = turnInput(sb, { url: tools.url('run-1'), token: tools.token }, { prompt: 'go', env, watchdogMs: WATCHDOG_MS });
   const result = await adapters.claude.startTurn(input).result;
   t.is(result.outcome, 'success', result.summary);
   t.true(bodiesText(model.scriptedBodies()).some((b) => b.includes('SLOW-ANSWER')));

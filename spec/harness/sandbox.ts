@@ -11,6 +11,7 @@ import type { ToolAccess } from '../../domain/workflow.js';
 import { LIFELINE } from '../../lib/harness/process.js';
 import { entryOf } from '../../lib/sandbox/allowlist.js';
 import { bwrapBin } from '../../lib/sandbox/probe.js';
+import { LOOPBACK_REGISTRY } from '../helpers/loopback-npm.js';
 import { openStepSandbox, type StepSandbox } from '../../lib/sandbox/sandbox.js';
 
 export const repoRoot = new URL('../../', import.meta.url).pathname;
@@ -44,6 +45,8 @@ export const makeSandbox = (): Sandbox => {
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
     DISABLE_TELEMETRY: '1',
     NO_PROXY: '127.0.0.1,localhost',
+    npm_config_registry: LOOPBACK_REGISTRY,
+    npm_config_cache: join(root, 'cache', 'npm'),
   };
   return { root, repo, env, cleanup: () => rmSync(root, { recursive: true, force: true }) };
 };

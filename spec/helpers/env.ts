@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { LOOPBACK_REGISTRY } from './loopback-npm.js';
 
 // Every test file runs in its own process: HOME and SVC_HOME point at temp folders before anything
 // else runs, so no test can touch the user's real ~/.svc or git config.
@@ -26,6 +27,8 @@ process.env['HOME'] = home;
 process.env['SVC_HOME'] = join(home, '.svc');
 process.env['SVC_HARNESS_MODULE'] = fixtureModule('harness', 'scripted.ts');
 process.env['GIT_CONFIG_NOSYSTEM'] = '1';
+process.env['npm_config_registry'] = LOOPBACK_REGISTRY; // why: spec/helpers/loopback-npm.ts
+process.env['npm_config_cache'] = join(home, '.npm');
 
 /** A git repository with one commit on main. */
 export const gitRepo = (files: Record<string, string> = { 'README.md': '# test\n' }): string => {
