@@ -36,25 +36,39 @@ export interface Asked {
   readonly stdout: string;
   readonly stderr: string;
   readonly error?: NodeJS.ErrnoException;
+  /** ended by the timeout, not by itself */
+  readonly timedOut?: true;
 }
 
 export const askCli = (bin: string, args: readonly string[], env: NodeJS.ProcessEnv, timeoutMs = 15_000): Promise<Asked> =>
   new Promise((resolve) => {
     execFile(bin, [...args], { env, timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 1 << 20 }, (error, stdout, stderr) => {
-      const err = error as (NodeJS.ErrnoException & { code?: unknown }) | null;
+      const err = error as (NodeJS.ErrnoException & { code?: unknown; killed?: boolean }) | null;
       const code = err ? (typeof err.code === 'number' ? err.code : null) : 0;
-      resolve({ code, stdout: String(stdout), stderr: String(stderr), error: err ?? undefined });
+      // execFile kills only on its timeout (or maxBuffer, which a version line never reaches)
+      resolve({ code, stdout: String(stdout), stderr: String(stderr), error: err ?? undefined, ...(err?.killed ? { timedOut: true as const } : {}) });
     });
   });
 
 export const firstLine = (s: string): string => s.trim().split('\n')[0]?.trim() ?? '';
 
-/** Installed? Answer from `<bin> --version`; ENOENT/EACCES mean not installed. */
-export const versionOf = async (bin: string, env: NodeJS.ProcessEnv): Promise<Availability> => {
-  const r = await askCli(bin, ['--version'], env);
+/**
+ * how long `--version` may take: opencode's needs 1.5 s of CPU, and on a machine loaded with other
+ * turns it took more than 15 s (measured), which once made a CLI that was there read as not installed
+ */
+const VERSION_TIMEOUT_MS = 60_000;
+
+/**
+ * Installed? Answer from `<bin> --version`; ENOENT/EACCES mean not installed. A CLI that started
+ * but did not answer in time is there: Ready, its version unknown (a turn that hangs is the
+ * watchdog's to end), rather than refusing every run on it until the next check.
+ */
+export const versionOf = async (bin: string, env: NodeJS.ProcessEnv, timeoutMs = VERSION_TIMEOUT_MS): Promise<Availability> => {
+  const r = await askCli(bin, ['--version'], env, timeoutMs);
   if (r.error && (r.error.code === 'ENOENT' || r.error.code === 'EACCES')) {
     return { _tag: 'NotInstalled', detail: `${bin}: ${r.error.code === 'ENOENT' ? 'not found' : 'not executable'}`, missing: true };
   }
+  if (r.timedOut) return { _tag: 'Ready' };
   if (r.code !== 0) return { _tag: 'NotInstalled', detail: `${bin} --version failed: ${firstLine(r.stderr || r.stdout) || 'timeout'}` };
   return { _tag: 'Ready', version: firstLine(r.stdout) };
 };

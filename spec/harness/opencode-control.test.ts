@@ -18,15 +18,16 @@ const setup = async (t: ExecutionContext, script: ModelTurn[]) => {
 };
 
 test('opencode watchdog ends a turn whose model never answers', async (t) => {
-  t.timeout(120_000);
+  t.timeout(180_000);
   const { sb, model, adapters, runTools } = await setup(t, [hang()]);
-  // opencode itself prints nothing while it starts: on a loaded machine that alone took over 30 s,
-  // so the watchdog is set well past its start and the model is still seen to be asked first
-  const { input } = turnInput(sb, runTools, { prompt: 'Start', env: opencodeTestEnv, watchdogMs: 45_000 });
+  // opencode itself prints nothing while it starts: on a loaded machine that alone took over 45 s
+  // (measured: 30 s, then 45 s not enough), so the watchdog is set well past its start and the
+  // model is still seen to be asked first
+  const { input } = turnInput(sb, runTools, { prompt: 'Start', env: opencodeTestEnv, watchdogMs: 90_000 });
   const result = await adapters.opencode.startTurn(input).result;
   t.is(result.outcome, 'failure');
   t.is(result.failure, 'watchdog');
-  t.regex(result.summary, /printed nothing for 45s/);
+  t.regex(result.summary, /printed nothing for 90s/);
   t.true(model.scriptedBodies().length >= 1);
   t.deepEqual(processesIn(sb.repo), []);
 });
@@ -56,7 +57,7 @@ test('opencode: a usage-limit 429 ends the turn with failure quota', async (t) =
 });
 
 test('opencode: a bogus binary is NotInstalled; the real one is Ready with its version', async (t) => {
-  t.timeout(60_000);
+  t.timeout(120_000); // the version check waits up to 60 s for a loaded machine (lib/harness/common.ts)
   const sb = makeSandbox();
   t.teardown(() => sb.cleanup());
   const bogus = createAdapters({ commands: { opencode: '/nonexistent/opencode' }, env: sb.env });

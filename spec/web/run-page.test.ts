@@ -5,6 +5,7 @@ import { fixtureRepository } from '../fixtures/github/fixture.js';
 import { startGitHubServer } from '../fixtures/github/server.js';
 import { GATED, STRICT, testServer } from '../helpers/server.js';
 import { startRun, untilStanding } from '../helpers/steer.js';
+import { eventually } from '../helpers/env.js';
 import { closeBrowser, DESKTOP, openApp, PHONE, VIEWPORTS, type AppSession } from './browser.js';
 import { SHIP, WEB, git, githubOrigin } from '../helpers/code-host-origin.js';
 
@@ -201,6 +202,9 @@ test('a failed run: another ready harness from the picker, then export, resolve,
   // Restart makes a new run; the page points to it.
   await actions.getByRole('button', { name: 'More' }).click();
   await actions.getByRole('menuitem', { name: 'Restart' }).click();
+  // first the record (the detail names the new run), then the page showing it from its stream: a
+  // slow restart on a loaded machine and a page that misses the frame are told apart
+  await eventually(async () => (await app.server.get(`/api/runs/${runId}/detail`)).body.restartedAs, (v) => typeof v === 'string', 90_000);
   const link = app.page.getByText('Restarted as').getByRole('link');
   await link.waitFor();
   // linked by its title, the id in its tooltip (issue 32)
