@@ -104,6 +104,14 @@ export const writeCodexConfig = (sandbox: Sandbox, modelUrl: string): void => {
   const toml = [
     'model = "gpt-5.5"', // a slug codex knows, so it offers its apply_patch tool
     'model_provider = "scripted"',
+    // nothing beyond loopback: codex otherwise asks api.github.com for its latest release, runs
+    // `git ls-remote https://github.com/openai/plugins.git` for its plugin marketplace and looks up
+    // ab.chatgpt.com at each start (seen with strace)
+    'check_for_update_on_startup = false',
+    '[features]',
+    'plugins = false',
+    '[analytics]',
+    'enabled = false',
     '[model_providers.scripted]',
     'name = "scripted"',
     `base_url = "${modelUrl}/v1"`,
