@@ -100,18 +100,19 @@ export const processesIn = (dir: string): number[] =>
 export const bodiesText = (bodies: unknown[]): string[] => bodies.map((b) => JSON.stringify(b));
 
 /** Point codex at the scripted server the way a user would: a provider in $CODEX_HOME/config.toml. */
+/**
+ * codex's settings (dotted keys, as `-c` takes them) that keep a test on loopback: otherwise at each
+ * start it asks api.github.com for its latest release, runs `git ls-remote
+ * https://github.com/openai/plugins.git` for its plugin marketplace and looks up ab.chatgpt.com
+ * (seen with strace)
+ */
+export const CODEX_LOOPBACK = ['check_for_update_on_startup=false', 'features.plugins=false', 'analytics.enabled=false'] as const;
+
 export const writeCodexConfig = (sandbox: Sandbox, modelUrl: string): void => {
   const toml = [
     'model = "gpt-5.5"', // a slug codex knows, so it offers its apply_patch tool
     'model_provider = "scripted"',
-    // nothing beyond loopback: codex otherwise asks api.github.com for its latest release, runs
-    // `git ls-remote https://github.com/openai/plugins.git` for its plugin marketplace and looks up
-    // ab.chatgpt.com at each start (seen with strace)
-    'check_for_update_on_startup = false',
-    '[features]',
-    'plugins = false',
-    '[analytics]',
-    'enabled = false',
+    ...CODEX_LOOPBACK.map((setting) => setting.replace('=', ' = ')),
     '[model_providers.scripted]',
     'name = "scripted"',
     `base_url = "${modelUrl}/v1"`,

@@ -10,7 +10,8 @@ import { gitRepo, tempDir } from '../helpers/env.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { startModelServer } from '../fixtures/model-server/server.js';
 import { say } from '../fixtures/model-server/script.js';
-import { cliBin } from '../harness/sandbox.js';
+import { CODEX_LOOPBACK, cliBin, opencodeTestEnv } from '../harness/sandbox.js';
+import { LOOPBACK_REGISTRY } from '../helpers/loopback-npm.js';
 
 process.env['XDG_CONFIG_HOME'] = tempDir('svc-xdg-');
 
@@ -23,6 +24,8 @@ const cliEnv = (extra: Record<string, string>): NodeJS.ProcessEnv => {
     HOME: process.env['HOME'], XDG_CONFIG_HOME: process.env['XDG_CONFIG_HOME'],
     XDG_DATA_HOME: dirs['data'], XDG_CACHE_HOME: dirs['cache'], XDG_STATE_HOME: dirs['state'], CODEX_HOME: dirs['codex'],
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_TELEMETRY: '1', NO_PROXY: '127.0.0.1,localhost',
+    // nothing beyond loopback (spec/helpers/loopback-npm.ts)
+    npm_config_registry: LOOPBACK_REGISTRY, npm_config_cache: join(root, 'npm'), ...opencodeTestEnv,
     ...extra,
   };
 };
@@ -77,7 +80,7 @@ const modelSees = async (harness: 'codex' | 'opencode', repo: string): Promise<s
   const model = await startModelServer([say('ok'), say('ok'), say('ok')]);
   try {
     if (harness === 'codex') {
-      const args = ['exec', '--json', '--skip-git-repo-check', '-c', 'model_provider=mock', '-c', 'model_providers.mock.name="mock"',
+      const args = ['exec', '--json', '--skip-git-repo-check', ...CODEX_LOOPBACK.flatMap((setting) => ['-c', setting]), '-c', 'model_provider=mock', '-c', 'model_providers.mock.name="mock"',
         '-c', `model_providers.mock.base_url="${model.url}/v1"`, '-c', 'model_providers.mock.wire_api="responses"', '-c', 'model_providers.mock.env_key="OPENAI_API_KEY"', 'say ok'];
       await run(cliBin('codex'), args, repo, cliEnv({ OPENAI_API_KEY: 'sk-test' }));
     } else {
