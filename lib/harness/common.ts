@@ -69,7 +69,8 @@ export const versionOf = async (bin: string, env: NodeJS.ProcessEnv, timeoutMs =
     return { _tag: 'NotInstalled', detail: `${bin}: ${r.error.code === 'ENOENT' ? 'not found' : 'not executable'}`, missing: true };
   }
   if (r.timedOut) return { _tag: 'Ready' };
-  if (r.code !== 0) return { _tag: 'NotInstalled', detail: `${bin} --version failed: ${firstLine(r.stderr || r.stdout) || 'timeout'}` };
+  // a timeout is answered above: a silent failure is named by how it ended
+  if (r.code !== 0) return { _tag: 'NotInstalled', detail: `${bin} --version failed: ${firstLine(r.stderr || r.stdout) || (r.code === null ? 'killed' : `exit code ${r.code}`)}` };
   return { _tag: 'Ready', version: firstLine(r.stdout) };
 };
 
