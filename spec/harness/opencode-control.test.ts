@@ -33,11 +33,14 @@ test('opencode watchdog ends a turn whose model never answers', async (t) => {
 });
 
 test('opencode abort interrupts the turn and kills the process tree', async (t) => {
-  t.timeout(120_000);
+  t.timeout(180_000);
   const { sb, model, adapters, runTools } = await setup(t, [hang()]);
-  const { input, abort } = turnInput(sb, runTools, { prompt: 'Start', env: opencodeTestEnv });
+  // the watchdog is set past opencode's slowest start seen under load (see the watchdog test), and
+  // a turn that ends before it asks the model fails here with its summary, not as a test timeout
+  const { input, abort } = turnInput(sb, runTools, { prompt: 'Start', env: opencodeTestEnv, watchdogMs: 150_000 });
   const turn = adapters.opencode.startTurn(input);
-  await model.waitForScripted(1);
+  const early = await Promise.race([model.waitForScripted(1).then(() => undefined), turn.result]);
+  if (early) return t.fail(`the turn ended before opencode asked the model: ${early.outcome} ${early.summary}`);
   t.true(processesIn(sb.repo).length > 0, 'opencode is running in the worktree');
   abort.abort();
   const result = await turn.result;
