@@ -31,6 +31,13 @@ const pool = async (t: import('ava').ExecutionContext): Promise<Pool> => {
   return { s, model, workers, ids, ipOf: (w) => net.machines[ids.indexOf(w)]!.ip, output };
 };
 
+// a run that did not end as hoped: its log, which run each scripted request spoke for, and the workers' output
+const whyNot = async (e: Error, s: TestServer, runId: string, model: ModelServer, output: () => string): Promise<never> => {
+  const log = (await s.get(`/api/runs/${runId}/log?pageSize=200`)).body.lines?.map((l: any) => `${l.source} ${l.text}`).join('\n');
+  const asked = model.requests.map((r, i) => `${i} ${r.scripted ? 'scripted' : 'side'} from ${r.from}: ${JSON.stringify(r.body).match(/Run number \d+/g)?.at(-1) ?? '?'}`).join('\n');
+  throw new Error(`${e.message}\n--- run log ---\n${log}\n--- model requests ---\n${asked}\n--- workers ---\n${JSON.stringify((await s.get('/api/workers')).body)}\n${output()}`);
+};
+
 const startRun = async (s: TestServer, goal: string): Promise<string> => {
   const runId = (await s.post('/api/runs', { project: s.projectId, goal, workflow: 'real', harness: 'claude', start: false })).body.runId as string;
   await control(s, runId, 'Resume');
@@ -72,7 +79,7 @@ test.serial('backpressure: 12 runs over 2 workers of 2 slots: never more than 2 
     releases[released]!();
   }
   t.is(peak, 2, 'each worker ran two turns at once at its peak');
-  for (const runId of runs) t.is((await untilStanding(s, runId, 'Succeeded', 300_000)).outcome, 'success');
+  for (const runId of runs) t.is((await untilStanding(s, runId, 'Succeeded', 300_000).catch((e: Error) => whyNot(e, s, runId, model, output))).outcome, 'success');
   t.is(scripted().length, 12);
   const from = new Set(scripted().map((r) => r.from));
   t.deepEqual([...from].sort(), net.machines.map((m) => m.ip).sort(), 'both workers took turns');
@@ -93,10 +100,7 @@ test.serial('presence: a worker whose heartbeat stops is shown lost within the t
 
   model.push({ kind: 'reply', text: 'PLACED-ELSEWHERE' });
   const runId = await startRun(s, 'Say where you ran.');
-  await untilStanding(s, runId, 'Succeeded', 150_000).catch(async (e: Error) => {
-    const log = (await s.get(`/api/runs/${runId}/log?pageSize=200`)).body.lines?.map((l: any) => `${l.source} ${l.text}`).join('\n');
-    throw new Error(`${e.message}\n--- run log ---\n${log}\n${JSON.stringify((await s.get('/api/workers')).body)}\n${output()}`);
-  });
+  await untilStanding(s, runId, 'Succeeded', 150_000).catch((e: Error) => whyNot(e, s, runId, model, output));
   const step = [...s.service.workers.dispatches.current.values()].find((d) => d.runId === runId)!;
   t.is(step.claim?.workerId, other, 'the step went to the worker still online');
   t.true(model.requests.filter((r) => r.scripted).every((r) => r.from === ipOf(other)));
