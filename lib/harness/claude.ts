@@ -85,7 +85,7 @@ export const startClaudeTurn = (bin: string, config: HarnessConfig, input: TurnI
 // `claude auth status` answers from local state (no network): exit 0 and loggedIn true, else 1.
 const checkClaude = async (bin: string, config: HarnessConfig): Promise<Availability> => {
   const env = config.env ?? process.env;
-  const version = await versionOf(bin, env);
+  const version = await versionOf(bin, env, undefined, config.versionCache);
   if (version._tag !== 'Ready') return version;
   const auth = await askCli(bin, ['auth', 'status'], env);
   if (auth.code === 0) return version;

@@ -71,7 +71,7 @@ export const startCodexTurn = (bin: string, config: HarnessConfig, input: TurnIn
 // in the environment (OPENAI_API_KEY / CODEX_API_KEY) also lets exec run, so it counts as ready.
 const checkCodex = async (bin: string, config: HarnessConfig): Promise<Availability> => {
   const env = config.env ?? process.env;
-  const version = await versionOf(bin, env);
+  const version = await versionOf(bin, env, undefined, config.versionCache);
   if (version._tag !== 'Ready') return version;
   if (env.OPENAI_API_KEY || env.CODEX_API_KEY) return version;
   const status = await askCli(bin, ['login', 'status'], env);

@@ -6,12 +6,15 @@ import type { TurnInput, TurnResult } from './adapter.js';
 import type { Availability } from '../../domain/harness.js';
 import { classifyText, clip } from './classify.js';
 import type { CliExit } from './process.js';
+import { keepVersion, keptVersion } from './version-cache.js';
 
 export interface HarnessConfig {
   /** binary path per CLI; default: the name on PATH */
   readonly commands?: Partial<Record<HarnessName, string>>;
   /** environment used for binary overrides (SVC_HARNESS_BIN_<NAME>) and for checks; default process.env */
   readonly env?: NodeJS.ProcessEnv;
+  /** the file versions read from `--version` are kept in (lib/harness/version-cache.ts); none: always ask */
+  readonly versionCache?: string;
 }
 
 /** SVC_HARNESS_BIN_<NAME> wins (an operator override), then the config, then the bare name. */
@@ -63,7 +66,9 @@ const VERSION_TIMEOUT_MS = 60_000;
  * but did not answer in time is there: Ready, its version unknown (a turn that hangs is the
  * watchdog's to end), rather than refusing every run on it until the next check.
  */
-export const versionOf = async (bin: string, env: NodeJS.ProcessEnv, timeoutMs = VERSION_TIMEOUT_MS): Promise<Availability> => {
+export const versionOf = async (bin: string, env: NodeJS.ProcessEnv, timeoutMs = VERSION_TIMEOUT_MS, cache?: string): Promise<Availability> => {
+  const kept = cache === undefined ? undefined : keptVersion(cache, bin, env);
+  if (kept !== undefined) return { _tag: 'Ready', version: kept };
   const r = await askCli(bin, ['--version'], env, timeoutMs);
   if (r.error && (r.error.code === 'ENOENT' || r.error.code === 'EACCES')) {
     return { _tag: 'NotInstalled', detail: `${bin}: ${r.error.code === 'ENOENT' ? 'not found' : 'not executable'}`, missing: true };
@@ -71,7 +76,9 @@ export const versionOf = async (bin: string, env: NodeJS.ProcessEnv, timeoutMs =
   if (r.timedOut) return { _tag: 'Ready' };
   // a timeout is answered above: a silent failure is named by how it ended
   if (r.code !== 0) return { _tag: 'NotInstalled', detail: `${bin} --version failed: ${firstLine(r.stderr || r.stdout) || (r.code === null ? 'killed' : `exit code ${r.code}`)}` };
-  return { _tag: 'Ready', version: firstLine(r.stdout) };
+  const version = firstLine(r.stdout);
+  if (cache !== undefined) keepVersion(cache, bin, env, version);
+  return { _tag: 'Ready', version };
 };
 
 /** Results the process itself decides, whatever the CLI printed. */

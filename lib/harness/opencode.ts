@@ -63,6 +63,6 @@ export const startOpencodeTurn = (bin: string, config: HarnessConfig, input: Tur
 // models), so there is no cheap, honest "logged in" answer: check() only asks for the version.
 export const opencodeAdapter = (config: HarnessConfig = {}): HarnessAdapter => {
   const bin = binFor('opencode', config);
-  const check = (): Promise<Availability> => versionOf(bin, config.env ?? process.env);
+  const check = (): Promise<Availability> => versionOf(bin, config.env ?? process.env, undefined, config.versionCache);
   return { name: 'opencode', bin, check, startTurn: (input) => startOpencodeTurn(bin, config, input) };
 };

@@ -32,7 +32,7 @@ import { RunMachinesView } from '../read-models/run-machines.js';
 import { RunDetails } from '../read-models/run-detail.js';
 import { newId } from '../ids.js';
 import { packageRoot } from '../package-root.js';
-import { ensurePrivateDir } from '../paths.js';
+import { ensurePrivateDir, svcHome } from '../paths.js';
 import { DEFAULT_SETTINGS, type Settings } from '../../domain/settings.js';
 import { SingleStream } from '../state/event-stream.js';
 import { LogStore } from '../state/log-store.js';
@@ -82,10 +82,13 @@ const workflowsFrom = (catalog: Catalog): Workflows => ({
   persona: (project, name) => catalog.persona(ref(project), name),
 });
 
+/** where the CLIs' versions are kept between starts (lib/harness/version-cache.ts); SVC_CLI_VERSION_CACHE moves it */
+export const versionCacheFile = (home: string): string => process.env['SVC_CLI_VERSION_CACHE'] || join(home, 'cache', 'cli-versions.json');
+
 // the adapters, or the stand-in SVC_HARNESS_MODULE names (tests); `svc doctor` checks with the same
-export const loadHarnesses = async (): Promise<Record<HarnessName, HarnessAdapter>> => {
+export const loadHarnesses = async (home: string = svcHome()): Promise<Record<HarnessName, HarnessAdapter>> => {
   const module = process.env['SVC_HARNESS_MODULE'];
-  if (!module) return createAdapters({});
+  if (!module) return createAdapters({ versionCache: versionCacheFile(home) });
   const m = (await import(pathToFileURL(module).href)) as { createAdapters(): Record<HarnessName, HarnessAdapter> };
   return m.createAdapters();
 };
@@ -145,7 +148,7 @@ export const openService = async (o: OpenOptions): Promise<Service> => {
   const core: ServiceCore = {
     home: o.home, version: version(), store, journal, runs, logs: new LogStore(store),
     projects, supervisors, spend,
-    settings, workflows: workflowsFrom(catalog), harnesses: await loadHarnesses(), availability: new Map(), runTools,
+    settings, workflows: workflowsFrom(catalog), harnesses: await loadHarnesses(o.home), availability: new Map(), runTools,
     turns: live, baseUrl: o.baseUrl ?? '', now: () => new Date(), newId,
     harnessWindows: openHarnessWindows(journal), workers: openWorkers(journal), placement: openPlacement(journal), machines: new RunMachinesView(journal), clock,
     forks: new ForkLinks(runs, journal), ...(probe ? { probe } : {}),

@@ -112,7 +112,10 @@ const suite = await prepareSuite(root, whole ? coreTestFiles(root) : [], whole);
 // sharedBrowser) with contexts of its own: a launch costs about a second of CPU, and 60-odd files
 // each made one. It runs with the tests' environment, so it is found by the survivors check too.
 const browserServer = await playwrightChromium.launchServer({ executablePath: sharedExecutable, args: [...CHROMIUM_ARGS], env: testEnv });
-const avaEnv = { ...testEnv, SVC_SPEC_CLI: suite.cli, SVC_SPEC_BUNDLES: suite.bundles, SVC_WEB_DIST_BUILT: '1', SVC_SPEC_BROWSER_WS: browserServer.wsEndpoint() };
+// The real CLIs' versions are read once for the whole run (lib/harness/version-cache.ts), not at
+// every server start of every file: opencode's --version alone took 1.6 s of CPU, 77 times a run.
+const versionCache = join(suiteDir, 'cli-versions.json');
+const avaEnv = { ...testEnv, SVC_SPEC_CLI: suite.cli, SVC_SPEC_BUNDLES: suite.bundles, SVC_WEB_DIST_BUILT: '1', SVC_SPEC_BROWSER_WS: browserServer.wsEndpoint(), SVC_CLI_VERSION_CACHE: versionCache };
 const results: LaneResult[] = [];
 for (const phase of suite.phases) {
   if (interrupted) break;
