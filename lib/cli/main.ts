@@ -24,6 +24,8 @@ const portOf = (flags: Parsed['flags']): number => {
   return port;
 };
 
+const STOP_MS = 30_000;
+
 const serve = async ({ flags }: Parsed, { out, err }: Io): Promise<number> => {
   const port = portOf(flags);
   const bind = typeof flags['bind'] === 'string' ? flags['bind'] : '127.0.0.1';
@@ -32,7 +34,11 @@ const serve = async ({ flags }: Parsed, { out, err }: Io): Promise<number> => {
   const warn = bindWarning(bind);
   if (warn) err(`warning: ${warn}\n`);
   out(`svc serving at ${s.baseUrl}\n`);
-  const stop = () => { void s.close().then(() => process.exit(0)); };
+  // a part that does not stop (a connection that never drains) must not keep the process: it ends anyway
+  const stop = () => {
+    setTimeout(() => { err(`svc: not stopped after ${STOP_MS / 1000} s; exiting\n`); process.exit(1); }, STOP_MS).unref();
+    void s.close().then(() => process.exit(0));
+  };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   return new Promise<number>(() => undefined);

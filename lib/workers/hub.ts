@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect, nkeyAuthenticator, nkeys, type NatsConnection } from '@nats-io/transport-node';
+import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import { Kvm, type KV } from '@nats-io/kv';
 import { writePrivateFile } from '../private-file.js';
 import { PRESENCE_BUCKET, type WorkerUser } from './nats-config.js';
@@ -35,6 +36,8 @@ export interface Presence {
 
 export const DEFAULT_PRESENCE_TTL_MS = 15_000;
 
+const DRAIN_MS = 5_000;
+
 const hubSeed = (dir: string): Uint8Array => {
   const file = join(dir, 'hub.nk');
   if (!existsSync(file)) writePrivateFile(file, new TextDecoder().decode(nkeys.createUser().getSeed()));
@@ -47,13 +50,20 @@ export interface HubDown {
   readonly why: string;
 }
 
+// the presence bucket's stream, and the prefix of its subjects (one per worker id)
+const PRESENCE_STREAM = `KV_${PRESENCE_BUCKET}`;
+const PRESENCE_PREFIX = `$KV.${PRESENCE_BUCKET}.`;
+
 export class Hub {
   private down: HubDown | null = null;
+  /** since when svc is closing the connection (svc is stopping): a read now says so rather than waiting */
+  private closing: string | null = null;
 
   private constructor(
     readonly url: string,
     private readonly nc: NatsConnection,
     private readonly kv: KV,
+    private readonly jsm: JetStreamManager,
     private readonly server: NatsServer | undefined,
     private readonly hubKey: string,
   ) {}
@@ -72,8 +82,9 @@ export class Hub {
         maxReconnectAttempts: -1, ignoreAuthErrorAbort: true, reconnectTimeWait: 500,
       });
       const kv = await new Kvm(nc).create(PRESENCE_BUCKET, { ttl: o.presenceTtlMs, history: 1 });
+      const jsm = await jetstreamManager(nc, { checkAPI: false });
       // workers join by the server's join address (tls://…#sha256=… beyond loopback)
-      const hub = new Hub(o.externalUrl ?? server!.joinUrl, nc, kv, server, hubKey);
+      const hub = new Hub(o.externalUrl ?? server!.joinUrl, nc, kv, jsm, server, hubKey);
       hub.listen(o);
       void hub.watch();
       return hub;
@@ -90,13 +101,18 @@ export class Hub {
 
   /** null while connected; else since when the connection is down and why */
   connection(): HubDown | null {
-    return this.down;
+    return this.down ?? (this.closing ? { since: this.closing, why: 'the hub is stopping' } : null);
   }
 
-  /** the workers whose heartbeat has not lapsed, with what it said */
+  /**
+   * the workers whose heartbeat has not lapsed, with what it said. The keys come from the stream's
+   * per-subject counts, one request: a KV key listing opens a consumer per call, and one opened as
+   * the connection closed was seen never to end, its heartbeat timer keeping svc from exiting.
+   */
   async present(): Promise<Presence[]> {
-    const keys: string[] = [];
-    for await (const k of await this.kv.keys()) keys.push(k);
+    if (this.closing !== null || this.nc.isClosed() || this.nc.isDraining()) throw new Error('the hub is stopping');
+    const info = await this.jsm.streams.info(PRESENCE_STREAM, { subjects_filter: `${PRESENCE_PREFIX}>` });
+    const keys = Object.keys(info.state.subjects ?? {}).map((s) => s.slice(PRESENCE_PREFIX.length));
     const found = await Promise.all(keys.map(async (workerId) => {
       const e = await this.kv.get(workerId);
       const heartbeat = e && e.operation === 'PUT' ? decodeHeartbeat(e.value) : undefined;
@@ -111,12 +127,24 @@ export class Hub {
   }
 
   async close(): Promise<void> {
-    await this.nc.drain().catch(() => undefined);
+    this.closing ??= new Date().toISOString();
+    // a drain waits on every subscription's reader; one that never reads must not keep svc from stopping
+    const drained = this.nc.drain().catch(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([drained, new Promise((r) => (timer = setTimeout(r, DRAIN_MS)))]);
+    clearTimeout(timer);
+    if (!this.nc.isClosed()) await this.nc.close().catch(() => undefined);
     await this.server?.stop();
   }
 
   // what the client tells of its connection: a drop is logged once, and its end
   private async watch(): Promise<void> {
+    // a connection closed without svc asking does not come back: said once, and shown as down
+    void this.nc.closed().then((err) => {
+      if (this.closing !== null) return;
+      this.down = { since: new Date().toISOString(), why: `the hub's connection to NATS closed${err ? ` (${err.message})` : ''}; restart svc serve` };
+      console.error(`svc: ${this.down.why}`);
+    });
     for await (const st of this.nc.status()) {
       if (st.type === 'disconnect' && !this.down) {
         this.down = { since: new Date().toISOString(), why: `the hub lost its connection to NATS at ${st.server}; reconnecting` };
