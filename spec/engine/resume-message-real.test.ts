@@ -48,10 +48,13 @@ const resumeMidTurn = async (t: ExecutionContext, harness: HarnessName): Promise
 
   const events = await history(s, runId);
   const types = events.map((e) => e.type);
-  t.is(types.filter((x) => x === 'StepStarted').length, 1, 'one step: the message continued it, it did not open another');
+  // what a failure below needs: each request the model got (scripted or a side one, and what it carried last), and the run's events
+  const asked = () => model.requests.map((r, i) => `${i} ${r.scripted ? 'scripted' : 'side'}: ${JSON.stringify(r.body).slice(-300)}`).join('\n');
+  const why = (what: string) => `${what}\n--- events ---\n${types.join(' ')}\n--- model requests ---\n${asked()}`;
+  t.is(types.filter((x) => x === 'StepStarted').length, 1, why('one step: the message continued it, it did not open another'));
   const delivered = events.findIndex((e) => e.type === 'MessageDelivered');
   t.true(delivered > 0, 'the message is recorded as delivered');
-  t.true(events.findIndex((e) => e.type === 'OutcomeReported') > delivered, 'the outcome the agent reported came after it saw the message');
+  t.true(events.findIndex((e) => e.type === 'OutcomeReported') > delivered, why('the outcome the agent reported came after it saw the message'));
   t.is(events.find((e) => e.type === 'StepSucceeded').data.summary, 'indented with tabs as asked');
   t.false(types.includes('MessageUndelivered'));
   if (harness !== 'claude') {
