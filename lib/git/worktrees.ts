@@ -54,13 +54,15 @@ const folderLabel = (f: ProjectFolder): string => `folder "${f.name}" (${f.path}
 // The commit to branch from, with an error that names the folder when it is no repository.
 const headCommit = async (f: ProjectFolder): Promise<string> => {
   if (!existsSync(f.path)) throw new Error(`${folderLabel(f)} does not exist`);
-  const inside = await git(f.path, ['rev-parse', '--is-inside-work-tree']);
-  if (inside.code !== 0 || inside.stdout.trim() !== 'true') {
-    throw new Error(`${folderLabel(f)} is not a git repository: ${gitReason(inside)}`);
+  // one git call (each spawn costs svc several ms): "true" and HEAD's commit; exit 1 after "true"
+  // when the branch has no commit yet; 128 (or "false") when the folder is no work tree
+  const r = await git(f.path, ['rev-parse', '--is-inside-work-tree', '--verify', '--quiet', 'HEAD^{commit}']);
+  const [inside, head] = r.stdout.trim().split('\n');
+  if ((r.code !== 0 && r.code !== 1) || inside !== 'true') {
+    throw new Error(`${folderLabel(f)} is not a git repository: ${gitReason(r)}`);
   }
-  const head = await git(f.path, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
-  if (head.code !== 0) throw new Error(`${folderLabel(f)} has no commit to start a run from`);
-  return head.stdout.trim();
+  if (r.code !== 0 || !head) throw new Error(`${folderLabel(f)} has no commit to start a run from`);
+  return head;
 };
 
 const currentBranch = async (repo: string): Promise<string | null> => {

@@ -117,6 +117,13 @@ test('a folder that is not a git repository is an error naming the folder', asyn
   t.regex(twice?.message ?? '', /"app" is given twice/);
   const missing = await t.throwsAsync(createRunWorktrees(p.home, 'run6', [{ name: 'gone', path: join(plain, 'nope') }]));
   t.regex(missing?.message ?? '', /folder "gone".*does not exist/);
+  // a repository whose branch has no commit yet, and a repository's .git folder (no work tree)
+  const unborn = tempDir(t);
+  await sh(unborn, 'init', '-q');
+  const empty = await t.throwsAsync(createRunWorktrees(p.home, 'run6', [{ name: 'new', path: unborn }]));
+  t.regex(empty?.message ?? '', /folder "new".* has no commit to start a run from$/);
+  const dotGit = await t.throwsAsync(createRunWorktrees(p.home, 'run6', [{ name: 'meta', path: join(p.user, '.git') }]));
+  t.regex(dotGit?.message ?? '', /folder "meta".* is not a git repository/);
 });
 
 test('removing keeps the branch and its commits, and can be repeated', async (t) => {
