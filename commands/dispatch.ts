@@ -29,6 +29,13 @@ const staleReason = (d: DispatchedStep, m: WorkerMessage): string =>
   : d.claim?.lapsed && d.claim.token === m.token && d.claim.workerId === m.workerId ? `the lease of claim ${m.token} of ${m.workerId} lapsed`
   : d.claim ? `claim ${m.token} of ${m.workerId} is not the current one (${d.claim.token} of ${d.claim.workerId})` : 'the step is not claimed';
 
+/**
+ * the step ended with this claim's result applied: its worker's later words about it (the work's
+ * parts sent again, a renewal asking whether its result is in) are answered, not recorded discarded
+ */
+export const appliedBy = (d: DispatchedStep | undefined, m: Omit<WorkerMessage, 'revoked'>): boolean =>
+  d?.ended === 'applied' && d.claim?.workerId === m.workerId && d.claim.token === m.token;
+
 export const decideDispatch = (s: Dispatches, c: { readonly runId: string; readonly stepId: string }): Decided =>
   right(s.has(c.stepId) ? [] : [{ type: 'StepDispatched', data: { ...c } }]);
 

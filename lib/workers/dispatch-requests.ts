@@ -5,6 +5,7 @@ import { AskCodec, decodeWith, type Ask } from './remote-messages.js';
 import { relayToolsCall } from './tools-relay.js';
 import { BUNDLE_CHUNK, type Fence, type Pending } from './dispatch-port.js';
 import { bundleForWorker } from './run-bundle.js';
+import { appliedBy } from '../../commands/dispatch.js';
 
 // What a worker asks the hub about the step it holds (docs/workers.md): to take its claim, to renew
 // its lease, a part of the dispatch bundle or of the resumed session's files, a run-tools call. The subject names the worker (its
@@ -72,7 +73,10 @@ export const serveRequests = (nc: NatsConnection, fence: Fence, hooks: RequestHo
     return { ok: true };
   };
   on('claim', lease(true, (c) => fence.claimed(c)));
-  on('renew', lease(false, (c) => fence.admit(c, 'renewal')));
+  // the claim whose result was applied asks whether it is in (step-control.ts, settle): it is, and
+  // that is no stale message to record
+  const renew = lease(false, (c) => fence.admit(c, 'renewal'));
+  on('renew', async (workerId, a) => appliedBy(fence.step(a.stepId), { stepId: a.stepId, workerId, token: a.token }) ? refusal(a.stepId) : renew(workerId, a));
   const part = (bytes: Buffer, index: number) => ({ ok: true, of: Math.max(1, Math.ceil(bytes.length / BUNDLE_CHUNK)), data: bytes.subarray(index * BUNDLE_CHUNK, (index + 1) * BUNDLE_CHUNK).toString('base64') });
   on('bundle', async (workerId, a) => {
     const p = held(workerId, a);

@@ -19,6 +19,7 @@ import { Leases, tell } from './leases.js';
 import { Backlog } from './backlog.js';
 import { StepLanes } from './step-lanes.js';
 import { turnKey } from '../../projections/dispatch.js';
+import { appliedBy } from '../../commands/dispatch.js';
 
 // The hub's side of a dispatched turn (docs/workers.md). The turn is recorded, its folder bundled,
 // the job put on the step queue for the chosen worker; then what the worker sends comes back
@@ -271,18 +272,13 @@ export class Dispatcher {
     if (out.kind === 'bundle' || out.kind === 'sessionPart') {
       if (p && this.fence.holds(claim)) return this.keepPart(p, out, m);
       // the applied result's own parts, again: a hub killed before its step ended had not acked them
-      if (this.partOfApplied(claim)) return false;
+      if (appliedBy(this.fence.step(stepId), claim)) return false;
     } else if (out.kind === 'result') {
       await this.takeResult(id, claim, p, out);
       return false;
     }
     this.fence.once(id, () => { if (this.fence.admit(claim, 'event') && p) this.apply(p, out); });
     return false;
-  }
-
-  private partOfApplied({ stepId, workerId, token }: { stepId: string; workerId: string; token: number }): boolean {
-    const d = this.fence.step(stepId);
-    return d?.ended === 'applied' && d.claim?.workerId === workerId && d.claim.token === token;
   }
 
   // the work's parts live in memory until the result: recorded nowhere, they stay in SVC_OUT, so
@@ -312,7 +308,9 @@ export class Dispatcher {
    */
   private async takeResult(id: string, claim: { stepId: string; workerId: string; token: number }, p: Pending | undefined, out: Extract<Out, { kind: 'result' }>): Promise<void> {
     const r = asResult(out.result);
-    const applied = p && this.fence.holds(claim) ? await workApplied(this.dir, p, out.chunks, r) : undefined;
+    const current = !!p && this.fence.holds(claim);
+    if (current) this.leases.resultInHand(claim.stepId);
+    const applied = p && current ? await workApplied(this.dir, p, out.chunks, r) : undefined;
     let taken = false;
     this.fence.once(id, () => { taken = this.fence.admit(claim, 'result', applied); });
     if (!taken || !p || !applied) return;

@@ -13,18 +13,32 @@ type Claim = { readonly stepId: string; readonly workerId: string; readonly toke
 
 export class Leases {
   private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** steps whose current claim's result the hub holds: their lease no longer runs */
+  private readonly inHand = new Set<string>();
 
   constructor(private readonly fence: Fence, private readonly ms: number, private readonly log: (stepId: string, text: string) => void) {}
 
   /** the claim was taken or renewed: its lease runs `ms` from now */
   renewed(c: Claim): void {
+    if (this.inHand.has(c.stepId)) return;
     clearTimeout(this.timers.get(c.stepId));
     this.timers.set(c.stepId, setTimeout(() => this.lapse(c), this.ms).unref());
+  }
+
+  /**
+   * The current claim's result reached the hub: the worker's part is done, and the lease stops
+   * while its work goes into the run folder (a dozen git calls, slow on a busy machine). A lease
+   * that lapsed then refused the result of a finished turn, and the step was never run again.
+   */
+  resultInHand(stepId: string): void {
+    this.end(stepId);
+    this.inHand.add(stepId);
   }
 
   end(stepId: string): void {
     clearTimeout(this.timers.get(stepId));
     this.timers.delete(stepId);
+    this.inHand.delete(stepId);
   }
 
   private lapse(c: Claim): void {

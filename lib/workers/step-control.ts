@@ -19,6 +19,14 @@ export interface StepHold {
   stopped(): { readonly why: string; readonly ended: boolean } | undefined;
   /** the turn in flight: messages the hub sent before it started are handed to it now */
   attach(turn: Turn): void;
+  /**
+   * the turn is over and its result sent: the lease is still renewed until the hub answers that
+   * the step ended (it applied the result: true) or that this is no longer the current claim
+   * (false: the server delivers the step again, so it is not acked). Renewals stop only here: a
+   * hub slow to read or apply the result must not see the lease lapse under a finished turn.
+   * `gone`: the worker is leaving (its connection closed), nothing more can be known (false).
+   */
+  settle(gone: () => boolean): Promise<boolean>;
   release(): void;
 }
 
@@ -45,24 +53,36 @@ export const stepControl = (nc: NatsConnection, workerId: string, log: (line: st
     let stopped: { why: string; ended: boolean } | undefined;
     let turn: Turn | undefined;
     const early: string[] = [];
+    let settled: ((ended: boolean) => void) | undefined;
     const stop = (why: string, ended: boolean) => {
+      if (settled) return settled(ended);
       if (stopped) return;
       stopped = { why, ended };
       log(`step ${claim.stepId}: ${why}; its CLI is stopped`);
       abort.abort();
     };
+    let gone = () => false;
     const renew = () => {
+      if (settled && gone()) return settled(false);
       claim.renew();
       void ask('renew', { stepId: claim.stepId, token: claim.token }, Math.max(1000, claim.leaseMs / 3))
         .then((r) => { if (!r.ok) stop(`the hub refused its lease: ${r.reason ?? ''}`, r.ended === true); }, () => undefined);
     };
-    const timer = setInterval(renew, Math.max(500, Math.min(5_000, claim.leaseMs / 3)));
+    const every = Math.max(500, Math.min(5_000, claim.leaseMs / 3));
+    const timer = setInterval(renew, every);
+    const release = () => { clearInterval(timer); held.delete(claim.stepId); };
     held.set(claim.stepId, { stop, message: (text) => (turn ? void turn.send(text) : void early.push(text)) });
     return {
       signal: abort.signal,
       stopped: () => stopped,
       attach: (t) => { turn = t; for (const text of early.splice(0)) t.send(text); },
-      release: () => { clearInterval(timer); held.delete(claim.stepId); },
+      settle: (isGone) => new Promise<boolean>((resolve) => {
+        gone = isGone;
+        settled = (ended) => { release(); resolve(ended); };
+        // asked at once: a hub that applied the result already says so now, not a renewal later
+        renew();
+      }),
+      release,
     };
   };
 };

@@ -134,19 +134,21 @@ const runTurn = async (nc: NatsConnection, workerId: string, adapters: Record<Ha
   } catch (e) {
     result = { outcome: 'failure', summary: `the worker could not run the step: ${String(e)}`, failure: 'error' };
   } finally {
-    hold.release();
     await relay.close();
   }
   // the work and the session's files first, then the result that names how many parts each came
   // in; a stopped turn sends only its result, which the hub records as discarded
   const stopped = hold.stopped();
+  if (stopped) hold.release();
   const chunks = stopped ? 0 : sendParts(send, 'bundle', readOrNull(join(dir, 'out.bundle')));
   const sessionChunks = stopped || !result.sessionId ? 0 : sendParts(send, 'sessionPart', await gatherSession(job.harness, result.sessionId, process.env, { bin: adapters[job.harness].bin ?? job.harness, cwd: job.cwd }));
   const { sessionTotals: _t, quota: _q, ...plain } = result;
   await send({ kind: 'result', result: plain, chunks, sessionChunks });
   rmSync(dir, { recursive: true, force: true });
-  // a lease refused is not the end of the step: its next delivery runs it (here or elsewhere)
-  if (!stopped || stopped.ended) claim.done();
+  // the claim is held until the hub has the result (step-control.ts, settle); a lease refused is not
+  // the end of the step: its next delivery runs it (here or elsewhere), so it is not acked
+  const ended = stopped ? stopped.ended : await hold.settle(() => nc.isClosed());
+  if (ended) claim.done();
 };
 
 const readOrNull = (file: string): Buffer | null => {

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { decideClaim, decideDispatch, decideLapse, decideLoseStep, decideRecall, decideWorkerMessage } from '../../commands/dispatch.js';
+import { appliedBy, decideClaim, decideDispatch, decideLapse, decideLoseStep, decideRecall, decideWorkerMessage } from '../../commands/dispatch.js';
 import type { DispatchEvent } from '../../journal/dispatch-events.js';
 import { evolveDispatches, latestTurn, NO_DISPATCHES, type Dispatches } from '../../projections/dispatch.js';
 
@@ -35,6 +35,11 @@ test('a partitioned worker\'s late result and renewal are discarded; the current
   t.deepEqual(run(s, decideWorkerMessage(s, { stepId: 's1', workerId: 'wb', token: 2, kind: 'result' }))[1], []);
   t.like(run(s, decideWorkerMessage(s, { stepId: 's1', workerId: 'wa', token: 1, kind: 'result' }))[1][0], { type: 'StepMessageDiscarded', data: { reason: 'the step has ended (applied)' } });
   t.deepEqual(run(s, decideLoseStep(s, { stepId: 's1', reason: 'worker lost' }))[1], []);
+  // the applied claim's later words (its parts again, a renewal asking whether its result is in) are its own; no one else's are
+  t.true(appliedBy(s.get('s1'), { stepId: 's1', workerId: 'wb', token: 2 }));
+  t.false(appliedBy(s.get('s1'), { stepId: 's1', workerId: 'wa', token: 1 }));
+  t.false(appliedBy(s.get('s1'), { stepId: 's1', workerId: 'wb', token: 3 }));
+  t.false(appliedBy(s.get('s2'), { stepId: 's2', workerId: 'wb', token: 2 }));
 });
 
 test('the same worker claiming with the same delivery number is a repeat; a worker speaking for a step never dispatched is refused', (t) => {
