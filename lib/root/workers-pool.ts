@@ -17,6 +17,7 @@ import { projectAllow } from '../service/sandbox.js';
 import { latestTurn, previousWorker } from '../../projections/dispatch.js';
 import { seatsOf } from '../workers/placing.js';
 import { sessionStore } from '../workers/session-files.js';
+import { stepOfAppliedId } from '../workers/remote-messages.js';
 
 // The worker pool as the server holds it: the hub runs only once workers are on (a join token
 // exists, or SVC_NATS_URL names the user's own NATS); with none, nothing starts and nothing needs
@@ -68,6 +69,9 @@ const queueOptions = (env: NodeJS.ProcessEnv) => {
   return { ackWaitMs: Number.isInteger(n) && n >= 1000 ? n : 30_000, maxDeliver: Number.isInteger(max) && max >= 2 ? max : 3, maxAckPending: 1000 };
 };
 
+const DAY_MS = 24 * 3600_000;
+const KEEP_APPLIED_MS = 7 * DAY_MS;
+
 export class WorkerPool {
   private hub: Promise<Hub> | null = null;
   private dispatcher: Promise<Dispatcher> | null = null;
@@ -76,6 +80,7 @@ export class WorkerPool {
   readonly dispatches: DispatchStream;
   /** the worker messages applied (the fence's record of each, so a redelivery is skipped) */
   private readonly applied: AppliedMessages;
+  private pruning: NodeJS.Timeout | undefined;
   /** presence as last read: what the list shows while the hub's connection is down */
   private lastPresent: Presence[] = [];
 
@@ -146,6 +151,8 @@ export class WorkerPool {
   /** the server is up: start the hub if workers are on */
   start(): void {
     this.serving = true;
+    this.pruneApplied();
+    this.pruning = setInterval(() => this.pruneApplied(), DAY_MS).unref();
     if (this.on()) void this.ensure().catch((e: unknown) => console.error(`svc: the worker hub did not start: ${e instanceof Error ? e.message : String(e)}`));
   }
 
@@ -197,7 +204,20 @@ export class WorkerPool {
     return { present: this.lastPresent, down: hub.connection()! };
   }
 
+  /**
+   * The record of applied worker messages keeps an id a week after it was applied when its step has
+   * ended; a step still in flight (a pinned step waiting days for its worker) keeps all of its ids.
+   */
+  pruneApplied(): number {
+    const before = new Date(this.core.now().getTime() - KEEP_APPLIED_MS).toISOString();
+    return this.applied.prune(before, (id) => {
+      const stepId = stepOfAppliedId(id);
+      return !!stepId && !!this.dispatches.current.get(stepId)?.ended;
+    });
+  }
+
   async close(): Promise<void> {
+    clearInterval(this.pruning);
     const d = this.dispatcher;
     this.dispatcher = null;
     if (d) await (await d.catch(() => null))?.close();

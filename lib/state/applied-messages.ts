@@ -32,4 +32,21 @@ export class AppliedMessages {
       return true;
     });
   }
+
+  /**
+   * Drops the ids recorded before `before` (ISO time) that `done` says no redelivery can need any
+   * more (their step has ended: the hub acked its messages then, and one killed before its ack is
+   * given them again at its next start, not days later). How many went.
+   */
+  prune(before: string, done: (id: string) => boolean): number {
+    return this.store.root.transactionSync(() => {
+      let dropped = 0;
+      for (const { key, value } of this.db.getRange()) {
+        if (typeof key !== 'string' || value >= before || !done(key)) continue;
+        this.db.removeSync(key);
+        dropped++;
+      }
+      return dropped;
+    });
+  }
 }

@@ -6,7 +6,7 @@ import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, RetentionPolicy,
 import type { HarnessName } from '../../domain/workflow.js';
 import type { TurnInput, TurnResult } from '../harness/adapter.js';
 import { encode } from './messages.js';
-import { asReport, asResult, decodeWith, jobOf, OutCodec, type Out } from './remote-messages.js';
+import { appliedIdOf, asReport, asResult, decodeWith, jobOf, OutCodec, type Out } from './remote-messages.js';
 import { branchRunOf, dispatchKept, dropDispatchRef, historyOf, keepSession, originOf, snapshotForDispatch, workApplied } from './run-bundle.js';
 import { openStepQueue, type QueueOptions } from './step-queue.js';
 import { serveRequests } from './dispatch-requests.js';
@@ -261,7 +261,7 @@ export class Dispatcher {
    */
   private async take(m: JsMsg): Promise<boolean> {
     const [, , workerId = '', , stepId = ''] = m.subject.split('.');
-    const id = `${workerId}.${m.headers?.get('Nats-Msg-Id') || `seq-${m.info.streamSequence}`}`;
+    const id = appliedIdOf(workerId, m.headers?.get('Nats-Msg-Id') || `seq-${m.info.streamSequence}`);
     const out = decodeWith(OutCodec, m.data, 'a worker message');
     if (typeof out === 'string') {
       this.fence.once(id, () => this.fence.refused(workerId, m.subject, out));

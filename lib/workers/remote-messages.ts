@@ -106,3 +106,15 @@ export const decodeWith = <A>(codec: t.Decoder<unknown, A>, bytes: Uint8Array, w
 // the decoded types are the adapter's own, field for field (checked here, so they cannot drift)
 export const asReport = (r: Extract<Out, { kind: 'activity' }>['report']): ActivityReport => r;
 export const asResult = (r: Extract<Out, { kind: 'result' }>['result']): TurnResult => r;
+
+/**
+ * A worker's message's id in SVC_OUT (its Nats-Msg-Id): `<step>.<token>.<n>`, so a re-sent one is
+ * stored once; the hub records it applied under the worker's id, `<worker>.<step>.<token>.<n>`.
+ */
+export const outMessageId = (stepId: string, token: number, n: number): string => `${stepId}.${token}.${n}`;
+export const appliedIdOf = (workerId: string, messageId: string): string => `${workerId}.${messageId}`;
+/** the step an applied id is about (undefined for a message that came without an id) */
+export const stepOfAppliedId = (id: string): string | undefined => {
+  const parts = id.split('.');
+  return parts.length === 4 ? parts[1] : undefined;
+};

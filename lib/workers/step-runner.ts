@@ -6,7 +6,7 @@ import { jetstream } from '@nats-io/jetstream';
 import type { HarnessName } from '../../domain/workflow.js';
 import type { HarnessAdapter, TurnResult } from '../harness/adapter.js';
 import { encode } from './messages.js';
-import { decodeWith, JobCodec, type Job, type Out } from './remote-messages.js';
+import { decodeWith, JobCodec, outMessageId, type Job, type Out } from './remote-messages.js';
 import { bundleResult } from './run-bundle.js';
 import { folderForJob, keepResult } from './object-cache.js';
 import { claimStep, type Claim } from './step-queue.js';
@@ -51,7 +51,7 @@ const sender = (nc: NatsConnection, workerId: string, stepId: string, token: num
   let seq = 0;
   let chain: Promise<unknown> = Promise.resolve();
   const send = (m: Omit<Out, 'token'> & Record<string, unknown>): Promise<unknown> => {
-    const id = `${stepId}.${token}.${++seq}`;
+    const id = outMessageId(stepId, token, ++seq);
     chain = chain.then(() => publishSurely(js, `svc.w.${workerId}.out.${stepId}`, encode({ ...m, token }), id)).catch(() => undefined);
     return chain;
   };
