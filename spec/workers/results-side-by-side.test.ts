@@ -1,7 +1,6 @@
 import '../helpers/env.js';
 import test from 'ava';
-import { execFileSync } from 'node:child_process';
-import { closeSync, constants, existsSync, openSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect, nkeyAuthenticator, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream } from '@nats-io/jetstream';
@@ -10,6 +9,7 @@ import { claimStep, type Claim } from '../../lib/workers/step-queue.js';
 import { bundleResult } from '../../lib/workers/run-bundle.js';
 import { tokenOf } from '../../lib/workers/dispatch-port.js';
 import { eventually, tempDir } from '../helpers/env.js';
+import { holdObjects } from '../helpers/held-git.js';
 import { realCliEnv, REAL } from '../helpers/real-run.js';
 import { testServer } from '../helpers/server.js';
 import { control } from '../helpers/steer.js';
@@ -50,14 +50,6 @@ const sendWork = async (nc: NatsConnection, workerId: string, job: Job, token: n
   await js.publish(subject, JSON.stringify({ token, kind: 'result', result: { outcome: 'success', summary: 'done on the worker' }, chunks: 1 }), { msgID: `${job.stepId}.${token}.2` });
 };
 
-// a writer on the pipe lets the git call that waits on it go on; none waiting: nothing to do
-const release = (fifo: string, text: string): void => {
-  try {
-    const fd = openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
-    try { writeFileSync(fd, text); } finally { closeSync(fd); }
-  } catch { /* no reader */ }
-};
-
 test('a step\'s result is applied while another step\'s work is still going into its run folder', async (t) => {
   t.timeout(180_000);
   realCliEnv('claude');
@@ -91,15 +83,8 @@ test('a step\'s result is applied while another step\'s work is still going into
   const [first, second] = runs.map((r) => held.get(r)!);
   const works = await Promise.all([first!, second!].map((h) => workOf(h.job)));
 
-  // step 1's run folder: git waits on its alternates until the test writes them
-  const alternates = join(first!.job.cwd, '.git', 'objects', 'info', 'alternates');
-  t.true(existsSync(alternates), 'a run folder borrows the project\'s objects');
-  const text = readFileSync(alternates, 'utf8');
-  const fifo = join(tempDir('svc-fifo-'), 'alternates');
-  execFileSync('mkfifo', [fifo]);
-  renameSync(alternates, `${alternates}.real`);
-  symlinkSync(fifo, alternates);
-  t.teardown(() => release(fifo, text));
+  // step 1's run folder: git waits on its objects until the test lets it go
+  const letGo = holdObjects(t, first!.job.cwd);
 
   const applied = (stepId: string) => s.service.core.journal.read('dispatch').some((e) => e.type === 'StepResultApplied' && (e.data as { stepId: string }).stepId === stepId);
   await sendWork(nc, id, first!.job, first!.token, works[0]!);
@@ -113,8 +98,7 @@ test('a step\'s result is applied while another step\'s work is still going into
   t.false(applied(first!.job.stepId), 'step 1 is still held');
 
   // step 1 let go: its work lands and its run ends as well
-  renameSync(`${alternates}.real`, alternates);
-  release(fifo, text);
+  letGo();
   await eventually(async () => s.service.core.runs.get(first!.job.runId)?.lifecycle, (l) => l === 'ended', 60_000);
   t.true(applied(first!.job.stepId));
   t.is(s.service.core.runs.get(first!.job.runId)?.ending, 'Succeeded');

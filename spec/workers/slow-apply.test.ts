@@ -1,10 +1,10 @@
 import '../helpers/env.js';
 import test from 'ava';
-import { execFileSync } from 'node:child_process';
-import { closeSync, constants, existsSync, openSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { worktreeDir } from '../../lib/git/worktrees.js';
-import { eventually, tempDir } from '../helpers/env.js';
+import { eventually } from '../helpers/env.js';
+import { holdObjects } from '../helpers/held-git.js';
 import { testServer } from '../helpers/server.js';
 import { untilStanding } from '../helpers/steer.js';
 import { startLoopbackWorker } from '../helpers/worker-netns.js';
@@ -19,14 +19,6 @@ import { startLoopbackWorker } from '../helpers/worker-netns.js';
 // slot in use) until the hub says the step ended, and once let go the run succeeds on one claim.
 
 const ACK_WAIT_MS = 3000;
-
-// a writer on the pipe lets the git call that waits on it go on; none waiting: nothing to do
-const release = (fifo: string, text: string): void => {
-  try {
-    const fd = openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
-    try { writeFileSync(fd, text); } finally { closeSync(fd); }
-  } catch { /* no reader */ }
-};
 
 test('a result the hub is slow to apply: the lease does not lapse, the worker holds its claim until the hub has it, the run succeeds once', async (t) => {
   t.timeout(180_000);
@@ -50,15 +42,8 @@ test('a result the hub is slow to apply: the lease does not lapse, the worker ho
   const dir = worktreeDir(s.home, runId, basename(s.repo));
   const there = join(worker.cover, dir.slice(dirname(s.home).length));
   await eventually(() => existsSync(join(there, '.git')), (x) => x, 30_000).catch(explain);
-  // the hub's run folder: git waits on its alternates until the test writes them
-  const alternates = join(dir, '.git', 'objects', 'info', 'alternates');
-  t.true(existsSync(alternates), 'a run folder borrows the project\'s objects');
-  const text = readFileSync(alternates, 'utf8');
-  const fifo = join(tempDir('svc-fifo-'), 'alternates');
-  execFileSync('mkfifo', [fifo]);
-  renameSync(alternates, `${alternates}.real`);
-  symlinkSync(fifo, alternates);
-  t.teardown(() => release(fifo, text));
+  // the hub's run folder: git waits on its objects until the test lets it go
+  const letGo = holdObjects(t, dir);
 
   // the go-ahead, in the worker's copy
   writeFileSync(join(there, 'go'), '');
@@ -71,8 +56,7 @@ test('a result the hub is slow to apply: the lease does not lapse, the worker ho
   t.is(dispatch('StepResultApplied').length, 0, 'the work is still held');
   t.is((await seat())?.slotsInUse, 1, 'the worker holds its claim until the hub has the result');
 
-  renameSync(`${alternates}.real`, alternates);
-  release(fifo, text);
+  letGo();
   await untilStanding(s, runId, 'Succeeded', 60_000).catch(async (e: Error) => explain(new Error(`${e.message}\n--- run log ---\n${await log()}`)));
   t.is(dispatch('StepResultApplied').length, 1);
   t.is(dispatch('StepClaimed').length, 1, 'the step ran once, on one claim');
