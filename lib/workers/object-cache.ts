@@ -88,10 +88,27 @@ const inTurn = <T>(history: string, work: () => Promise<T>): Promise<T> => {
   return next;
 };
 
-/** worker: the turn's result bundle into the cache too (the next dispatch is cut at it); a cache that cannot take it is left as it is */
+/**
+ * Every bundle fetched in leaves loose objects or a pack of its own, and old tips' objects stay:
+ * after a few hundred steps every object lookup there walks hundreds of packs. git's own
+ * housekeeping, when its thresholds say so (`gc --auto`: 6,700 loose objects or 50 packs), in the
+ * cache's turn, so no step fetches or clones under it (the cache's own gc.auto is 0 for that). A
+ * run folder cloned from the cache holds links to the pack files it was made from, which a repack
+ * leaves to it; objects no tip reaches go after git's two weeks.
+ */
+const tidy = (cache: string): Promise<unknown> =>
+  git(cache, ['-c', 'gc.auto=6700', '-c', 'gc.autoPackLimit=50', '-c', 'gc.autoDetach=false', 'gc', '--auto', '--quiet'], { timeoutMs: 600_000 });
+
+/**
+ * worker: the turn's result bundle into the cache too (the next dispatch is cut at it); a cache
+ * that cannot take it is left as it is. The cache's housekeeping follows in its turn; the turn's
+ * result does not wait for it, the next step on the cache does.
+ */
 export const keepResult = async (cache: string | null, file: string, stepId: string): Promise<void> => {
+  if (!cache) return;
   // the fetch checks the bundle's prerequisites (the dispatch snapshot) as `git bundle verify` does
-  if (cache) await inTurn(cache, () => keepInCache(cache, file, resultRef(stepId), stepId, 'out')).catch(() => undefined);
+  await inTurn(cache, () => keepInCache(cache, file, resultRef(stepId), stepId, 'out')).catch(() => undefined);
+  void inTurn(cache, () => tidy(cache)).catch(() => undefined);
 };
 
 /**

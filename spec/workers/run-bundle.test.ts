@@ -176,3 +176,60 @@ test('two steps of one project at once on an empty cache: both folders made; a j
   t.is(await folderForJob(jobOf('r3', 's3', c.worker), fetchFrom('r3', 's3'), join(files, 'c-in.bundle'), (text) => t.log(text)), null, 'no cache without a history');
   t.is(readFileSync(join(c.worker, 'r3.txt'), 'utf8'), 'r3\n');
 });
+
+// A worker's cache takes a pack (or loose objects) from every bundle fetched in, and its own
+// gc.auto is 0 so no background gc runs under a step: after a few hundred steps every lookup walked
+// hundreds of packs. Here the cache is given 55 packs, one per commit of the project; the next
+// result kept there is followed, in the cache's turn, by git's housekeeping: the packs are one, the
+// tips all still there, and the next step's folder is made from the cache.
+test('a cache grown to many packs is repacked after a result is kept; its tips stay and the next folder is made from it', async (t) => {
+  const hub = gitRepo({ 'README.md': '# many packs\n' });
+  git(hub, 'checkout', '-q', '-b', 'svc/r1');
+  const files = tempDir('svc-bundles-');
+  const worker = join(tempDir('svc-worker-'), 'folder');
+  const jobFor = async (stepId: string): Promise<Job> => {
+    await snapshotForDispatch(hub, stepId);
+    const history = await historyOf(hub, stepId);
+    return { runId: 'r1', stepId, harness: 'claude', cwd: worker, prompt: 'p', tools: 'edit', watchdogMs: 1000, ...(history ? { history } : {}) };
+  };
+  const fetchFrom = (stepId: string) => async (have?: readonly string[]) => {
+    const file = join(files, `${stepId}.bundle`);
+    await bundleForWorker(hub, stepId, file, have ?? []);
+    return readFileSync(file);
+  };
+  const cache = await folderForJob(await jobFor('s1'), fetchFrom('s1'), join(files, 'in.bundle'), (text) => t.log(text));
+  t.truthy(cache);
+  // 55 packs, as 55 bundles of other runs' work would have left them
+  const lab = tempDir('svc-packs-');
+  git(lab, 'init', '-q');
+  for (let n = 0; n < 55; n++) {
+    writeFileSync(join(lab, `f${n}.txt`), `pack ${n}\n`);
+    git(lab, 'add', '.');
+    git(lab, ...ident, 'commit', '-q', '-m', `c${n}`);
+    git(lab, 'bundle', 'create', '-q', join(lab, 'b.bundle'), n === 0 ? 'HEAD' : 'HEAD^..HEAD');
+    git(cache!, '-c', 'fetch.unpackLimit=1', 'fetch', '-q', join(lab, 'b.bundle'), `+HEAD:refs/other/${n}`);
+  }
+  const packs = () => readdirSync(join(cache!, 'objects', 'pack')).filter((f) => f.endsWith('.pack')).length;
+  t.true(packs() >= 55, `${packs()} packs`);
+  const tips = git(cache!, 'for-each-ref', '--format=%(refname) %(objectname)');
+
+  // the agent's work, kept in the cache: the housekeeping follows in the cache's turn
+  writeFileSync(join(worker, 'agent.txt'), 'by step 1\n');
+  git(worker, 'add', 'agent.txt');
+  git(worker, ...ident, 'commit', '-q', '-m', 'step 1');
+  const out = join(files, 'out.bundle');
+  await bundleResult(worker, 'r1', 's1', out);
+  await keepResult(cache, out, 's1');
+  await applyResult(hub, 'r1', 's1', out);
+  await dropDispatchRef(hub, 's1');
+  // the next step on the cache waits for it, and is made from the cache
+  writeFileSync(join(hub, 'hub.txt'), 'on the hub before step 2\n');
+  t.is(await folderForJob(await jobFor('s2'), fetchFrom('s2'), join(files, 'in.bundle'), (text) => t.log(text)), cache, 'made through the cache');
+  t.true(packs() <= 2, `${packs()} packs after the housekeeping`);
+  for (const line of tips.split('\n')) {
+    const [ref, id] = line.split(' ');
+    t.is(git(cache!, 'rev-parse', `${ref}^{commit}`), id, `${ref} is still there`);
+  }
+  t.is(readFileSync(join(worker, 'agent.txt'), 'utf8'), 'by step 1\n');
+  t.is(readFileSync(join(worker, 'hub.txt'), 'utf8'), 'on the hub before step 2\n');
+});
