@@ -97,7 +97,7 @@ const inTurn = <T>(history: string, work: () => Promise<T>): Promise<T> => {
  * leaves to it; objects no tip reaches go after git's two weeks.
  */
 const tidy = (cache: string): Promise<unknown> =>
-  git(cache, ['-c', 'gc.auto=6700', '-c', 'gc.autoPackLimit=50', '-c', 'gc.autoDetach=false', 'gc', '--auto', '--quiet'], { timeoutMs: 600_000 });
+  git(cache, [...GUARD, '-c', 'gc.auto=6700', '-c', 'gc.autoPackLimit=50', '-c', 'gc.autoDetach=false', 'gc', '--auto', '--quiet'], { timeoutMs: 600_000 });
 
 /**
  * worker: the turn's result bundle into the cache too (the next dispatch is cut at it); a cache
