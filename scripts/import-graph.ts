@@ -48,7 +48,7 @@ const declarationTypeOnly = (d: ts.ImportDeclaration | ts.ExportDeclaration): bo
 };
 
 const specifiersOf = (file: string): { spec: string; typeOnly: boolean }[] => {
-  const src = ts.createSourceFile(file, readFileSync(join(ROOT, file), 'utf8'), ts.ScriptTarget.Latest, true);
+  const src = ts.createSourceFile(file, readFileSync(join(ROOT, file), 'utf8'), ts.ScriptTarget.Latest, false);
   const out: { spec: string; typeOnly: boolean }[] = [];
   const visit = (n: ts.Node): void => {
     if ((ts.isImportDeclaration(n) || ts.isExportDeclaration(n)) && n.moduleSpecifier && ts.isStringLiteral(n.moduleSpecifier)) {
@@ -71,8 +71,10 @@ export const importGraph = (): { files: readonly string[]; edges: readonly Edge[
   const files = SOURCE_DIRS.flatMap(sourceFiles);
   const known = new Set(files);
   const host = ts.createCompilerHost(OPTIONS);
+  // one cache for every file's lookups: a folder's package.json and its files are read once
+  const cache = ts.createModuleResolutionCache(ROOT, (f) => f, OPTIONS);
   const edges = files.flatMap((from) => specifiersOf(from).flatMap(({ spec, typeOnly }) => {
-    const r = ts.resolveModuleName(spec, join(ROOT, from), OPTIONS, host).resolvedModule;
+    const r = ts.resolveModuleName(spec, join(ROOT, from), OPTIONS, host, cache).resolvedModule;
     const to = r && !r.isExternalLibraryImport ? relative(ROOT, r.resolvedFileName) : undefined;
     return to && known.has(to) ? [{ from, to, typeOnly }] : [];
   }));

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { circlesOf, findings, importGraph, LAYERS, layerOf, ROOT, unitOf, type Edge } from '../scripts/import-graph.js';
+import { fieldsRead } from './helpers/decide-state-reads.js';
 
 // The layers hold by this test, not by good intentions (docs/layers.md). Imports run down
 // scripts/import-graph.ts's LAYERS, read with TypeScript's own resolver, type-only imports
@@ -119,3 +120,27 @@ const packagesOf = (file: string): string[] => {
   const src = ts.createSourceFile(file, readFileSync(join(ROOT, file), 'utf8'), ts.ScriptTarget.Latest, false);
   return src.statements.flatMap((s) => (ts.isImportDeclaration(s) || ts.isExportDeclaration(s)) && s.moduleSpecifier && ts.isStringLiteral(s.moduleSpecifier) && !s.moduleSpecifier.text.startsWith('.') ? [s.moduleSpecifier.text] : []);
 };
+
+// The decide state holds what a decide or the engine reads, and nothing a view alone reads: a field
+// no decide in commands/ and no part of lib/engine reads belongs in a view (projections/run-state.ts
+// composes them; docs/layers.md, "Where a run's field goes"). Read with TypeScript's own checker, so
+// a read through any name (`s.x`, `run.x`, a destructuring) counts and a comment or a string does not.
+
+/** fields kept for the stream or the doors' facts, not read by a decide from the state itself, and why */
+const KEPT: Readonly<Record<string, string>> = {
+  position: 'the seq of the last event that moved the run: a write handler refuses a stale position (lib/service/run-commands.ts)',
+  handedTo: 'the run\'s owner (projections/ownership.ts reads it as an OwnedRun): a supervisor\'s decides refuse a run it does not own',
+  startedBySupervisor: "the supervisor whose cap of runs at work the run counts against (lib/state/supervisors.ts): start_run's refusal",
+};
+
+const { fields, read } = fieldsRead();
+
+test('every field of the decide state is read by a decide or the engine (or kept for a reason named here)', (t) => {
+  t.true(fields.length > 40, 'the decide state is read whole');
+  t.deepEqual(fields.filter((f) => !read.has(f) && !(f in KEPT)), []);
+});
+
+test('a field kept for a reason is one no decide reads, so the reason is still needed', (t) => {
+  t.deepEqual(Object.keys(KEPT).filter((f) => read.has(f)), []);
+  t.deepEqual(Object.keys(KEPT).filter((f) => !fields.includes(f)), []);
+});

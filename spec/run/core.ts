@@ -18,7 +18,7 @@ const bundle = async (file: string): Promise<void> => {
   const source = join(root, file);
   await build({
     entryPoints: [source], inject: [join(root, 'spec/helpers/core-only.ts')],
-    bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', sourcemap: 'inline', logLevel: 'error',
+    bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', sourcemap: true, logLevel: 'error',
     // every core test file sits two folders below the root (the layout test one, with its script one
     // below): the bundle keeps each module's own idea of where the repository is
     define: { 'import.meta.url': JSON.stringify(pathToFileURL(source).href), 'import.meta.dirname': JSON.stringify(dirname(source)) },
