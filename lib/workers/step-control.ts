@@ -68,8 +68,7 @@ export const stepControl = (nc: NatsConnection, workerId: string, log: (line: st
       void ask('renew', { stepId: claim.stepId, token: claim.token }, Math.max(1000, claim.leaseMs / 3))
         .then((r) => { if (!r.ok) stop(`the hub refused its lease: ${r.reason ?? ''}`, r.ended === true); }, () => undefined);
     };
-    const every = Math.max(500, Math.min(5_000, claim.leaseMs / 3));
-    const timer = setInterval(renew, every);
+    const timer = setInterval(renew, Math.max(500, Math.min(5_000, claim.leaseMs / 3)));
     const release = () => { clearInterval(timer); held.delete(claim.stepId); };
     held.set(claim.stepId, { stop, message: (text) => (turn ? void turn.send(text) : void early.push(text)) });
     return {
