@@ -46,11 +46,29 @@ const isDir = (p: string): boolean => {
   }
 };
 
-export const runFolderGuard = (cwd: string): Record<string, string> => {
-  if (!RUN_FOLDER.test(resolve(cwd))) return {};
+// svc's own git never starts git's background housekeeping (`git maintenance run --auto`, which a
+// fetch or a commit starts when a repository looks untidy): a run's repository lives for one run,
+// and in the person's repository that is left to their own git, not started by a server mid-run.
+// It was also about one in fourteen of the git processes a run made.
+const EVERY_CALL: readonly (readonly [string, string])[] = [['maintenance.auto', 'false']];
+
+/** the command-line config svc gives git in `cwd` (the guard in a run's folder), and the common folder it names there */
+export const runFolderGuard = (cwd: string): { config: readonly (readonly [string, string])[]; env: Record<string, string> } => {
+  if (!RUN_FOLDER.test(resolve(cwd))) return { config: EVERY_CALL, env: {} };
   const dotGit = join(resolve(cwd), '.git');
-  const pairs = RUN_GUARD.flatMap(([k, v], i) => [[`GIT_CONFIG_KEY_${i}`, k], [`GIT_CONFIG_VALUE_${i}`, v]]);
-  return { ...(isDir(dotGit) ? { GIT_COMMON_DIR: dotGit } : {}), GIT_CONFIG_COUNT: String(RUN_GUARD.length), ...Object.fromEntries(pairs) };
+  return { config: [...RUN_GUARD, ...EVERY_CALL], env: isDir(dotGit) ? { GIT_COMMON_DIR: dotGit } : {} };
+};
+
+// Appended after any GIT_CONFIG_KEY_<n> already in the environment: git takes them in order, the
+// last value of a key winning, so svc's guard holds while a person's own entries still apply.
+const withConfig = (env: NodeJS.ProcessEnv, pairs: readonly (readonly [string, string])[]): void => {
+  const had = Number.parseInt(env['GIT_CONFIG_COUNT'] ?? '', 10);
+  const from = Number.isInteger(had) && had > 0 ? had : 0;
+  pairs.forEach(([k, v], i) => {
+    env[`GIT_CONFIG_KEY_${from + i}`] = k;
+    env[`GIT_CONFIG_VALUE_${from + i}`] = v;
+  });
+  env['GIT_CONFIG_COUNT'] = String(from + pairs.length);
 };
 
 // Never ask for credentials on a terminal; C locale so git's output can be parsed.
@@ -58,7 +76,8 @@ const baseEnv = (cwd: string, extra: Readonly<Record<string, string>> = {}): Nod
   const guard = runFolderGuard(cwd);
   const env: NodeJS.ProcessEnv = { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: 'echo', LC_ALL: 'C', ...extra };
   for (const k of REPOSITORY_LOCATORS) if (!(k in extra)) delete env[k];
-  Object.assign(env, guard);
+  Object.assign(env, guard.env);
+  withConfig(env, guard.config);
   return env;
 };
 

@@ -1,6 +1,6 @@
 import '../helpers/env.js';
 import test from 'ava';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { worktreeDir } from '../../lib/git/worktrees.js';
 import type { HarnessName } from '../../domain/workflow.js';
@@ -12,6 +12,7 @@ import { pointCliAt, REAL, realCliEnv } from '../helpers/real-run.js';
 import { testServer } from '../helpers/server.js';
 import { control, detail, untilStanding } from '../helpers/steer.js';
 import { closeBrowser, DESKTOP, openApp } from '../web/browser.js';
+import { shot } from '../helpers/shots.js';
 
 // One goal on the three real agent CLIs at once (claude, codex, opencode), each against a scripted
 // model server of its own on loopback: three sibling runs, each editing its worktree differently,
@@ -68,20 +69,19 @@ test('three attempts on the real claude, codex and opencode CLIs: one card, comp
   t.regex(c.folders[0].files[0].b, /\+notes by opencode/);
 
   // in real Chromium: one card, Compare, Keep this one
-  mkdirSync('/tmp/shots', { recursive: true });
   const app = await openApp(t, { viewport: DESKTOP, server: s });
   await app.goto('/');
   const card = app.page.locator('li.board-row[data-group]');
   await card.waitFor();
   t.is(await app.page.locator('li.board-row').count(), 1, 'three attempts, one card');
   t.deepEqual(await card.locator('li[data-attempt] a').allTextContents(), HARNESSES);
-  await app.page.screenshot({ path: '/tmp/shots/attempts-real-board.png', fullPage: true });
+  await shot(app.page, '/tmp/shots/attempts-real-board.png', { fullPage: true });
   await card.getByRole('link', { name: 'Compare' }).click();
   await app.page.getByRole('heading', { level: 2, name: 'B: codex' }).waitFor();
   await app.page.locator('section.compare-file[data-file="notes.txt"] .d2h-file-wrapper').nth(1).waitFor();
   await app.page.locator('section.compare-file[data-file="notes.txt"]').getByText('notes by codex').waitFor();
   await app.axe(t, 'compare of two real attempts');
-  await app.page.screenshot({ path: '/tmp/shots/attempts-real-compare.png', fullPage: true });
+  await shot(app.page, '/tmp/shots/attempts-real-compare.png', { fullPage: true });
   await app.page.getByRole('button', { name: 'Keep this one: A (claude)' }).click();
   // it asks first, saying what archiving the others keeps of their worktrees
   const question = app.page.getByRole('group', { name: 'Confirm: Keep this one: A (claude)' });
@@ -90,6 +90,6 @@ test('three attempts on the real claude, codex and opencode CLIs: one card, comp
   await app.page.getByRole('status').getByText(/^Kept A \(claude\); archived /).waitFor();
   for (const id of ids.slice(1)) await eventually(() => detail(s, id), (d) => d.archived === true);
   t.like(await detail(s, ids[0]!), { archived: false, attempt: { kept: true } });
-  await app.page.screenshot({ path: '/tmp/shots/attempts-real-kept.png', fullPage: true });
+  await shot(app.page, '/tmp/shots/attempts-real-kept.png', { fullPage: true });
   app.noErrors(t);
 });

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -30,9 +30,7 @@ process.env['GIT_CONFIG_NOSYSTEM'] = '1';
 process.env['npm_config_registry'] = LOOPBACK_REGISTRY; // why: spec/helpers/loopback-npm.ts
 process.env['npm_config_cache'] = join(home, '.npm');
 
-/** A git repository with one commit on main. */
-export const gitRepo = (files: Record<string, string> = { 'README.md': '# test\n' }): string => {
-  const dir = tempDir('svc-repo-');
+const makeRepo = (dir: string, files: Record<string, string>): string => {
   const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'pipe' });
   git('init', '-q', '-b', 'main');
   for (const [name, text] of Object.entries(files)) {
@@ -41,6 +39,21 @@ export const gitRepo = (files: Record<string, string> = { 'README.md': '# test\n
   }
   git('add', '-A');
   git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'init');
+  return dir;
+};
+
+// The default repository is made once per test process and copied for each caller (a real
+// repository all the same, its own folder): every server start made one, and its four git
+// processes (init, add, commit and the commit's maintenance check) were a few percent of the git
+// the suite runs on its two cores.
+let template: string | undefined;
+
+/** A git repository with one commit on main. */
+export const gitRepo = (files?: Record<string, string>): string => {
+  const dir = tempDir('svc-repo-');
+  if (files) return makeRepo(dir, files);
+  template ??= makeRepo(tempDir('svc-repo-template-'), { 'README.md': '# test\n' });
+  cpSync(template, dir, { recursive: true, preserveTimestamps: true });
   return dir;
 };
 

@@ -7,6 +7,7 @@ import test from 'ava';
 import { ACTIVE, FLAG_AGAIN, startActivityRun, useRealClaude, WAITING, WAITING_AGAIN } from '../helpers/activity-run.js';
 import { untilStanding } from '../helpers/steer.js';
 import { closeBrowser, openApp, VIEWPORTS } from './browser.js';
+import { shot } from '../helpers/shots.js';
 
 test.after.always(closeBrowser);
 
@@ -28,7 +29,7 @@ for (const viewport of VIEWPORTS) {
     t.regex(await card(WAITING).locator('summary').innerText(), /running/);
     await card('seq 1 3000').locator('summary').click();
     t.true(await page.evaluate(() => document.documentElement.scrollHeight > window.innerHeight + 100), 'the page is longer than the window');
-    await page.screenshot({ path: `/tmp/activity-running-${viewport.width}.png`, fullPage: true });
+    await shot(page, `/tmp/activity-running-${viewport.width}.png`, { fullPage: true });
     const atEnd = () => page.evaluate(() => window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 48);
 
     // the person is at the end: new rows scroll into view
@@ -51,7 +52,7 @@ for (const viewport of VIEWPORTS) {
     await page.waitForFunction(() => window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 48);
     t.true(await atEnd());
     t.is(await jump.count(), 0, 'at the end, the button goes');
-    await page.screenshot({ path: `/tmp/activity-end-${viewport.width}.png` });
+    await shot(page, `/tmp/activity-end-${viewport.width}.png`);
     // the run's header stays in view on a long thread
     const heading = await page.getByRole('heading', { level: 1, name: 'Tool-using run' }).boundingBox();
     t.true(heading !== null && heading.y >= 0 && heading.y < 80, `the heading is still in view (${heading?.y})`);
@@ -78,10 +79,10 @@ for (const viewport of VIEWPORTS) {
     t.regex(await failed.locator('pre.output').innerText(), /does-not-exist/);
     t.false((await thread.innerText()).includes(run.dir), 'no absolute worktree path in the thread');
     await app.axe(t, 'the thread with activity cards');
-    await page.screenshot({ path: `/tmp/activity-${viewport.width}.png`, fullPage: true });
+    await shot(page, `/tmp/activity-${viewport.width}.png`, { fullPage: true });
     await page.emulateMedia({ colorScheme: 'dark' });
     await app.axe(t, 'the thread with activity cards, dark');
-    await page.screenshot({ path: `/tmp/activity-dark-${viewport.width}.png`, fullPage: true });
+    await shot(page, `/tmp/activity-dark-${viewport.width}.png`, { fullPage: true });
     await page.emulateMedia({ colorScheme: 'light' });
 
     // the whole output, a click away

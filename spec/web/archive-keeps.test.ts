@@ -1,11 +1,12 @@
 import test from 'ava';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { gitRepo } from '../helpers/env.js';
 import { untilEvents, worktreeOf } from '../helpers/http-kit.js';
 import { testServer } from '../helpers/server.js';
 import { startRun, untilStanding } from '../helpers/steer.js';
 import { leaveWork, WORK_REPO, workState } from '../helpers/work-state.js';
 import { closeBrowser, openApp, VIEWPORTS } from './browser.js';
+import { shot } from '../helpers/shots.js';
 
 // Archive asks first and says what it keeps (issue 32): in real Chromium at both sizes and both
 // themes, the question names the uncommitted changes, the branch, and that Unarchive restores
@@ -13,7 +14,6 @@ import { closeBrowser, openApp, VIEWPORTS } from './browser.js';
 // Screenshots: /tmp/shots/archive-*.png.
 
 test.after.always(closeBrowser);
-mkdirSync('/tmp/shots', { recursive: true });
 
 for (const viewport of VIEWPORTS) {
   for (const colorScheme of ['light', 'dark'] as const) {
@@ -38,7 +38,7 @@ for (const viewport of VIEWPORTS) {
       t.false((await server.get(`/api/runs/${runId}/detail`)).body.archived, 'nothing happens before the person confirms');
       t.true(existsSync(dir));
       await app.axe(t, 'the Archive question');
-      await page.screenshot({ path: `/tmp/shots/archive-question-${viewport.width}-${colorScheme}.png`, fullPage: false });
+      await shot(page, `/tmp/shots/archive-question-${viewport.width}-${colorScheme}.png`, { fullPage: false });
       // the question is inside the screen on a phone too
       const box = await question.boundingBox();
       t.true(box!.x >= 0 && box!.x + box!.width <= viewport.width, 'the question fits the screen');
@@ -53,7 +53,7 @@ for (const viewport of VIEWPORTS) {
       t.deepEqual(workState(dir), before);
       await page.getByRole('list', { name: 'Thread' }).getByText(/before removing the worktree, kept 8 uncommitted changes of folder/).waitFor();
       await app.axe(t, 'after Unarchive');
-      await page.screenshot({ path: `/tmp/shots/archive-restored-${viewport.width}-${colorScheme}.png`, fullPage: false });
+      await shot(page, `/tmp/shots/archive-restored-${viewport.width}-${colorScheme}.png`, { fullPage: false });
       app.noErrors(t);
     });
   }

@@ -1,8 +1,8 @@
 import test from 'ava';
-import { mkdirSync } from 'node:fs';
 import { eventually } from '../helpers/env.js';
 import { detail, untilStanding } from '../helpers/steer.js';
 import { closeBrowser, openApp, VIEWPORTS, type AppSession } from './browser.js';
+import { shot as takeShot } from '../helpers/shots.js';
 
 // One goal on three agents from the New run form, in real Chromium against the real server (the
 // scripted harness stands in for the CLIs here; spec/engine/attempts-real.test.ts runs the real
@@ -10,9 +10,8 @@ import { closeBrowser, openApp, VIEWPORTS, type AppSession } from './browser.js'
 // file by file, and "Keep this one" archives the other two. Screenshots: /tmp/shots/attempts-*.png.
 
 test.after.always(closeBrowser);
-mkdirSync('/tmp/shots', { recursive: true });
 
-const shot = (app: AppSession, name: string, w: number) => app.page.screenshot({ path: `/tmp/shots/attempts-${name}-${w}.png`, fullPage: true });
+const shot = (app: AppSession, name: string, w: number) => takeShot(app.page, `/tmp/shots/attempts-${name}-${w}.png`, { fullPage: true });
 
 // each harness writes its own file, all three write both.txt with their own text, and same.txt alike
 const GOAL = ['claude', 'codex', 'opencode'].map((h) => `[writeon:${h}:${h}.txt=${h} was here][writeon:${h}:both.txt=written by ${h}]`).join('') + '[write:same.txt=alike][report:success]';

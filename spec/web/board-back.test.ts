@@ -1,6 +1,7 @@
 import test from 'ava';
 import { startRun } from '../helpers/steer.js';
 import { closeBrowser, VIEWPORTS, openApp } from './browser.js';
+import { shot } from '../helpers/shots.js';
 
 // Issue 32: Back after a filter change on the board left the board (each change replaced the
 // address), though docs/app.md says Back undoes the change. Each change is a Back step; the
@@ -23,7 +24,7 @@ for (const viewport of VIEWPORTS) {
     await page.waitForURL((u) => u.searchParams.get('archived') !== null);
     await page.getByRole('searchbox').pressSequentially('tidy');
     await page.waitForURL((u) => u.searchParams.get('q') === 'tidy');
-    await page.screenshot({ path: `/tmp/board-back-${viewport.width}.png` });
+    await shot(page, `/tmp/board-back-${viewport.width}.png`);
     await app.axe(t, 'a filtered board');
 
     // the whole search is one step

@@ -7,6 +7,7 @@ import test from 'ava';
 import { startRun, untilStanding } from '../helpers/steer.js';
 import { eventually } from '../helpers/env.js';
 import { closeBrowser, openApp, VIEWPORTS } from './browser.js';
+import { shot } from '../helpers/shots.js';
 
 test.after.always(closeBrowser);
 
@@ -32,7 +33,7 @@ for (const viewport of VIEWPORTS) {
     await box.waitFor();
     t.true(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no sideways scroll');
     await app.axe(t, 'questions on the board');
-    await page.screenshot({ path: `/tmp/board-question-${viewport.width}.png`, fullPage: true });
+    await shot(page, `/tmp/board-question-${viewport.width}.png`, { fullPage: true });
 
     // one click answers; the run goes on and its card no longer asks
     await asks.getByRole('button', { name: 'blue' }).click();

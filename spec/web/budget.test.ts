@@ -2,6 +2,7 @@ import test from 'ava';
 import { history, untilStanding } from '../helpers/steer.js';
 import { closeBrowser, openApp, VIEWPORTS } from './browser.js';
 import { TWO } from '../helpers/pr-cycle-limit.js';
+import { shot } from '../helpers/shots.js';
 
 // A run budget in the app, in real Chromium against a real server: the New run form takes the
 // budget; the run pauses after the step that spent it and the run page says why; Resume with a
@@ -28,7 +29,7 @@ for (const viewport of VIEWPORTS) {
     // the header says how much of the budget is spent, as it does while the run goes
     t.is(await page.locator('.run-facts .run-cost').innerText(), 'spent $2.00 of $1.00 budget');
     await app.axe(t, 'paused by its budget');
-    if (process.env['SVC_SHOTS']) await page.screenshot({ path: `${process.env['SVC_SHOTS']}/budget-paused-${viewport.width}.png`, fullPage: true });
+    await shot(page, `${process.env['SVC_SHOTS']}/budget-paused-${viewport.width}.png`, { fullPage: true });
     await page.getByLabel(/^Budget in US dollars/).fill('10');
     await page.getByRole('button', { name: 'Resume with this budget' }).click();
     const done = await untilStanding(app.server, runId, 'Succeeded');

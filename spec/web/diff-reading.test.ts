@@ -3,6 +3,7 @@ import { eventually } from '../helpers/env.js';
 import { diffRun } from '../helpers/diff-run.js';
 import { detail } from '../helpers/steer.js';
 import { closeBrowser, DESKTOP, openApp, VIEWPORTS, type AppSession } from './browser.js';
+import { shot } from '../helpers/shots.js';
 
 // Issue 31, reading the diff, in real Chromium: a file tree beside the diff (above it on a phone)
 // with +/- and comment counts, a "Viewed" mark per file kept per run in this browser, `]`/`[`
@@ -48,7 +49,7 @@ for (const viewport of VIEWPORTS) {
     t.is(await entry('src/tokens.ts').getAttribute('class'), 'viewed');
     t.false(await page.getByRole('checkbox', { name: 'Viewed notes.txt' }).isChecked());
     await app.axe(t, 'the file tree');
-    await page.screenshot({ path: `/tmp/w31-shots/after-tree-${viewport.width}.png` });
+    await shot(page, `/tmp/w31-shots/after-tree-${viewport.width}.png`);
 
     // keys: ] and [ between files, n and p between comments
     await page.evaluate(() => window.scrollTo(0, 0));

@@ -5,6 +5,7 @@ import { worktreeDir } from '../../lib/git/worktrees.js';
 import { eventually } from '../helpers/env.js';
 import { detail, startRun, untilStanding } from '../helpers/steer.js';
 import { closeBrowser, openApp, VIEWPORTS, type AppSession } from './browser.js';
+import { shot as takeShot } from '../helpers/shots.js';
 
 // Following up an ended run from its page, in real Chromium against the real server (scripted
 // harness): the page makes the follow-up and opens it; it works in the first run's worktree; the
@@ -12,7 +13,7 @@ import { closeBrowser, openApp, VIEWPORTS, type AppSession } from './browser.js'
 
 test.after.always(closeBrowser);
 
-const shot = (app: AppSession, name: string, w: number) => app.page.screenshot({ path: `/tmp/followups-${name}-${w}.png`, fullPage: true });
+const shot = (app: AppSession, name: string, w: number) => takeShot(app.page, `/tmp/followups-${name}-${w}.png`, { fullPage: true });
 
 for (const viewport of VIEWPORTS) {
   test(`Follow up from the run page; the board shows one card with two attempts (${viewport.name})`, async (t) => {

@@ -5,6 +5,7 @@ import { worktreeDir } from '../../lib/git/worktrees.js';
 import { TWO_STEPS } from '../mcp/helpers/real.js';
 import { detail, startRun, untilStanding } from '../helpers/steer.js';
 import { closeBrowser, openApp, VIEWPORTS, type AppSession } from './browser.js';
+import { shot as takeShot } from '../helpers/shots.js';
 
 // Forking from the run page in real Chromium against the real server (scripted harness): "Fork
 // from here" on step work's end in History opens a dialog; the fork opens, names its source, runs
@@ -13,7 +14,7 @@ import { closeBrowser, openApp, VIEWPORTS, type AppSession } from './browser.js'
 
 test.after.always(closeBrowser);
 
-const shot = (app: AppSession, name: string, w: number) => app.page.screenshot({ path: `/tmp/shots/fork-${name}-${w}.png`, fullPage: true });
+const shot = (app: AppSession, name: string, w: number) => takeShot(app.page, `/tmp/shots/fork-${name}-${w}.png`, { fullPage: true });
 
 for (const viewport of VIEWPORTS) {
   test(`Fork from here in History; the fork links its source; the board shows it under the source (${viewport.name})`, async (t) => {

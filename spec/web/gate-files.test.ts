@@ -6,6 +6,7 @@ import { eventually } from '../helpers/env.js';
 import { GATED } from '../helpers/server.js';
 import { detail, startRun } from '../helpers/steer.js';
 import { closeBrowser, openApp, VIEWPORTS } from './browser.js';
+import { shot } from '../helpers/shots.js';
 
 test.after.always(closeBrowser);
 
@@ -22,7 +23,7 @@ for (const viewport of VIEWPORTS) {
     await link.waitFor({ timeout: 30_000 });
     t.regex(await panel.innerText(), /files changed/);
     await app.axe(t, 'the gate with its files');
-    await page.screenshot({ path: `/tmp/gate-files-${viewport.width}.png` });
+    await shot(page, `/tmp/gate-files-${viewport.width}.png`);
     await link.click();
     await page.waitForURL((u) => u.searchParams.get('tab') === 'worktree' && u.searchParams.get('file') === 'gate.txt');
     app.noErrors(t);

@@ -8,6 +8,7 @@ import { eventLabel, historyWords } from '../../lib/web/run/history-words.js';
 import { eventually } from '../helpers/env.js';
 import { control, detail, startRun, untilStanding } from '../helpers/steer.js';
 import { closeBrowser, openApp, VIEWPORTS } from './browser.js';
+import { shot } from '../helpers/shots.js';
 
 test.after.always(closeBrowser);
 
@@ -52,7 +53,7 @@ for (const viewport of VIEWPORTS) {
     }
     await app.axe(t, 'history in words');
     t.true(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no sideways scroll');
-    await page.screenshot({ path: `/tmp/history-words-${viewport.width}.png`, fullPage: true });
+    await shot(page, `/tmp/history-words-${viewport.width}.png`, { fullPage: true });
 
     // one click shows the raw events: sequence numbers, type names and data
     const toggle = page.getByRole('button', { name: 'Show raw events' });

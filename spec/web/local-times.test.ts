@@ -8,6 +8,7 @@ import { eventually } from '../helpers/env.js';
 import { GATE_ONLY } from '../helpers/server.js';
 import { detail, startRun } from '../helpers/steer.js';
 import { closeBrowser, openApp, VIEWPORTS } from './browser.js';
+import { shot } from '../helpers/shots.js';
 
 test.after.always(closeBrowser);
 
@@ -36,7 +37,7 @@ for (const viewport of VIEWPORTS) {
     t.regex(full ?? '', /3:59:07/);
     t.regex(full ?? '', /EDT|GMT-4/);
     t.is(await page.locator('li.card', { hasText: 'ls' }).locator('time').evaluate((el) => el.textContent), '15:59:07', 'a tool call\'s time too');
-    await page.screenshot({ path: `/tmp/local-times-${viewport.width}.png` });
+    await shot(page, `/tmp/local-times-${viewport.width}.png`);
     await app.axe(t, 'local times');
     app.noErrors(t);
   });

@@ -10,6 +10,7 @@ import { GATE_ONLY } from '../helpers/server.js';
 import { eventually } from '../helpers/env.js';
 import { detail, startRun } from '../helpers/steer.js';
 import { closeBrowser, openApp, VIEWPORTS, type AppSession } from './browser.js';
+import { shot } from '../helpers/shots.js';
 
 test.after.always(closeBrowser);
 
@@ -46,7 +47,7 @@ for (const viewport of VIEWPORTS) {
     check(first);
     t.true(first.length < MESSAGES, 'the first page holds a part of the run');
     t.is(first.at(-1)?.text, `Batch ${MESSAGES}`);
-    await app.page.screenshot({ path: `/tmp/long-thread-${viewport.width}.png` });
+    await shot(app.page, `/tmp/long-thread-${viewport.width}.png`);
     await app.axe(t, 'a long thread');
 
     const earlier = app.page.getByRole('button', { name: 'Show earlier' });

@@ -12,6 +12,7 @@ import { control, detail, startRun, untilStanding } from '../helpers/steer.js';
 import { call, json } from '../mcp/helpers/call.js';
 import { mcpServer, type McpServer } from '../mcp/helpers/real.js';
 import { closeBrowser, DESKTOP, openApp, PHONE } from './browser.js';
+import { shot } from '../helpers/shots.js';
 
 // The Machines page and a moved run (issue 28, docs/workers.md), in real Chromium against a real
 // hub: its nats-server, and `svc worker join` as its own process with a home of its own, made from
@@ -63,7 +64,7 @@ test.serial('Machines page: empty, a join command shown once, the worker online;
   const here = page.getByRole('region', { name: /^This machine/ });
   t.regex(await here.textContent() ?? '', /Slots0 in use of \d+/);
   await app.axe(t, 'empty');
-  await page.screenshot({ path: '/tmp/machines-empty-desktop.png', fullPage: true });
+  await shot(page, '/tmp/machines-empty-desktop.png', { fullPage: true });
 
   await page.getByRole('button', { name: 'Add a machine' }).click();
   await page.getByLabel('Name of the machine').fill('desk');
@@ -72,7 +73,7 @@ test.serial('Machines page: empty, a join command shown once, the worker online;
   t.regex(command, /^svc worker join nats:\/\/127\.0\.0\.1:\d+ w[0-9a-z]+\.S\S+$/);
   await page.getByRole('button', { name: 'Copy the join command' }).waitFor();
   await app.axe(t, 'join command');
-  await page.screenshot({ path: '/tmp/machines-token-desktop.png', fullPage: true });
+  await shot(page, '/tmp/machines-token-desktop.png', { fullPage: true });
   const workerId = command.split(' ')[4]!.split('.')[0]!;
   const seed = command.split(' ')[4]!.split('.')[1]!;
   t.false(JSON.stringify((await s.get('/api/workers')).body).includes(seed), 'the token is shown once: the list never carries it');
@@ -104,7 +105,7 @@ test.serial('Machines page: empty, a join command shown once, the worker online;
   await page.locator(`.run-facts [data-next="${workerId}"]`).waitFor();
   t.regex(await facts.textContent() ?? '', /next steps on desk \(moved by a person\)/);
   await app.axe(t, 'moved run');
-  await page.screenshot({ path: '/tmp/machines-moved-run-desktop.png', fullPage: true });
+  await shot(page, '/tmp/machines-moved-run-desktop.png', { fullPage: true });
 
   // resumed: its step is dispatched to the worker and waits there for the go-ahead
   t.is((await control(s, runId, 'Resume')).body.outcome, 'Applied');
@@ -116,7 +117,7 @@ test.serial('Machines page: empty, a join command shown once, the worker online;
   await runLink.waitFor();
   t.is(await runLink.getAttribute('href'), `/runs/${runId}`);
   await app.axe(t, 'a run on the worker');
-  await page.screenshot({ path: '/tmp/machines-busy-desktop.png', fullPage: true });
+  await shot(page, '/tmp/machines-busy-desktop.png', { fullPage: true });
 
   // MCP get_run names the machine
   const client = await s.connect();
@@ -139,7 +140,7 @@ test.serial('Machines page: empty, a join command shown once, the worker online;
   t.is(await chip.textContent(), 'on desk');
   t.regex(await chip.getAttribute('title') ?? '', /sent there: moved there by a person/);
   await app.axe(t, 'the step that ran on the worker');
-  await page.screenshot({ path: '/tmp/machines-run-steps-desktop.png', fullPage: true });
+  await shot(page, '/tmp/machines-run-steps-desktop.png', { fullPage: true });
   t.true(await fits(page));
   app.noErrors(t);
 });
@@ -154,7 +155,7 @@ test.serial('Machines page and a moved run on a phone; a worker revoked after a 
   await card.locator('[data-state="online"]').waitFor();
   t.true(await fits(page), 'fits the phone');
   await app.axe(t, 'phone');
-  await page.screenshot({ path: '/tmp/machines-phone.png', fullPage: true });
+  await shot(page, '/tmp/machines-phone.png', { fullPage: true });
 
   const runId = await startRun(s, { goal: 'Another one [until:go2]', workflow: 'two' });
   await eventually(() => detail(s, runId), (d) => d.standing === 'Running' && d.currentStep === 'work');
@@ -168,7 +169,7 @@ test.serial('Machines page and a moved run on a phone; a worker revoked after a 
   await page.locator(`.run-facts [data-next="${workerId}"]`).waitFor();
   t.true(await fits(page), 'the moved run fits the phone');
   await app.axe(t, 'moved run, phone');
-  await page.screenshot({ path: '/tmp/machines-moved-run-phone.png', fullPage: true });
+  await shot(page, '/tmp/machines-moved-run-phone.png', { fullPage: true });
   t.is((await control(s, runId, 'Abort')).body.outcome, 'Applied');
 
   // the hub's nats-server dies and cannot start again at once (its port held): the page says the
@@ -185,10 +186,10 @@ test.serial('Machines page and a moved run on a phone; a worker revoked after a 
   await card.locator('[data-state="online"]').waitFor();
   t.true(await fits(page), 'the warning fits the phone');
   await app.axe(t, 'the hub not connected, phone');
-  await page.screenshot({ path: '/tmp/machines-hub-down-phone.png', fullPage: true });
+  await shot(page, '/tmp/machines-hub-down-phone.png', { fullPage: true });
   await page.setViewportSize({ width: DESKTOP.width, height: DESKTOP.height });
   await app.axe(t, 'the hub not connected, desktop');
-  await page.screenshot({ path: '/tmp/machines-hub-down-desktop.png', fullPage: true });
+  await shot(page, '/tmp/machines-hub-down-desktop.png', { fullPage: true });
   await page.setViewportSize({ width: PHONE.width, height: PHONE.height });
   await new Promise((r) => holder.close(r));
   await down.waitFor({ state: 'detached', timeout: 60_000 });
@@ -202,6 +203,6 @@ test.serial('Machines page and a moved run on a phone; a worker revoked after a 
   await page.getByRole('status').filter({ hasText: 'desk was revoked.' }).waitFor();
   await card.locator('[data-state="revoked"]').waitFor();
   t.is(await card.getByRole('button', { name: 'Revoke desk' }).count(), 0);
-  await page.screenshot({ path: '/tmp/machines-revoked-phone.png', fullPage: true });
+  await shot(page, '/tmp/machines-revoked-phone.png', { fullPage: true });
   app.noErrors(t);
 });

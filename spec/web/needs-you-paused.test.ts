@@ -11,6 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ensureToken } from '../../lib/auth/mcp-token.js';
 import { call, textOf } from '../mcp/helpers/call.js';
+import { shot } from '../helpers/shots.js';
 
 // Issue 29, part 2, in real Chromium: runs svc paused for something only a person can settle (a
 // budget, a harness that cannot start, the pull request loop's cycle limit) are under "Needs you" with the reason in words on the card,
@@ -68,7 +69,7 @@ for (const viewport of VIEWPORTS) {
     t.is(await page.locator(`[data-group="active"] [data-run="${mine}"]`).count(), 1, "a person's own pause is not under Needs you");
     t.is(await page.locator(`[data-group="active"] [data-run="${mine}"] [data-needs]`).count(), 0);
     await app.axe(t, 'runs, with pauses that need you');
-    if (process.env['SVC_SHOTS']) await page.screenshot({ path: `${process.env['SVC_SHOTS']}/needs-you-paused-${viewport.width}.png`, fullPage: true });
+    await shot(page, `${process.env['SVC_SHOTS']}/needs-you-paused-${viewport.width}.png`, { fullPage: true });
 
     // this browser's notifications (turned on): one each, saying why
     await page.waitForFunction(() => (window as unknown as { __notes: unknown[] }).__notes.length === 2);

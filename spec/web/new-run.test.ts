@@ -2,6 +2,7 @@ import test from 'ava';
 import { eventually } from '../helpers/env.js';
 import { history, untilStanding } from '../helpers/steer.js';
 import { closeBrowser, openApp, VIEWPORTS } from './browser.js';
+import { shot } from '../helpers/shots.js';
 
 // The New run page in real Chromium against a real server: a person picks a workflow, sees its
 // description and its inputs with their defaults, fills the form and lands on the new run.
@@ -30,7 +31,7 @@ for (const viewport of VIEWPORTS) {
     t.is((await needs.locator('li').allTextContents()).join('|'), 'opencode is not logged in (scripted: down). To fix it, log in with opencode auth login.');
     t.is(await needs.locator('li code').textContent(), 'opencode auth login');
     await app.axe(t, 'warning shown');
-    if (process.env['SVC_SHOTS']) await page.screenshot({ path: `${process.env['SVC_SHOTS']}/new-run-needs-${viewport.width}.png`, fullPage: true });
+    await shot(page, `${process.env['SVC_SHOTS']}/new-run-needs-${viewport.width}.png`, { fullPage: true });
     await page.getByLabel('Harness').selectOption('claude');
     await needs.waitFor({ state: 'detached' });
     await page.getByLabel('Harness').selectOption('opencode');

@@ -1,6 +1,5 @@
 import '../helpers/env.js';
 import test from 'ava';
-import { mkdirSync } from 'node:fs';
 import { closeBrowser, openApp, VIEWPORTS } from './browser.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -8,6 +7,7 @@ import { ensureToken } from '../../lib/auth/mcp-token.js';
 import { call, textOf } from '../mcp/helpers/call.js';
 import { control, startRun, untilStanding } from '../helpers/steer.js';
 import { GATE_ONLY } from '../helpers/server.js';
+import { shot } from '../helpers/shots.js';
 
 // "Needs you" reaches the person: the tab title and favicon carry the count of runs that need
 // them, and, once turned on in Settings, a browser notification is shown when a run comes to
@@ -44,8 +44,6 @@ for (const viewport of VIEWPORTS) {
     const { page, server } = app;
     await app.context.grantPermissions(['notifications']);
     await app.context.addInitScript({ content: RECORDER });
-    const shots = '/tmp/shots';
-    mkdirSync(shots, { recursive: true });
     const tag = viewport.width;
 
     await app.goto('/settings');
@@ -54,7 +52,7 @@ for (const viewport of VIEWPORTS) {
     await page.getByLabel('Show a notification when a run needs me').check();
     await page.getByText('Permission: allowed.').waitFor();
     await app.axe(t, 'settings, notifications');
-    await page.locator('#set-notify').screenshot({ path: `${shots}/notify-settings-${tag}.png` });
+    await shot(page.locator('#set-notify'), `notify-settings-${tag}.png`);
 
     await app.goto('/');
     await page.waitForFunction(() => document.title === 'Runs · svc');
@@ -63,7 +61,7 @@ for (const viewport of VIEWPORTS) {
     t.regex((await page.locator('link[rel="icon"]').getAttribute('href'))!, /^data:image\/svg\+xml,/, 'the favicon carries a badge');
     await page.waitForFunction(() => (window as unknown as { __notes: unknown[] }).__notes.length === 1);
     t.like((await notes(page))[0], { title: 'Gate me <b>now</b>', body: 'The run waits at a gate.' });
-    await page.screenshot({ path: `${shots}/notify-board-${tag}.png` });
+    await shot(page, `notify-board-${tag}.png`);
     await app.axe(t, 'runs, with one needing you');
 
     const second = await startRun(server, { goal: 'wait too', workflow: 'gate', title: 'Second gate' });

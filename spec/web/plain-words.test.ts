@@ -7,6 +7,7 @@ import { eventually } from '../helpers/env.js';
 import { GATE_ONLY } from '../helpers/server.js';
 import { detail, startRun, untilStanding } from '../helpers/steer.js';
 import { closeBrowser, openApp, VIEWPORTS } from './browser.js';
+import { shot } from '../helpers/shots.js';
 
 test.after.always(closeBrowser);
 
@@ -47,7 +48,7 @@ for (const viewport of VIEWPORTS) {
     // the raw form is one click away
     await thread.locator('li.card summary').first().click();
     t.regex(await thread.locator('li.card .card-meta').first().innerText(), /ToolSearch select:Bash/);
-    await page.screenshot({ path: `/tmp/plain-words-${viewport.width}.png`, fullPage: true });
+    await shot(page, `/tmp/plain-words-${viewport.width}.png`, { fullPage: true });
     await app.axe(t, 'a run at a gate');
 
     // ended: no "step done"

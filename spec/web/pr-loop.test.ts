@@ -6,6 +6,7 @@ import { eventually } from '../helpers/env.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { history, startRun, untilStanding } from '../helpers/steer.js';
 import { closeBrowser, openApp, VIEWPORTS } from './browser.js';
+import { shot } from '../helpers/shots.js';
 
 // The pull request loop on the run page in real Chromium: the run's header and PR tab say what
 // the loop is doing, "Check now" reads the pull request at once, and the cycle it starts shows in
@@ -67,7 +68,7 @@ test('the run page shows the loop, Check now starts a cycle on a failing check, 
   await app.page.locator('.pr-loop-fact', { hasText: `watching pull request #${number} (1 of 3 cycles used)` }).waitFor();
   // Check now is disabled while it asks; the keyboard's place is on it again afterwards
   await app.page.waitForFunction(() => document.activeElement?.textContent === 'Check now', undefined, { timeout: 10_000 });
-  await app.page.screenshot({ path: '/tmp/shots/pr-loop-pr-tab.png', fullPage: true });
+  await shot(app.page, '/tmp/shots/pr-loop-pr-tab.png', { fullPage: true });
 
   await app.goto(`/runs/${runId}`);
   await app.page.getByText('cycle 1 of 3: fixing `lint`').first().waitFor();

@@ -4,14 +4,14 @@ import { PREVIEW, previewRepo } from '../helpers/preview.js';
 import { gateRun, settled } from '../helpers/preview-runs.js';
 import { ManualClock } from '../fixtures/triggers/manual-clock.js';
 import { closeBrowser, openApp, VIEWPORTS } from './browser.js';
+import { shot } from '../helpers/shots.js';
 
 // What the app says when svc stops a preview itself (issue 30), in real Chromium at both sizes with
 // axe: past the limit of previews at once, the new preview's panel names the one stopped to make
 // room, and that run's panel says why it stopped; past the idle time, the panel says so.
-// Screenshots: $SVC_SHOTS (default /tmp/shots)/preview-stops-*.png.
+// Screenshots (with SVC_SHOTS set, spec/helpers/shots.ts): preview-stops-*.png.
 
 test.after.always(closeBrowser);
-const SHOTS = process.env['SVC_SHOTS'] ?? '/tmp/shots';
 
 for (const viewport of VIEWPORTS) {
   test.serial(`the limit and the idle stop, in the preview panel's words (${viewport.name})`, async (t) => {
@@ -33,7 +33,7 @@ for (const viewport of VIEWPORTS) {
     await panel.getByText('Running', { exact: true }).waitFor({ timeout: 90_000 });
     await panel.getByText(new RegExp(`Stopped the preview of “preview me” \\(run ${a}\\), the oldest idle one, to stay within 1 at once`)).waitFor();
     await app.axe(t, 'a preview started past the limit');
-    await page.screenshot({ path: `${SHOTS}/preview-stops-limit-${viewport.width}.png` });
+    await shot(page, `preview-stops-limit-${viewport.width}.png`);
 
     await app.goto(`/runs/${a}`);
     await panel.getByText('Stopped', { exact: true }).waitFor();
@@ -47,7 +47,7 @@ for (const viewport of VIEWPORTS) {
     await panel.getByText(/idle time/).waitFor();
     await panel.getByRole('button', { name: 'Preview', exact: true }).waitFor();
     await app.axe(t, 'the preview stopped after its idle time');
-    await page.screenshot({ path: `${SHOTS}/preview-stops-idle-${viewport.width}.png` });
+    await shot(page, `preview-stops-idle-${viewport.width}.png`);
     app.noErrors(t);
   });
 }

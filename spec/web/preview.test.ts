@@ -1,10 +1,10 @@
 import test from 'ava';
-import { mkdirSync } from 'node:fs';
 import { GATE_ONLY, testServer } from '../helpers/server.js';
 import { PREVIEW, previewRepo } from '../helpers/preview.js';
 import { anyAlive, previewPids, gateRun } from '../helpers/preview-runs.js';
 import { eventually } from '../helpers/env.js';
 import { closeBrowser, openApp, VIEWPORTS } from './browser.js';
+import { shot } from '../helpers/shots.js';
 
 // The run page's Preview (issue 30) in real Chromium at both sizes, with axe: Preview starts the
 // project's command, the state reads Running, "Open preview" opens the page through svc in a new
@@ -12,7 +12,6 @@ import { closeBrowser, openApp, VIEWPORTS } from './browser.js';
 // Screenshots: /tmp/shots/preview-*.png.
 
 test.after.always(closeBrowser);
-mkdirSync('/tmp/shots', { recursive: true });
 
 for (const viewport of VIEWPORTS) {
   test.serial(`Preview on the run page: start, open in a new tab, stop (${viewport.name})`, async (t) => {
@@ -35,12 +34,12 @@ for (const viewport of VIEWPORTS) {
     await panel.locator('summary', { hasText: 'Preview log' }).click();
     await panel.getByText(/preview │ fixture app listening on \d+/).waitFor();
     await app.axe(t, 'preview running');
-    await page.screenshot({ path: `/tmp/shots/preview-running-${viewport.width}.png`, fullPage: false });
+    await shot(page, `/tmp/shots/preview-running-${viewport.width}.png`, { fullPage: false });
     const [tab] = await Promise.all([page.context().waitForEvent('page'), open.click()]);
     await tab.getByRole('heading', { name: /^Page of / }).waitFor();
     t.is(new URL(tab.url()).pathname, `/preview/${runId}/`);
     t.is(await tab.locator('#base').textContent(), `/preview/${runId}/`);
-    await tab.screenshot({ path: `/tmp/shots/preview-tab-${viewport.width}.png` });
+    await shot(tab, `/tmp/shots/preview-tab-${viewport.width}.png`);
     await tab.close();
     const pid = await previewPids(server, runId);
     await panel.getByRole('button', { name: 'Stop preview' }).click();
@@ -50,7 +49,7 @@ for (const viewport of VIEWPORTS) {
     await panel.getByRole('button', { name: 'Preview', exact: true }).waitFor();
     t.is(await panel.getByRole('link', { name: 'Open preview' }).count(), 0);
     await app.axe(t, 'preview stopped');
-    await page.screenshot({ path: `/tmp/shots/preview-stopped-${viewport.width}.png`, fullPage: false });
+    await shot(page, `/tmp/shots/preview-stopped-${viewport.width}.png`, { fullPage: false });
     app.noErrors(t);
   });
 }
@@ -86,7 +85,7 @@ for (const viewport of VIEWPORTS) {
     t.is(await link.getAttribute('target'), '_blank');
     t.is(await page.locator(`li.board-row[data-run="${b}"]`).getByRole('link', { name: /^Open the preview of / }).count(), 0, 'no link without a preview');
     await app.axe(t, 'board with a preview link');
-    await page.screenshot({ path: `/tmp/shots/preview-board-${viewport.width}.png`, fullPage: false });
+    await shot(page, `/tmp/shots/preview-board-${viewport.width}.png`, { fullPage: false });
 
     await app.goto(`/compare?a=${a}&b=${b}`);
     const previews = page.getByRole('region', { name: 'Previews' });
@@ -105,7 +104,7 @@ for (const viewport of VIEWPORTS) {
     await previews.getByRole('link', { name: 'Open B in a new tab' }).waitFor();
     await app.axe(t, 'compare with two previews');
     await previews.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: `/tmp/shots/preview-compare-${viewport.width}.png`, fullPage: false });
+    await shot(page, `/tmp/shots/preview-compare-${viewport.width}.png`, { fullPage: false });
     app.noErrors(t);
   });
 }

@@ -7,6 +7,7 @@ import { eventually } from '../helpers/env.js';
 import { worktreeOf } from '../helpers/http-kit.js';
 import { detail, history, startRun } from '../helpers/steer.js';
 import { closeBrowser, openApp, VIEWPORTS } from './browser.js';
+import { shot } from '../helpers/shots.js';
 
 // Issue 29, part 3, in real Chromium: a sent review comment follows its line. Lines inserted
 // above it move it (its thread in the diff sits under its new place) and it
@@ -45,7 +46,7 @@ for (const viewport of VIEWPORTS) {
     });
     t.regex((await lineAbove())!, /^4\s*\+\s*beta$/);
     await app.axe(t, 'a comment followed to its new place');
-    if (process.env['SVC_SHOTS']) await page.screenshot({ path: `${process.env['SVC_SHOTS']}/review-follows-current-${viewport.width}.png`, fullPage: true });
+    await shot(page, `${process.env['SVC_SHOTS']}/review-follows-current-${viewport.width}.png`, { fullPage: true });
 
     writeFileSync(file, 'intro\nmore intro\nalpha\nBETA\ngamma\n');
     await page.reload();

@@ -8,6 +8,7 @@ import { pointCliAt, realCliEnv } from '../helpers/real-run.js';
 import { STRICT } from '../helpers/server.js';
 import { control, untilStanding } from '../helpers/steer.js';
 import { closeBrowser, openApp, VIEWPORTS, type AppSession } from './browser.js';
+import { shot } from '../helpers/shots.js';
 
 // Issue 31's proof on the real claude CLI against the scripted model, in real Chromium at both
 // sizes: while the agent's turn is still going, two comments are written at their lines of the
@@ -63,7 +64,7 @@ for (const viewport of VIEWPORTS) {
     await bar.getByText('2 comments', { exact: true }).waitFor();
     await bar.getByRole('textbox', { name: 'Summary (optional)' }).fill('Fix the typo, nothing else.');
     await app.axe(t, 'two drafts on a live run');
-    await app.page.screenshot({ path: `/tmp/w31-shots/claude-draft-${viewport.width}.png` });
+    await shot(app.page, `/tmp/w31-shots/claude-draft-${viewport.width}.png`);
     await bar.getByRole('button', { name: 'Send to agent' }).click();
     await app.page.getByRole('status').filter({ hasText: 'Review sent to the agent.' }).waitFor();
     release();
@@ -86,7 +87,7 @@ for (const viewport of VIEWPORTS) {
     t.is(await lineAbove(app, 'note 5521'), '2');
     t.is(await lineAbove(app, 'note 7730'), '1');
     await app.axe(t, 'threads after the edit');
-    await app.page.locator('.d2h-file-wrapper', { hasText: 'greet.txt' }).screenshot({ path: `/tmp/w31-shots/claude-threads-${viewport.width}.png` });
+    await shot(app.page.locator('.d2h-file-wrapper', { hasText: 'greet.txt' }), `/tmp/w31-shots/claude-threads-${viewport.width}.png`);
     app.noErrors(t);
   });
 }

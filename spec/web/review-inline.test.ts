@@ -3,6 +3,7 @@ import { GATED } from '../helpers/server.js';
 import { eventually } from '../helpers/env.js';
 import { detail, history, startRun } from '../helpers/steer.js';
 import { closeBrowser, openApp, VIEWPORTS, type AppSession } from './browser.js';
+import { shot } from '../helpers/shots.js';
 
 // Issue 31, comments in the diff as on GitHub, in real Chromium against the real server (the
 // scripted harness acts on `[write:…]` in what it reads): a click on a line number opens a comment
@@ -76,7 +77,7 @@ for (const viewport of VIEWPORTS) {
     t.is(await lineAbove(app, 'Comment on notes.txt:3-4'), '4');
     t.is(await bar.getByRole('textbox', { name: 'Summary (optional)' }).inputValue(), 'Only the case.');
     await app.axe(t, 'draft in the diff');
-    await page.screenshot({ path: `/tmp/w31-shots/after-draft-${viewport.width}.png` });
+    await shot(page, `/tmp/w31-shots/after-draft-${viewport.width}.png`);
 
     await bar.getByRole('button', { name: 'Send to agent' }).click();
     await page.getByRole('status').filter({ hasText: /^Review recorded; sent back from the gate/ }).waitFor();
@@ -95,8 +96,8 @@ for (const viewport of VIEWPORTS) {
     t.is(await lineAbove(app, 'Capitalise it.'), '2');
     t.is(await lineAbove(app, 'These two are fine.'), '4');
     await app.axe(t, 'sent threads');
-    await page.screenshot({ path: `/tmp/w31-shots/after-sent-${viewport.width}.png`, fullPage: true });
-    await file(app).screenshot({ path: `/tmp/w31-shots/after-sent-file-${viewport.width}.png` });
+    await shot(page, `/tmp/w31-shots/after-sent-${viewport.width}.png`, { fullPage: true });
+    await shot(file(app), `/tmp/w31-shots/after-sent-file-${viewport.width}.png`);
     app.noErrors(t);
   });
 }

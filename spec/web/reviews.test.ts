@@ -3,6 +3,7 @@ import { GATED, LINEAR } from '../helpers/server.js';
 import { eventually } from '../helpers/env.js';
 import { detail, history, startRun, untilStanding } from '../helpers/steer.js';
 import { closeBrowser, DESKTOP, openApp, VIEWPORTS, type AppSession } from './browser.js';
+import { shot as takeShot } from '../helpers/shots.js';
 
 // Reviewing a run's diff in real Chromium against the real server (runs on the scripted harness):
 // a line picked in the diff gets a comment under it, the draft survives a reload, "Send to agent" sends
@@ -14,7 +15,7 @@ import { closeBrowser, DESKTOP, openApp, VIEWPORTS, type AppSession } from './br
 
 test.after.always(closeBrowser);
 
-const shot = (app: AppSession, name: string, w: number) => app.page.screenshot({ path: `/tmp/reviews-${name}-${w}.png`, fullPage: true });
+const shot = (app: AppSession, name: string, w: number) => takeShot(app.page, `/tmp/reviews-${name}-${w}.png`, { fullPage: true });
 const EDITED = 'Call it the second line. [write:notes.txt=second line]';
 const tab = (app: AppSession, name: string) => app.page.getByRole('tab', { name, exact: true }).click();
 
@@ -28,7 +29,7 @@ for (const viewport of VIEWPORTS) {
     // the new side's line 1 of notes.txt, picked by its line number
     await app.page.locator('.d2h-file-wrapper', { hasText: 'notes.txt' }).locator('.d2h-code-linenumber .line-num2', { hasText: '1' }).first().click();
     await app.page.locator('.d2h-file-wrapper', { hasText: 'notes.txt' }).locator('tr.picked', { hasText: 'first line' }).waitFor();
-    await app.page.screenshot({ path: `/tmp/reviews-picked-${viewport.width}.png` });
+    await takeShot(app.page, `/tmp/reviews-picked-${viewport.width}.png`);
     // the click opened the comment box right under the line, its text box focused (issue 31)
     const form = app.page.getByRole('form', { name: 'Comment on notes.txt:1' });
     t.true(await form.getByRole('textbox').evaluate((el) => el === document.activeElement));

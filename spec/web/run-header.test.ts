@@ -3,6 +3,7 @@ import { GATED } from '../helpers/server.js';
 import { eventually } from '../helpers/env.js';
 import { detail, startRun, untilStanding } from '../helpers/steer.js';
 import { closeBrowser, DESKTOP, openApp, VIEWPORTS, type AppSession } from './browser.js';
+import { shot } from '../helpers/shots.js';
 
 // Issue 31, the compact header, in real Chromium: the title and its facts on one line, the actions
 // in one toolbar with the rare ones in a menu, the goal on one line with "more", so at 1280x800 the
@@ -39,7 +40,7 @@ for (const viewport of VIEWPORTS) {
     const more = app.page.getByRole('button', { name: 'more', exact: true });
     t.is(await more.getAttribute('aria-expanded'), 'false');
     t.true(one < 30, `one line (${one})`);
-    await app.page.screenshot({ path: `/tmp/w31-shots/after-thread-${viewport.width}.png` });
+    await shot(app.page, `/tmp/w31-shots/after-thread-${viewport.width}.png`);
     await more.click();
     await app.page.getByRole('button', { name: 'less', exact: true }).waitFor();
     t.true((await goal.boundingBox())!.height > one * 2, 'opened, the whole goal shows');
@@ -51,7 +52,7 @@ for (const viewport of VIEWPORTS) {
     t.true(await app.page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'the page fits the window');
     await app.page.goto(`${app.server.url}/runs/${runId}?tab=worktree`);
     await app.page.locator('.d2h-file-wrapper').first().waitFor();
-    await app.page.screenshot({ path: `/tmp/w31-shots/after-diff-${viewport.width}.png` });
+    await shot(app.page, `/tmp/w31-shots/after-diff-${viewport.width}.png`);
     app.noErrors(t);
   });
 }

@@ -5,6 +5,7 @@ import { eventually } from '../helpers/env.js';
 import { STRICT } from '../helpers/server.js';
 import { detail, startRun, untilStanding } from '../helpers/steer.js';
 import { closeBrowser, DESKTOP, openApp, PHONE, VIEWPORTS, type AppSession } from './browser.js';
+import { shot as takeShot } from '../helpers/shots.js';
 
 // The run page's defects found in the issue 19 walk, each as a person meets it, in real Chromium
 // against the real server with runs on the scripted harness: a gate that explains itself and is
@@ -23,7 +24,7 @@ const REVIEWED = `digraph reviewed {
   start -> work -> review -> done
 }`;
 
-const shot = (app: AppSession, name: string, w: number) => app.page.screenshot({ path: `/tmp/runpage-${name}-${w}.png`, fullPage: true });
+const shot = (app: AppSession, name: string, w: number) => takeShot(app.page, `/tmp/runpage-${name}-${w}.png`, { fullPage: true });
 const fits = (app: AppSession) => app.page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 const controls = (app: AppSession) => app.page.getByRole('region', { name: 'Controls' });
 

@@ -1,6 +1,7 @@
 import test from 'ava';
 import { startRun, untilStanding } from '../helpers/steer.js';
 import { closeBrowser, openApp, PHONE, VIEWPORTS } from './browser.js';
+import { shot } from '../helpers/shots.js';
 
 // The run pickers (the run page's "Compare with…", the Compare page's Run A and Run B) name each run
 // as a person knows it: its title, with what tells two of one title apart (the agent, the attempt,
@@ -48,7 +49,7 @@ for (const viewport of VIEWPORTS) {
     // the attempt on the other agent says so; the two runs not started say when they were made
     t.regex(options.find((o) => o.value === second)!.text, /codex.*attempt 2 of 2/);
     await app.axe(t, 'the Compare with picker');
-    await page.screenshot({ path: `/tmp/shots/run-picker-${viewport.width}-${colorScheme}.png`, fullPage: true });
+    await shot(page, `/tmp/shots/run-picker-${viewport.width}-${colorScheme}.png`, { fullPage: true });
 
     // picking by what the person reads opens Compare with that run
     await picker.selectOption({ label: options.find((o) => o.value === third)!.text });

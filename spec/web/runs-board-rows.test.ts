@@ -3,6 +3,7 @@ import { eventually } from '../helpers/env.js';
 import { STRICT, testServer, type TestServer } from '../helpers/server.js';
 import { detail, startRun, untilStanding } from '../helpers/steer.js';
 import { closeBrowser, openApp, VIEWPORTS } from './browser.js';
+import { shot } from '../helpers/shots.js';
 
 // The board's rows say what a person triaging needs (issue 19): age, how long a run ran, its
 // harness, its last activity and why a failed run failed, from the board route (GET /api/board)
@@ -68,7 +69,7 @@ for (const viewport of VIEWPORTS) {
     t.is(await app.page.getByRole('button', { name: /^Start: / }).count(), 3);
     await app.axe(t);
     t.true(await app.page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth));
-    await app.page.screenshot({ path: `/tmp/runpage-board-${viewport.width}.png`, fullPage: true });
+    await shot(app.page, `/tmp/runpage-board-${viewport.width}.png`, { fullPage: true });
 
     await app.page.getByRole('checkbox', { name: 'Select Later one' }).check();
     await app.page.getByRole('checkbox', { name: 'Select Later three' }).check();

@@ -3,6 +3,7 @@ import { setRunCap } from '../helpers/http-kit.js';
 import { GATED, STRICT, testServer, type TestServer } from '../helpers/server.js';
 import { startRun, untilStanding } from '../helpers/steer.js';
 import { closeBrowser, DESKTOP, openApp, PHONE, VIEWPORTS } from './browser.js';
+import { shot } from '../helpers/shots.js';
 
 // The Runs page in real Chromium: runs in every standing made by the scripted harness, sorted
 // into the triage groups; filters; MoveToFront; archived runs on request; live changes over the
@@ -54,7 +55,7 @@ for (const viewport of VIEWPORTS) {
     t.is(await queued.getByRole('button', { name: /^Move to front/ }).count(), 2, 'MoveToFront on queued runs only');
     await app.axe(t);
     t.true(await app.page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth));
-    if (process.env['SVC_SHOTS']) await app.page.screenshot({ path: `${process.env['SVC_SHOTS']}/runs-${viewport.width}.png`, fullPage: true });
+    await shot(app.page, `${process.env['SVC_SHOTS']}/runs-${viewport.width}.png`, { fullPage: true });
     app.noErrors(t);
   });
 }

@@ -1,7 +1,7 @@
 import test from 'ava';
-import { mkdirSync } from 'node:fs';
 import { eventually } from '../helpers/env.js';
 import { closeBrowser, openApp, VIEWPORTS } from './browser.js';
+import { shot } from '../helpers/shots.js';
 
 // The Settings page in real Chromium against a real server: General changes stored and listed
 // with their source, refusals shown, harness readiness re-checked; the MCP section's address, the
@@ -10,7 +10,6 @@ import { closeBrowser, openApp, VIEWPORTS } from './browser.js';
 // interval and the ordered fallback harnesses; the Prices table. Screenshots: /tmp/shots/settings-gaps-*.png.
 
 test.after.always(closeBrowser);
-mkdirSync('/tmp/shots', { recursive: true });
 
 const innerWidthOf = (v: { readonly width: number }) => v.width;
 
@@ -122,8 +121,8 @@ for (const viewport of VIEWPORTS) {
     const changes = page.getByRole('list', { name: 'Recent changes, newest first' });
     await changes.locator('li').nth(1).waitFor();
     t.deepEqual(await changes.locator('li .grow').allTextContents(), ['Fallback harnesses on quota: codex, opencode', 'Pull request watch interval: 120 s']);
-    await page.screenshot({ path: `/tmp/shots/settings-gaps-${viewport.width}.png`, fullPage: true });
-    await general.screenshot({ path: `/tmp/shots/settings-gaps-general-${viewport.width}.png` });
+    await shot(page, `/tmp/shots/settings-gaps-${viewport.width}.png`, { fullPage: true });
+    await shot(general, `/tmp/shots/settings-gaps-general-${viewport.width}.png`);
 
     // what is saved is what the page shows when opened again
     await page.reload();

@@ -4,6 +4,7 @@ import { freshHome } from '../helpers/env.js';
 import { startRun, untilStanding } from '../helpers/steer.js';
 import { GATED } from '../helpers/server.js';
 import { closeBrowser, openApp, PHONE, VIEWPORTS } from './browser.js';
+import { shot } from '../helpers/shots.js';
 
 // The app's shell in real Chromium at both sizes: every page reachable and named, accessible by
 // axe and by keyboard, history routing (deep links, Back), run text shown as text, live updates
@@ -54,7 +55,7 @@ test('on a phone the navigation is one compact row on every page, and every entr
     const current = (await page.getByRole('navigation', { name: 'Main' }).locator('[aria-current="page"]').boundingBox())!;
     t.true(current.x >= 0 && current.x + current.width <= PHONE.width, `${name}'s own entry is in view`);
   }
-  await page.screenshot({ path: '/tmp/shell-nav-phone-light.png' });
+  await shot(page, '/tmp/shell-nav-phone-light.png');
   await app.goto('/');
   await page.keyboard.press('Tab'); // the skip link
   await page.keyboard.press('Tab'); // the brand, a link to Runs

@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { startRun, untilStanding } from '../helpers/steer.js';
 import { closeBrowser, openApp, VIEWPORTS } from './browser.js';
+import { shot } from '../helpers/shots.js';
 
 test.after.always(closeBrowser);
 
@@ -56,7 +57,7 @@ for (const viewport of VIEWPORTS) {
     await page.locator('.ship[data-merged]').waitFor();
     t.deepEqual(await offered(), { pr: 0, merge: 0, update: 0, secure: 0, restart: 0 });
     t.is(await page.locator('.run-facts .badge[data-merged]').innerText(), 'merged');
-    await page.screenshot({ path: `/tmp/ship-merge-merged-${viewport.width}.png`, fullPage: true });
+    await shot(page, `/tmp/ship-merge-merged-${viewport.width}.png`, { fullPage: true });
     await app.axe(t, 'merged and archived');
     app.noErrors(t);
   });
@@ -74,7 +75,7 @@ for (const viewport of VIEWPORTS) {
     t.is(await note.getAttribute('role'), 'status', await note.innerText());
     t.regex(await note.innerText(), new RegExp(`committed [0-9a-f]{10} on svc/${runId}.*no origin`));
     t.is(await page.locator('.run-actions [role="alert"]').count(), 0);
-    await page.screenshot({ path: `/tmp/ship-merge-secured-${viewport.width}.png` });
+    await shot(page, `/tmp/ship-merge-secured-${viewport.width}.png`);
     await app.axe(t, 'secured without origin');
     app.noErrors(t);
   });

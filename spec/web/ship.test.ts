@@ -6,6 +6,7 @@ import { eventually } from '../helpers/env.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { history, startRun, untilStanding } from '../helpers/steer.js';
 import { closeBrowser, openApp, VIEWPORTS, type AppSession } from './browser.js';
+import { shot as takeShot } from '../helpers/shots.js';
 
 // Shipping from the run page in real Chromium: the PR tab offers "Create pull request" with the
 // title and body drawn from the run; creating it pushes the branch to a local bare origin and opens
@@ -14,7 +15,7 @@ import { closeBrowser, openApp, VIEWPORTS, type AppSession } from './browser.js'
 
 test.after.always(closeBrowser);
 
-const shot = (app: AppSession, name: string, w: number) => app.page.screenshot({ path: `/tmp/shots/ship-${name}-${w}.png`, fullPage: true });
+const shot = (app: AppSession, name: string, w: number) => takeShot(app.page, `/tmp/shots/ship-${name}-${w}.png`, { fullPage: true });
 
 const setting = async (s: TestServer, change: Record<string, unknown>) => {
   const r = await s.send('PUT', '/api/settings', JSON.stringify(change));

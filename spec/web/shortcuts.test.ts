@@ -1,6 +1,7 @@
 import test from 'ava';
 import { startRun } from '../helpers/steer.js';
 import { closeBrowser, DESKTOP, openApp, PHONE } from './browser.js';
+import { shot } from '../helpers/shots.js';
 
 // Keyboard shortcuts as a person presses them in real Chromium: n (new run), / (the board's
 // search), j/k and Enter (a visible selection over the board, opening a run), ? (the list, a
@@ -72,7 +73,7 @@ test('/ searches the board from any page, n starts a new run, ? lists the keys; 
   t.deepEqual(await dialog.locator('dt').allTextContents(), ['n', '/', 'j / k', 'Enter', '] / [', 'n / p', '?']);
   t.regex(await dialog.textContent() ?? '', /New run.*Search the runs board.*Next \/ previous run on the board.*Open the selected run/);
   await app.axe(t, 'shortcuts dialog');
-  await page.screenshot({ path: '/tmp/shell-shortcuts-desktop-light.png' });
+  await shot(page, '/tmp/shell-shortcuts-desktop-light.png');
   // a key inside the dialog is not a shortcut
   await page.keyboard.press('n');
   t.is(new URL(page.url()).pathname, '/new');

@@ -5,7 +5,6 @@
 // History in words, and a question on its board card. Screenshots of each state go to
 // /tmp/shots/theme-<scheme>-<state>-<width>.png, to be looked at as a person would.
 import test from 'ava';
-import { mkdirSync } from 'node:fs';
 import { diffRun } from '../helpers/diff-run.js';
 import { eventually } from '../helpers/env.js';
 import { MESSAGES, seedLongThread } from '../helpers/long-thread.js';
@@ -13,9 +12,9 @@ import { GATE_ONLY } from '../helpers/server.js';
 import { detail, startRun, untilStanding } from '../helpers/steer.js';
 import { recordUsage, tokens } from '../helpers/usage.js';
 import { closeBrowser, openApp, VIEWPORTS, type AppSession } from './browser.js';
+import { shot } from '../helpers/shots.js';
 
 test.after.always(closeBrowser);
-mkdirSync('/tmp/shots', { recursive: true });
 
 // axe leaves a contrast it measured on short text (a line number, "2") as "incomplete", not a
 // violation; a person still has to read it: a measured ratio under the one required fails here
@@ -43,7 +42,7 @@ for (const viewport of VIEWPORTS) {
         await app.axe(t, `${name}, ${scheme}`);
         t.deepEqual(await measuredShort(app), [], `${name}, ${scheme}: short text axe measured below 4.5:1`);
         // the window as the person sees it (a whole-page shot draws the sticky bars mid-page)
-        await page.screenshot({ path: `/tmp/shots/theme-${scheme}-${name}-${viewport.width}.png` });
+        await shot(page, `/tmp/shots/theme-${scheme}-${name}-${viewport.width}.png`);
       };
       const long = await startRun(server, { workflow: 'gate', goal: 'A long run', title: 'A long run' });
       const asks = await startRun(server, { goal: '[ask:Which colour for the button?|red|blue]', title: 'Pick a colour', workflow: 'linear' });

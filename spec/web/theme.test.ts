@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { GATED } from '../helpers/server.js';
 import { startRun, untilStanding } from '../helpers/steer.js';
 import { closeBrowser, DESKTOP, openApp, PHONE, VIEWPORTS, type AppSession } from './browser.js';
+import { shot } from '../helpers/shots.js';
 
 // Light and dark in real Chromium: the app follows the system's prefers-color-scheme, Settings
 // overrides it for this browser (remembered over a reload), and every page, a run's graph and diff
@@ -31,7 +32,7 @@ for (const viewport of VIEWPORTS) {
         if (path === '/') await page.locator('.board-row').nth(1).waitFor();
         t.is(await background(app), colorScheme === 'dark' ? DARK_BG : LIGHT_BG, `${name} follows the system (${colorScheme})`);
         await app.axe(t, `${name}, ${colorScheme}`);
-        if (path === '/' || path === '/settings') await page.screenshot({ path: `/tmp/shell-${path === '/' ? 'runs' : 'settings'}-${size(viewport)}-${colorScheme}.png`, fullPage: true });
+        if (path === '/' || path === '/settings') await shot(page, `/tmp/shell-${path === '/' ? 'runs' : 'settings'}-${size(viewport)}-${colorScheme}.png`, { fullPage: true });
       }
 
       await app.goto(`/runs/${runId}`);
@@ -47,7 +48,7 @@ for (const viewport of VIEWPORTS) {
       await page.getByRole('tab', { name: 'Worktree', exact: true }).click();
       await page.locator('.diff .d2h-file-name', { hasText: 'app.ts' }).first().waitFor();
       await app.axe(t, `run diff, ${colorScheme}`);
-      await page.screenshot({ path: `/tmp/shell-run-diff-${size(viewport)}-${colorScheme}.png`, fullPage: true });
+      await shot(page, `/tmp/shell-run-diff-${size(viewport)}-${colorScheme}.png`, { fullPage: true });
       app.noErrors(t);
     });
   }

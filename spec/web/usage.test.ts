@@ -1,5 +1,5 @@
 import test from 'ava';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { join } from 'node:path';
 import { gitRepo, tempDir } from '../helpers/env.js';
@@ -7,6 +7,7 @@ import { untilEnded, untilEvents } from '../helpers/http-kit.js';
 import type { TestServer } from '../helpers/server.js';
 import { recordUsage, tokens } from '../helpers/usage.js';
 import { closeBrowser, openApp, VIEWPORTS, type AppSession } from './browser.js';
+import { shot } from '../helpers/shots.js';
 
 // The Usage page in real Chromium against the real server: runs' usage appended to their
 // journals, drawn by uPlot as cost per day stacked by harness, then by project; the chart's table,
@@ -15,7 +16,6 @@ import { closeBrowser, openApp, VIEWPORTS, type AppSession } from './browser.js'
 // tokens, and the run's header the run's cost. axe at both sizes; screenshots in /tmp/shots.
 
 test.after.always(closeBrowser);
-mkdirSync('/tmp/shots', { recursive: true });
 
 const today = () => new Date().toISOString();
 const yesterday = () => new Date(Date.now() - 86_400_000).toISOString();
@@ -111,7 +111,7 @@ for (const viewport of VIEWPORTS) {
     t.true(costHead.x + costHead.width <= viewport.width, `Cost ends at ${costHead.x + costHead.width}`);
     t.true(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), 'no sideways scroll of the page');
     await app.axe(t, 'by harness');
-    await page.screenshot({ path: `/tmp/shots/usage-${size}.png`, fullPage: true });
+    await shot(page, `/tmp/shots/usage-${size}.png`, { fullPage: true });
 
     // the CSV is fetched with the page's credentials and handed over as a file
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
@@ -127,7 +127,7 @@ for (const viewport of VIEWPORTS) {
     t.deepEqual((await drawn(app, 2)).slice(1).sort(), ['demo', 'other']);
     t.true(await inked(app) > 500);
     await app.axe(t, 'by project');
-    await page.screenshot({ path: `/tmp/shots/usage-project-${size}.png`, fullPage: true });
+    await shot(page, `/tmp/shots/usage-project-${size}.png`, { fullPage: true });
 
     // a turn recorded now reaches the page over the push stream, without a reload
     recordUsage(server, b, { at: today(), harness: 'claude', model: 'sonnet', tokens: tokens(10, 0, 1), cost: { _tag: 'Reported', usd: 10 } });
@@ -170,7 +170,7 @@ for (const viewport of VIEWPORTS) {
     t.true(boxes.every((r) => r <= viewport.width), JSON.stringify(boxes));
     t.true(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), 'no sideways scroll of the page');
     await app.axe(t, 'daily budgets');
-    await page.screenshot({ path: `/tmp/shots/usage-budgets-${viewport.width}.png`, fullPage: true });
+    await shot(page, `/tmp/shots/usage-budgets-${viewport.width}.png`, { fullPage: true });
     await form.getByRole('button', { name: 'Remove' }).click();
     await said.filter({ hasText: '$2.50 today; no daily budget' }).waitFor();
     t.is((await server.get(`/api/projects/${server.projectId}`)).body.dailyBudgetUsd, undefined);
@@ -224,7 +224,7 @@ test("a run's step heading shows the step's cost and tokens, its header the run'
   // and why it is unknown, on screen (issue 32: "nothing on screen says why")
   await head.locator('.step-cost', { hasText: /^\$0\.4\d \+ 1 turn unknown: no price · 12\.3k in \/ 1\.1k out$/ }).waitFor();
   await page.locator('.run-facts .run-cost', { hasText: /^cost \$0\.4\d \+ 1 turn unknown$/ }).waitFor();
-  await page.screenshot({ path: '/tmp/shots/usage-step-head.png' });
+  await shot(page, '/tmp/shots/usage-step-head.png');
   app.noErrors(t);
 });
 

@@ -2,6 +2,7 @@ import test from 'ava';
 import type { Dialog, Page } from 'playwright-core';
 import { closeBrowser, DESKTOP, openApp, PHONE, VIEWPORTS } from './browser.js';
 import { setCodeText } from './code-text.js';
+import { shot } from '../helpers/shots.js';
 
 // The workflow editor as an author meets it in real Chromium against a real server: a code editor
 // fetched only when editing starts, with line numbers, the server's diagnostics marked at their
@@ -61,7 +62,7 @@ for (const viewport of VIEWPORTS) {
         'Warning at line 7 (node work, attribute lable): route work -> done: unknown edge attribute lable is ignored',
       ]);
       await app.axe(t, `editor, ${colorScheme}`);
-      await page.screenshot({ path: `/tmp/shell-editor-${viewport === PHONE ? 'phone' : 'desktop'}-${colorScheme}.png`, fullPage: true });
+      await shot(page, `/tmp/shell-editor-${viewport === PHONE ? 'phone' : 'desktop'}-${colorScheme}.png`, { fullPage: true });
       app.noErrors(t);
     });
   }

@@ -9,6 +9,7 @@ import { control, detail, untilStanding } from '../helpers/steer.js';
 import { call, json } from '../mcp/helpers/call.js';
 import { mcpServer } from '../mcp/helpers/real.js';
 import { closeBrowser, DESKTOP, openApp } from '../web/browser.js';
+import { shot } from '../helpers/shots.js';
 
 // A pinned step whose worker never comes back (docs/workers.md, "A pinned step whose worker is
 // away"): the project runs on worker A, which joined and then died (every process of its machine
@@ -82,7 +83,7 @@ test('steps pinned to a worker that is away say so, show under it, and Move toâ€
   await card.locator('li[data-waiting="yes"]').nth(1).waitFor();
   t.regex(await card.textContent() ?? '', /First pinned run\..*waiting for this machine since \d\d:\d\d:\d\d.*Second pinned run\..*waiting for this machine since/s);
   await app.axe(t, 'runs waiting under a lost machine');
-  await page.screenshot({ path: '/tmp/machines-waiting-desktop.png', fullPage: true });
+  await shot(page, '/tmp/machines-waiting-desktop.png', { fullPage: true });
 
   // the first run's page says what it waits for, and moves it to B ("Move toâ€¦", offered while it waits)
   model.push(callMcp('report_outcome', { outcome: 'success', summary: 'done on desk' }), say('DONE-ON-DESK'));
