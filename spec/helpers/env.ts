@@ -43,9 +43,9 @@ const makeRepo = (dir: string, files: Record<string, string>): string => {
 };
 
 // The default repository is made once per test process and copied for each caller (a real
-// repository all the same, its own folder): every server start made one, and its four git
-// processes (init, add, commit and the commit's maintenance check) were a few percent of the git
-// the suite runs on its two cores.
+// repository all the same, its own folder): every server start made one with four git processes
+// (init, add, commit and the commit's maintenance check), about 2% of the git a sample of twenty
+// spec files ran.
 let template: string | undefined;
 
 /** A git repository with one commit on main. */
