@@ -12,7 +12,7 @@ export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..'
 
 /**
  * a TypeScript fixture a server imports by path at run time (spec/fixtures/...): the source, or under
- * `npm test` its bundle (spec/run/suite.ts RUNTIME_FIXTURES), which a process without tsx can load
+ * `npm test` its bundle (spec/run/suite.ts runtimeFixtures, which finds the calls of this), which a process without tsx can load
  */
 export const fixtureModule = (...parts: string[]): string => {
   const bundles = process.env['SVC_SPEC_BUNDLES'];

@@ -13,8 +13,31 @@ import { besideNetwork, drivesBrowser, lanesOf, longestFirst, networkFiles, type
 
 export const SUITE_OUT = join('dist', 'suite-spec');
 const CLI_ENTRY = join('lib', 'cli', 'run.ts');
-/** the TypeScript a server imports by a path it is given (SVC_HARNESS_MODULE, SVC_FORK_PROBE_MODULE) */
-export const RUNTIME_FIXTURES: readonly string[] = [join('spec', 'fixtures', 'harness', 'scripted.ts'), join('spec', 'fixtures', 'fork-probe', 'probe.ts')];
+// `fixtureModule('harness', 'scripted.ts')`: the parts are string literals, so the calls can be read
+const FIXTURE_CALL = /fixtureModule\(\s*((?:'[^'\n]+'\s*,\s*)*'[^'\n]+')\s*\)/g;
+
+/**
+ * the TypeScript a server imports by a path it is given (SVC_HARNESS_MODULE, SVC_FORK_PROBE_MODULE):
+ * every fixture the spec sources name through fixtureModule, found in their text, so a new one is
+ * bundled without a list to keep. A call whose parts are not plain strings is refused here, at
+ * once, rather than leaving its fixture unbundled for a test to fail on later.
+ */
+export const runtimeFixtures = (root: string): string[] => {
+  const found = new Set<string>();
+  // the runner's own sources (spec/run/) hold the helper's name as words, not as calls
+  const sources = readdirSync(join(root, 'spec'), { recursive: true, encoding: 'utf8' }).filter((n) => n.endsWith('.ts') && !n.startsWith('run/'));
+  for (const name of sources) {
+    const text = readFileSync(join(root, 'spec', name), 'utf8');
+    const calls = text.match(/fixtureModule\(/g)?.length ?? 0;
+    const read = [...text.matchAll(FIXTURE_CALL)];
+    // the helper's own definition is `fixtureModule = (...parts` (no parenthesis right after the name)
+    if (read.length !== calls) throw new Error(`spec/${name}: a call of fixtureModule whose parts are not plain strings; name the fixture's folder and file as literals`);
+    for (const m of read) found.add(join('spec', 'fixtures', ...[...m[1]!.matchAll(/'([^']+)'/g)].map((p) => p[1]!)));
+  }
+  const missing = [...found].filter((f) => !existsSync(join(root, f)));
+  if (missing.length > 0) throw new Error(`fixtureModule names fixtures that do not exist: ${missing.join(', ')}`);
+  return [...found].sort();
+};
 
 const specFiles = (root: string): string[] =>
   readdirSync(join(root, 'spec'), { recursive: true, encoding: 'utf8' })
@@ -93,7 +116,7 @@ export const prepareSuite = async (root: string, leaveOut: readonly string[] = [
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   const files = specFiles(root).filter((f) => !leaveOut.includes(f));
-  await bundleSpecs(root, [...files, ...RUNTIME_FIXTURES], out);
+  await bundleSpecs(root, [...files, ...runtimeFixtures(root)], out);
   await bundleCli(root, CLI_ENTRY, join(root, bundleOf(CLI_ENTRY)));
   const ava = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { ava: Record<string, unknown> }).ava;
   const times = readJson<FileTimes>(join(root, 'spec', 'run', 'file-times.json'), {});
